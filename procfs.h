@@ -1,0 +1,40 @@
+/*
+ * All file-system access, relative to one root directory opened at start
+ * (as lscpu --sysroot does). Functions return 0 or a negative errno and
+ * never print; procfs_path() gives the full name for messages.
+ */
+#ifndef IRQAFF_PROCFS_H
+#define IRQAFF_PROCFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define PROCFS_MAXFILE	(1U << 20)
+
+int		 procfs_init(const char *);
+const char	*procfs_path(const char *);
+int		 procfs_read(const char *, char **);
+bool		 procfs_exists(const char *);
+int		 procfs_dir(const char *, bool, char ***, size_t *);
+void		 procfs_dir_free(char **, size_t);
+int		 procfs_numbers(const char *, unsigned int **, size_t *);
+FILE		*procfs_fopen(const char *);
+int		 procfs_proc_running(const char *);
+
+/*
+ * An open affinity file: its contents as read at open, and after a write
+ * what reads back. Each write is one write(2) of the whole value.
+ */
+struct pfile {
+	int	 fd;
+	int	 werr;		/* why it could only be opened read-only */
+	char	*buf;
+	size_t	 len;
+};
+
+int		 pfile_open(struct pfile *, const char *, bool);
+int		 pfile_write(struct pfile *, const char *);
+void		 pfile_close(struct pfile *);
+
+#endif
