@@ -2,11 +2,17 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 SCDOC ?= scdoc
 BATS ?= bats
+FUZZ_SECONDS ?= 20
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP
@@ -16,14 +22,18 @@ LDLIBS += $(shell $(PKG_CONFIG) --libs libbsd-overlay)
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 
-SRCS = irqaff.c irqs.c parse.c procfs.c set.c show.c
+SRCS = irqaff.c irqs.c parse.c procfs.c set.c show.c snapshot.c spread.c
 OBJS = $(SRCS:.c=.o)
 ASAN_OBJS = $(SRCS:%.c=asan/%.o)
+FUZZERS = $(patsubst tests/fuzz/%.c,fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 
-all: irqaff
+all: irqaff irqaff.8
 
 irqaff: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+
+irqaff.8: man/irqaff.8.scd
+	$(SCDOC) < man/irqaff.8.scd > $@
 
 asan/%.o: %.c
 	@mkdir -p asan
@@ -32,21 +42,49 @@ asan/%.o: %.c
 asan/irqaff: $(ASAN_OBJS)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(ASAN_OBJS) $(LDLIBS)
 
-check: irqaff
+check: irqaff irqaff.8
 	IRQAFF_BIN=$(CURDIR)/irqaff $(BATS) tests
 
-asan: asan/irqaff
+asan: asan/irqaff irqaff.8
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1 \
 	IRQAFF_BIN=$(CURDIR)/asan/irqaff $(BATS) tests
 
-install: irqaff
-	install -d $(DESTDIR)$(SBINDIR)
+# libFuzzer harnesses: clang only. fuzz-run gives each a fixed budget.
+fuzz/%: tests/fuzz/%.c parse.c parse.h
+	@mkdir -p fuzz
+	clang $(filter-out -MMD -MP,$(CFLAGS)) -I. -O1 -g \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o $@ $< parse.c $(LDLIBS)
+
+fuzz: $(FUZZERS)
+
+fuzz-run: fuzz
+	@set -e; for f in $(FUZZERS); do \
+		n=$${f#fuzz/}; mkdir -p fuzz/corpus/$$n; \
+		echo "== $$n ($(FUZZ_SECONDS) s)"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+			-artifact_prefix=fuzz/$$n- fuzz/corpus/$$n \
+			tests/fuzz/corpus/$$n; \
+	done
+
+install: irqaff irqaff.8
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR)
 	install -m 0755 irqaff $(DESTDIR)$(SBINDIR)/irqaff
+	install -m 0644 irqaff.8 $(DESTDIR)$(MANDIR)/man8/irqaff.8
+	install -m 0644 completions/irqaff.bash $(DESTDIR)$(BASHCOMPDIR)/irqaff
+	install -m 0644 completions/_irqaff $(DESTDIR)$(ZSHCOMPDIR)/_irqaff
+	install -m 0644 completions/irqaff.fish \
+		$(DESTDIR)$(FISHCOMPDIR)/irqaff.fish
+	sed 's|@SBINDIR@|$(SBINDIR)|g' systemd/irqaff-restore.service.in \
+		> $(DESTDIR)$(SYSTEMDUNITDIR)/irqaff-restore.service
+	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/irqaff-restore.service
 
 clean:
-	rm -rf irqaff $(OBJS) $(SRCS:.c=.d) asan
+	rm -rf irqaff irqaff.8 $(OBJS) $(SRCS:.c=.d) asan fuzz
 
-.PHONY: all check asan install clean
+.PHONY: all check asan fuzz fuzz-run install clean
 
 -include $(SRCS:.c=.d) $(ASAN_OBJS:.o=.d)

@@ -30,11 +30,33 @@ static const struct command commands[] = {
 	    "  -n, --dry-run  print what would change, write nothing\n"
 	    "  -v, --verbose  print a line for every IRQ\n"
 	    "  -m, --mask     read cpus as a kernel mask (ff,00000000)\n" },
+	{ "spread", spread_main, "give each IRQ of a device its own CPU",
+	    "[-nvJ] [-c cpus] [-x cpus] [--linear] [--include-isolated] irqs",
+	    "  -n, --dry-run           print the plan, write nothing\n"
+	    "  -v, --verbose           print a line for every IRQ\n"
+	    "  -J, --json              print the plan as JSON\n"
+	    "  -c, --cpus CPUS         the CPUs to use (default: the device's "
+	    "node)\n"
+	    "  -x, --exclude CPUS      CPUs not to use\n"
+	    "      --linear            plain CPU order, not cores first\n"
+	    "      --include-isolated  also use isolated and nohz_full CPUs\n" },
 	{ "default", default_main, "show or set the affinity of new IRQs",
 	    "[-mnv] [cpus]",
 	    "  -m, --mask     print, and read cpus, as a kernel mask\n"
 	    "  -n, --dry-run  print what would change, write nothing\n"
 	    "  -v, --verbose  print the change\n" },
+	{ "save", save_main, "write a snapshot of every IRQ's affinity",
+	    "[-o file]",
+	    "  -o, --output FILE  write to FILE, not standard output\n" },
+	{ "restore", restore_main, "apply a snapshot",
+	    "[-nvq] [--by-number] file",
+	    "  -n, --dry-run    print what would change, write nothing\n"
+	    "  -v, --verbose    print a line for every IRQ\n"
+	    "  -q, --quiet      no irqbalance warning\n"
+	    "      --by-number  match IRQs by number, not by name\n" },
+	{ "check", check_main, "compare the machine with a snapshot",
+	    "[--by-number] file",
+	    "      --by-number  match IRQs by number, not by name\n" },
 	{ "mask", mask_main, "print CPU lists as kernel masks",
 	    "[-b bits] [cpulist ...]",
 	    "  -b, --bits BITS  width of the set (default: the possible CPUs)\n" },

@@ -34,6 +34,10 @@ int	 show_main(int, char *[]);
 int	 set_main(int, char *[]);
 int	 default_main(int, char *[]);
 void	 show_columns(FILE *);
+int	 spread_main(int, char *[]);
+int	 save_main(int, char *[]);
+int	 restore_main(int, char *[]);
+int	 check_main(int, char *[]);
 
 /* The CPUs as the kernel describes them, read once per run. */
 struct machine {
