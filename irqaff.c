@@ -18,18 +18,20 @@
 
 static const struct command commands[] = {
 	{ "show", show_main, "show the affinity of IRQs",
-	    "[-mJna] [-o columns] [irqs]",
+	    "[-mJnaq] [-o columns] [irqs]",
 	    "  -m, --mask         print CPU sets as kernel masks, not lists\n"
 	    "  -J, --json         print JSON\n"
 	    "  -n, --noheadings   print no header line\n"
 	    "  -o, --output COLS  columns to print, comma-separated\n"
 	    "  -a, --all          also IRQs that have no row in "
-	    "/proc/interrupts\n" },
+	    "/proc/interrupts\n"
+	    "  -q, --quiet        no irqbalance warning\n" },
 	{ "set", set_main, "give IRQs a set of CPUs",
-	    "[-nvm] irqs cpus",
+	    "[-nvmq] irqs cpus",
 	    "  -n, --dry-run  print what would change, write nothing\n"
 	    "  -v, --verbose  print a line for every IRQ\n"
-	    "  -m, --mask     read cpus as a kernel mask (ff,00000000)\n" },
+	    "  -m, --mask     read cpus as a kernel mask (ff,00000000)\n"
+	    "  -q, --quiet    no irqbalance warning\n" },
 	{ "spread", spread_main, "give each IRQ of a device its own CPU",
 	    "[-nvJ] [-c cpus] [-x cpus] [--linear] [--include-isolated] irqs",
 	    "  -n, --dry-run           print the plan, write nothing\n"

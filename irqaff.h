@@ -38,6 +38,7 @@ int	 spread_main(int, char *[]);
 int	 save_main(int, char *[]);
 int	 restore_main(int, char *[]);
 int	 check_main(int, char *[]);
+void	 irqbalance_warn(void);
 
 /* The CPUs as the kernel describes them, read once per run. */
 struct machine {
@@ -51,6 +52,8 @@ int	 machine_load(struct machine *);
 void	 machine_free(struct machine *);
 struct cpuset *machine_file(struct machine *, const char *);
 int	 cpus_arg(struct machine *, const char *, bool, struct cpuset *);
+int	 cpus_nodes(struct machine *, const char *, struct cpuset *,
+	    struct perr *);
 
 /* A set of IRQ numbers, sorted, without repeats. */
 struct irqs {

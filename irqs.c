@@ -102,7 +102,7 @@ machine_free(struct machine *m)
 }
 
 /* node:K items are NUMA nodes; the rest is one kernel CPU list. */
-static int
+int
 cpus_nodes(struct machine *m, const char *arg, struct cpuset *out,
     struct perr *pe)
 {
@@ -160,21 +160,23 @@ cpus_arg(struct machine *m, const char *arg, bool as_mask, struct cpuset *out)
 {
 	struct cpuset *off;
 	struct perr pe;
+	const char *kind = "list";
 	char *list;
 	int rc;
 
-	if (as_mask || strncasecmp(arg, "0x", 2) == 0)
+	if (as_mask || strncasecmp(arg, "0x", 2) == 0) {
+		kind = "mask";
 		rc = cpumask_parse(out, arg, &pe);
-	else
+	} else
 		rc = cpus_nodes(m, arg, out, &pe);
 	if (rc != 0) {
-		warnx("CPU %s \"%s\": %s", as_mask ? "mask" : "list",
-		    quoted(arg), pe.msg);
+		warnx("CPU %s \"%s\": %s", kind, quoted(arg), pe.msg);
 		return -1;
 	}
 	if (!cpuset_intersects(out, m->online)) {
-		warnx("CPU list \"%s\": %s", quoted(arg), cpuset_empty(out) ?
-		    "selects no CPU" : "selects no online CPU");
+		warnx("CPU %s \"%s\": %s", kind, quoted(arg),
+		    cpuset_empty(out) ? "selects no CPU" :
+		    "selects no online CPU");
 		return -1;
 	}
 	off = cpuset_dup(out);

@@ -423,7 +423,8 @@ cpulist_parse(struct cpuset *set, const char *s, struct perr *pe)
 			cpuset_zero(set);
 			return rc;
 		}
-		for (start = r.start; start <= r.end; start += r.group)
+		for (start = r.start; start <= r.end && start >= r.start;
+		    start += r.group)
 			if (r.used > 0)
 				bit_nset(set->bits, start,
 				    start + MIN(r.end - start, r.used - 1));

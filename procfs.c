@@ -231,10 +231,15 @@ procfs_numbers(const char *rel, unsigned int **nump, size_t *np)
 	return 0;
 }
 
-/* For streaming large files such as proc/interrupts line by line. */
+/*
+ * For streaming large files such as proc/interrupts line by line. glibc
+ * ignores setvbuf()'s size without a buffer and reads 4 KB at a time, so
+ * the buffer is given; it is static: one stream at a time.
+ */
 FILE *
 procfs_fopen(const char *rel)
 {
+	static char sbuf[1 << 16];
 	FILE *fp;
 	int fd;
 
@@ -244,7 +249,7 @@ procfs_fopen(const char *rel)
 		close(fd);
 		return NULL;
 	}
-	setvbuf(fp, NULL, _IOFBF, 1 << 20);
+	setvbuf(fp, sbuf, _IOFBF, sizeof(sbuf));
 	return fp;
 }
 
@@ -340,4 +345,66 @@ pfile_close(struct pfile *pf)
 	pf->fd = -1;
 	free(pf->buf);
 	pf->buf = NULL;
+}
+
+/* A file named on the command line, as given: not under the root. */
+FILE *
+file_open(const char *path)
+{
+	if (strcmp(path, "-") == 0)
+		return stdin;
+	return fopen(path, "re");
+}
+
+/*
+ * Replaces path with data: written to path.tmp-XXXXXX in the same
+ * directory, synced, then renamed over it, so a failed write leaves any
+ * old file whole. The new file keeps the old one's mode.
+ */
+int
+file_replace(const char *path, const char *data, size_t len)
+{
+	struct stat st;
+	char tmp[PATH_MAX];
+	mode_t mode, mask;
+	ssize_t n;
+	int fd, e;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", path) >=
+	    (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	if (stat(path, &st) == 0)
+		mode = st.st_mode & 07777;
+	else {
+		mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0)
+		return -errno;
+	while (len > 0) {
+		if ((n = write(fd, data, len)) < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		data += n;
+		len -= n;
+	}
+	if (fchmod(fd, mode) != 0 || fsync(fd) != 0)
+		goto fail;
+	if (close(fd) != 0) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) != 0)
+		goto fail;
+	return 0;
+fail:
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	return -e;
 }

@@ -22,6 +22,10 @@ int		 procfs_numbers(const char *, unsigned int **, size_t *);
 FILE		*procfs_fopen(const char *);
 int		 procfs_proc_running(const char *);
 
+/* Ordinary files named by the user, not under the root; "-" is stdio. */
+FILE		*file_open(const char *);
+int		 file_replace(const char *, const char *, size_t);
+
 /*
  * An open affinity file: its contents as read at open, and after a write
  * what reads back. Each write is one write(2) of the whole value.

@@ -13,6 +13,7 @@ static const struct option set_opts[] = {
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "mask", no_argument, NULL, 'm' },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -24,11 +25,11 @@ set_main(int argc, char *argv[])
 	struct irqs irqs;
 	struct change *c;
 	struct cpuset *want;
-	bool as_mask = false;
+	bool as_mask = false, quiet = false;
 	int ch, flags = 0, status;
 	size_t i;
 
-	while ((ch = getopts(argc, argv, "nvm", set_opts)) != -1) {
+	while ((ch = getopts(argc, argv, "nvmq", set_opts)) != -1) {
 		switch (ch) {
 		case 'n':
 			flags |= APPLY_DRYRUN;
@@ -38,6 +39,9 @@ set_main(int argc, char *argv[])
 			break;
 		case 'm':
 			as_mask = true;
+			break;
+		case 'q':
+			quiet = true;
 			break;
 		}
 	}
@@ -67,6 +71,8 @@ set_main(int argc, char *argv[])
 		c[i].irq = irqs.v[i];
 		c[i].want = want;
 	}
+	if (!quiet)
+		irqbalance_warn();
 	status = apply(&m, c, irqs.n, flags);
 	free(c);
 	irqs_free(&irqs);

@@ -130,32 +130,29 @@ read_set(struct show *sh, unsigned int irq, const char *file, bool masks,
 	    cpumask_parse(set, buf, NULL);
 	if (rc == 0 && and != NULL)
 		cpuset_and(set, and);
-	if (rc == 0 && (out = masks ? cpumask_format(set) :
-	    cpulist_format(set)) == NULL)
+	/* an empty set (no hint, no online CPU) reads "-" as list or mask */
+	if (rc == 0 && !cpuset_empty(set) && (out = masks ?
+	    cpumask_format(set) : cpulist_format(set)) == NULL)
 		err(EXIT_FAIL, NULL);
 	cpuset_free(set);
 	free(buf);
-	if (out != NULL && *out == '\0') {
-		free(out);
-		out = NULL;
-	}
 	return out;
 }
 
 static char *
 read_word(unsigned int irq, const char *file)
 {
-	char rel[96], *buf;
+	char rel[96], *buf, *word = NULL;
+	size_t len;
 
 	snprintf(rel, sizeof(rel), "proc/irq/%u/%s", irq, file);
 	if (procfs_read(rel, &buf) != 0)
 		return NULL;
-	buf[strcspn(buf, " \t\n")] = '\0';
-	if (*buf == '\0') {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	/* a copy: the read buffer is 4 KB, 16 MB over 4096 rows */
+	if ((len = strcspn(buf, " \t\n")) > 0)
+		word = xstrndup(buf, len);
+	free(buf);
+	return word;
 }
 
 static void
@@ -302,7 +299,8 @@ read_interrupts(struct show *sh, struct irqs *seen)
 	}
 	free(line);
 	fclose(fp);
-	qsort(sh->rows, sh->nrows, sizeof(*sh->rows), cmprow);
+	if (sh->nrows > 0)	/* rows is NULL without any */
+		qsort(sh->rows, sh->nrows, sizeof(*sh->rows), cmprow);
 	seen->n = 0;
 	if ((seen->v = calloc(sh->nrows + 1, sizeof(*seen->v))) == NULL)
 		err(EXIT_FAIL, NULL);
@@ -345,8 +343,9 @@ print_json(const struct show *sh)
 			printf("\": ");
 			if (v == NULL)
 				printf("null");
-			else if (c->number && strspn(v, "-0123456789") ==
-			    strlen(v))
+			else if (c->number && v[*v == '-'] != '\0' &&
+			    strspn(v + (*v == '-'), "0123456789") ==
+			    strlen(v + (*v == '-')))
 				printf("%s", v);
 			else
 				json_string(v);
@@ -395,6 +394,7 @@ static const struct option show_opts[] = {
 	{ "noheadings", no_argument, NULL, 'n' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "all", no_argument, NULL, 'a' },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -415,10 +415,11 @@ show_main(int argc, char *argv[])
 	struct show sh;
 	struct irqs seen = { NULL, 0 }, dirs;
 	size_t i, k;
+	bool quiet = false;
 	int ch, status, rc;
 
 	memset(&sh, 0, sizeof(sh));
-	while ((ch = getopts(argc, argv, "mJno:a", show_opts)) != -1) {
+	while ((ch = getopts(argc, argv, "mJno:aq", show_opts)) != -1) {
 		switch (ch) {
 		case 'm':
 			sh.masks = true;
@@ -436,6 +437,9 @@ show_main(int argc, char *argv[])
 			break;
 		case 'a':
 			sh.all = true;
+			break;
+		case 'q':
+			quiet = true;
 			break;
 		}
 	}
@@ -471,10 +475,13 @@ show_main(int argc, char *argv[])
 		} else {
 			for (i = 0; i < dirs.n; i++)
 				if (!contains(&seen, dirs.v[i]) &&
-				    (sh.all || contains(&sh.only, dirs.v[i])))
+				    (sh.filter ? contains(&sh.only, dirs.v[i]) :
+				    sh.all))
 					add_row(&sh, dirs.v[i], NULL);
 			irqs_free(&dirs);
-			qsort(sh.rows, sh.nrows, sizeof(*sh.rows), cmprow);
+			if (sh.nrows > 0)
+				qsort(sh.rows, sh.nrows, sizeof(*sh.rows),
+				    cmprow);
 		}
 	}
 	if (status == EXIT_OK) {
@@ -486,6 +493,8 @@ show_main(int argc, char *argv[])
 			warn("standard output");
 			status = EXIT_FAIL;
 		}
+		if (!quiet)
+			irqbalance_warn();
 	}
 	for (i = 0; i < sh.nrows; i++)
 		for (k = 0; k < NCOLS; k++)

@@ -1,0 +1,326 @@
+# bash completion for irqaff(8)
+#
+# Commands, their options, IRQ numbers and action names (asked of irqaff
+# itself), dev: devices, node: NUMA nodes and show's columns. It needs only
+# bash, not the bash-completion package. The root is --root or IRQAFF_ROOT.
+
+_irqaff_commands='show set spread default save restore check mask list'
+_irqaff_columns='IRQ AFFINITY EFFECTIVE NODE TOTAL NAME HINT ONLINE CHIP
+HWIRQ DEVICE'
+
+# The options of one command, as its --help lists them.
+_irqaff_options()
+{
+	local -a o
+	case $1 in
+	show)
+		o=(-m --mask -J --json -n --noheadings -o --output -a --all
+			-q --quiet) ;;
+	set)
+		o=(-n --dry-run -v --verbose -m --mask -q --quiet) ;;
+	spread)
+		o=(-n --dry-run -v --verbose -J --json -c --cpus -x --exclude
+			--linear --include-isolated -q --quiet) ;;
+	default)
+		o=(-m --mask -n --dry-run -v --verbose) ;;
+	save)
+		o=(-o --output) ;;
+	restore)
+		o=(-n --dry-run -v --verbose -q --quiet --by-number) ;;
+	check)
+		o=(--by-number) ;;
+	mask | list)
+		o=(-b --bits) ;;
+	*)
+		return 0 ;;
+	esac
+	printf '%s\n' "${o[@]}" -h --help
+}
+
+# Options that take a value, per command.
+_irqaff_takes_value()
+{
+	case $1:$2 in
+	show:-o | show:--output | save:-o | save:--output) return 0 ;;
+	spread:-c | spread:--cpus | spread:-x | spread:--exclude) return 0 ;;
+	mask:-b | mask:--bits | list:-b | list:--bits) return 0 ;;
+	esac
+	return 1
+}
+
+# COMP_WORDS with the ":" and "=" that COMP_WORDBREAKS split off joined
+# back, into _irqaff_w and _irqaff_cw; _irqaff_trim is what readline does
+# not replace (the current word up to its last break character).
+_irqaff_join_words()
+{
+	local i w raw
+	_irqaff_w=()
+	_irqaff_cw=0
+	for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
+		w=${COMP_WORDS[i]}
+		if ((i > 1)) && [[ $w =~ ^[:=]+$ ||
+			${COMP_WORDS[i - 1]} =~ ^[:=]+$ ]]; then
+			_irqaff_w[${#_irqaff_w[@]} - 1]+=$w
+		else
+			_irqaff_w+=("$w")
+		fi
+		if ((i == COMP_CWORD)); then
+			_irqaff_cw=$((${#_irqaff_w[@]} - 1))
+		fi
+	done
+	if ((COMP_CWORD >= ${#COMP_WORDS[@]})); then
+		_irqaff_w+=('')
+		_irqaff_cw=$((${#_irqaff_w[@]} - 1))
+	fi
+	raw=${COMP_WORDS[COMP_CWORD]-}
+	if [[ $raw =~ ^[:=]+$ ]]; then
+		_irqaff_trim=${_irqaff_w[_irqaff_cw]}
+	else
+		_irqaff_trim=${_irqaff_w[_irqaff_cw]%"$raw"}
+	fi
+}
+
+# COMPREPLY: the candidates that start with $1, less _irqaff_trim.
+_irqaff_reply()
+{
+	local cur=$1 c
+	shift
+	COMPREPLY=()
+	for c in "$@"; do
+		if [[ $c == "$cur"* ]]; then
+			COMPREPLY+=("${c#"$_irqaff_trim"}")
+		fi
+	done
+	if ((${#COMPREPLY[@]} == 1)) && [[ ${COMPREPLY[0]} == *[:,] ]]; then
+		compopt -o nospace 2>/dev/null || true
+	fi
+	return 0
+}
+
+# The root directory irqaff will use, as a prefix for paths.
+_irqaff_prefix()
+{
+	if [[ -n $_irqaff_root ]]; then
+		printf '%s\n' "${_irqaff_root%/}"
+	else
+		printf '%s\n' "${IRQAFF_ROOT%/}"
+	fi
+}
+
+# IRQ numbers, then action names, one a line, from irqaff show.
+_irqaff_irqs()
+{
+	local irq names name
+	local -a root_opt=()
+	local -A seen=()
+	local -a nums=() actions=()
+
+	if [[ -n $_irqaff_root ]]; then
+		root_opt=(--root "$_irqaff_root")
+	fi
+	while read -r irq names; do
+		[[ $irq =~ ^[0-9]+$ ]] || continue
+		nums+=("$irq")
+		[[ $names == - ]] && continue
+		while [[ -n $names ]]; do
+			name=${names%%, *}
+			if [[ $name == "$names" ]]; then
+				names=
+			else
+				names=${names#*, }
+			fi
+			if [[ -n $name && $name != *[[:space:]]* &&
+				-z ${seen[$name]-} ]]; then
+				seen[$name]=1
+				actions+=("$name")
+			fi
+		done
+	done < <("${_irqaff_w[0]}" "${root_opt[@]}" show -a -n -o IRQ,NAME \
+		2>/dev/null)
+	if ((${#nums[@]} + ${#actions[@]} > 0)); then
+		printf '%s\n' "${nums[@]}" "${actions[@]}"
+	fi
+}
+
+# Network interfaces and NVMe controllers that have a device.
+_irqaff_devices()
+{
+	local p d
+	p=$(_irqaff_prefix)
+	for d in "$p"/sys/class/net/* "$p"/sys/class/nvme/*; do
+		if [[ -e $d/device ]]; then
+			printf '%s\n' "${d##*/}"
+		fi
+	done
+}
+
+_irqaff_nodes()
+{
+	local p d
+	p=$(_irqaff_prefix)
+	for d in "$p"/sys/devices/system/node/node*; do
+		if [[ ${d##*/node} =~ ^[0-9]+$ ]]; then
+			printf '%s\n' "${d##*/node}"
+		fi
+	done | sort -n
+}
+
+# The last item of a comma-separated list: $1 the word, sets head, tail.
+_irqaff_split()
+{
+	if [[ $1 == *,* ]]; then
+		_irqaff_head=${1%,*},
+	else
+		_irqaff_head=
+	fi
+	_irqaff_tail=${1#"$_irqaff_head"}
+}
+
+_irqaff_complete_irqs()
+{
+	local cur=$1 x
+	local -a c=()
+	_irqaff_split "$cur"
+	if [[ $_irqaff_tail == dev:* ]]; then
+		while read -r x; do
+			c+=("${_irqaff_head}dev:$x")
+		done < <(_irqaff_devices)
+	else
+		while IFS= read -r x; do
+			c+=("$_irqaff_head$x")
+		done < <(_irqaff_irqs)
+		c+=("${_irqaff_head}all" "${_irqaff_head}dev:")
+	fi
+	_irqaff_reply "$cur" "${c[@]}"
+}
+
+_irqaff_complete_cpus()
+{
+	local cur=$1 x
+	local -a c=()
+	_irqaff_split "$cur"
+	if [[ $_irqaff_tail != node:* ]]; then
+		c+=("${_irqaff_head}all" "${_irqaff_head}N")
+	fi
+	while read -r x; do
+		c+=("${_irqaff_head}node:$x")
+	done < <(_irqaff_nodes)
+	_irqaff_reply "$cur" "${c[@]}"
+}
+
+# $1 the word, $2 a fixed part in front of the list (--output=).
+_irqaff_complete_columns()
+{
+	local cur=$1 lead=${2-} body head x
+	local -a c=()
+	body=${cur#"$lead"}
+	if [[ $body == *,* ]]; then
+		head=$lead${body%,*},
+	elif [[ $body == +* ]]; then
+		head=$lead+
+	else
+		head=$lead
+	fi
+	for x in $_irqaff_columns; do
+		c+=("$head$x")
+	done
+	_irqaff_reply "$cur" "${c[@]}"
+}
+
+_irqaff_complete_files()
+{
+	mapfile -t COMPREPLY < <(compgen -f -- "$1" | LC_ALL=C sort)
+	compopt -o filenames 2>/dev/null || true
+	return 0
+}
+
+_irqaff()
+{
+	local _irqaff_w _irqaff_cw _irqaff_trim _irqaff_root=''
+	local _irqaff_head _irqaff_tail
+	local cur prev cmd='' w i npos=0
+
+	_irqaff_join_words
+	cur=${_irqaff_w[_irqaff_cw]}
+	prev=
+	if ((_irqaff_cw > 0)); then
+		prev=${_irqaff_w[_irqaff_cw - 1]}
+	fi
+
+	for ((i = 1; i < _irqaff_cw; i++)); do
+		w=${_irqaff_w[i]}
+		if [[ -z $cmd ]]; then
+			case $w in
+			--root)
+				if ((i + 1 < _irqaff_cw)); then
+					_irqaff_root=${_irqaff_w[i + 1]}
+				fi
+				i=$((i + 1)) ;;
+			--root=*) _irqaff_root=${w#--root=} ;;
+			-*) ;;
+			*) cmd=$w ;;
+			esac
+		elif _irqaff_takes_value "$cmd" "$w"; then
+			i=$((i + 1))
+		elif [[ $w != -* ]]; then
+			npos=$((npos + 1))
+		fi
+	done
+
+	if [[ -z $cmd ]]; then
+		if [[ $prev == --root ]]; then
+			mapfile -t COMPREPLY < <(compgen -d -- "$cur" | LC_ALL=C sort)
+			compopt -o filenames 2>/dev/null || true
+		elif [[ $cur == --root=* ]]; then
+			mapfile -t COMPREPLY < <(compgen -d -- "${cur#--root=}" | LC_ALL=C sort)
+			if [[ -z $_irqaff_trim ]]; then
+				COMPREPLY=("${COMPREPLY[@]/#/--root=}")
+			fi
+			compopt -o filenames 2>/dev/null || true
+		elif [[ $cur == -* ]]; then
+			_irqaff_reply "$cur" --root --help --version
+		else
+			# shellcheck disable=SC2086
+			_irqaff_reply "$cur" $_irqaff_commands
+		fi
+		return 0
+	fi
+
+	case $cmd:$prev in
+	show:-o | show:--output)
+		_irqaff_complete_columns "$cur"
+		return 0 ;;
+	spread:-c | spread:--cpus | spread:-x | spread:--exclude)
+		_irqaff_complete_cpus "$cur"
+		return 0 ;;
+	save:-o | save:--output)
+		_irqaff_complete_files "$cur"
+		return 0 ;;
+	mask:-b | mask:--bits | list:-b | list:--bits)
+		COMPREPLY=()
+		return 0 ;;
+	esac
+	case $cmd:$cur in
+	show:--output=*)
+		_irqaff_complete_columns "$cur" --output=
+		return 0 ;;
+	*:-*)
+		# shellcheck disable=SC2046
+		_irqaff_reply "$cur" $(_irqaff_options "$cmd")
+		return 0 ;;
+	esac
+
+	case $cmd:$npos in
+	show:0 | set:0 | spread:0)
+		_irqaff_complete_irqs "$cur" ;;
+	set:1 | default:0)
+		_irqaff_complete_cpus "$cur" ;;
+	restore:0 | check:0)
+		_irqaff_complete_files "$cur" ;;
+	*)
+		COMPREPLY=() ;;
+	esac
+	return 0
+}
+
+complete -F _irqaff irqaff

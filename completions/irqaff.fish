@@ -1,0 +1,192 @@
+# fish completion for irqaff(8): commands, options, IRQ numbers and action
+# names (asked of irqaff itself), dev: devices, node: NUMA nodes, columns.
+
+set -l commands show set spread default save restore check mask list
+
+# The root irqaff will use: --root, else IRQAFF_ROOT.
+function __irqaff_root
+    set -l tokens (commandline -opc)
+    set -l i (contains -i -- --root $tokens)
+    if test -n "$i"; and test (count $tokens) -gt $i
+        echo $tokens[(math $i + 1)]
+        return
+    end
+    for t in $tokens
+        if string match -q -- '--root=*' $t
+            string replace -- '--root=' '' $t
+            return
+        end
+    end
+    echo $IRQAFF_ROOT
+end
+
+# The command and how many arguments it has before the current token.
+function __irqaff_position
+    set -l tokens (commandline -opc)
+    set -l cmd
+    set -l n 0
+    set -l skip 0
+    for t in $tokens[2..-1]
+        if test $skip -eq 1
+            set skip 0
+        else if test -z "$cmd"
+            switch $t
+                case --root
+                    set skip 1
+                case '-*'
+                case '*'
+                    set cmd $t
+            end
+        else
+            switch "$cmd:$t"
+                case 'show:-o' 'show:--output' 'save:-o' 'save:--output' \
+                    'spread:-c' 'spread:--cpus' 'spread:-x' 'spread:--exclude' \
+                    'mask:-b' 'mask:--bits' 'list:-b' 'list:--bits'
+                    set skip 1
+                case '*:-*'
+                case '*'
+                    set n (math $n + 1)
+            end
+        end
+    end
+    echo $cmd $n
+end
+
+# True when the current token is argument $2 (from 0) of command $1.
+function __irqaff_arg
+    test "$(__irqaff_position)" = "$argv[1] $argv[2]"
+end
+
+# The current token up to its last comma, to put in front of each item.
+function __irqaff_head
+    string match -r -- '^.*,' (commandline -ct); or echo ''
+end
+
+function __irqaff_irqs
+    set -l head (__irqaff_head)
+    set -l root (__irqaff_root)
+    set -l tail (string replace -- "$head" '' (commandline -ct))
+    if string match -q -- 'dev:*' $tail
+        for d in $root/sys/class/net/* $root/sys/class/nvme/*
+            test -e $d/device; and echo "$head"dev:(basename $d)
+        end
+        return
+    end
+    set -l opt
+    test -n "$root"; and set opt --root $root
+    irqaff $opt show -a -n -o IRQ,NAME 2>/dev/null | while read -l irq rest
+        string match -qr '^[0-9]+$' -- $irq; or continue
+        echo "$head$irq"
+        test "$rest" = -; and continue
+        for name in (string split ', ' -- $rest)
+            echo "$head$name"
+        end
+    end
+    echo "$head"all
+    echo "$head"dev:
+end
+
+function __irqaff_cpus
+    set -l head (__irqaff_head)
+    set -l root (__irqaff_root)
+    echo "$head"all
+    echo "$head"N
+    for d in $root/sys/devices/system/node/node*
+        set -l k (string replace -r '.*/node' '' -- $d)
+        string match -qr '^[0-9]+$' -- $k; and echo "$head"node:$k
+    end
+end
+
+function __irqaff_columns
+    set -l head (string match -r -- '^\+?(?:.*,)?' (commandline -ct))
+    for c in IRQ AFFINITY EFFECTIVE NODE TOTAL NAME HINT ONLINE CHIP HWIRQ \
+        DEVICE
+        echo "$head$c"
+    end
+end
+
+complete -c irqaff -f
+
+# Before the command.
+set -l nocmd "not __fish_seen_subcommand_from $commands"
+complete -c irqaff -n $nocmd -l root -x -a '(__fish_complete_directories)' \
+    -d 'read and write a /proc and /sys tree under a directory'
+complete -c irqaff -n $nocmd -s h -l help -d 'show the list of commands'
+complete -c irqaff -n $nocmd -l version -d 'show the version'
+complete -c irqaff -n $nocmd -a show -d 'show the affinity of IRQs'
+complete -c irqaff -n $nocmd -a set -d 'give IRQs a set of CPUs'
+complete -c irqaff -n $nocmd -a spread \
+    -d 'give each IRQ of a device its own CPU'
+complete -c irqaff -n $nocmd -a default \
+    -d 'show or set the affinity of new IRQs'
+complete -c irqaff -n $nocmd -a save \
+    -d "write a snapshot of every IRQ's affinity"
+complete -c irqaff -n $nocmd -a restore -d 'apply a snapshot'
+complete -c irqaff -n $nocmd -a check \
+    -d 'compare the machine with a snapshot'
+complete -c irqaff -n $nocmd -a mask -d 'print CPU lists as kernel masks'
+complete -c irqaff -n $nocmd -a list -d 'print kernel masks as CPU lists'
+
+# Every command.
+complete -c irqaff -n "__fish_seen_subcommand_from $commands" -s h -l help \
+    -d 'show help'
+
+set -l c '__fish_seen_subcommand_from show'
+complete -c irqaff -n $c -s m -l mask -d 'print CPU sets as kernel masks'
+complete -c irqaff -n $c -s J -l json -d 'print JSON'
+complete -c irqaff -n $c -s n -l noheadings -d 'print no header line'
+complete -c irqaff -n $c -s o -l output -x -a '(__irqaff_columns)' \
+    -d 'columns to print'
+complete -c irqaff -n $c -s a -l all \
+    -d 'also IRQs with no row in /proc/interrupts'
+complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
+complete -c irqaff -n '__irqaff_arg show 0' -a '(__irqaff_irqs)'
+
+set c '__fish_seen_subcommand_from set'
+complete -c irqaff -n $c -s n -l dry-run \
+    -d 'print what would change, write nothing'
+complete -c irqaff -n $c -s v -l verbose -d 'print a line for every IRQ'
+complete -c irqaff -n $c -s m -l mask -d 'read cpus as a kernel mask'
+complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
+complete -c irqaff -n '__irqaff_arg set 0' -a '(__irqaff_irqs)'
+complete -c irqaff -n '__irqaff_arg set 1' -a '(__irqaff_cpus)'
+
+set c '__fish_seen_subcommand_from spread'
+complete -c irqaff -n $c -s n -l dry-run -d 'print the plan, write nothing'
+complete -c irqaff -n $c -s v -l verbose -d 'print a line for every IRQ'
+complete -c irqaff -n $c -s J -l json -d 'print the plan as JSON'
+complete -c irqaff -n $c -s c -l cpus -x -a '(__irqaff_cpus)' \
+    -d 'the CPUs to use'
+complete -c irqaff -n $c -s x -l exclude -x -a '(__irqaff_cpus)' \
+    -d 'CPUs not to use'
+complete -c irqaff -n $c -l linear -d 'plain CPU order, not cores first'
+complete -c irqaff -n $c -l include-isolated \
+    -d 'also use isolated and nohz_full CPUs'
+complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
+complete -c irqaff -n '__irqaff_arg spread 0' -a '(__irqaff_irqs)'
+
+set c '__fish_seen_subcommand_from default'
+complete -c irqaff -n $c -s m -l mask \
+    -d 'print, and read cpus, as a kernel mask'
+complete -c irqaff -n $c -s n -l dry-run \
+    -d 'print what would change, write nothing'
+complete -c irqaff -n $c -s v -l verbose -d 'print the change'
+complete -c irqaff -n '__irqaff_arg default 0' -a '(__irqaff_cpus)'
+
+set c '__fish_seen_subcommand_from save'
+complete -c irqaff -n $c -s o -l output -r -F -d 'write to a file'
+
+set c '__fish_seen_subcommand_from restore'
+complete -c irqaff -n $c -s n -l dry-run \
+    -d 'print what would change, write nothing'
+complete -c irqaff -n $c -s v -l verbose -d 'print a line for every IRQ'
+complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
+complete -c irqaff -n $c -l by-number -d 'match IRQs by number, not by name'
+complete -c irqaff -n '__irqaff_arg restore 0' -F
+
+set c '__fish_seen_subcommand_from check'
+complete -c irqaff -n $c -l by-number -d 'match IRQs by number, not by name'
+complete -c irqaff -n '__irqaff_arg check 0' -F
+
+set c '__fish_seen_subcommand_from mask list'
+complete -c irqaff -n $c -s b -l bits -x -d 'width of the set'

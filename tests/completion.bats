@@ -1,0 +1,278 @@
+#!/usr/bin/env bats
+# Shell completions: bash's function run as bash would run it, against a
+# temporary tree; zsh and fish parse, and their command lists match.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper/common-setup
+	_common_setup
+	COMPLETIONS=$BATS_TEST_DIRNAME/../completions
+	make_root --cpus 8 --nodes 2 --irq '9=acpi' --nic eth0:2:0:41 \
+		--nic eth1:2:1:51
+	# shellcheck source=../completions/irqaff.bash
+	source "$COMPLETIONS/irqaff.bash"
+}
+
+# Completes the last argument, splitting it at ":" and "=" as bash does
+# with its default COMP_WORDBREAKS; the reply is in COMPREPLY, and in
+# $reply joined with spaces.
+complete_line() {
+	local w
+	COMP_WORDS=()
+	for w in "$@"; do
+		while [[ $w =~ ^([^:=]*)([:=]+)(.*)$ ]]; do
+			[ -n "${BASH_REMATCH[1]}" ] && COMP_WORDS+=("${BASH_REMATCH[1]}")
+			COMP_WORDS+=("${BASH_REMATCH[2]}")
+			w=${BASH_REMATCH[3]}
+		done
+		COMP_WORDS+=("$w")
+	done
+	[ -z "${COMP_WORDS[${#COMP_WORDS[@]} - 1]}" ] && [[ ${*: -1} == *[:=] ]] &&
+		unset 'COMP_WORDS[${#COMP_WORDS[@]}-1]'
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMP_LINE="$*"
+	COMP_POINT=${#COMP_LINE}
+	COMP_WORDBREAKS=$' \t\n"\'><=;|&(:'
+	COMPREPLY=()
+	_irqaff
+	reply="${COMPREPLY[*]}"
+}
+
+# As complete_line, with a COMP_WORDBREAKS that has neither ":" nor "=".
+complete_unsplit() {
+	COMP_WORDS=("$@")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMP_LINE="$*"
+	COMP_POINT=${#COMP_LINE}
+	COMP_WORDBREAKS=$' \t\n"\'><;|&('
+	COMPREPLY=()
+	_irqaff
+	reply="${COMPREPLY[*]}"
+}
+
+# The commands irqaff --help lists, space-separated.
+help_commands() {
+	irqaff --help | sed -n '/^Commands/,/^$/s/^  \([a-z]*\) .*/\1/p' |
+		paste -sd ' '
+}
+
+@test "the test splits words at a colon as bash does" {
+	complete_line irqaff set dev:
+	assert_equal "${COMP_WORDS[*]}" "irqaff set dev :"
+	assert_equal "$COMP_CWORD" 3
+	complete_line irqaff set dev:e
+	assert_equal "${COMP_WORDS[*]}" "irqaff set dev : e"
+	assert_equal "$COMP_CWORD" 4
+}
+
+@test "bash completes the command names" {
+	complete_line irqaff ''
+	assert_equal "$reply" "show set spread default save restore check mask list"
+}
+
+@test "bash completes the commands irqaff --help lists, no more, no fewer" {
+	complete_line irqaff ''
+	assert_equal "$reply" "$(help_commands)"
+}
+
+@test "bash completes command names by prefix" {
+	complete_line irqaff s
+	assert_equal "$reply" "show set spread save"
+}
+
+@test "bash completes the options before the command" {
+	complete_line irqaff --
+	assert_equal "$reply" "--root --help --version"
+}
+
+@test "bash completes the options of set" {
+	complete_line irqaff set -
+	assert_equal "$reply" \
+		"-n --dry-run -v --verbose -m --mask -q --quiet -h --help"
+}
+
+@test "bash completes the long options of set by prefix" {
+	complete_line irqaff set -v --d
+	assert_equal "$reply" "--dry-run"
+}
+
+@test "bash completes for every command the options its --help lists" {
+	local cmd got want differ=
+	for cmd in $(help_commands); do
+		complete_line irqaff "$cmd" -
+		got=$(printf '%s\n' "${COMPREPLY[@]}" | sort | paste -sd ' ')
+		want=$(irqaff "$cmd" --help | sed -n '/^Options:/,/^$/p' |
+			grep -oE '(^|[ ,])--?[A-Za-z][a-z-]*' | tr -d ' ,' |
+			sort | paste -sd ' ')
+		[ "$got" = "$want" ] ||
+			differ+=$'\n'"$cmd: completion \"$got\", --help \"$want\""
+	done
+	assert_equal "$differ" ""
+}
+
+@test "bash completes IRQ action names for set eth0" {
+	complete_line irqaff set eth0
+	assert_equal "$reply" "eth0 eth0-TxRx-0 eth0-TxRx-1"
+}
+
+@test "bash completes IRQ numbers by prefix" {
+	complete_line irqaff show 4
+	assert_equal "$reply" "41 42 43"
+}
+
+@test "bash completes the item after the last comma of an IRQ list" {
+	complete_line irqaff set 41,eth1
+	assert_equal "$reply" "41,eth1 41,eth1-TxRx-0 41,eth1-TxRx-1"
+}
+
+@test "bash completes network interfaces after dev:" {
+	complete_line irqaff set dev:
+	assert_equal "$reply" "eth0 eth1"
+	complete_line irqaff set dev:eth1
+	assert_equal "$reply" "eth1"
+}
+
+@test "bash completes dev: in an IRQ list after a comma" {
+	complete_line irqaff spread 9,dev:e
+	assert_equal "$reply" "eth0 eth1"
+}
+
+@test "bash completes whole dev: words when COMP_WORDBREAKS has no colon" {
+	complete_unsplit irqaff set dev:
+	assert_equal "$reply" "dev:eth0 dev:eth1"
+}
+
+@test "bash completes NUMA nodes after node:" {
+	complete_line irqaff set 41 node:
+	assert_equal "$reply" "0 1"
+	complete_unsplit irqaff set 41 0,node:
+	assert_equal "$reply" "0,node:0 0,node:1"
+}
+
+@test "bash completes CPU sets for the second argument of set" {
+	complete_line irqaff set 41 ''
+	assert_equal "$reply" "all N node:0 node:1"
+}
+
+@test "bash completes CPU sets after spread -c and -x" {
+	complete_line irqaff spread -c node:
+	assert_equal "$reply" "0 1"
+	complete_line irqaff spread -c 0-3 -x ''
+	assert_equal "$reply" "all N node:0 node:1"
+}
+
+@test "bash completes IRQs, not CPUs, after spread's option values" {
+	complete_line irqaff spread -c 0-3 eth1
+	assert_equal "$reply" "eth1 eth1-TxRx-0 eth1-TxRx-1"
+}
+
+@test "bash completes show's columns after -o, a comma and a plus" {
+	complete_line irqaff show -o E
+	assert_equal "$reply" "EFFECTIVE"
+	complete_line irqaff show -o IRQ,N
+	assert_equal "$reply" "IRQ,NODE IRQ,NAME"
+	complete_line irqaff show -o +H
+	assert_equal "$reply" "+HINT +HWIRQ"
+	complete_line irqaff show --output=IRQ,D
+	assert_equal "$reply" "IRQ,DEVICE"
+}
+
+@test "bash completes the column names show --help lists" {
+	complete_line irqaff show -o ''
+	assert_equal "$reply" "$(irqaff show --help |
+		sed -n '/^Columns/,/^$/s/^  \([A-Z]*\) .*/\1/p' | paste -sd ' ')"
+}
+
+@test "bash completes file names for restore, check and save -o" {
+	mkdir "$BATS_TEST_TMPDIR/snaps"
+	touch "$BATS_TEST_TMPDIR/snaps/a.conf" "$BATS_TEST_TMPDIR/snaps/b.conf"
+	cd "$BATS_TEST_TMPDIR"
+	complete_line irqaff restore snaps/
+	assert_equal "$reply" "snaps/a.conf snaps/b.conf"
+	complete_line irqaff check --by-number snaps/b
+	assert_equal "$reply" "snaps/b.conf"
+	complete_line irqaff save -o snaps/a
+	assert_equal "$reply" "snaps/a.conf"
+}
+
+@test "bash completes nothing after the arguments a command takes" {
+	complete_line irqaff set 41 0-3 ''
+	assert_equal "$reply" ""
+	complete_line irqaff mask -b ''
+	assert_equal "$reply" ""
+}
+
+@test "bash completes from the tree --root names, not IRQAFF_ROOT" {
+	local root=$IRQAFF_ROOT
+	export IRQAFF_ROOT=$BATS_TEST_TMPDIR/nowhere
+	complete_line irqaff --root "$root" set eth1
+	assert_equal "$reply" "eth1 eth1-TxRx-0 eth1-TxRx-1"
+	complete_line irqaff "--root=$root" set dev:
+	assert_equal "$reply" "eth0 eth1"
+	complete_line irqaff set eth1
+	assert_equal "$reply" ""
+}
+
+@test "bash completes directories after --root" {
+	mkdir -p "$BATS_TEST_TMPDIR/trees/one" "$BATS_TEST_TMPDIR/trees/two"
+	touch "$BATS_TEST_TMPDIR/trees/file"
+	complete_line irqaff --root "$BATS_TEST_TMPDIR/trees/"
+	assert_equal "$reply" \
+		"$BATS_TEST_TMPDIR/trees/one $BATS_TEST_TMPDIR/trees/two"
+}
+
+@test "the bash completion and the test helpers are shellcheck clean" {
+	command -v shellcheck >/dev/null || skip "shellcheck is not installed"
+	run shellcheck -s bash "$COMPLETIONS/irqaff.bash" \
+		"$BATS_TEST_DIRNAME"/test_helper/*.bash
+	assert_success
+	assert_output ""
+}
+
+@test "the zsh completion parses" {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	run zsh -n "$COMPLETIONS/_irqaff"
+	assert_success
+	assert_output ""
+}
+
+@test "the zsh completion describes the commands irqaff --help lists" {
+	run awk '/commands=\(/ { on = 1; next } on && /^[[:space:]]*\)/ { exit }
+		on { sub(/^[[:space:]]*["\047]/, ""); sub(/:.*/, ""); print }' \
+		"$COMPLETIONS/_irqaff"
+	assert_equal "$(paste -sd ' ' <<<"$output")" "$(help_commands)"
+}
+
+@test "the fish completion parses" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	run fish --no-execute "$COMPLETIONS/irqaff.fish"
+	assert_success
+	assert_output ""
+}
+
+@test "fish completes the commands irqaff --help lists" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	run fish -N -c "source '$COMPLETIONS/irqaff.fish'; complete -C 'irqaff '"
+	assert_success
+	assert_equal "$(cut -f1 <<<"$output" | sort | paste -sd ' ')" \
+		"$(help_commands | tr ' ' '\n' | sort | paste -sd ' ')"
+}
+
+@test "fish completes IRQ names, dev: interfaces and node: nodes" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
+		complete -C 'irqaff set eth0'
+		complete -C 'irqaff set 9,dev:'
+		complete -C 'irqaff set 9 node:'"
+	assert_success
+	assert_output - <<-'EOF'
+		eth0
+		eth0-TxRx-0
+		eth0-TxRx-1
+		9,dev:eth0
+		9,dev:eth1
+		node:0
+		node:1
+	EOF
+}

@@ -1,0 +1,341 @@
+#!/usr/bin/env bats
+# irqaff spread: one CPU per IRQ, round robin over a pool: the first
+# thread of each physical core (by package, then CPU number), then the
+# second threads; --linear is plain CPU order. The pool is -c, else the
+# device's node, else every online CPU, less -x, isolated and offline CPUs.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper/common-setup
+	_common_setup
+}
+
+# Two sockets of 8 cores of 2 threads, a socket a node: node 0 is 0-7 and
+# their siblings 16-23, node 1 is 8-15 and 24-31. eth0 on node 1 has IRQ
+# 24 (eth0) and 25-40 (eth0-TxRx-0 to 15).
+smt() {
+	make_root --cpus 32 --sockets 2 --nodes 2 --threads 2 "$@"
+}
+
+nic() {
+	smt --nic eth0:16:1 "$@"
+}
+
+# CPU 9 isolated, 26 nohz_full, 15 offline (its sibling 31 stands alone).
+busy_nic() {
+	nic --isolated 9 --nohz-full 26 --offline 15 "$@"
+}
+
+assert_file() {
+	local got
+	got=$(cat -- "$1" && printf x) || return
+	assert_equal "${got%x}" "$2"
+}
+
+list_of() {
+	printf '%s/smp_affinity_list' "$(irq_dir "$1")"
+}
+
+# txrx CPU...: the plan for eth0-TxRx-*, queue i on the i-th CPU.
+txrx() {
+	local i=0 c
+	for c in "$@"; do
+		printf 'irq %d eth0-TxRx-%d: %d\n' $((25 + i)) "$i" "$c"
+		i=$((i + 1))
+	done
+}
+
+# assert_plan CPU...: the output is the eth0-TxRx-* plan on these CPUs.
+assert_plan() {
+	assert_output "$(txrx "$@")"
+}
+
+# assert_written PLAN: every "irq N NAME: CPU" line of PLAN is in IRQ N's
+# smp_affinity_list as "CPU\n".
+assert_written() {
+	local line irq cpu n=0
+	while IFS= read -r line; do
+		[[ $line =~ ^irq\ ([0-9]+)\ .*:\ ([0-9]+)$ ]] ||
+			fail "not a plan line: $line"
+		irq=${BASH_REMATCH[1]} cpu=${BASH_REMATCH[2]}
+		assert_file "$(list_of "$irq")" "$cpu"$'\n'
+		n=$((n + 1))
+	done <<<"$1"
+	((n > 0)) || fail "empty plan"
+}
+
+@test "spread gives the 16 queues of a node-1 NIC its 8 cores, then their siblings" {
+	nic
+	run --separate-stderr irqaff spread -n 'eth0-TxRx-*'
+	assert_success
+	assert_plan 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31
+	assert_equal "$stderr" ""
+}
+
+@test "spread of a device wraps around when it has more IRQs than CPUs" {
+	nic
+	run --separate-stderr irqaff spread -n dev:eth0
+	assert_success
+	assert_output "irq 24 eth0: 8
+$(txrx 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 8)"
+}
+
+@test "spread writes exactly the plan that -n printed, and no other IRQ" {
+	nic
+	run --separate-stderr irqaff spread -n 'eth0-TxRx-*'
+	assert_success
+	local plan=$output
+	run --separate-stderr irqaff spread 'eth0-TxRx-*'
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+	assert_written "$plan"
+	assert_file "$(list_of 24)" $'0-31\n'
+}
+
+@test "spread a second time writes nothing and says every IRQ is unchanged" {
+	nic
+	run irqaff spread 'eth0-TxRx-*'
+	assert_success
+	local sum
+	sum=$(tree_sum)
+	run --separate-stderr irqaff spread -v 'eth0-TxRx-*'
+	assert_success
+	assert_output "$(txrx 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 |
+		sed -E 's/^(irq [0-9]+) [^:]*: (.*)$/\1: \2 unchanged/')"
+	assert_equal "$(tree_sum)" "$sum"
+}
+
+@test "spread -v prints the change of every IRQ it writes" {
+	nic
+	run --separate-stderr irqaff spread -v 24-26
+	assert_success
+	assert_output "irq 24: 0-31 -> 8
+irq 25: 0-31 -> 9
+irq 26: 0-31 -> 10"
+}
+
+@test "spread skips isolated, nohz_full and offline CPUs and puts lone threads with the cores" {
+	busy_nic
+	run --separate-stderr irqaff spread -n 'eth0-TxRx-*'
+	assert_success
+	assert_plan 8 10 11 12 13 14 25 31 24 27 28 29 30 8 10 11
+	refute_output --regexp ': (9|15|26)$'
+}
+
+@test "spread --include-isolated uses isolated and nohz_full CPUs but not offline ones" {
+	busy_nic
+	run --separate-stderr irqaff spread -n --include-isolated 'eth0-TxRx-*'
+	assert_success
+	assert_plan 8 9 10 11 12 13 14 31 24 25 26 27 28 29 30 8
+}
+
+@test "spread --linear uses plain ascending CPU order" {
+	busy_nic
+	run --separate-stderr irqaff spread -n --linear 'eth0-TxRx-*'
+	assert_success
+	assert_plan 8 10 11 12 13 14 24 25 27 28 29 30 31 8 10 11
+}
+
+@test "spread -c orders the first threads by package before CPU number" {
+	busy_nic
+	run --separate-stderr irqaff spread -n -c 8,16,17,1 25-29
+	assert_success
+	assert_plan 1 16 8 17 1
+	run --separate-stderr irqaff spread -n --linear -c 8,16,17,1 25-29
+	assert_success
+	assert_plan 1 8 16 17 1
+}
+
+@test "spread -c keeps the isolated CPUs it names and -x takes them out" {
+	busy_nic
+	run --separate-stderr irqaff spread -n -c 8-11 25-28
+	assert_success
+	assert_plan 8 9 10 11
+	run --separate-stderr irqaff spread -n -c 8-11 -x 9 25-28
+	assert_success
+	assert_plan 8 10 11 8
+}
+
+@test "spread -x takes CPUs out of the device's node" {
+	nic
+	run --separate-stderr irqaff spread -n --exclude 8-11,24 25-30
+	assert_success
+	assert_plan 12 13 14 15 25 26
+}
+
+@test "spread -x takes a NUMA node or a mask, and offline CPUs, in silence" {
+	busy_nic
+	run --separate-stderr irqaff spread -n -c 0-1,8,10 -x node:0 25-27
+	assert_success
+	assert_plan 8 10 8
+	assert_equal "$stderr" ""
+	run --separate-stderr irqaff spread -n -x 0x8500 25-27
+	assert_success
+	assert_plan 11 12 13
+	assert_equal "$stderr" ""
+}
+
+@test "spread -c with an offline CPU notes it and uses the online ones" {
+	busy_nic
+	run --separate-stderr irqaff spread -n --cpus 14-15 25-26
+	assert_success
+	assert_plan 14 14
+	assert_equal "$stderr" "irqaff: note: CPU 15 is offline"
+}
+
+@test "spread puts every IRQ on the one CPU of a pool of one" {
+	nic
+	run --separate-stderr irqaff spread -c 5 dev:eth0
+	assert_success
+	local irq
+	for irq in {24..40}; do
+		assert_file "$(list_of "$irq")" $'5\n'
+	done
+}
+
+@test "spread of a device on node -1 uses all online CPUs" {
+	smt --nic eth0:16:-1
+	run --separate-stderr irqaff spread -n dev:eth0
+	assert_success
+	assert_output "irq 24 eth0: 0
+$(txrx 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)"
+}
+
+@test "spread finds the device of a range of IRQs that it owns" {
+	nic
+	run --separate-stderr irqaff spread -n 27-28
+	assert_success
+	assert_output "irq 27 eth0-TxRx-2: 8
+irq 28 eth0-TxRx-3: 9"
+}
+
+@test "spread of IRQs of two devices uses all online CPUs" {
+	smt --nic eth0:2:1 --nic eth1:2:1
+	run --separate-stderr irqaff spread -n 'eth0-TxRx-*,eth1-TxRx-*'
+	assert_success
+	assert_output "irq 25 eth0-TxRx-0: 0
+irq 26 eth0-TxRx-1: 1
+irq 28 eth1-TxRx-0: 2
+irq 29 eth1-TxRx-1: 3"
+}
+
+@test "spread -J prints the plan as compact JSON with escaped names" {
+	make_root --cpus 4 --irq '60=we"ird\x' --irq '61=a|b'
+	run --separate-stderr irqaff spread -n -J 60-61
+	assert_success
+	assert_output '[{"irq":60,"name":"we\"ird\\x","cpu":0},{"irq":61,"name":"a, b","cpu":1}]'
+	assert_file "$(list_of 60)" $'0-3\n'
+}
+
+@test "spread -J without -n prints the plan and writes it" {
+	nic
+	run --separate-stderr irqaff spread --json -c 2-3 24-26
+	assert_success
+	assert_output '[{"irq":24,"name":"eth0","cpu":2},{"irq":25,"name":"eth0-TxRx-0","cpu":3},{"irq":26,"name":"eth0-TxRx-1","cpu":2}]'
+	assert_file "$(list_of 24)" $'2\n'
+	assert_file "$(list_of 25)" $'3\n'
+	assert_file "$(list_of 26)" $'2\n'
+}
+
+@test "spread -n writes nothing" {
+	nic
+	local sum
+	sum=$(tree_sum)
+	run irqaff spread -n dev:eth0
+	assert_success
+	assert_equal "$(tree_sum)" "$sum"
+}
+
+@test "spread with no CPU left in the pool fails and writes nothing" {
+	nic --isolated 8-15 --nohz-full 24-31
+	local sum
+	sum=$(tree_sum)
+	run --separate-stderr irqaff spread 'eth0-TxRx-*'
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "irqaff: spread: no CPU of 8-15,24-31 is left once offline, excluded and isolated CPUs are taken out"
+	assert_equal "$(tree_sum)" "$sum"
+}
+
+@test "spread -c of CPUs that -x takes out fails" {
+	nic
+	run --separate-stderr irqaff spread -c 4 -x 4 24
+	assert_failure 2
+	assert_equal "$stderr" "irqaff: spread: no CPU of 4 is left once offline, excluded and isolated CPUs are taken out"
+	assert_file "$(list_of 24)" $'0-31\n'
+}
+
+@test "spread rejects a bad -c value in one line and writes nothing" {
+	nic
+	local sum
+	sum=$(tree_sum)
+	run --separate-stderr irqaff spread -c 40 dev:eth0
+	assert_failure 2
+	assert_equal "$stderr" 'irqaff: CPU list "40": CPU 40 is beyond the last possible CPU 31'
+	run --separate-stderr irqaff spread -c 3-1 dev:eth0
+	assert_failure 2
+	assert_equal "$stderr" 'irqaff: CPU list "3-1": region "3-1" runs backwards'
+	assert_equal "$(tree_sum)" "$sum"
+}
+
+@test "spread rejects a -c value with no online CPU" {
+	busy_nic
+	run --separate-stderr irqaff spread -c 15 dev:eth0
+	assert_failure 2
+	assert_equal "$stderr" 'irqaff: CPU list "15": selects no online CPU'
+}
+
+@test "spread rejects a bad -x value in one line and writes nothing" {
+	nic
+	local sum
+	sum=$(tree_sum)
+	run --separate-stderr irqaff spread -x abc dev:eth0
+	assert_failure 2
+	assert_equal "$stderr" 'irqaff: CPU list "abc": region "abc": "abc" is not a number'
+	run --separate-stderr irqaff spread -x 0-40 dev:eth0
+	assert_failure 2
+	assert_equal "$stderr" 'irqaff: CPU list "0-40": CPU 40 is beyond the last possible CPU 31'
+	assert_equal "$(tree_sum)" "$sum"
+}
+
+@test "spread rejects an IRQ that does not exist" {
+	nic
+	run --separate-stderr irqaff spread 99
+	assert_failure 2
+	assert_equal "$stderr" "irqaff: IRQ 99 does not exist"
+}
+
+@test "spread needs exactly one IRQ list" {
+	nic
+	run --separate-stderr irqaff spread
+	assert_failure 2
+	assert_equal "$stderr" "irqaff: spread: expected one IRQ list
+usage: irqaff spread [-nvJ] [-c cpus] [-x cpus] [--linear] [--include-isolated] irqs"
+	run --separate-stderr irqaff spread 24 25
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "irqaff: spread: expected one IRQ list"
+}
+
+@test "spread warns that irqbalance is running unless -q or -n" {
+	nic --irqbalance
+	run --separate-stderr irqaff spread -c 1 24
+	assert_success
+	[[ $stderr == "irqaff: warning: irqbalance is running"* ]] ||
+		fail "no irqbalance warning: $stderr"
+	run --separate-stderr irqaff spread -q -c 1 24
+	assert_success
+	assert_equal "$stderr" ""
+	run --separate-stderr irqaff spread -n -c 1 24
+	assert_success
+	assert_equal "$stderr" ""
+	assert_file "$(list_of 24)" $'1\n'
+}
+
+@test "spread accepts --quiet" {
+	nic
+	run --separate-stderr irqaff spread --quiet -c 2 24
+	assert_success
+	assert_file "$(list_of 24)" $'2\n'
+}

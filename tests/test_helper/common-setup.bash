@@ -1,0 +1,29 @@
+# shellcheck shell=bash
+#
+# common-setup.bash: what every irqaff bats file does first.
+#
+#   setup() { load test_helper/common-setup; _common_setup; }
+#
+# _common_setup loads bats-support and bats-assert, puts the irqaff under
+# test first on PATH ($IRQAFF_BIN, else the one built next to tests/),
+# forgets any IRQAFF_ROOT of the caller's environment, and loads the fake
+# tree builder (test_helper/tree.bash) when it is there.
+
+_common_setup() {
+	bats_require_minimum_version 1.5.0
+	bats_load_library bats-support
+	bats_load_library bats-assert
+
+	local bin=${IRQAFF_BIN:-$BATS_TEST_DIRNAME/../irqaff} dir
+	dir=$(cd "$(dirname "$bin")" && pwd) || return 1
+	IRQAFF_BIN=$dir/$(basename "$bin")
+	export IRQAFF_BIN
+	PATH="$(dirname "$IRQAFF_BIN"):$PATH"
+	export PATH
+
+	unset IRQAFF_ROOT
+
+	if [ -f "$BATS_TEST_DIRNAME/test_helper/tree.bash" ]; then
+		load test_helper/tree
+	fi
+}

@@ -1,0 +1,924 @@
+# shellcheck shell=bash
+#
+# tree.bash: build fake /proc and /sys trees for irqaff's bats tests.
+#
+#   make_root [OPTIONS]   build a tree in $ROOT, export ROOT and IRQAFF_ROOT
+#   set_online LIST       make exactly LIST online in the current tree
+#   kmask NBITS LIST      print LIST as a kernel mask ("%*pb")
+#   klist LIST [NBITS]    print LIST normalised as a kernel list ("%*pbl")
+#   _cpus_of LIST [NBITS] print the CPUs of LIST, one a line, ascending
+#                         (NBITS is only needed for "N", the last CPU)
+#   irq_dir IRQ           print $ROOT/proc/irq/IRQ
+#   irq_total IRQ         print IRQ's total count over the online CPUs
+#   tree_sum [DIR]        print one hash of every name, mode, link and byte
+#
+# Interrupt counts are deterministic: IRQ i has counted (i + 1) * 10000 + c
+# on CPU c, so its total is (i + 1) * 10000 * online + (sum of online CPUs).
+# Arch rows: NMI counts c + 1 on CPU c, LOC 1000 * (c + 1), ERR and MIS 0.
+#
+# The state of the last make_root lives in _T_* globals of the calling shell:
+# set_online needs make_root to have run in the same test (or setup), not in
+# setup_file. The public functions run with errexit off (see _tree_fast) and
+# check their own errors.
+
+# Kernel cpu list syntax (lib/bitmap-str.c, bitmap_parselist()): items
+# "a", "a-b" or "a-b:used/group", comma separated; "N" is the last bit.
+_T_LIST_ITEM='^([0-9]+|N)(-([0-9]+|N)(:([0-9]+)/([0-9]+))?)?$'
+
+# _tree_fast FUNC ARGS...: run FUNC without the DEBUG trap that bats sets
+# for its stack traces and functions inherit under set -T: it runs before
+# every command and makes these loops a hundred times slower.
+_tree_fast() {
+	local _tf_opts=$- _tf_rc=0
+	set +T
+	"$@" || _tf_rc=$?
+	if [[ $_tf_opts == *T* ]]; then
+		set -T
+	fi
+	return "$_tf_rc"
+}
+
+_tree_err() {
+	printf 'tree.bash: %s\n' "$*" >&2
+	return 1
+}
+
+# _parse_list LIST [NBITS]: split LIST into the regions _PL_S (start),
+# _PL_E (end), _PL_U (used) and _PL_G (group); a plain range has used =
+# group = its length.
+_parse_list() {
+	local list=${1%$'\n'} nbits=${2:-} item a b u g
+	local -a items=()
+	_PL_S=() _PL_E=() _PL_U=() _PL_G=()
+	if [[ -z $list ]]; then
+		return 0
+	fi
+	if [[ $list == ,* || $list == *, || $list == *,,* ]]; then
+		_tree_err "CPU list \"$1\": empty item"
+		return 1
+	fi
+	IFS=, read -ra items <<<"$list"
+	for item in "${items[@]}"; do
+		if ! [[ $item =~ $_T_LIST_ITEM ]]; then
+			_tree_err "CPU list \"$1\": bad item \"$item\""
+			return 1
+		fi
+		a=${BASH_REMATCH[1]} b=${BASH_REMATCH[3]:-${BASH_REMATCH[1]}}
+		u=${BASH_REMATCH[5]} g=${BASH_REMATCH[6]}
+		if [[ ($a == N || $b == N) && -z $nbits ]]; then
+			_tree_err "CPU list \"$1\": N needs a width"
+			return 1
+		fi
+		[[ $a == N ]] && a=$((nbits - 1))
+		[[ $b == N ]] && b=$((nbits - 1))
+		a=$((10#$a)) b=$((10#$b))
+		if [[ -z $u ]]; then
+			u=$((b - a + 1)) g=$((b - a + 1))
+		fi
+		u=$((10#$u)) g=$((10#$g))
+		if ((a > b || g == 0 || u > g)); then
+			_tree_err "CPU list \"$1\": bad region \"$item\""
+			return 1
+		fi
+		if [[ -n $nbits ]] && ((b >= nbits)); then
+			_tree_err "CPU list \"$1\": CPU $b is not below $nbits"
+			return 1
+		fi
+		_PL_S+=("$a") _PL_E+=("$b") _PL_U+=("$u") _PL_G+=("$g")
+	done
+}
+
+# _cpus_into SET LIST [NBITS]: set SET[c]=1 for every CPU c of LIST.
+_cpus_into() {
+	local -n _ci_set=$1
+	local _ci_i _ci_s _ci_e _ci_c
+	_parse_list "$2" "${3:-}" || return
+	for ((_ci_i = 0; _ci_i < ${#_PL_S[@]}; _ci_i++)); do
+		for ((_ci_s = _PL_S[_ci_i]; _ci_s <= _PL_E[_ci_i]; \
+			_ci_s += _PL_G[_ci_i])); do
+			_ci_e=$((_ci_s + _PL_U[_ci_i] - 1))
+			((_ci_e > _PL_E[_ci_i])) && _ci_e=${_PL_E[_ci_i]}
+			for ((_ci_c = _ci_s; _ci_c <= _ci_e; _ci_c++)); do
+				_ci_set[_ci_c]=1
+			done
+		done
+	done
+}
+
+_cpus_of() {
+	_tree_fast _tree_cpus_of "$@"
+}
+
+_tree_cpus_of() {
+	local -a set=()
+	_cpus_into set "$1" "${2:-}" || return
+	if ((${#set[@]})); then
+		printf '%s\n' "${!set[@]}"
+	fi
+}
+
+# _klist_into VAR CPU...: ascending CPUs as a kernel list (lib/bitmap-str.c,
+# bitmap_print_list: "a-b" for runs of two or more).
+_klist_into() {
+	local -n _kl_out=$1
+	shift
+	local _kl_s=-2 _kl_p=-2 _kl_c _kl_acc=''
+	for _kl_c in "$@" -1; do
+		if ((_kl_p >= 0 && _kl_c == _kl_p + 1)); then
+			_kl_p=$_kl_c
+			continue
+		fi
+		if ((_kl_p >= 0 && _kl_s == _kl_p)); then
+			_kl_acc+=",$_kl_s"
+		elif ((_kl_p >= 0)); then
+			_kl_acc+=",$_kl_s-$_kl_p"
+		fi
+		_kl_s=$_kl_c _kl_p=$_kl_c
+	done
+	_kl_out=${_kl_acc#,}
+}
+
+klist() {
+	_tree_fast _tree_klist "$@"
+}
+
+_tree_klist() {
+	local -a set=()
+	local out
+	_cpus_into set "$1" "${2:-}" || return
+	_klist_into out "${!set[@]}"
+	printf '%s\n' "$out"
+}
+
+# _words_set_range WORDS A B: set bits A..B in the 32-bit words WORDS.
+_words_set_range() {
+	local -n _wr=$1
+	local _wr_a=$2 _wr_b=$3 _wr_w _wr_lo _wr_hi
+	for ((_wr_w = _wr_a >> 5; _wr_w <= _wr_b >> 5; _wr_w++)); do
+		_wr_lo=$((_wr_a > _wr_w * 32 ? _wr_a - _wr_w * 32 : 0))
+		_wr_hi=$((_wr_b < _wr_w * 32 + 31 ? _wr_b - _wr_w * 32 : 31))
+		_wr[_wr_w]=$((_wr[_wr_w] |
+			(((1 << (_wr_hi - _wr_lo + 1)) - 1) << _wr_lo)))
+	done
+}
+
+# _mask_into VAR NBITS LIST. The kernel's "%*pb" (lib/vsprintf.c,
+# bitmap_string()): 32-bit chunks, highest first, comma separated, lower
+# case; the highest chunk has ceil(r / 4) digits where r = NBITS mod 32 (32
+# if that is 0), the others 8.
+_mask_into() {
+	local -n _mk_out=$1
+	local nbits=$2 i s e r rest=''
+	local -a _mk_words=() rev=()
+	if ! [[ $nbits =~ ^[0-9]+$ ]] || ((nbits == 0)); then
+		_tree_err "mask width \"$nbits\" is not a positive number"
+		return 1
+	fi
+	_parse_list "$3" "$nbits" || return
+	local nw=$(((nbits + 31) / 32))
+	for ((i = 0; i < nw; i++)); do
+		_mk_words[i]=0
+	done
+	for ((i = 0; i < ${#_PL_S[@]}; i++)); do
+		for ((s = _PL_S[i]; s <= _PL_E[i]; s += _PL_G[i])); do
+			e=$((s + _PL_U[i] - 1))
+			((e > _PL_E[i])) && e=${_PL_E[i]}
+			if ((e >= s)); then
+				_words_set_range _mk_words "$s" "$e"
+			fi
+		done
+	done
+	r=$((nbits % 32))
+	((r)) || r=32
+	for ((i = nw - 2; i >= 0; i--)); do
+		rev+=("${_mk_words[i]}")
+	done
+	if ((${#rev[@]})); then
+		printf -v rest ',%08x' "${rev[@]}"
+	fi
+	printf -v _mk_out '%0*x%s' $(((r + 3) / 4)) "${_mk_words[nw - 1]}" "$rest"
+}
+
+kmask() {
+	_tree_fast _tree_kmask "$@"
+}
+
+_tree_kmask() {
+	local out
+	_mask_into out "$1" "${2:-}" || return
+	printf '%s\n' "$out"
+}
+
+# _tree_mask VAR LIST: a mask of the tree's width, cached by list (the
+# key has a prefix: an associative array takes no empty key).
+_tree_mask() {
+	local -n _tm_out=$1
+	local _tm_m
+	if [[ -z ${_T_MASKS[k$2]+set} ]]; then
+		_mask_into _tm_m "$_T_NCPUS" "$2" || return
+		_T_MASKS[k$2]=$_tm_m
+	fi
+	_tm_out=${_T_MASKS[k$2]}
+}
+
+# _tree_mkdirs DIR...: one mkdir for them all.
+_tree_mkdirs() {
+	if (($#)); then
+		printf '%s\0' "$@" | xargs -0 mkdir -p --
+	fi
+}
+
+_tree_reset() {
+	declare -g _T_NCPUS=0 _T_NNODES=1 _T_NR_IRQS='' _T_LISTFILES=1
+	declare -ga _T_SOCK=() _T_CORE=() _T_NODE_OF=() _T_ON=() _T_NODE_LIST=()
+	declare -ga _T_CHIP=() _T_HW=() _T_NAMES=() _T_INODE=() _T_AFF=() _T_EFF=()
+	declare -ga _T_DEV_KIND=() _T_DEV_NAME=() _T_DEV_Q=() _T_DEV_NODE=()
+	declare -ga _T_DEV_FIRST=() _T_DEV_BDF=()
+	declare -gA _T_MASKS=()
+	declare -g _T_IRQBALANCE=0 _T_ALL='' _T_ONLINE_LIST='' _T_CUR=''
+}
+
+# _tree_irq_add NUM NAMES CHIP TOKEN NODE: NAMES are "|"-separated.
+_tree_irq_add() {
+	if ! [[ $1 =~ ^[0-9]+$ ]]; then
+		_tree_err "IRQ \"$1\" is not a number"
+		return 1
+	fi
+	local irq=$((10#$1))
+	if [[ -n ${_T_CHIP[irq]+set} ]]; then
+		_tree_err "IRQ $irq is defined twice"
+		return 1
+	fi
+	_T_NAMES[irq]=$2 _T_CHIP[irq]=$3 _T_HW[irq]=$4 _T_INODE[irq]=$5
+}
+
+# Legacy ISA IRQs as an x86 IO-APIC machine shows them: name and token.
+_T_LEGACY=(
+	'timer|2-edge' 'i8042|1-edge' 'cascade|0-edge' 'ttyS1|3-edge'
+	'ttyS0|4-edge' 'parport1|5-edge' 'floppy|6-edge' 'parport0|7-edge'
+	'rtc0|8-edge' 'acpi|9-fasteoi' 'snd_hda_intel|10-fasteoi'
+	'ehci_hcd:usb1|11-fasteoi' 'i8042|12-edge' 'fpu|13-edge'
+	'ata_piix|14-edge' 'ata_piix|15-edge'
+)
+
+_tree_add_legacy() {
+	local i name tok
+	for ((i = 0; i < $1; i++)); do
+		name="irq$i" tok="$i-edge"
+		if ((i < ${#_T_LEGACY[@]})); then
+			name=${_T_LEGACY[i]%|*} tok=${_T_LEGACY[i]#*|}
+		fi
+		_tree_irq_add "$i" "$name" IO-APIC "$tok" 0 || return
+	done
+}
+
+# _tree_free_run VAR COUNT: the first IRQ >= 24 that starts COUNT free ones.
+_tree_free_run() {
+	local -n _fr_out=$1
+	local _fr_first=24 _fr_i
+	for ((_fr_i = 0; _fr_i < $2; _fr_i++)); do
+		if [[ -n ${_T_CHIP[_fr_first + _fr_i]+set} ]]; then
+			_fr_first=$((_fr_first + _fr_i + 1)) _fr_i=-1
+		fi
+	done
+	_fr_out=$_fr_first
+}
+
+# _tree_dev_irqs DEV: register a PCI device's MSI-X vectors. Their hwirq
+# is index | requester id << 11 | domain << 27 (drivers/pci/msi/
+# irqdomain.c, pci_msi_domain_calc_hwirq()), hence "524288-edge" on bus 01.
+_tree_dev_irqs() {
+	local d=$1 i n name base bdf=${_T_DEV_BDF[$1]} kind=${_T_DEV_KIND[$1]}
+	local dev=${_T_DEV_NAME[$1]} q=${_T_DEV_Q[$1]} first=${_T_DEV_FIRST[$1]}
+	local bus=$((16#${bdf:5:2})) dom=$((16#${bdf:0:4}))
+	base=$((dom << 27 | bus << 8 << 11))
+	n=$((q + 1))
+	for ((i = 0; i < n; i++)); do
+		if [[ $kind == nvme ]]; then
+			name="${dev}q$i"
+		elif ((i == 0)); then
+			name=$dev
+		else
+			name="$dev-TxRx-$((i - 1))"
+		fi
+		_tree_irq_add $((first + i)) "$name" IR-PCI-MSI \
+			"$((base + i))-edge" "${_T_DEV_NODE[d]}" || return
+	done
+}
+
+# _tree_dev_spec KIND SPEC: parse NAME:QUEUES[:NODE[:FIRSTIRQ]].
+_tree_dev_spec() {
+	local kind=$1 spec=$2 name q node first re
+	re='^([^:/]+):([0-9]+)(:(-1|[0-9]+)?(:([0-9]+))?)?$'
+	if ! [[ $spec =~ $re ]]; then
+		_tree_err "--$kind \"$spec\": not NAME:QUEUES[:NODE[:FIRSTIRQ]]"
+		return 1
+	fi
+	name=${BASH_REMATCH[1]} q=$((10#${BASH_REMATCH[2]}))
+	node=${BASH_REMATCH[4]:-0} first=${BASH_REMATCH[6]}
+	if ((q == 0)); then
+		_tree_err "--$kind \"$spec\": no queues"
+		return 1
+	fi
+	local d=${#_T_DEV_KIND[@]}
+	_T_DEV_KIND[d]=$kind _T_DEV_NAME[d]=$name _T_DEV_Q[d]=$q
+	_T_DEV_NODE[d]=$node _T_DEV_FIRST[d]=${first:+$((10#$first))}
+	printf -v "_T_DEV_BDF[d]" '%04x:%02x:00.0' $(((0x3b + d) >> 8)) \
+		$(((0x3b + d) & 0xff))
+}
+
+# _tree_topology CPUS SOCKETS THREADS NODES: place the CPUs the way x86
+# enumerates them: the first thread of every core, socket by socket, then
+# the second threads in the same order; nodes split the cores evenly.
+_tree_topology() {
+	local n=$1 s=$2 t=$3 k=$4 c cores th so co idx
+	if ((s < 1 || t < 1 || k < 1 || n % (s * t))); then
+		_tree_err "$n CPUs do not split into $s sockets of $t threads"
+		return 1
+	fi
+	cores=$((n / (s * t)))
+	if (((s * cores) % k || (k % s && s % k))); then
+		_tree_err "$((s * cores)) cores in $s sockets do not split into $k nodes"
+		return 1
+	fi
+	for ((th = 0; th < t; th++)); do
+		for ((so = 0; so < s; so++)); do
+			for ((co = 0; co < cores; co++)); do
+				idx=$((so * cores + co))
+				c=$((th * s * cores + idx))
+				_T_SOCK[c]=$so _T_CORE[c]=$co
+				_T_NODE_OF[c]=$((idx * k / (s * cores)))
+			done
+		done
+	done
+}
+
+# _tree_write_topology: cpuN/topology of the online CPUs. Offline CPUs have
+# none, and drop out of their siblings' lists (drivers/base/topology.c is a
+# CPU hotplug state; arch/x86/kernel/smpboot.c remove_siblinginfo()).
+_tree_write_topology() {
+	local base=$ROOT/sys/devices/system/cpu c key t list
+	local sib pkg smask pmask
+	local -A core_of=() pkg_of=() core_list=() pkg_list=()
+	local -a dirs=() gone=() m=()
+	for ((c = 0; c < _T_NCPUS; c++)); do
+		if [[ -z ${_T_ON[c]+set} ]]; then
+			gone+=("$base/cpu$c/topology")
+			continue
+		fi
+		core_of[${_T_SOCK[c]}.${_T_CORE[c]}]+=" $c"
+		pkg_of[${_T_SOCK[c]}]+=" $c"
+		dirs+=("$base/cpu$c/topology")
+	done
+	if ((${#gone[@]})); then
+		rm -rf -- "${gone[@]}"
+	fi
+	_tree_mkdirs "${dirs[@]}"
+	for key in "${!core_of[@]}"; do
+		read -ra m <<<"${core_of[$key]}"
+		_klist_into list "${m[@]}"
+		core_list[$key]=$list
+	done
+	for key in "${!pkg_of[@]}"; do
+		read -ra m <<<"${pkg_of[$key]}"
+		_klist_into list "${m[@]}"
+		pkg_list[$key]=$list
+	done
+	for c in "${!_T_ON[@]}"; do
+		t=$base/cpu$c/topology
+		sib=${core_list[${_T_SOCK[c]}.${_T_CORE[c]}]}
+		pkg=${pkg_list[${_T_SOCK[c]}]}
+		_tree_mask smask "$sib"
+		_tree_mask pmask "$pkg"
+		printf '%s\n' "${_T_SOCK[c]}" >"$t/physical_package_id"
+		printf '%s\n' "${_T_CORE[c]}" >"$t/core_id"
+		printf '0\n' >"$t/die_id"
+		printf '%s\n' "$sib" >"$t/thread_siblings_list"
+		printf '%s\n' "$sib" >"$t/core_cpus_list"
+		printf '%s\n' "$smask" >"$t/thread_siblings"
+		printf '%s\n' "$smask" >"$t/core_cpus"
+		printf '%s\n' "$pkg" >"$t/core_siblings_list"
+		printf '%s\n' "$pkg" >"$t/package_cpus_list"
+		printf '%s\n' "$pmask" >"$t/core_siblings"
+		printf '%s\n' "$pmask" >"$t/package_cpus"
+	done
+}
+
+# _tree_write_nodes: nodeK/cpulist and cpumap hold the node's online CPUs
+# (x86 numa_remove_cpu() on offline).
+_tree_write_nodes() {
+	local base=$ROOT/sys/devices/system/node c k list mask
+	local -a members=() m=()
+	for c in "${!_T_ON[@]}"; do
+		members[_T_NODE_OF[c]]+=" $c"
+	done
+	for ((k = 0; k < _T_NNODES; k++)); do
+		m=()
+		read -ra m <<<"${members[k]:-}"
+		_klist_into list "${m[@]}"
+		_tree_mask mask "$list"
+		_T_NODE_LIST[k]=$list
+		printf '%s\n' "$list" >"$base/node$k/cpulist"
+		printf '%s\n' "$mask" >"$base/node$k/cpumap"
+	done
+}
+
+# _tree_write_pci_local: local_cpulist and local_cpus, the online CPUs of
+# the device's node, or all online CPUs for node -1
+# (drivers/pci/pci-sysfs.c, local_cpus_show()).
+_tree_write_pci_local() {
+	local d list mask dir
+	for d in "${!_T_DEV_BDF[@]}"; do
+		dir=$ROOT/sys/bus/pci/devices/${_T_DEV_BDF[d]}
+		if ((_T_DEV_NODE[d] < 0)); then
+			list=$_T_ONLINE_LIST
+		else
+			list=${_T_NODE_LIST[_T_DEV_NODE[d]]}
+		fi
+		_tree_mask mask "$list"
+		printf '%s\n' "$list" >"$dir/local_cpulist"
+		printf '%s\n' "$mask" >"$dir/local_cpus"
+	done
+}
+
+# _tree_prec: width of the IRQ column, from nr_irqs (kernel/irq/proc.c,
+# show_interrupts()).
+_tree_prec() {
+	local -n _tp_out=$1
+	local _tp_nr=${_T_NR_IRQS:-0} _tp_j=1000 _tp_irqs=("${!_T_CHIP[@]}")
+	if [[ -z $_T_NR_IRQS && ${#_tp_irqs[@]} -gt 0 ]]; then
+		_tp_nr=$((_tp_irqs[-1] + 1))
+	fi
+	for ((_tp_out = 3; _tp_out < 10 && _tp_j <= _tp_nr; _tp_out++)); do
+		_tp_j=$((_tp_j * 10))
+	done
+}
+
+# _tree_irq_tail IRQ PREC: what follows the counts in IRQ's row (kernel/
+# irq/proc.c, show_interrupts()): " %8s" chip, " %*lu" hwirq (blank without
+# a domain), "-%-8s" flow handler name (or " %-8s" Level/Edge where the arch
+# shows levels), then "  first" and ", next" action names.
+_tree_irq_tail() {
+	local irq=$1 prec=$2 tok=${_T_HW[$1]} names=${_T_NAMES[$1]} n sep='  '
+	printf ' %8s' "${_T_CHIP[irq]}"
+	if [[ $tok =~ ^([0-9]+)-(.*)$ ]]; then
+		printf ' %*s-%-8s' "$prec" "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
+	elif [[ $tok =~ ^([0-9]+)\ (.*)$ ]]; then
+		printf ' %*s %-8s' "$prec" "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
+	elif [[ -z $tok || $tok =~ ^[0-9]+$ ]]; then
+		printf ' %*s' "$prec" "$tok"
+	else
+		printf ' %s' "$tok"
+	fi
+	while [[ -n $names ]]; do
+		n=${names%%|*}
+		if [[ $names == *'|'* ]]; then
+			names=${names#*|}
+		else
+			names=
+		fi
+		if [[ -n $n ]]; then
+			printf '%s%s' "$sep" "$n"
+			sep=', '
+		fi
+	done
+	printf '\n'
+}
+
+# _tree_write_interrupts: proc/interrupts for the online CPUs, in the
+# format of kernel/irq/proc.c show_interrupts() and arch/x86/kernel/irq.c
+# arch_show_interrupts(): "%*d: ", then "%10u " per online CPU, then the
+# tail. A count is IRQ + 1 then the CPU as four digits (see the top), so a
+# row's cells are one prefix (padding and IRQ + 1) on fixed suffixes.
+_tree_write_interrupts() {
+	local prec irq c p pad IFS=''
+	local -a on=("${!_T_ON[@]}") sfx=() nmi=() loc=() sfx_row=()
+	_tree_prec prec
+	for c in "${on[@]}"; do
+		printf -v "sfx[c]" '%04d ' "$c"
+		nmi[c]=$((c + 1)) loc[c]=$((1000 * (c + 1)))
+	done
+	{
+		printf '%*s' $((prec + 8)) ''
+		printf 'CPU%-8d' "${on[@]}"
+		printf '\n'
+		for irq in "${!_T_CHIP[@]}"; do
+			p=$((irq + 1))
+			printf -v pad '%*s' $((6 - ${#p})) ''
+			sfx_row=("${sfx[@]/#/$pad$p}")
+			printf '%*d: %s' "$prec" "$irq" "${sfx_row[*]}"
+			_tree_irq_tail "$irq" "$prec"
+		done
+		printf '%*s: ' "$prec" NMI
+		printf '%10u ' "${nmi[@]}"
+		printf '  Non-maskable interrupts\n'
+		printf '%*s: ' "$prec" LOC
+		printf '%10u ' "${loc[@]}"
+		printf '  Local timer interrupts\n'
+		printf '%*s: %10u\n' "$prec" ERR 0 "$prec" MIS 0
+	} >"$ROOT/proc/interrupts"
+}
+
+# _tree_write_online: every file that depends on which CPUs are online.
+_tree_write_online() {
+	local cpu=$ROOT/sys/devices/system/cpu c list
+	local -a off=()
+	for ((c = 0; c < _T_NCPUS; c++)); do
+		if [[ -z ${_T_ON[c]+set} ]]; then
+			off+=("$c")
+		fi
+	done
+	_klist_into _T_ONLINE_LIST "${!_T_ON[@]}"
+	_klist_into list "${off[@]}"
+	printf '%s\n' "$_T_ONLINE_LIST" >"$cpu/online"
+	printf '%s\n' "$list" >"$cpu/offline"
+	for ((c = 1; c < _T_NCPUS; c++)); do
+		printf '%d\n' "${_T_ON[c]:-0}" >"$cpu/cpu$c/online"
+	done
+	_tree_write_topology
+	_tree_write_nodes
+	_tree_write_pci_local
+	_tree_write_interrupts
+}
+
+# _tree_effective IRQ: the CPU the IRQ is delivered to, the (IRQ mod k)th
+# of the k online CPUs in its affinity (all online CPUs if none is).
+_tree_effective() {
+	local irq=$1 c
+	local -a set=() cand=()
+	_cpus_into set "${_T_AFF[irq]:-$_T_ALL}" "$_T_NCPUS" || return
+	for c in "${!set[@]}"; do
+		if [[ -n ${_T_ON[c]+set} ]]; then
+			cand+=("$c")
+		fi
+	done
+	if ((${#cand[@]} == 0)); then
+		cand=("${!_T_ON[@]}")
+	fi
+	printf -v "_T_EFF[irq]" '%d' "${cand[irq % ${#cand[@]}]}"
+}
+
+# _tree_norm VAR LIST: LIST as the kernel would print it back.
+_tree_norm() {
+	local -n _tn_out=$1
+	local -a _tn_set=()
+	if [[ $2 == "$_T_ALL" || ($2 =~ ^(0|[1-9][0-9]*)$ && $2 -lt $_T_NCPUS) ]]; then
+		_tn_out=$2
+		return
+	fi
+	_cpus_into _tn_set "$2" "$_T_NCPUS" || return
+	_klist_into _tn_out "${!_tn_set[@]}"
+}
+
+# _tree_write_irqs: proc/irq/default_smp_affinity and proc/irq/N/ (kernel/
+# irq/proc.c register_irq_proc(), register_handler_proc()). An action name
+# becomes a directory unless it cannot be one.
+_tree_write_irqs() {
+	local irq d n names aff eff amask emask zero allmask online=${#_T_ON[@]}
+	local sum=0 c total
+	local -a dirs=() on=("${!_T_ON[@]}")
+	for c in "${on[@]}"; do
+		sum=$((sum + c))
+	done
+	_tree_mask allmask "$_T_ALL"
+	_tree_mask zero ''
+	printf '%s\n' "$allmask" >"$ROOT/proc/irq/default_smp_affinity"
+	for irq in "${!_T_CHIP[@]}"; do
+		dirs+=("$ROOT/proc/irq/$irq")
+		names=${_T_NAMES[irq]}
+		while [[ -n $names ]]; do
+			n=${names%%|*}
+			if [[ $names == *'|'* ]]; then
+				names=${names#*|}
+			else
+				names=
+			fi
+			if [[ -n $n && $n != */* && $n != . && $n != .. ]]; then
+				dirs+=("$ROOT/proc/irq/$irq/$n")
+			fi
+		done
+	done
+	_tree_mkdirs "${dirs[@]}"
+	for irq in "${!_T_CHIP[@]}"; do
+		d=$ROOT/proc/irq/$irq
+		_tree_norm aff "${_T_AFF[irq]:-$_T_ALL}" || return
+		if [[ -z ${_T_EFF[irq]:-} && -z ${_T_AFF[irq]:-} ]]; then
+			_T_EFF[irq]=${on[irq % ${#on[@]}]}
+		elif [[ -z ${_T_EFF[irq]:-} ]]; then
+			_tree_effective "$irq" || return
+		fi
+		_tree_norm eff "${_T_EFF[irq]}" || return
+		_tree_mask amask "$aff"
+		_tree_mask emask "$eff"
+		printf '%s\n' "$amask" >"$d/smp_affinity"
+		printf '%s\n' "$emask" >"$d/effective_affinity"
+		if ((_T_LISTFILES)); then
+			printf '%s\n' "$aff" >"$d/smp_affinity_list"
+			printf '%s\n' "$eff" >"$d/effective_affinity_list"
+		fi
+		printf '%s\n' "$zero" >"$d/affinity_hint"
+		printf '%s\n' "${_T_INODE[irq]}" >"$d/node"
+		# kernel/irq/proc.c irq_spurious_proc_show(); the count wraps at
+		# 100000 (kernel/irq/spurious.c note_interrupt()).
+		total=$(((irq + 1) * 10000 * online + sum))
+		printf 'count %u\nunhandled %u\nlast_unhandled %u ms\n' \
+			$((total % 100000)) 0 0 >"$d/spurious"
+	done
+}
+
+# _tree_write_devices: PCI devices laid out as sysfs does: the device
+# under sys/devices, a sys/bus/pci/devices link to it, and the class
+# entry a link to the device's net/NAME or nvme/NAME directory.
+_tree_write_devices() {
+	local d bdf dev kind class cls id i
+	local -a dirs=()
+	for d in "${!_T_DEV_BDF[@]}"; do
+		dev=$ROOT/sys/devices/pci0000:00/${_T_DEV_BDF[d]}
+		kind=${_T_DEV_KIND[d]}
+		class=net
+		[[ $kind == nvme ]] && class=nvme
+		dirs+=("$dev/msi_irqs" "$dev/$class/${_T_DEV_NAME[d]}")
+	done
+	dirs+=("$ROOT/sys/bus/pci/devices" "$ROOT/sys/class/net"
+		"$ROOT/sys/class/nvme")
+	_tree_mkdirs "${dirs[@]}"
+	for d in "${!_T_DEV_BDF[@]}"; do
+		bdf=${_T_DEV_BDF[d]} kind=${_T_DEV_KIND[d]}
+		dev=$ROOT/sys/devices/pci0000:00/$bdf
+		if [[ $kind == nvme ]]; then
+			class=nvme cls=0x010802 id=0x144d:0xa808
+		else
+			class=net cls=0x020000 id=0x8086:0x1572
+		fi
+		printf '%s\n' "${id%:*}" >"$dev/vendor"
+		printf '%s\n' "${id#*:}" >"$dev/device"
+		printf '%s\n' "$cls" >"$dev/class"
+		printf '%s\n' "${_T_DEV_NODE[d]}" >"$dev/numa_node"
+		printf '%s\n' "${_T_DEV_FIRST[d]}" >"$dev/irq"
+		# drivers/pci/msi/sysfs.c msi_mode_show()
+		for ((i = 0; i <= _T_DEV_Q[d]; i++)); do
+			printf 'msix\n' >"$dev/msi_irqs/$((_T_DEV_FIRST[d] + i))"
+		done
+		ln -s "../../../devices/pci0000:00/$bdf" \
+			"$ROOT/sys/bus/pci/devices/$bdf"
+		ln -s "../../devices/pci0000:00/$bdf/$class/${_T_DEV_NAME[d]}" \
+			"$ROOT/sys/class/$class/${_T_DEV_NAME[d]}"
+		ln -s "../../../$bdf" "$dev/$class/${_T_DEV_NAME[d]}/device"
+	done
+}
+
+_tree_write_procs() {
+	mkdir -p -- "$ROOT/proc/1"
+	printf 'systemd\n' >"$ROOT/proc/1/comm"
+	printf '/sbin/init\0' >"$ROOT/proc/1/cmdline"
+	if ((_T_IRQBALANCE)); then
+		mkdir -p -- "$ROOT/proc/4242"
+		printf 'irqbalance\n' >"$ROOT/proc/4242/comm"
+		printf '/usr/sbin/irqbalance\0--foreground\0' \
+			>"$ROOT/proc/4242/cmdline"
+	fi
+}
+
+# _tree_write_cpus ISOLATED NOHZ: the online-independent CPU files.
+_tree_write_cpus() {
+	local cpu=$ROOT/sys/devices/system/cpu node=$ROOT/sys/devices/system/node
+	local c k nodes
+	local -a dirs=()
+	for ((c = 0; c < _T_NCPUS; c++)); do
+		dirs+=("$cpu/cpu$c")
+	done
+	for ((k = 0; k < _T_NNODES; k++)); do
+		dirs+=("$node/node$k")
+	done
+	_tree_mkdirs "${dirs[@]}" "$ROOT/proc/irq"
+	printf '%s\n' "$_T_ALL" >"$cpu/possible"
+	printf '%s\n' "$_T_ALL" >"$cpu/present"
+	printf '8191\n' >"$cpu/kernel_max"
+	printf '%s\n' "$1" >"$cpu/isolated"
+	# drivers/base/cpu.c print_cpus_nohz_full(): "%*pbl" of a NULL mask
+	printf '%s\n' "${2:-(null)}" >"$cpu/nohz_full"
+	nodes=0
+	((_T_NNODES > 1)) && nodes=0-$((_T_NNODES - 1))
+	printf '%s\n' "$nodes" >"$node/possible"
+	printf '%s\n' "$nodes" >"$node/online"
+}
+
+# _tree_place_devices: give every device its IRQs, those with a fixed
+# first IRQ before those that take the next free run from 24.
+_tree_place_devices() {
+	local d pass
+	for pass in fixed free; do
+		for d in "${!_T_DEV_KIND[@]}"; do
+			if [[ $pass == fixed && -z ${_T_DEV_FIRST[d]} ]] ||
+				[[ $pass == free && -n ${_T_DEV_FIRST[d]} ]]; then
+				continue
+			fi
+			if ((_T_DEV_NODE[d] >= _T_NNODES)); then
+				_tree_err "${_T_DEV_NAME[d]}: no node ${_T_DEV_NODE[d]}"
+				return 1
+			fi
+			if [[ $pass == free ]]; then
+				_tree_free_run "_T_DEV_FIRST[$d]" $((_T_DEV_Q[d] + 1))
+			fi
+			_tree_dev_irqs "$d" || return
+		done
+	done
+}
+
+# _tree_num VAR OPTION VALUE MIN: VAR=VALUE if VALUE is a number >= MIN.
+_tree_num() {
+	local -n _tn_var=$1
+	if ! [[ $3 =~ ^[0-9]+$ ]] || ((10#$3 < $4)); then
+		_tree_err "make_root: $2 \"$3\" is not a number >= $4"
+		return 1
+	fi
+	_tn_var=$((10#$3))
+}
+
+# _tree_irq_opt OPTION VALUE: --chip and the like, for the latest --irq.
+_tree_irq_opt() {
+	local irq=$_T_CUR
+	if [[ -z $irq ]]; then
+		_tree_err "make_root: $1 needs an --irq before it"
+		return 1
+	fi
+	case $1 in
+	--chip) _T_CHIP[irq]=$2 ;;
+	--hwirq) _T_HW[irq]=$2 ;;
+	--irq-node) _T_INODE[irq]=$2 ;;
+	--affinity) _T_AFF[irq]=$2 ;;
+	--effective) _T_EFF[irq]=$2 ;;
+	esac
+}
+
+# _tree_irq_spec NUM[=NAME1|NAME2...]: an --irq.
+_tree_irq_spec() {
+	local num=${1%%=*} names=''
+	if [[ $1 == *=* ]]; then
+		names=${1#*=}
+	fi
+	[[ $num =~ ^[0-9]+$ ]] && num=$((10#$num))
+	_tree_irq_add "$num" "$names" IO-APIC "$num-edge" 0 || return
+	_T_CUR=$num
+}
+
+_T_VALUE_OPTS=' --dir --cpus --nodes --sockets --threads --nr-irqs --offline
+ --isolated --nohz-full --legacy --irq --chip --hwirq --irq-node --affinity
+ --effective --nic --nvme '
+
+# _tree_options ARGS...: parse make_root's options into the _T_* state
+# and the caller's locals.
+_tree_options() {
+	local legacy
+	while (($#)); do
+		case $1 in
+		--no-list-files) _T_LISTFILES=0 ;;
+		--irqbalance) _T_IRQBALANCE=1 ;;
+		esac
+		if [[ $1 == --no-list-files || $1 == --irqbalance ]]; then
+			shift
+			continue
+		fi
+		if [[ $_T_VALUE_OPTS != *[[:space:]]"$1"[[:space:]]* ]]; then
+			_tree_err "make_root: unknown option \"$1\""
+			return 1
+		elif (($# < 2)); then
+			_tree_err "make_root: $1 needs a value"
+			return 1
+		fi
+		case $1 in
+		--dir) dir=$2 ;;
+		--cpus) _tree_num ncpus "$1" "$2" 1 || return ;;
+		--nodes) _tree_num nodes "$1" "$2" 1 || return ;;
+		--sockets) _tree_num sockets "$1" "$2" 1 || return ;;
+		--threads) _tree_num threads "$1" "$2" 1 || return ;;
+		--nr-irqs) _tree_num _T_NR_IRQS "$1" "$2" 1 || return ;;
+		--offline) offline+=,$2 ;;
+		--isolated) isolated+=,$2 ;;
+		--nohz-full) nohz+=,$2 ;;
+		--legacy)
+			_tree_num legacy "$1" "$2" 0 || return
+			_tree_add_legacy "$legacy" || return
+			;;
+		--irq) _tree_irq_spec "$2" || return ;;
+		--nic) _tree_dev_spec nic "$2" || return ;;
+		--nvme) _tree_dev_spec nvme "$2" || return ;;
+		*) _tree_irq_opt "$1" "$2" || return ;;
+		esac
+		shift 2
+	done
+}
+
+# make_root [OPTIONS]: see the top of this file and tests/tree.bats.
+make_root() {
+	_tree_fast _tree_make_root "$@"
+}
+
+_tree_make_root() {
+	local dir=${BATS_TEST_TMPDIR:+$BATS_TEST_TMPDIR/root} ncpus=4 nodes=1
+	local sockets='' threads=1 offline='' isolated='' nohz='' c
+	local -a set=() irqs=()
+	_tree_reset
+	_tree_options "$@" || return
+	if [[ -z $dir ]]; then
+		_tree_err "make_root: no --dir and no BATS_TEST_TMPDIR"
+		return 1
+	fi
+	[[ $dir == /* ]] || dir=$PWD/$dir
+	if [[ -e $dir && -n $(find "$dir" -mindepth 1 -maxdepth 1 -print -quit) ]]; then
+		_tree_err "make_root: $dir is not empty"
+		return 1
+	fi
+	if ((ncpus > 8192)); then
+		_tree_err "make_root: at most 8192 CPUs"
+		return 1
+	fi
+	_T_NCPUS=$ncpus _T_NNODES=$nodes _T_ALL=0
+	((ncpus > 1)) && _T_ALL=0-$((ncpus - 1))
+	_tree_topology "$ncpus" "${sockets:-$nodes}" "$threads" "$nodes" || return
+	_cpus_into set "${offline#,}" "$ncpus" || return
+	for ((c = 0; c < ncpus; c++)); do
+		[[ -n ${set[c]+set} ]] || _T_ON[c]=1
+	done
+	if ((${#_T_ON[@]} == 0)); then
+		_tree_err "make_root: no CPU is online"
+		return 1
+	fi
+	_tree_norm isolated "${isolated#,}" || return
+	_tree_norm nohz "${nohz#,}" || return
+	_tree_place_devices || return
+	irqs=("${!_T_CHIP[@]}")
+	if [[ -n $_T_NR_IRQS ]] && ((${#irqs[@]} && irqs[-1] >= _T_NR_IRQS)); then
+		_tree_err "make_root: IRQ ${irqs[-1]} is not below --nr-irqs $_T_NR_IRQS"
+		return 1
+	fi
+
+	export ROOT=$dir IRQAFF_ROOT=$dir
+	mkdir -p -- "$ROOT"
+	_tree_write_cpus "$isolated" "$nohz"
+	_tree_write_procs
+	_tree_write_devices
+	_tree_write_online
+	_tree_write_irqs
+}
+
+# set_online LIST: make exactly the CPUs of LIST online, and rewrite what
+# depends on it (cpu/online, offline, cpuN/online and topology, node and
+# PCI cpulists, proc/interrupts). proc/irq/ is left alone, as it is.
+set_online() {
+	_tree_fast _tree_set_online "$@"
+}
+
+_tree_set_online() {
+	local c
+	local -a set=()
+	if ((_T_NCPUS == 0)); then
+		_tree_err "set_online: no make_root in this shell"
+		return 1
+	fi
+	_cpus_into set "$1" "$_T_NCPUS" || return
+	if ((${#set[@]} == 0)); then
+		_tree_err "set_online: no CPU would be online"
+		return 1
+	fi
+	_T_ON=()
+	for c in "${!set[@]}"; do
+		_T_ON[c]=1
+	done
+	_tree_write_online
+}
+
+irq_dir() {
+	printf '%s/proc/irq/%s\n' "$ROOT" "$1"
+}
+
+# irq_total IRQ: the IRQ's row total, from the formula at the top and the
+# tree's current online file.
+irq_total() {
+	_tree_fast _tree_irq_total "$@"
+}
+
+_tree_irq_total() {
+	local irq=$1 c sum=0 n=0 line
+	local -a set=()
+	if [[ ! -d $ROOT/proc/irq/$irq ]]; then
+		_tree_err "irq_total: no IRQ \"$irq\" in $ROOT"
+		return 1
+	fi
+	read -r line <"$ROOT/sys/devices/system/cpu/online"
+	_cpus_into set "$line" || return
+	for c in "${!set[@]}"; do
+		sum=$((sum + c)) n=$((n + 1))
+	done
+	printf '%d\n' $(((10#$irq + 1) * 10000 * n + sum))
+}
+
+# tree_sum [DIR]: one hash over every entry's type, mode, path and link
+# target and every regular file's contents (not times: a write of the same
+# bytes does not show).
+tree_sum() {
+	local dir=${1:-$ROOT} sum
+	sum=$(cd "$dir" && find . -printf '%y %m %p %l\n' -type f \
+		-exec sha256sum -- {} + | LC_ALL=C sort | sha256sum) || return
+	printf '%s\n' "${sum%% *}"
+}

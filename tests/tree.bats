@@ -1,0 +1,285 @@
+#!/usr/bin/env bats
+# Tests of the fake-tree helper itself (tests/test_helper/tree.bash).
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	bats_load_library bats-support
+	bats_load_library bats-assert
+	load test_helper/tree
+}
+
+# contents FILE: the file's bytes, with NULs shown as "\0".
+contents() {
+	local s
+	s=$(sed 's/\x0/\\0/g' "$1")
+	printf '%s\n' "$s"
+}
+
+@test "make_root --cpus 36: masks, lists and the exported root" {
+	make_root --cpus 36
+	assert_equal "$ROOT" "$BATS_TEST_TMPDIR/root"
+	assert_equal "$IRQAFF_ROOT" "$ROOT"
+	assert_equal "$(<"$ROOT/proc/irq/default_smp_affinity")" 'f,ffffffff'
+	assert_equal "$(<"$ROOT/sys/devices/system/cpu/possible")" '0-35'
+	assert_equal "$(<"$ROOT/sys/devices/system/cpu/present")" '0-35'
+	assert_equal "$(<"$ROOT/sys/devices/system/cpu/online")" '0-35'
+	assert_equal "$(contents "$ROOT/sys/devices/system/cpu/offline")" ''
+	assert_equal "$(contents "$ROOT/sys/devices/system/cpu/isolated")" ''
+	assert_equal "$(<"$ROOT/sys/devices/system/cpu/nohz_full")" '(null)'
+	assert_equal "$(<"$ROOT/sys/devices/system/node/possible")" '0'
+	assert_equal "$(<"$ROOT/sys/devices/system/node/node0/cpulist")" '0-35'
+	assert [ ! -e "$ROOT/proc/self" ]
+	assert_equal "$(<"$ROOT/proc/1/comm")" 'systemd'
+	assert [ ! -e "$ROOT/proc/4242" ]
+}
+
+@test "kmask, klist and _cpus_of print what the kernel prints" {
+	local -a cases=(
+		'2 0-1 3' '4 0-3 f' '36 0-35 f,ffffffff' '64 0 00000000,00000001'
+		'8 0 01' '8 - 00' '33 32 1,00000000' '64 32-39 000000ff,00000000'
+		'8 0-7:1/2 55' '40 0-39:2/8 03,03030303' '4 0,N 9'
+	)
+	local c
+	for c in "${cases[@]}"; do
+		read -r nbits list want <<<"$c"
+		[[ $list == - ]] && list=''
+		run -0 kmask "$nbits" "$list"
+		assert_output "$want"
+	done
+	run -0 kmask 8192 0-8191
+	assert_equal "${#output}" $((256 * 9 - 1))
+	assert_equal "${output:0:17}" 'ffffffff,ffffffff'
+	run -0 kmask 8192 8191
+	assert_equal "${output:0:9}" '80000000,'
+	assert_equal "${output: -9}" ',00000000'
+
+	run -0 _cpus_of '0-7:2/4,9'
+	assert_output "$(printf '%s\n' 0 1 4 5 9)"
+	run -0 klist '5,0-3,4,7'
+	assert_output '0-5,7'
+	run -0 klist '1,3'
+	assert_output '1,3'
+	run -1 kmask 8 8
+	assert_output --partial 'CPU 8 is not below 8'
+	run -1 _cpus_of '1,,2'
+	run -1 _cpus_of '3-1'
+	run -1 _cpus_of '0-7:5/4'
+}
+
+@test "--offline: online lists, per-CPU online files, interrupt columns" {
+	make_root --cpus 4 --offline 3 --irq 30=dev
+	local cpu=$ROOT/sys/devices/system/cpu
+	assert_equal "$(<"$cpu/online")" '0-2'
+	assert_equal "$(<"$cpu/offline")" '3'
+	assert [ ! -e "$cpu/cpu0/online" ]
+	assert_equal "$(<"$cpu/cpu1/online")" '1'
+	assert_equal "$(<"$cpu/cpu3/online")" '0'
+	assert [ ! -e "$cpu/cpu3/topology" ]
+	assert [ -e "$cpu/cpu2/topology/core_id" ]
+	run -0 head -n 1 "$ROOT/proc/interrupts"
+	assert_output "$(printf '%11sCPU0       CPU1       CPU2       ' '')"
+	run -0 grep '^ 30:' "$ROOT/proc/interrupts"
+	assert_output ' 30:     310000     310001     310002   IO-APIC  30-edge      dev'
+	run -0 irq_total 30
+	assert_output $((310000 * 3 + 3))
+	# IRQ 30 is delivered to the (30 mod 3)th online CPU
+	assert_equal "$(<"$(irq_dir 30)/effective_affinity_list")" '0'
+	assert_equal "$(<"$(irq_dir 30)/effective_affinity")" '1'
+	assert_equal "$(<"$(irq_dir 30)/smp_affinity_list")" '0-3'
+}
+
+@test "proc/interrupts is byte for byte the kernel's format" {
+	make_root --cpus 2 --legacy 2 --irq '9=acpi' --hwirq 9-fasteoi
+	run -0 cat "$ROOT/proc/interrupts"
+	assert_output - <<'EOF'
+           CPU0       CPU1       
+  0:      10000      10001   IO-APIC   2-edge      timer
+  1:      20000      20001   IO-APIC   1-edge      i8042
+  9:     100000     100001   IO-APIC   9-fasteoi   acpi
+NMI:          1          2   Non-maskable interrupts
+LOC:       1000       2000   Local timer interrupts
+ERR:          0
+MIS:          0
+EOF
+	run -0 irq_total 0
+	assert_output 20001
+	assert_equal "$(<"$(irq_dir 9)/spurious")" \
+		"$(printf 'count 1\nunhandled 0\nlast_unhandled 0 ms')"
+	# nr_irqs of 1000 widens the IRQ column (show_interrupts()'s prec)
+	make_root --dir "$BATS_TEST_TMPDIR/wide" --cpus 1 --irq 5=x --nr-irqs 1000
+	run -0 cat "$ROOT/proc/interrupts"
+	assert_line -n 0 "$(printf '%12sCPU0       ' '')"
+	assert_line -n 1 '   5:      60000   IO-APIC    5-edge      x'
+	assert_line -n 2 ' NMI:          1   Non-maskable interrupts'
+}
+
+@test "--nic on two nodes: PCI device, MSI vectors, class link" {
+	make_root --cpus 16 --nodes 2 --nic eth0:4:1
+	local dev=$ROOT/sys/class/net/eth0/device
+	run -0 ls "$dev/msi_irqs"
+	assert_output "$(printf '%s\n' 24 25 26 27 28)"
+	assert_equal "$(<"$dev/numa_node")" '1'
+	assert_equal "$(<"$dev/local_cpulist")" '8-15'
+	assert_equal "$(<"$dev/local_cpus")" 'ff00'
+	assert_equal "$(<"$dev/irq")" '24'
+	assert_equal "$(readlink -f "$dev")" \
+		"$(readlink -f "$ROOT/sys/bus/pci/devices/0000:3b:00.0")"
+	assert_equal "$(<"$ROOT/sys/devices/system/node/node1/cpulist")" '8-15'
+	assert_equal "$(<"$ROOT/sys/devices/system/node/online")" '0-1'
+	run -0 grep -c 'IR-PCI-MSI' "$ROOT/proc/interrupts"
+	assert_output 5
+	run -0 grep '^ 24:' "$ROOT/proc/interrupts"
+	assert_output --regexp ' IR-PCI-MSI 30932992-edge      eth0$'
+	run -0 grep '^ 28:' "$ROOT/proc/interrupts"
+	assert_output --regexp '-edge      eth0-TxRx-3$'
+	assert [ -d "$(irq_dir 28)/eth0-TxRx-3" ]
+	assert_equal "$(<"$(irq_dir 24)/node")" '1'
+}
+
+@test "--nvme and --irqbalance: queues, links, a fake irqbalance" {
+	make_root --cpus 4 --nvme nvme0:2::40 --nic eth1:1:-1 --irqbalance
+	local dev=$ROOT/sys/class/nvme/nvme0/device
+	run -0 ls "$dev/msi_irqs"
+	assert_output "$(printf '%s\n' 40 41 42)"
+	assert_equal "$(<"$dev/msi_irqs/40")" 'msix'
+	run -0 grep -o 'nvme0q[0-9]*$' "$ROOT/proc/interrupts"
+	assert_output "$(printf '%s\n' nvme0q0 nvme0q1 nvme0q2)"
+	# node -1: no node, every online CPU is local; IRQs from 24
+	dev=$ROOT/sys/class/net/eth1/device
+	assert_equal "$(<"$dev/numa_node")" '-1'
+	assert_equal "$(<"$dev/local_cpulist")" '0-3'
+	assert_equal "$(<"$(irq_dir 25)/node")" '-1'
+	assert [ -d "$(irq_dir 25)/eth1-TxRx-0" ]
+	assert_equal "$(<"$ROOT/proc/4242/comm")" 'irqbalance'
+	assert_equal "$(contents "$ROOT/proc/4242/cmdline")" \
+		'/usr/sbin/irqbalance\0--foreground\0'
+	assert [ ! -e "$ROOT/proc/self" ]
+}
+
+@test "--sockets 2 --threads 2: x86 numbering of threads and packages" {
+	make_root --cpus 32 --sockets 2 --threads 2
+	local cpu=$ROOT/sys/devices/system/cpu
+	assert_equal "$(<"$cpu/cpu0/topology/thread_siblings_list")" '0,16'
+	assert_equal "$(<"$cpu/cpu0/topology/core_cpus_list")" '0,16'
+	assert_equal "$(<"$cpu/cpu0/topology/thread_siblings")" '00010001'
+	assert_equal "$(<"$cpu/cpu24/topology/thread_siblings_list")" '8,24'
+	assert_equal "$(<"$cpu/cpu24/topology/physical_package_id")" '1'
+	assert_equal "$(<"$cpu/cpu24/topology/core_id")" '0'
+	assert_equal "$(<"$cpu/cpu0/topology/package_cpus_list")" '0-7,16-23'
+	assert_equal "$(<"$cpu/cpu9/topology/core_siblings_list")" '8-15,24-31'
+	assert_equal "$(<"$cpu/cpu9/topology/core_siblings")" 'ff00ff00'
+	# one node by default; four split each socket's cores in two
+	assert_equal "$(<"$ROOT/sys/devices/system/node/node0/cpulist")" '0-31'
+	make_root --dir "$BATS_TEST_TMPDIR/r4" --cpus 32 --sockets 2 --threads 2 --nodes 4
+	assert_equal "$(<"$ROOT/sys/devices/system/node/node1/cpulist")" '4-7,20-23'
+	assert_equal "$(<"$ROOT/sys/devices/system/node/node3/cpulist")" '12-15,28-31'
+}
+
+@test "offline CPUs leave their siblings; set_online brings them back" {
+	make_root --cpus 8 --threads 2 --offline 5 --irq 3=x
+	local cpu=$ROOT/sys/devices/system/cpu
+	assert_equal "$(<"$cpu/cpu1/topology/thread_siblings_list")" '1'
+	assert_equal "$(<"$cpu/cpu0/topology/package_cpus_list")" '0-4,6-7'
+	assert_equal "$(<"$ROOT/sys/devices/system/node/node0/cpulist")" '0-4,6-7'
+	run -0 irq_total 3
+	assert_output $((40000 * 7 + 23))
+
+	set_online 0-7
+	assert_equal "$(<"$cpu/online")" '0-7'
+	assert_equal "$(contents "$cpu/offline")" ''
+	assert_equal "$(<"$cpu/cpu5/online")" '1'
+	assert_equal "$(<"$cpu/cpu5/topology/thread_siblings_list")" '1,5'
+	run -0 irq_total 3
+	assert_output $((40000 * 8 + 28))
+	run -0 awk 'NR == 1 { print NF }' "$ROOT/proc/interrupts"
+	assert_output 8
+
+	set_online 0,2
+	assert_equal "$(<"$cpu/online")" '0,2'
+	assert_equal "$(<"$cpu/offline")" '1,3-7'
+	assert [ ! -e "$cpu/cpu1/topology" ]
+	run -1 set_online 8
+	run -1 set_online ''
+}
+
+@test "action names: spaces, commas, shared IRQs, slashes" {
+	make_root --cpus 2 --irq '40=my dev, rx|other' --irq '41=a/b|ok'
+	run -0 grep '^ 40:' "$ROOT/proc/interrupts"
+	assert_output --regexp '-edge      my dev, rx, other$'
+	assert [ -d "$(irq_dir 40)/my dev, rx" ]
+	assert [ -d "$(irq_dir 40)/other" ]
+	run -0 grep '^ 41:' "$ROOT/proc/interrupts"
+	assert_output --regexp '  a/b, ok$'
+	assert [ -d "$(irq_dir 41)/ok" ]
+	assert [ ! -e "$(irq_dir 41)/a" ]
+}
+
+@test "per-IRQ options, old kernels without list files, errors" {
+	make_root --cpus 8 --no-list-files --irq 50=mlx --chip PCI-MSI \
+		--hwirq 1234-edge --affinity 4-7 --irq-node 1 --nodes 2 --irq 51=y \
+		--affinity 1,6 --irq 52=z --effective 3
+	local d
+	d=$(irq_dir 50)
+	assert [ ! -e "$d/smp_affinity_list" ]
+	assert [ ! -e "$d/effective_affinity_list" ]
+	assert_equal "$(<"$d/smp_affinity")" 'f0'
+	# the (50 mod 4)th online CPU of 4-7
+	assert_equal "$(<"$d/effective_affinity")" '40'
+	assert_equal "$(<"$d/affinity_hint")" '00'
+	assert_equal "$(<"$d/node")" '1'
+	assert_equal "$(<"$(irq_dir 51)/effective_affinity")" '40'
+	assert_equal "$(<"$(irq_dir 52)/effective_affinity")" '08'
+	run -0 grep '^ 50:' "$ROOT/proc/interrupts"
+	assert_output --regexp '   PCI-MSI 1234-edge      mlx$'
+
+	run -1 make_root --dir "$BATS_TEST_TMPDIR/e0" --cpus 4 --offline 4
+	assert_output --partial 'CPU 4 is not below 4'
+	run -1 make_root --dir "$BATS_TEST_TMPDIR/e1" --irq 24=a --nic eth0:1::24
+	assert_output --partial 'IRQ 24 is defined twice'
+	run -1 make_root --dir "$BATS_TEST_TMPDIR/e2" --cpus 6 --threads 4
+	run -1 make_root --dir "$BATS_TEST_TMPDIR/e3" --chip X
+	run -1 make_root --dir "$BATS_TEST_TMPDIR/e4" --bogus
+	assert_output --partial 'unknown option "--bogus"'
+	run -1 make_root --dir "$BATS_TEST_TMPDIR/e5" --offline 0-3
+	assert_output --partial 'no CPU is online'
+	# a tree is never built on top of another
+	run -1 make_root
+	assert_output --partial 'is not empty'
+}
+
+@test "tree_sum sees one changed byte, a mode and a link" {
+	make_root --cpus 4 --nic eth0:2
+	local before after
+	before=$(tree_sum)
+	assert_equal "$(tree_sum)" "$before"
+	assert_equal "${#before}" 64
+	printf '1\n' >"$(irq_dir 25)/smp_affinity_list"
+	after=$(tree_sum)
+	assert [ "$after" != "$before" ]
+	printf '0-3\n' >"$(irq_dir 25)/smp_affinity_list"
+	assert_equal "$(tree_sum)" "$before"
+	chmod 0600 "$ROOT/proc/interrupts"
+	assert [ "$(tree_sum)" != "$before" ]
+	chmod 0644 "$ROOT/proc/interrupts"
+	assert_equal "$(tree_sum)" "$before"
+	ln -sfn ../../../bus "$ROOT/sys/devices/pci0000:00/0000:3b:00.0/net/eth0/device"
+	assert [ "$(tree_sum)" != "$before" ]
+}
+
+@test "1024 CPUs and 1000 IRQs build, with every column and row" {
+	make_root --cpus 1024 --sockets 2 --threads 2 --nodes 4 --legacy 16 \
+		--nic eth0:983 --offline 1000-1009
+	run -0 awk 'NR == 1 { n = NF } NR == 2 { c = NF } END { print n, c, NR }' \
+		"$ROOT/proc/interrupts"
+	# 1014 counts plus the label, chip, hwirq and the name
+	assert_output '1014 1018 1005'
+	assert_equal "$(<"$(irq_dir 999)/smp_affinity_list")" '0-1023'
+	assert_equal "$(<"$(irq_dir 999)/effective_affinity_list")" \
+		$((999 % 1014))
+	run -0 kmask 1024 0-1023
+	assert_equal "$(<"$(irq_dir 999)/smp_affinity")" "$output"
+	assert_equal "$(<"$ROOT/sys/class/net/eth0/device/irq")" '24'
+	assert_equal "$(<"$ROOT/sys/devices/system/node/node3/cpulist")" \
+		'384-511,896-999,1010-1023'
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/env bats
+# Memory errors and leaks: each command under valgrind exits as it does
+# without it and prints the same, with no invalid access and no definite
+# or indirect leak (valgrind would exit 99). Skipped without valgrind and
+# for the sanitizer build, which checks the same from the inside.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper/common-setup
+	_common_setup
+	command -v valgrind >/dev/null || skip "valgrind is not installed"
+	if [[ $IRQAFF_BIN == */asan/* ]] ||
+		grep -qa __asan_init "$IRQAFF_BIN"; then
+		skip "$IRQAFF_BIN is a sanitizer build"
+	fi
+	make_root --cpus 8 --nodes 2 --legacy 16 --nic eth0:4 --nvme nvme0:2
+}
+
+# grinds STATUS ARGS...: irqaff ARGS... exits STATUS under valgrind and
+# prints what it prints without it; the tree ends up the same both ways.
+grinds() {
+	local want=$1 plain plain_err plain_sum
+	shift
+	cp -a "$ROOT" "$BATS_TEST_TMPDIR/copy"
+	run --separate-stderr irqaff --root "$BATS_TEST_TMPDIR/copy" "$@"
+	assert_equal "$status" "$want"
+	plain=$output plain_err=$stderr
+	plain_sum=$(tree_sum "$BATS_TEST_TMPDIR/copy")
+	rm -rf "$BATS_TEST_TMPDIR/copy"
+	run --separate-stderr valgrind -q --error-exitcode=99 \
+		--leak-check=full --errors-for-leak-kinds=definite,indirect \
+		irqaff "$@"
+	if ((status == 99)); then
+		printf '%s\n' "$stderr"
+		return 1
+	fi
+	assert_equal "$status" "$want"
+	assert_equal "$output" "$plain"
+	assert_equal "$stderr" "$plain_err"
+	assert_equal "$(tree_sum)" "$plain_sum"
+}
+
+@test "show is clean under valgrind" {
+	grinds 0 show
+	[[ -n $output ]]
+	grinds 0 show -a -m 24-28
+}
+
+@test "show -J is clean under valgrind" {
+	grinds 0 show -J
+	grinds 0 show -J -o IRQ,NAME eth0*
+}
+
+@test "set is clean under valgrind" {
+	grinds 0 set -v dev:eth0 1-2
+	assert_equal "$(cat "$(irq_dir 24)/smp_affinity_list")" 1-2
+	grinds 0 set -m 0-15 0x3
+	grinds 0 set -v 24 1-2
+}
+
+@test "set -n is clean under valgrind" {
+	grinds 0 set -n 'nvme0*' node:1
+	[[ -n $output ]]
+}
+
+@test "default is clean under valgrind" {
+	grinds 0 default
+	grinds 0 default -m
+	grinds 0 default -v 0-3
+	assert_equal "$(cat "$ROOT/proc/irq/default_smp_affinity")" 0f
+}
+
+@test "mask and list are clean under valgrind" {
+	grinds 0 mask 0-3 all 1-7:2/4
+	assert_output $'0f\nff\n66'
+	grinds 0 list -b 64 ff 0x1 1,00000000
+	assert_output $'0-7\n0\n32'
+	grinds 0 mask -b 8192 0-8191:1/2
+	grinds 0 list -b 8192 "$(kmask 8192 0-8191:1/3)"
+}
+
+@test "refused input is clean under valgrind" {
+	grinds 2 set 24 0-7:0/0
+	grinds 2 set 9999 1
+	grinds 2 mask 99999999999999999999
+	grinds 2 list 0xg
+}
+
+@test "a failing write is clean under valgrind" {
+	ln -sf /dev/full "$(irq_dir 25)/smp_affinity_list"
+	grinds 3 set -v 24-26 1
+}
+
+@test "spread is clean under valgrind" {
+	irqaff spread --help >/dev/null 2>&1 ||
+		skip "spread is not written yet"
+	grinds 0 spread -n dev:eth0
+	grinds 0 spread -v dev:eth0
+	grinds 0 spread -J -n dev:nvme0
+}
