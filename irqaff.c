@@ -33,7 +33,7 @@ static const struct command commands[] = {
 	    "  -m, --mask     read cpus as a kernel mask (ff,00000000)\n"
 	    "  -q, --quiet    no irqbalance warning\n" },
 	{ "spread", spread_main, "give each IRQ of a device its own CPU",
-	    "[-nvJ] [-c cpus] [-x cpus] [--linear] [--include-isolated] irqs",
+	    "[-nvJq] [-c cpus] [-x cpus] [--linear] [--include-isolated] irqs",
 	    "  -n, --dry-run           print the plan, write nothing\n"
 	    "  -v, --verbose           print a line for every IRQ\n"
 	    "  -J, --json              print the plan as JSON\n"
@@ -41,7 +41,8 @@ static const struct command commands[] = {
 	    "node)\n"
 	    "  -x, --exclude CPUS      CPUs not to use\n"
 	    "      --linear            plain CPU order, not cores first\n"
-	    "      --include-isolated  also use isolated and nohz_full CPUs\n" },
+	    "      --include-isolated  also use isolated and nohz_full CPUs\n"
+	    "  -q, --quiet             no irqbalance warning\n" },
 	{ "default", default_main, "show or set the affinity of new IRQs",
 	    "[-mnv] [cpus]",
 	    "  -m, --mask     print, and read cpus, as a kernel mask\n"
