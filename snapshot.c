@@ -28,6 +28,12 @@
  * (it had none when saved: its number may now be another device's). A
  * pattern line gives its CPUs to every IRQ it matches. When lines pick
  * the same IRQ, the last one wins.
+ *
+ * restore checks every line first (status 2, nothing written). A line
+ * that picks no IRQ is reported and counts as a failed IRQ: status 3, or 1
+ * when nothing else could be done. A set with no online CPU is only right
+ * for an IRQ that has it already. check prints each difference, and
+ * exits 0 when there is none, 1 when there is one.
  */
 #include <err.h>
 #include <errno.h>

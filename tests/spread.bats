@@ -309,10 +309,13 @@ irq 29 eth1-TxRx-1: 3"
 
 @test "spread needs exactly one IRQ list" {
 	nic
+	local usage
+	usage=$(irqaff spread --help | head -n 1)
+	[[ $usage == "usage: irqaff spread "*" irqs" ]] || fail "usage: $usage"
 	run --separate-stderr irqaff spread
 	assert_failure 2
 	assert_equal "$stderr" "irqaff: spread: expected one IRQ list
-usage: irqaff spread [-nvJ] [-c cpus] [-x cpus] [--linear] [--include-isolated] irqs"
+$usage"
 	run --separate-stderr irqaff spread 24 25
 	assert_failure 2
 	assert_equal "${stderr_lines[0]}" "irqaff: spread: expected one IRQ list"
