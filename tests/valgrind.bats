@@ -10,10 +10,7 @@ setup() {
 	load test_helper/common-setup
 	_common_setup
 	command -v valgrind >/dev/null || skip "valgrind is not installed"
-	if [[ $IRQAFF_BIN == */asan/* ]] ||
-		grep -qa __asan_init "$IRQAFF_BIN"; then
-		skip "$IRQAFF_BIN is a sanitizer build"
-	fi
+	! sanitized || skip "$IRQAFF_BIN is a sanitizer build"
 	make_root --cpus 8 --nodes 2 --legacy 16 --nic eth0:4 --nvme nvme0:2
 }
 

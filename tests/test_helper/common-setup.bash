@@ -27,3 +27,8 @@ _common_setup() {
 		load test_helper/tree
 	fi
 }
+
+# sanitized: the irqaff under test is an ASan/UBSan build.
+sanitized() {
+	[[ $IRQAFF_BIN == */asan/* ]] || grep -qa __asan_init "$IRQAFF_BIN"
+}
