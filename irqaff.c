@@ -114,7 +114,7 @@ int
 getopts(int argc, char *argv[], const char *shortopts,
     const struct option *longopts)
 {
-	char opts[64];
+	char opts[64], *arg, *eq;
 	int ch;
 
 	snprintf(opts, sizeof(opts), ":%sh", shortopts);
@@ -133,12 +133,19 @@ getopts(int argc, char *argv[], const char *shortopts,
 		usage(stderr, argv[0]);
 		exit(EXIT_USAGE);
 	case '?':
-		if (optopt != 0)
+		arg = argv[optind - 1];
+		if (optopt != 0 && optopt != ':' && strchr(opts, optopt) &&
+		    strncmp(arg, "--", 2) == 0 &&
+		    (eq = strchr(arg, '=')) != NULL) {
+			/* getopt_long's "doesn't allow an argument" */
+			*eq = '\0';
+			warnx("%s: option %s takes no value", argv[0],
+			    quoted(arg));
+		} else if (optopt != 0)
 			warnx("%s: unknown option -%s", argv[0],
 			    quoted((char[]){ (char)optopt, '\0' }));
 		else
-			warnx("%s: unknown option %s", argv[0],
-			    quoted(argv[optind - 1]));
+			warnx("%s: unknown option %s", argv[0], quoted(arg));
 		usage(stderr, argv[0]);
 		exit(EXIT_USAGE);
 	}
@@ -154,6 +161,22 @@ quoted(const char *s)
 
 	i = !i;
 	return visquote(buf[i], sizeof(buf[i]), s, strlen(s));
+}
+
+/* A JSON string on standard output: control bytes escaped, others as is. */
+void
+json_string(const char *s)
+{
+	putchar('"');
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", (unsigned char)*s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
 }
 
 static const struct option bits_opts[] = {

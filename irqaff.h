@@ -82,5 +82,6 @@ int	 apply_status(size_t, size_t);
 int	 getopts(int, char *[], const char *, const struct option *);
 void	 usage(FILE *, const char *);
 const char *quoted(const char *);
+void	 json_string(const char *);
 
 #endif

@@ -310,21 +310,6 @@ read_interrupts(struct show *sh, struct irqs *seen)
 }
 
 static void
-json_string(const char *s)
-{
-	putchar('"');
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", (unsigned char)*s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
-
-static void
 print_json(const struct show *sh)
 {
 	const struct column *c;

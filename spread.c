@@ -227,21 +227,6 @@ cpu_order(struct machine *m, const struct cpuset *pool, bool linear,
 }
 
 static void
-json_string(const char *s)
-{
-	putchar('"');
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", (unsigned char)*s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
-
-static void
 print_plan(const struct change *c, size_t n, bool json)
 {
 	char *name;

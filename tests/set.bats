@@ -463,6 +463,26 @@ $(usage_of set)"
 	assert_equal "$(tree_sum)" "$before"
 }
 
+@test "a value given to an option that takes none is named, not called unknown" {
+	tree
+	local before
+	before=$(tree_sum)
+	run --separate-stderr irqaff set --verbose=3 24 1
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "irqaff: set: option --verbose takes no value
+$(usage_of set)"
+	run --separate-stderr irqaff set --dry-r=yes 24 1
+	assert_failure 2
+	assert_equal "$stderr" "irqaff: set: option --dry-r takes no value
+$(usage_of set)"
+	run --separate-stderr irqaff set -v -Z 24 1
+	assert_failure 2
+	assert_equal "$stderr" "irqaff: set: unknown option -Z
+$(usage_of set)"
+	assert_equal "$(tree_sum)" "$before"
+}
+
 @test "set --help prints the usage on standard output" {
 	tree
 	run --separate-stderr irqaff set --help

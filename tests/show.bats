@@ -359,6 +359,15 @@ $(usage_of show)"
 	assert_failure 2
 	assert_equal "$stderr" "irqaff: show: unknown option --bogus
 $(usage_of show)"
+	# the bad letter, not the long option with a value before it
+	run --separate-stderr irqaff show --output=NAME -Za
+	assert_failure 2
+	assert_equal "$stderr" "irqaff: show: unknown option -Z
+$(usage_of show)"
+	run --separate-stderr irqaff show --json=yes
+	assert_failure 2
+	assert_equal "$stderr" "irqaff: show: option --json takes no value
+$(usage_of show)"
 }
 
 @test "show without proc/interrupts fails with status 1" {
