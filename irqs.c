@@ -442,6 +442,7 @@ irqs_select(const char *arg, struct irqs *out)
 			warnx("IRQ list \"%s\": there are no IRQs",
 			    quoted(arg));
 		status = EXIT_USAGE;
+		break;
 	}
 	if (status == EXIT_OK) {
 		if ((out->v = calloc(all.n + 1, sizeof(*out->v))) == NULL)

@@ -477,8 +477,8 @@ parse_long_hex(struct cpuset *set, const char *start, const char *end,
 	const char *p;
 	unsigned int bit = 0, v, i;
 
-	for (p = end; p >= start; p--, bit += 4) {
-		v = hexval(*p);
+	for (p = end; p > start; bit += 4) {
+		v = hexval(*--p);
 		for (i = 0; i < 4; i++) {
 			if ((v & (1U << i)) == 0)
 				continue;
@@ -506,34 +506,34 @@ parse_long_hex(struct cpuset *set, const char *start, const char *end,
 int
 cpumask_parse(struct cpuset *set, const char *s, struct perr *pe)
 {
-	const char *start = s, *end, *p, *w;
+	const char *start = s, *end, *p, *w;	/* end: one past the last */
 	size_t words = howmany(set->nbits, 32), word;
 	unsigned int val;
 	char b[TOKBUF];
 	int i, c;
 
 	cpuset_zero(set);
-	end = start + strcspn(start, "\n") - 1;
-	while (start <= end && is_space(*start))
+	end = start + strcspn(start, "\n");
+	while (start < end && is_space(*start))
 		start++;
-	while (start <= end && is_space(*end))
+	while (start < end && is_space(end[-1]))
 		end--;
-	if (end - start >= 1 && start[0] == '0' &&
+	if (end - start >= 2 && start[0] == '0' &&
 	    (start[1] == 'x' || start[1] == 'X')) {
 		start += 2;
-		if (start > end || !isxdigit((unsigned char)*start))
+		if (start == end || !isxdigit((unsigned char)*start))
 			return fail(pe, EINVAL, "\"%s\" has no hex digits",
-			    visquote(b, sizeof(b), start - 2, end - start + 3));
+			    visquote(b, sizeof(b), start - 2, end - start + 2));
 	}
-	for (p = start; p <= end && hexval(*p) >= 0; p++)
+	for (p = start; p < end && hexval(*p) >= 0; p++)
 		;
-	if (p > end && end - start + 1 > 8)
+	if (p == end && end - start > 8)
 		return parse_long_hex(set, start, end, pe);
 
 	for (word = 0;; word++) {
-		while (start <= end && is_sep(*end))
+		while (start < end && is_sep(end[-1]))
 			end--;
-		if (start > end)
+		if (start == end)
 			break;
 		if (word == words) {
 			cpuset_zero(set);
@@ -543,28 +543,28 @@ cpumask_parse(struct cpuset *set, const char *s, struct perr *pe)
 		}
 		val = 0;
 		for (i = 0; i < 32; i += 4) {
-			if ((c = hexval(*end)) < 0) {
+			if ((c = hexval(end[-1])) < 0) {
 				cpuset_zero(set);
 				return fail(pe, EINVAL,
 				    "\"%s\" is not a hex digit",
-				    visquote(b, sizeof(b), end, 1));
+				    visquote(b, sizeof(b), end - 1, 1));
 			}
 			val |= (unsigned int)c << i;
 			end--;
-			if (start > end || is_sep(*end))
+			if (start == end || is_sep(end[-1]))
 				break;
 		}
-		if (i == 32 && start <= end) {
+		if (i == 32 && start < end) {
 			cpuset_zero(set);
-			for (w = end; w > start && !is_sep(w[-1]); w--)
+			for (w = end - 1; w > start && !is_sep(w[-1]); w--)
 				;
-			if (hexval(*end) >= 0)
+			if (hexval(end[-1]) >= 0)
 				return fail(pe, EOVERFLOW,
 				    "word \"%s\" is longer than 8 hex digits",
 				    visquote(b, sizeof(b), w,
 				    strcspn(w, ", \t\n\v\f\r")));
 			return fail(pe, EINVAL, "\"%s\" is not a hex digit",
-			    visquote(b, sizeof(b), end, 1));
+			    visquote(b, sizeof(b), end - 1, 1));
 		}
 		put_word(set, word, val);
 	}

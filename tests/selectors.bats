@@ -239,3 +239,13 @@ irqaff: IRQ 99 does not exist"
 	assert_equal "$stderr" 'irqaff: IRQ list "eth0-*,24,nosuch": "nosuch" matches no IRQ'
 	assert_equal "$(tree_sum)" "$before"
 }
+
+@test "of several items that match nothing, only the first is named" {
+	local before
+	before=$(tree_sum)
+	run --separate-stderr irqaff set 'nosuch,24,9999,dev:nosuch' 1
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" 'irqaff: IRQ list "nosuch,24,9999,dev:nosuch": "nosuch" matches no IRQ'
+	assert_equal "$(tree_sum)" "$before"
+}
