@@ -95,12 +95,19 @@ main_usage(FILE *fp)
 void
 usage(FILE *fp, const char *name)
 {
+	const char *o, *gap;
+	int width;
+
 	fprintf(fp, "usage: %s %s %s\n", getprogname(), name,
 	    current->synopsis);
 	if (fp == stderr)
 		return;
-	fprintf(fp, "\n%s.\n\nOptions:\n%s  -h, --help     show this help\n",
-	    current->summary, current->options);
+	/* -h lines up with the first option's description */
+	o = current->options;
+	gap = strstr(o + strspn(o, " "), "  ");
+	width = gap == NULL ? 12 : (int)(gap - o + strspn(gap, " ")) - 2;
+	fprintf(fp, "\n%s.\n\nOptions:\n%s  %-*sshow this help\n",
+	    current->summary, o, width, "-h, --help");
 	if (current->fn == show_main)
 		show_columns(fp);
 	fprintf(fp, "\n%s", exit_status);

@@ -36,6 +36,19 @@ section() {
 	awk -v h="# $name" '$0 == h { on = 1; next } /^# / { on = 0 } on' "$SRC"
 }
 
+@test "every command's --help lines its descriptions up in one column" {
+	local cmd col
+	for cmd in $(commands); do
+		# the column where each description starts, one a line
+		col=$(irqaff "$cmd" --help | sed -n '/^Options:/,/^$/p' |
+			awk '/^ +-/ { lead = match($0, /-/)
+				match(substr($0, lead), /  +[^ ]/)
+				print lead + RSTART + RLENGTH }' |
+			sort -u | wc -l)
+		[[ $col == 1 ]] || fail "$cmd --help: descriptions in $col columns"
+	done
+}
+
 @test "the man page builds with scdoc and no diagnostics" {
 	run --separate-stderr build_page
 	assert_success
