@@ -523,8 +523,8 @@ write_one(struct machine *m, const char *label, const char *listrel,
 {
 	struct cpuset *cur = xcpuset(m->nbits);
 	struct pfile pf;
-	const char *rel;
-	char *text, *line, *was, *now;
+	const char *rel, *was;
+	char *text, *line, *now, *curtext = NULL;
 	bool mask = listrel == NULL;
 	int rc, result = FAILED;
 
@@ -542,8 +542,13 @@ write_one(struct machine *m, const char *label, const char *listrel,
 		warnc(-rc, "%s: %s", label, procfs_path(rel));
 		goto out;
 	}
-	rc = parse_as(cur, pf.buf, mask);
-	was = rc == 0 ? format(cur, false) : strdup("?");
+	/* "-" for an empty set, as show prints it */
+	if ((rc = parse_as(cur, pf.buf, mask)) != 0)
+		was = "?";
+	else if (cpuset_empty(cur))
+		was = "-";
+	else
+		was = curtext = format(cur, false);
 	if (rc == 0 && cpuset_equal(cur, want)) {
 		if (flags & APPLY_VERBOSE)
 			printf("%s: %s unchanged\n", label, was);
@@ -574,7 +579,7 @@ write_one(struct machine *m, const char *label, const char *listrel,
 		}
 		free(line);
 	}
-	free(was);
+	free(curtext);
 	pfile_close(&pf);
 out:
 	free(text);

@@ -157,6 +157,21 @@ irq 26: 0-7 -> 2-3"
 	assert_equal "$(tree_sum)" "$before"
 }
 
+@test "set -n and -v print an empty affinity as -, as show does" {
+	tree
+	printf '\n' >"$(list_of 25)"
+	local before
+	before=$(tree_sum)
+	run --separate-stderr irqaff set -n 25 1
+	assert_success
+	assert_output "irq 25: - -> 1"
+	assert_equal "$(tree_sum)" "$before"
+	run --separate-stderr irqaff set -v 25 1
+	assert_success
+	assert_output "irq 25: - -> 1"
+	assert_file "$(list_of 25)" $'1\n'
+}
+
 @test "set --dry-run with nothing to change prints nothing" {
 	tree
 	local before
