@@ -51,11 +51,11 @@ asan: asan/irqaff irqaff.8
 	IRQAFF_BIN=$(CURDIR)/asan/irqaff $(BATS) tests
 
 # libFuzzer harnesses: clang only. fuzz-run gives each a fixed budget.
-fuzz/%: tests/fuzz/%.c parse.c parse.h
+fuzz/%: tests/fuzz/%.c tests/fuzz/common.c tests/fuzz/common.h parse.c parse.h
 	@mkdir -p fuzz
 	clang $(filter-out -MMD -MP,$(CFLAGS)) -I. -O1 -g \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $< parse.c $(LDLIBS)
+		-o $@ $< tests/fuzz/common.c parse.c $(LDLIBS)
 
 fuzz: $(FUZZERS)
 

@@ -9,17 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
-
-/* A reason is one line of printable ASCII: tokens are vis(3)-escaped. */
-static bool
-printable(const char *s)
-{
-	for (; *s != '\0'; s++)
-		if (*s < ' ' || *s > '~')
-			return false;
-	return true;
-}
+#include "common.h"
 
 static void
 check_item(const struct irqsel *it, const char *field, size_t len)
