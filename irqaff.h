@@ -48,6 +48,7 @@ struct machine {
 	struct cpuset	*isolated;	/* isolated plus nohz_full */
 };
 
+struct cpuset *xcpuset(unsigned int);
 int	 machine_load(struct machine *);
 void	 machine_free(struct machine *);
 struct cpuset *machine_file(struct machine *, const char *);

@@ -16,7 +16,8 @@
 #define POSSIBLE	"sys/devices/system/cpu/possible"
 #define LIST_MAX	4095	/* longer lists go to smp_affinity as a mask */
 
-static struct cpuset *
+/* A new empty set, or exit: there is nothing to do without memory. */
+struct cpuset *
 xcpuset(unsigned int nbits)
 {
 	struct cpuset *s;

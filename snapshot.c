@@ -145,16 +145,6 @@ xlist(const struct cpuset *set)
 	return s;
 }
 
-static struct cpuset *
-xcpuset(unsigned int nbits)
-{
-	struct cpuset *s;
-
-	if ((s = cpuset_new(nbits)) == NULL)
-		err(EXIT_FAIL, NULL);
-	return s;
-}
-
 /* Names for a message: "a" "b" when strings, else a, b. */
 static char *
 names_text(char **names, size_t n, bool strings)
@@ -454,57 +444,6 @@ tokenize(const struct snap *s, size_t lineno, char *p, struct token **tp,
 	return 0;
 }
 
-/* A list with node:K items, as cpus_arg() reads one. */
-static int
-list_nodes(struct machine *m, const char *arg, struct cpuset *out,
-    struct perr *pe)
-{
-	struct cpuset *node;
-	const char *errstr;
-	char *copy, *rest, *item, *p, rel[96];
-	size_t size = strlen(arg) + 2;
-	long long k;
-	int rc = 0;
-
-	copy = xstrdup(arg);
-	if ((rest = calloc(1, size)) == NULL)
-		err(EXIT_FAIL, NULL);
-	cpuset_zero(out);
-	for (p = copy; rc == 0 && (item = strsep(&p, ",")) != NULL;) {
-		if (strncmp(item, "node:", 5) != 0) {
-			strlcat(rest, ",", size);
-			strlcat(rest, item, size);
-			continue;
-		}
-		k = strtonum(item + 5, 0, 65535, &errstr);
-		snprintf(rel, sizeof(rel),
-		    "sys/devices/system/node/node%lld/cpulist", k);
-		if (errstr != NULL) {
-			pe->code = EINVAL;
-			snprintf(pe->msg, sizeof(pe->msg),
-			    "\"%s\" is not a NUMA node", quoted(item));
-			rc = -EINVAL;
-		} else if ((node = machine_file(m, rel)) == NULL) {
-			pe->code = ENOENT;
-			snprintf(pe->msg, sizeof(pe->msg),
-			    "NUMA node %lld does not exist", k);
-			rc = -ENOENT;
-		} else {
-			cpuset_or(out, node);
-			cpuset_free(node);
-		}
-	}
-	if (rc == 0) {
-		node = xcpuset(m->nbits);
-		if ((rc = cpulist_parse(node, rest, pe)) == 0)
-			cpuset_or(out, node);
-		cpuset_free(node);
-	}
-	free(copy);
-	free(rest);
-	return rc;
-}
-
 /*
  * A line's CPU set at the machine's width. Offline CPUs are allowed here:
  * whether the set can be written is known only for the IRQ it goes to.
@@ -520,7 +459,7 @@ line_cpus(const struct snap *s, struct machine *m, size_t lineno,
 	if (strncasecmp(arg, "0x", 2) == 0)
 		rc = cpumask_parse(set, arg, &pe);
 	else
-		rc = list_nodes(m, arg, set, &pe);
+		rc = cpus_nodes(m, arg, set, &pe);
 	if (rc == 0 && cpuset_empty(set))
 		snprintf(pe.msg, sizeof(pe.msg), "selects no CPU");
 	if (rc != 0 || cpuset_empty(set)) {

@@ -35,16 +35,6 @@ struct slot {
 	int	cpu;
 };
 
-static struct cpuset *
-xcpuset(unsigned int nbits)
-{
-	struct cpuset *s;
-
-	if ((s = cpuset_new(nbits)) == NULL)
-		err(EXIT_FAIL, NULL);
-	return s;
-}
-
 /* A small decimal number in a file, or -1. */
 static int
 read_int(const char *rel, int min)
