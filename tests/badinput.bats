@@ -92,11 +92,6 @@ refuses_each() {
 	((n == ${#values[@]} && n > 0)) && unchanged
 }
 
-spread_written() {
-	irqaff spread --help >/dev/null 2>&1 ||
-		skip "spread is not written yet"
-}
-
 @test "the tree is one that set, show and default accept" {
 	run -0 irqaff set 24 1
 	run -0 irqaff show 24
@@ -120,7 +115,6 @@ spread_written() {
 }
 
 @test "spread -c and -x take a bad value as --cpus and --exclude do" {
-	spread_written
 	refuses 0-7:0/0 spread -c 0-7:0/0 -- dev:eth0
 	refuses -0 spread -c -0 -- dev:eth0
 	refuses 4 spread -x 4 -- dev:eth0
@@ -150,12 +144,10 @@ spread_written() {
 }
 
 @test "spread refuses every bad IRQ list and writes nothing" {
-	spread_written
 	refuses_each BAD_IRQS spread -- @
 }
 
 @test "spread refuses every bad --cpus set and writes nothing" {
-	spread_written
 	local v
 	for v in "${BAD_CPUS[@]}"; do
 		refused "$v" spread "--cpus=$v" -- dev:eth0 || return
@@ -164,7 +156,6 @@ spread_written() {
 }
 
 @test "spread refuses every bad --exclude set and writes nothing" {
-	spread_written
 	# excluding nothing is fine, so blanks are left out; 4 is beyond
 	# the last possible CPU
 	local -a bad=("${BAD[@]}" '4' '0-4' 'node:7')

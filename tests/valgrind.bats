@@ -90,8 +90,6 @@ grinds() {
 }
 
 @test "spread is clean under valgrind" {
-	irqaff spread --help >/dev/null 2>&1 ||
-		skip "spread is not written yet"
 	grinds 0 spread -n dev:eth0
 	grinds 0 spread -v dev:eth0
 	grinds 0 spread -J -n dev:nvme0
