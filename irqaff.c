@@ -75,12 +75,15 @@ static const char exit_status[] =
     "2 bad usage or bad input, nothing written; 3 some IRQs changed and\n"
     "some failed.\n";
 
+/* One line for errors, the whole help for --help, as usage() does. */
 static void
 main_usage(FILE *fp)
 {
 	size_t i;
 
 	fprintf(fp, "usage: %s [--root dir] command [args]\n", getprogname());
+	if (fp == stderr)
+		return;
 	fprintf(fp, "       %s --help | --version\n\n", getprogname());
 	fprintf(fp, "Commands (with no command, show):\n");
 	for (i = 0; i < nitems(commands); i++)
@@ -365,23 +368,23 @@ main(int argc, char *argv[])
 			return EXIT_USAGE;
 		}
 	}
-	if ((rc = procfs_init(root)) != 0) {
-		warnc(-rc, "root %s", quoted(root ? root : "/"));
-		return EXIT_FAIL;
-	}
 	if (argc == 0) {
 		static char *show[] = { "show", NULL };
 
 		argc = 1;
 		argv = show;
 	}
-	for (i = 0; i < nitems(commands); i++) {
-		if (strcmp(argv[0], commands[i].name) == 0) {
+	for (i = 0; i < nitems(commands); i++)
+		if (strcmp(argv[0], commands[i].name) == 0)
 			current = &commands[i];
-			return commands[i].fn(argc, argv);
-		}
+	if (current == NULL) {
+		warnx("unknown command %s", quoted(argv[0]));
+		main_usage(stderr);
+		return EXIT_USAGE;
 	}
-	warnx("unknown command %s", quoted(argv[0]));
-	main_usage(stderr);
-	return EXIT_USAGE;
+	if ((rc = procfs_init(root)) != 0) {
+		warnc(-rc, "root %s", quoted(root ? root : "/"));
+		return EXIT_FAIL;
+	}
+	return current->fn(argc, argv);
 }
