@@ -222,10 +222,15 @@ help_commands() {
 		"$BATS_TEST_TMPDIR/trees/one $BATS_TEST_TMPDIR/trees/two"
 }
 
-@test "the bash completion and the test helpers are shellcheck clean" {
+@test "the bash completion, the test helpers and the scripts are shellcheck clean" {
 	command -v shellcheck >/dev/null || skip "shellcheck is not installed"
 	run shellcheck -s bash "$COMPLETIONS/irqaff.bash" \
 		"$BATS_TEST_DIRNAME"/test_helper/*.bash
+	assert_success
+	assert_output ""
+	local top=$BATS_TEST_DIRNAME/..
+	run shellcheck -x -P SCRIPTDIR "$top"/bench/run "$top"/bench/scale \
+		"$top"/bench/check-mktree "$top"/.ci/run
 	assert_success
 	assert_output ""
 }
