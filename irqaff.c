@@ -207,8 +207,7 @@ possible_width(unsigned int *nbits)
 		warnc(-rc, "%s", procfs_path("sys/devices/system/cpu/possible"));
 		return -1;
 	}
-	if ((set = cpuset_new(CPUSET_MAXBITS)) == NULL)
-		err(EXIT_FAIL, NULL);
+	set = xcpuset(CPUSET_MAXBITS);
 	rc = cpulist_parse(set, buf, &pe);
 	last = cpuset_last(set);
 	cpuset_free(set);
@@ -302,8 +301,7 @@ mask_main(int argc, char *argv[])
 
 	if (nbits == 0 && possible_width(&nbits) != 0)
 		return EXIT_FAIL;
-	if ((set = cpuset_new(nbits)) == NULL)
-		err(EXIT_FAIL, NULL);
+	set = xcpuset(nbits);
 
 	if (argc > 0) {
 		for (i = 0; i < (size_t)argc; i++)

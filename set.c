@@ -52,9 +52,7 @@ set_main(int argc, char *argv[])
 	}
 	if (machine_load(&m) != 0)
 		return EXIT_FAIL;
-	want = cpuset_new(m.nbits);
-	if (want == NULL)
-		err(EXIT_FAIL, NULL);
+	want = xcpuset(m.nbits);
 	if (cpus_arg(&m, argv[optind + 1], as_mask, want) != 0) {
 		cpuset_free(want);
 		machine_free(&m);
@@ -120,8 +118,7 @@ default_main(int argc, char *argv[])
 	}
 	if (machine_load(&m) != 0)
 		return EXIT_FAIL;
-	if ((set = cpuset_new(m.nbits)) == NULL)
-		err(EXIT_FAIL, NULL);
+	set = xcpuset(m.nbits);
 	if (argc - optind == 1) {
 		if (cpus_arg(&m, argv[optind], as_mask, set) != 0)
 			status = EXIT_USAGE;

@@ -124,8 +124,7 @@ read_set(struct show *sh, unsigned int irq, const char *file, bool masks,
 			return NULL;
 		list = false;
 	}
-	if ((set = cpuset_new(sh->m.nbits)) == NULL)
-		err(EXIT_FAIL, NULL);
+	set = xcpuset(sh->m.nbits);
 	rc = list ? cpulist_parse(set, buf, NULL) :
 	    cpumask_parse(set, buf, NULL);
 	if (rc == 0 && and != NULL)
