@@ -173,18 +173,61 @@ quoted(const char *s)
 	return visquote(buf[i], sizeof(buf[i]), s, strlen(s));
 }
 
-/* A JSON string on standard output: control bytes escaped, others as is. */
-void
-json_string(const char *s)
+/* The length of the well-formed UTF-8 sequence at s (RFC 3629), or 0. */
+static int
+utf8_len(const unsigned char *s)
 {
+	unsigned char lo = 0x80, hi = 0xbf;
+	int n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;		/* overlong */
+	else if (s[0] == 0xed)
+		hi = 0x9f;		/* surrogates */
+	else if (s[0] == 0xf0)
+		lo = 0x90;		/* overlong */
+	else if (s[0] == 0xf4)
+		hi = 0x8f;		/* past U+10FFFF */
+	for (i = 1; i < n; i++, lo = 0x80, hi = 0xbf)
+		if (s[i] < lo || s[i] > hi)
+			return 0;
+	return n;
+}
+
+/*
+ * A JSON string on standard output. Names are bytes: a renamed network
+ * interface may hold any byte, so one that is not part of well-formed
+ * UTF-8 becomes U+FFFD and the output stays valid JSON.
+ */
+void
+json_string(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	int n;
+
 	putchar('"');
-	for (; *s != '\0'; s++) {
+	while (*s != '\0') {
 		if (*s == '"' || *s == '\\')
 			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", (unsigned char)*s);
-		else
-			putchar(*s);
+		else if (*s < 0x20)
+			printf("\\u%04x", *s);
+		else if ((n = utf8_len(s)) > 0) {
+			fwrite(s, 1, n, stdout);
+			s += n;
+			continue;
+		} else
+			fputs("\\ufffd", stdout);
+		s++;
 	}
 	putchar('"');
 }

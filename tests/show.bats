@@ -225,6 +225,21 @@ $(usage_of show)"
 	assert_output 'say "hi"\now'
 }
 
+@test "show -J keeps UTF-8 names and replaces bytes that are not UTF-8" {
+	rm -rf "$ROOT"
+	# a renamed interface may carry any byte but / and blanks
+	make_root --cpus 2 --irq $'24=caf\xc3\xa9-rx' --irq $'25=caf\xe9-rx' \
+		--irq $'26=\xed\xa0\x80\xf4\x90\x80\x80\xc3' --irq $'27=\x7f\x01'
+	run --separate-stderr irqaff show -J -o irq,name
+	assert_success
+	# jq would mend bad bytes itself; iconv refuses them
+	iconv -f UTF-8 -t UTF-8 <<<"$output" >/dev/null
+	run jq -r '.interrupts[].name' <<<"$output"
+	assert_success
+	assert_output "$(printf 'caf\303\251-rx\ncaf\357\277\275-rx\n%s\n\177\001' \
+		"$(printf '\357\277\275%.0s' 1 2 3 4 5 6 7 8)")"
+}
+
 @test "show -J keeps a node file that is not a number valid JSON" {
 	printf -- '-\n' >"$(irq_dir 24)/node"
 	printf '1-2\n' >"$(irq_dir 25)/node"
