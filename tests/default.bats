@@ -16,21 +16,6 @@ tree() {
 	DEFAULT=$ROOT/proc/irq/default_smp_affinity
 }
 
-# assert_file FILE TEXT: FILE holds exactly TEXT, to the last byte.
-assert_file() {
-	local got
-	got=$(cat -- "$1" && printf x) || return
-	assert_equal "${got%x}" "$2"
-}
-
-# The usage line of a command, as --help prints it first.
-usage_of() {
-	local line
-	line=$(irqaff "$1" --help | head -n 1)
-	[[ $line == "usage: irqaff $1 "* ]] || return 1
-	printf '%s' "$line"
-}
-
 @test "default prints default_smp_affinity as a CPU list" {
 	tree
 	printf 'f0,0000ff00\n' >"$DEFAULT"

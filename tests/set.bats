@@ -15,21 +15,6 @@ tree() {
 	make_root --cpus 8 --nodes 2 --irq 24=a --irq 25=b --irq 26=c "$@"
 }
 
-# assert_file FILE TEXT: FILE holds exactly TEXT, to the last byte.
-assert_file() {
-	local got
-	got=$(cat -- "$1" && printf x) || return
-	assert_equal "${got%x}" "$2"
-}
-
-# The usage line of a command, as --help prints it first.
-usage_of() {
-	local line
-	line=$(irqaff "$1" --help | head -n 1)
-	[[ $line == "usage: irqaff $1 "* ]] || return 1
-	printf '%s' "$line"
-}
-
 list_of() {
 	printf '%s/smp_affinity_list' "$(irq_dir "$1")"
 }

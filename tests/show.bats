@@ -19,14 +19,6 @@ setup() {
 		--nic eth0:2:1:40 --nvme nvme0:1:0:50
 }
 
-# The usage line of a command, as --help prints it first.
-usage_of() {
-	local line
-	line=$(irqaff "$1" --help | head -n 1)
-	[[ $line == "usage: irqaff $1 "* ]] || return 1
-	printf '%s' "$line"
-}
-
 lines() {
 	printf '%s\n' "$@"
 }

@@ -28,13 +28,6 @@ renumbered() {
 		--nvme nvme0:2:0:40 "$@"
 }
 
-# assert_file FILE TEXT: FILE holds exactly TEXT, to the last byte.
-assert_file() {
-	local got
-	got=$(cat -- "$1" && printf x) || return
-	assert_equal "${got%x}" "$2"
-}
-
 list_of() {
 	printf '%s/smp_affinity_list' "$(irq_dir "$1")"
 }

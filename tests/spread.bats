@@ -27,12 +27,6 @@ busy_nic() {
 	nic --isolated 9 --nohz-full 26 --offline 15 "$@"
 }
 
-assert_file() {
-	local got
-	got=$(cat -- "$1" && printf x) || return
-	assert_equal "${got%x}" "$2"
-}
-
 list_of() {
 	printf '%s/smp_affinity_list' "$(irq_dir "$1")"
 }

@@ -32,3 +32,18 @@ _common_setup() {
 sanitized() {
 	[[ $IRQAFF_BIN == */asan/* ]] || grep -qa __asan_init "$IRQAFF_BIN"
 }
+
+# assert_file FILE TEXT: FILE holds exactly TEXT, to the last byte.
+assert_file() {
+	local got
+	got=$(cat -- "$1" && printf x) || return
+	assert_equal "${got%x}" "$2"
+}
+
+# The usage line of a command, as --help prints it first.
+usage_of() {
+	local line
+	line=$(irqaff "$1" --help | head -n 1)
+	[[ $line == "usage: irqaff $1 "* ]] || return 1
+	printf '%s' "$line"
+}
