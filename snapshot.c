@@ -910,6 +910,32 @@ static const struct option restore_opts[] = {
 };
 
 /*
+ * What restore and check start from: one operand, the machine, the
+ * snapshot and the IRQs there are. On failure nothing is left to free.
+ */
+static int
+snap_load(int argc, char *argv[], struct snap *s, struct machine *m,
+    struct mirqs *mi)
+{
+	int status;
+
+	if (argc - optind != 1) {
+		warnx("%s: expected one snapshot file", argv[0]);
+		usage(stderr, argv[0]);
+		return EXIT_USAGE;
+	}
+	if (machine_load(m) != 0)
+		return EXIT_FAIL;
+	if ((status = snap_read(s, m, argv[optind])) != EXIT_OK ||
+	    (status = mirqs_load(mi)) != EXIT_OK) {
+		mirqs_free(mi);
+		snap_free(s);
+		machine_free(m);
+	}
+	return status;
+}
+
+/*
  * Lines that pick no IRQ count as IRQs that failed: the rest is still
  * applied, and the exit status is 3 (or 1 when nothing could be done).
  */
@@ -943,16 +969,8 @@ restore_main(int argc, char *argv[])
 			break;
 		}
 	}
-	if (argc - optind != 1) {
-		warnx("%s: expected one snapshot file", argv[0]);
-		usage(stderr, argv[0]);
-		return EXIT_USAGE;
-	}
-	if (machine_load(&m) != 0)
-		return EXIT_FAIL;
-	if ((status = snap_read(&s, &m, argv[optind])) != EXIT_OK ||
-	    (status = mirqs_load(&mi)) != EXIT_OK)
-		goto out;
+	if ((status = snap_load(argc, argv, &s, &m, &mi)) != EXIT_OK)
+		return status;
 	total = failed = resolve(&s, &mi);
 	offline_note(&m, &s, &mi);
 	if (!quiet)
@@ -983,7 +1001,6 @@ restore_main(int argc, char *argv[])
 	if (fflush(stdout) != 0)
 		err(EXIT_FAIL, "standard output");
 	status = apply_status(failed, total);
-out:
 	mirqs_free(&mi);
 	snap_free(&s);
 	machine_free(&m);
@@ -1034,16 +1051,8 @@ check_main(int argc, char *argv[])
 			break;
 		}
 	}
-	if (argc - optind != 1) {
-		warnx("%s: expected one snapshot file", argv[0]);
-		usage(stderr, argv[0]);
-		return EXIT_USAGE;
-	}
-	if (machine_load(&m) != 0)
-		return EXIT_FAIL;
-	if ((status = snap_read(&s, &m, argv[optind])) != EXIT_OK ||
-	    (status = mirqs_load(&mi)) != EXIT_OK)
-		goto out;
+	if ((status = snap_load(argc, argv, &s, &m, &mi)) != EXIT_OK)
+		return status;
 	cur = xcpuset(m.nbits);
 	diffs = resolve(&s, &mi);
 	if (s.dflt != NULL) {
@@ -1070,7 +1079,6 @@ check_main(int argc, char *argv[])
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(EXIT_FAIL, "standard output");
 	status = diffs > 0 ? EXIT_FAIL : EXIT_OK;
-out:
 	cpuset_free(cur);
 	mirqs_free(&mi);
 	snap_free(&s);
