@@ -454,12 +454,30 @@ _tree_prec() {
 	done
 }
 
+# _tree_names VAR IRQ: VAR becomes the array of IRQ's non-empty action
+# names, kept as "first|second" in _T_NAMES.
+_tree_names() {
+	local -n _tnames_out=$1
+	local _tnames_all=${_T_NAMES[$2]} _tnames_n
+	_tnames_out=()
+	while [[ -n $_tnames_all ]]; do
+		_tnames_n=${_tnames_all%%|*}
+		if [[ $_tnames_all == *'|'* ]]; then
+			_tnames_all=${_tnames_all#*|}
+		else
+			_tnames_all=
+		fi
+		[[ -z $_tnames_n ]] || _tnames_out+=("$_tnames_n")
+	done
+}
+
 # _tree_irq_tail IRQ PREC: what follows the counts in IRQ's row (kernel/
 # irq/proc.c, show_interrupts()): " %8s" chip, " %*lu" hwirq (blank without
 # a domain), "-%-8s" flow handler name (or " %-8s" Level/Edge where the arch
 # shows levels), then "  first" and ", next" action names.
 _tree_irq_tail() {
-	local irq=$1 prec=$2 tok=${_T_HW[$1]} names=${_T_NAMES[$1]} n sep='  '
+	local irq=$1 prec=$2 tok=${_T_HW[$1]} n sep='  '
+	local -a acts
 	printf ' %8s' "${_T_CHIP[irq]}"
 	if [[ $tok =~ ^([0-9]+)-(.*)$ ]]; then
 		printf ' %*s-%-8s' "$prec" "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
@@ -470,17 +488,10 @@ _tree_irq_tail() {
 	else
 		printf ' %s' "$tok"
 	fi
-	while [[ -n $names ]]; do
-		n=${names%%|*}
-		if [[ $names == *'|'* ]]; then
-			names=${names#*|}
-		else
-			names=
-		fi
-		if [[ -n $n ]]; then
-			printf '%s%s' "$sep" "$n"
-			sep=', '
-		fi
+	_tree_names acts "$irq"
+	for n in "${acts[@]}"; do
+		printf '%s%s' "$sep" "$n"
+		sep=', '
 	done
 	printf '\n'
 }
@@ -574,9 +585,9 @@ _tree_norm() {
 # irq/proc.c register_irq_proc(), register_handler_proc()). An action name
 # becomes a directory unless it cannot be one.
 _tree_write_irqs() {
-	local irq d n names aff eff amask emask zero allmask online=${#_T_ON[@]}
+	local irq d n aff eff amask emask zero allmask online=${#_T_ON[@]}
 	local sum=0 c total
-	local -a dirs=() on=("${!_T_ON[@]}")
+	local -a dirs=() acts on=("${!_T_ON[@]}")
 	for c in "${on[@]}"; do
 		sum=$((sum + c))
 	done
@@ -585,15 +596,9 @@ _tree_write_irqs() {
 	printf '%s\n' "$allmask" >"$ROOT/proc/irq/default_smp_affinity"
 	for irq in "${!_T_CHIP[@]}"; do
 		dirs+=("$ROOT/proc/irq/$irq")
-		names=${_T_NAMES[irq]}
-		while [[ -n $names ]]; do
-			n=${names%%|*}
-			if [[ $names == *'|'* ]]; then
-				names=${names#*|}
-			else
-				names=
-			fi
-			if [[ -n $n && $n != */* && $n != . && $n != .. ]]; then
+		_tree_names acts "$irq"
+		for n in "${acts[@]}"; do
+			if [[ $n != */* && $n != . && $n != .. ]]; then
 				dirs+=("$ROOT/proc/irq/$irq/$n")
 			fi
 		done
