@@ -141,6 +141,20 @@ is_dir(int dfd, const struct dirent *de)
 	return fstatat(dfd, de->d_name, &st, 0) == 0 && S_ISDIR(st.st_mode);
 }
 
+static int
+dir_open(const char *rel, DIR **dp)
+{
+	int fd;
+
+	if ((fd = openat(rootfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -errno;
+	if ((*dp = fdopendir(fd)) == NULL) {
+		close(fd);
+		return -errno;
+	}
+	return 0;
+}
+
 /* Sorted names in a directory; with dirs_only, subdirectories alone. */
 int
 procfs_dir(const char *rel, bool dirs_only, char ***namesp, size_t *np)
@@ -149,18 +163,14 @@ procfs_dir(const char *rel, bool dirs_only, char ***namesp, size_t *np)
 	char **names = NULL, **tmp;
 	size_t n = 0;
 	DIR *d;
-	int fd;
+	int rc;
 
-	if ((fd = openat(rootfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return -errno;
-	if ((d = fdopendir(fd)) == NULL) {
-		close(fd);
-		return -errno;
-	}
+	if ((rc = dir_open(rel, &d)) != 0)
+		return rc;
 	while ((de = readdir(d)) != NULL) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		if (dirs_only && !is_dir(fd, de))
+		if (dirs_only && !is_dir(dirfd(d), de))
 			continue;
 		if ((tmp = reallocarray(names, n + 1, sizeof(*names))) == NULL)
 			goto nomem;
@@ -199,14 +209,10 @@ procfs_numbers(const char *rel, unsigned int **nump, size_t *np)
 	const char *errstr;
 	long long v;
 	DIR *d;
-	int fd;
+	int rc;
 
-	if ((fd = openat(rootfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return -errno;
-	if ((d = fdopendir(fd)) == NULL) {
-		close(fd);
-		return -errno;
-	}
+	if ((rc = dir_open(rel, &d)) != 0)
+		return rc;
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] < '0' || de->d_name[0] > '9')
 			continue;
@@ -251,29 +257,6 @@ procfs_fopen(const char *rel)
 	}
 	setvbuf(fp, sbuf, _IOFBF, sizeof(sbuf));
 	return fp;
-}
-
-/* Whether a process with this comm runs: 1, 0, or a negative errno. */
-int
-procfs_proc_running(const char *comm)
-{
-	unsigned int *pids;
-	size_t n, i, len = strlen(comm);
-	char rel[64], *buf;
-	int found = 0, rc;
-
-	if ((rc = procfs_numbers("proc", &pids, &n)) != 0)
-		return rc;
-	for (i = 0; i < n && !found; i++) {
-		snprintf(rel, sizeof(rel), "proc/%u/comm", pids[i]);
-		if (procfs_read(rel, &buf) != 0)
-			continue;
-		found = strncmp(buf, comm, len) == 0 &&
-		    (buf[len] == '\n' || buf[len] == '\0');
-		free(buf);
-	}
-	free(pids);
-	return found;
 }
 
 /*

@@ -20,7 +20,6 @@ int		 procfs_dir(const char *, bool, char ***, size_t *);
 void		 procfs_dir_free(char **, size_t);
 int		 procfs_numbers(const char *, unsigned int **, size_t *);
 FILE		*procfs_fopen(const char *);
-int		 procfs_proc_running(const char *);
 
 /* Ordinary files named by the user, not under the root; "-" is stdio. */
 FILE		*file_open(const char *);

@@ -9,8 +9,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "irqaff.h"
+#include "commands.h"
+#include "interrupts.h"
+#include "machine.h"
 #include "procfs.h"
+#include "select.h"
+#include "xalloc.h"
 
 enum col {
 	C_IRQ, C_AFFINITY, C_EFFECTIVE, C_NODE, C_TOTAL, C_NAME,
@@ -43,6 +47,21 @@ static const struct column {
 	    "network interface or PCI device" },
 };
 
+static int show_main(int, char *[]);
+static void show_columns(FILE *);
+
+const struct command show_command = {
+	"show", show_main, "show the affinity of IRQs",
+	"[-mJnaq] [-o columns] [irqs]",
+	"  -m, --mask         print CPU sets as kernel masks, not lists\n"
+	"  -J, --json         print JSON\n"
+	"  -n, --noheadings   print no header line\n"
+	"  -o, --output COLS  columns to print, comma-separated\n"
+	"  -a, --all          also IRQs that have no row in /proc/interrupts\n"
+	"  -q, --quiet        no irqbalance warning\n",
+	show_columns
+};
+
 static const enum col default_cols[] = {
 	C_IRQ, C_AFFINITY, C_EFFECTIVE, C_NODE, C_TOTAL, C_NAME
 };
@@ -52,17 +71,25 @@ struct row {
 	char		*cell[NCOLS];
 };
 
+/* A device that has an IRQ; seq orders the finds, class says who wins. */
+struct device {
+	unsigned int	 irq;
+	size_t		 seq;
+	bool		 named;		/* an interface or NVMe name, not PCI */
+	char		*name;
+};
+
 struct show {
 	struct machine	 m;
 	enum col	 cols[NCOLS * 4];
 	size_t		 ncols;
 	bool		 want[NCOLS];
-	bool		 masks, json, noheadings, all;
+	bool		 masks, json, noheadings, all, quiet;
 	struct irqs	 only;		/* with an IRQ selector */
 	bool		 filter;
 	struct row	*rows;
 	size_t		 nrows;
-	char		**devices;	/* IRQ number to device, for DEVICE */
+	struct device	*devices;	/* for DEVICE, sorted by IRQ */
 	size_t		 ndevices;
 };
 
@@ -78,8 +105,7 @@ add_columns(struct show *sh, const char *arg)
 		for (i = 0; i < nitems(default_cols); i++)
 			sh->cols[sh->ncols++] = default_cols[i];
 	}
-	if ((copy = strdup(arg)) == NULL)
-		err(EXIT_FAIL, NULL);
+	copy = xstrdup(arg);
 	for (p = copy; rc == 0 && (name = strsep(&p, ",")) != NULL;) {
 		for (i = 0; i < NCOLS; i++)
 			if (strcasecmp(name, columns[i].name) == 0)
@@ -97,44 +123,21 @@ add_columns(struct show *sh, const char *arg)
 	return rc;
 }
 
+/* An affinity as a list or mask; NULL for "-": unreadable or empty. */
 static char *
-xstrndup(const char *s, size_t n)
-{
-	char *t;
-
-	if ((t = strndup(s, n)) == NULL)
-		err(EXIT_FAIL, NULL);
-	return t;
-}
-
-/* An affinity file as a list or mask, preferring the _list form. */
-static char *
-read_set(struct show *sh, unsigned int irq, const char *file, bool masks,
+read_set(struct show *sh, unsigned int irq, enum affinity what,
     const struct cpuset *and)
 {
-	struct cpuset *set;
-	char rel[96], *buf, *out = NULL;
-	bool list = true;
-	int rc;
+	struct cpuset *set = xcpuset(sh->m.nbits);
+	char *out = NULL;
 
-	snprintf(rel, sizeof(rel), "proc/irq/%u/%s_list", irq, file);
-	if (procfs_read(rel, &buf) != 0) {
-		snprintf(rel, sizeof(rel), "proc/irq/%u/%s", irq, file);
-		if (procfs_read(rel, &buf) != 0)
-			return NULL;
-		list = false;
+	if (affinity_read(irq, what, set, NULL) == 0) {
+		if (and != NULL)
+			cpuset_and(set, and);
+		if (!cpuset_empty(set))
+			out = xformat(set, sh->masks);
 	}
-	set = xcpuset(sh->m.nbits);
-	rc = list ? cpulist_parse(set, buf, NULL) :
-	    cpumask_parse(set, buf, NULL);
-	if (rc == 0 && and != NULL)
-		cpuset_and(set, and);
-	/* an empty set (no hint, no online CPU) reads "-" as list or mask */
-	if (rc == 0 && !cpuset_empty(set) && (out = masks ?
-	    cpumask_format(set) : cpulist_format(set)) == NULL)
-		err(EXIT_FAIL, NULL);
 	cpuset_free(set);
-	free(buf);
 	return out;
 }
 
@@ -155,10 +158,11 @@ read_word(unsigned int irq, const char *file)
 }
 
 static void
-map_devices(struct show *sh, const char *dir, bool names_win)
+find_devices(struct show *sh, const char *dir, bool named)
 {
 	struct irqs irqs;
-	char **names, **tmp;
+	struct device *d;
+	char **names;
 	size_t n, i, k;
 
 	if (procfs_dir(dir, false, &names, &n) != 0)
@@ -166,64 +170,108 @@ map_devices(struct show *sh, const char *dir, bool names_win)
 	for (i = 0; i < n; i++) {
 		if (device_irqs(names[i], &irqs, NULL) != 0)
 			continue;
+		sh->devices = xreallocarray(sh->devices, sh->ndevices + irqs.n,
+		    sizeof(*sh->devices));
 		for (k = 0; k < irqs.n; k++) {
-			if (irqs.v[k] >= sh->ndevices) {
-				tmp = reallocarray(sh->devices, irqs.v[k] + 1,
-				    sizeof(*tmp));
-				if (tmp == NULL)
-					err(EXIT_FAIL, NULL);
-				memset(tmp + sh->ndevices, 0, (irqs.v[k] + 1 -
-				    sh->ndevices) * sizeof(*tmp));
-				sh->devices = tmp;
-				sh->ndevices = irqs.v[k] + 1;
-			}
-			if (sh->devices[irqs.v[k]] != NULL && !names_win)
-				continue;
-			free(sh->devices[irqs.v[k]]);
-			sh->devices[irqs.v[k]] = xstrndup(names[i],
-			    strlen(names[i]));
+			d = &sh->devices[sh->ndevices];
+			*d = (struct device){ irqs.v[k], sh->ndevices, named,
+			    xstrdup(names[i]) };
+			sh->ndevices++;
 		}
 		irqs_free(&irqs);
 	}
 	procfs_dir_free(names, n);
 }
 
+static int
+cmpdevice(const void *a, const void *b)
+{
+	const struct device *x = a, *y = b;
+
+	if (x->irq != y->irq)
+		return (x->irq > y->irq) - (x->irq < y->irq);
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * Which device each IRQ belongs to: an interface or NVMe name, the last
+ * found, over the first PCI address. Memory follows the number of IRQs.
+ */
+static void
+map_devices(struct show *sh)
+{
+	find_devices(sh, "sys/bus/pci/devices", false);
+	find_devices(sh, "sys/class/nvme", true);
+	find_devices(sh, "sys/class/net", true);
+	if (sh->ndevices > 0)
+		qsort(sh->devices, sh->ndevices, sizeof(*sh->devices),
+		    cmpdevice);
+}
+
+static const char *
+device_of(const struct show *sh, unsigned int irq)
+{
+	const struct device *d = sh->devices, *end = d + sh->ndevices;
+	const char *name = NULL;
+	size_t lo = 0, hi = sh->ndevices, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (d[mid].irq < irq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (d += lo; d < end && d->irq == irq; d++)
+		if (name == NULL || d->named)
+			name = d->name;
+	return name;
+}
+
+static char *
+number(unsigned long long v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%llu", v);
+	return xstrdup(buf);
+}
+
+static void
+row_sets(struct show *sh, struct row *row)
+{
+	unsigned int irq = row->irq;
+	const char *dev;
+
+	if (sh->want[C_AFFINITY])
+		row->cell[C_AFFINITY] = read_set(sh, irq, AFF_REQUESTED, NULL);
+	if (sh->want[C_EFFECTIVE])
+		row->cell[C_EFFECTIVE] = read_set(sh, irq, AFF_EFFECTIVE, NULL);
+	if (sh->want[C_ONLINE])
+		row->cell[C_ONLINE] = read_set(sh, irq, AFF_REQUESTED,
+		    sh->m.online);
+	if (sh->want[C_HINT])
+		row->cell[C_HINT] = read_set(sh, irq, AFF_HINT, NULL);
+	if (sh->want[C_NODE])
+		row->cell[C_NODE] = read_word(irq, "node");
+	if (sh->want[C_DEVICE] && (dev = device_of(sh, irq)) != NULL)
+		row->cell[C_DEVICE] = xstrdup(dev);
+}
+
+/* r is the IRQ's row of /proc/interrupts, or NULL when it has none. */
 static void
 add_row(struct show *sh, unsigned int irq, const struct irqrow *r)
 {
-	struct row *row, *tmp;
-	char buf[32];
+	struct row *row;
 
-	tmp = reallocarray(sh->rows, sh->nrows + 1, sizeof(*sh->rows));
-	if (tmp == NULL)
-		err(EXIT_FAIL, NULL);
-	sh->rows = tmp;
+	sh->rows = xreallocarray(sh->rows, sh->nrows + 1, sizeof(*sh->rows));
 	row = &sh->rows[sh->nrows++];
 	memset(row, 0, sizeof(*row));
 	row->irq = irq;
-	snprintf(buf, sizeof(buf), "%u", irq);
-	row->cell[C_IRQ] = xstrndup(buf, strlen(buf));
-	if (sh->want[C_AFFINITY])
-		row->cell[C_AFFINITY] = read_set(sh, irq, "smp_affinity",
-		    sh->masks, NULL);
-	if (sh->want[C_EFFECTIVE])
-		row->cell[C_EFFECTIVE] = read_set(sh, irq,
-		    "effective_affinity", sh->masks, NULL);
-	if (sh->want[C_ONLINE])
-		row->cell[C_ONLINE] = read_set(sh, irq, "smp_affinity",
-		    sh->masks, sh->m.online);
-	if (sh->want[C_HINT])
-		row->cell[C_HINT] = read_set(sh, irq, "affinity_hint",
-		    sh->masks, NULL);
-	if (sh->want[C_NODE])
-		row->cell[C_NODE] = read_word(irq, "node");
-	if (sh->want[C_DEVICE] && irq < sh->ndevices &&
-	    sh->devices[irq] != NULL)
-		row->cell[C_DEVICE] = xstrndup(sh->devices[irq],
-		    strlen(sh->devices[irq]));
+	row->cell[C_IRQ] = number(irq);
+	row_sets(sh, row);
 	if (r != NULL) {
-		snprintf(buf, sizeof(buf), "%llu", r->total);
-		row->cell[C_TOTAL] = xstrndup(buf, strlen(buf));
+		row->cell[C_TOTAL] = number(r->total);
 		if (r->chiplen > 0)
 			row->cell[C_CHIP] = xstrndup(r->chip, r->chiplen);
 		if (r->hwirqlen > 0)
@@ -239,23 +287,6 @@ add_row(struct show *sh, unsigned int irq, const struct irqrow *r)
 	}
 }
 
-static bool
-contains(const struct irqs *s, unsigned int irq)
-{
-	size_t lo = 0, hi = s->n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (s->v[mid] == irq)
-			return true;
-		if (s->v[mid] < irq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
-
 static int
 cmprow(const void *a, const void *b)
 {
@@ -267,45 +298,65 @@ cmprow(const void *a, const void *b)
 
 /* proc/interrupts is read line by line: it is huge on big machines. */
 static int
-read_interrupts(struct show *sh, struct irqs *seen)
+read_interrupts(struct show *sh)
 {
 	struct irqrow r;
 	unsigned int ncpus = 0;
 	char *line = NULL;
 	size_t cap = 0;
 	FILE *fp;
-	int status = EXIT_OK;
+	int rc = 0;
 
 	if ((fp = procfs_fopen("proc/interrupts")) == NULL) {
 		warn("%s", procfs_path("proc/interrupts"));
-		return EXIT_FAIL;
+		return -1;
 	}
 	if (getline(&line, &cap, fp) < 0 ||
 	    interrupts_header(line, &ncpus) != 0) {
 		warnx("%s: no CPU header", procfs_path("proc/interrupts"));
-		status = EXIT_FAIL;
+		rc = -1;
 	}
-	while (status == EXIT_OK && getline(&line, &cap, fp) >= 0) {
+	while (rc == 0 && getline(&line, &cap, fp) >= 0) {
 		if (interrupts_row(line, ncpus, &r, NULL) != 0)
 			continue;
-		if (sh->filter && !contains(&sh->only, r.irq))
+		if (sh->filter && !irqs_find(&sh->only, r.irq, NULL))
 			continue;
 		add_row(sh, r.irq, &r);
 	}
 	if (ferror(fp)) {
 		warn("%s", procfs_path("proc/interrupts"));
-		status = EXIT_FAIL;
+		rc = -1;
 	}
 	free(line);
 	fclose(fp);
-	if (sh->nrows > 0)	/* rows is NULL without any */
+	return rc;
+}
+
+/* With -a or a selector, the IRQs that have no row in proc/interrupts. */
+static int
+add_rowless(struct show *sh)
+{
+	struct irqs seen, dirs;
+	size_t i;
+
+	if (sh->nrows > 0)
 		qsort(sh->rows, sh->nrows, sizeof(*sh->rows), cmprow);
-	seen->n = 0;
-	if ((seen->v = calloc(sh->nrows + 1, sizeof(*seen->v))) == NULL)
-		err(EXIT_FAIL, NULL);
-	for (; seen->n < sh->nrows; seen->n++)
-		seen->v[seen->n] = sh->rows[seen->n].irq;
-	return status;
+	if (!sh->all && !sh->filter)
+		return 0;
+	if (irqs_all(&dirs) != 0)
+		return -1;
+	seen.v = xcalloc(sh->nrows, sizeof(*seen.v));
+	for (seen.n = 0; seen.n < sh->nrows; seen.n++)
+		seen.v[seen.n] = sh->rows[seen.n].irq;
+	for (i = 0; i < dirs.n; i++)
+		if (!irqs_find(&seen, dirs.v[i], NULL) && (sh->filter ?
+		    irqs_find(&sh->only, dirs.v[i], NULL) : sh->all))
+			add_row(sh, dirs.v[i], NULL);
+	irqs_free(&dirs);
+	irqs_free(&seen);
+	if (sh->nrows > 0)
+		qsort(sh->rows, sh->nrows, sizeof(*sh->rows), cmprow);
+	return 0;
 }
 
 static void
@@ -332,7 +383,7 @@ print_json(const struct show *sh)
 			    strlen(v + (*v == '-')))
 				printf("%s", v);
 			else
-				json_string(v);
+				json_string(stdout, v);
 		}
 		printf("}");
 	}
@@ -383,7 +434,7 @@ static const struct option show_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-void
+static void
 show_columns(FILE *fp)
 {
 	size_t i;
@@ -393,102 +444,92 @@ show_columns(FILE *fp)
 		fprintf(fp, "  %-10s %s\n", columns[i].name, columns[i].help);
 }
 
-int
-show_main(int argc, char *argv[])
+static void
+show_free(struct show *sh)
 {
-	struct show sh;
-	struct irqs seen = { NULL, 0 }, dirs;
 	size_t i, k;
-	bool quiet = false;
-	int ch, status, rc;
 
-	memset(&sh, 0, sizeof(sh));
-	while ((ch = getopts(argc, argv, "mJno:aq", show_opts)) != -1) {
+	for (i = 0; i < sh->nrows; i++)
+		for (k = 0; k < NCOLS; k++)
+			free(sh->rows[i].cell[k]);
+	free(sh->rows);
+	for (i = 0; i < sh->ndevices; i++)
+		free(sh->devices[i].name);
+	free(sh->devices);
+	irqs_free(&sh->only);
+	machine_free(&sh->m);
+}
+
+static int
+show_options(int argc, char *argv[], struct show *sh)
+{
+	size_t i;
+	int ch;
+
+	while ((ch = getopts(argc, argv, &show_command, "mJno:aq",
+	    show_opts)) != -1) {
 		switch (ch) {
 		case 'm':
-			sh.masks = true;
+			sh->masks = true;
 			break;
 		case 'J':
-			sh.json = true;
+			sh->json = true;
 			break;
 		case 'n':
-			sh.noheadings = true;
+			sh->noheadings = true;
 			break;
 		case 'o':
-			sh.ncols = 0;
-			if (add_columns(&sh, optarg) != 0)
+			sh->ncols = 0;
+			if (add_columns(sh, optarg) != 0)
 				return EXIT_USAGE;
 			break;
 		case 'a':
-			sh.all = true;
+			sh->all = true;
 			break;
 		case 'q':
-			quiet = true;
+			sh->quiet = true;
 			break;
 		}
 	}
-	if (argc - optind > 1) {
-		warnx("%s: expected at most one IRQ list", argv[0]);
-		usage(stderr, argv[0]);
-		return EXIT_USAGE;
-	}
-	if (sh.ncols == 0)
+	if (argc - optind > 1)
+		return usage_error(&show_command,
+		    "expected at most one IRQ list");
+	if (sh->ncols == 0)
 		for (i = 0; i < nitems(default_cols); i++)
-			sh.cols[sh.ncols++] = default_cols[i];
-	for (i = 0; i < sh.ncols; i++)
-		sh.want[sh.cols[i]] = true;
+			sh->cols[sh->ncols++] = default_cols[i];
+	for (i = 0; i < sh->ncols; i++)
+		sh->want[sh->cols[i]] = true;
+	return EXIT_OK;
+}
+
+static int
+show_main(int argc, char *argv[])
+{
+	struct show sh;
+	int status;
+
+	memset(&sh, 0, sizeof(sh));
+	if ((status = show_options(argc, argv, &sh)) != EXIT_OK)
+		return status;
 	if (machine_load(&sh.m) != 0)
 		return EXIT_FAIL;
 	if (argc - optind == 1) {
-		if ((status = irqs_select(argv[optind], &sh.only)) != EXIT_OK) {
-			machine_free(&sh.m);
-			return status;
-		}
+		status = exit_status(irqs_select(argv[optind], &sh.only));
 		sh.filter = true;
 	}
-	if (sh.want[C_DEVICE]) {
-		map_devices(&sh, "sys/bus/pci/devices", false);
-		map_devices(&sh, "sys/class/nvme", true);
-		map_devices(&sh, "sys/class/net", true);
-	}
-	status = read_interrupts(&sh, &seen);
-	if (status == EXIT_OK && (sh.all || sh.filter)) {
-		if ((rc = procfs_numbers("proc/irq", &dirs.v, &dirs.n)) != 0) {
-			warnc(-rc, "%s", procfs_path("proc/irq"));
-			status = EXIT_FAIL;
-		} else {
-			for (i = 0; i < dirs.n; i++)
-				if (!contains(&seen, dirs.v[i]) &&
-				    (sh.filter ? contains(&sh.only, dirs.v[i]) :
-				    sh.all))
-					add_row(&sh, dirs.v[i], NULL);
-			irqs_free(&dirs);
-			if (sh.nrows > 0)
-				qsort(sh.rows, sh.nrows, sizeof(*sh.rows),
-				    cmprow);
-		}
-	}
+	if (status == EXIT_OK && sh.want[C_DEVICE])
+		map_devices(&sh);
+	if (status == EXIT_OK &&
+	    (read_interrupts(&sh) != 0 || add_rowless(&sh) != 0))
+		status = EXIT_FAIL;
 	if (status == EXIT_OK) {
 		if (sh.json)
 			print_json(&sh);
 		else
 			print_table(&sh);
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			warn("standard output");
-			status = EXIT_FAIL;
-		}
-		if (!quiet)
+		if (!sh.quiet)
 			irqbalance_warn();
 	}
-	for (i = 0; i < sh.nrows; i++)
-		for (k = 0; k < NCOLS; k++)
-			free(sh.rows[i].cell[k]);
-	free(sh.rows);
-	for (i = 0; i < sh.ndevices; i++)
-		free(sh.devices[i]);
-	free(sh.devices);
-	irqs_free(&seen);
-	irqs_free(&sh.only);
-	machine_free(&sh.m);
+	show_free(&sh);
 	return status;
 }

@@ -8,10 +8,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "irqaff.h"
+#include "apply.h"
+#include "commands.h"
+#include "irqsel.h"
 #include "procfs.h"
+#include "select.h"
+#include "xalloc.h"
 
 #define CPU_DIR	"sys/devices/system/cpu"
+
+static int spread_main(int, char *[]);
+
+const struct command spread_command = {
+	"spread", spread_main, "give each IRQ of a device its own CPU",
+	"[-nvJq] [-c cpus] [-x cpus] [--linear] [--include-isolated] irqs",
+	"  -n, --dry-run           print the plan, write nothing\n"
+	"  -v, --verbose           print a line for every IRQ\n"
+	"  -J, --json              print the plan as JSON\n"
+	"  -c, --cpus CPUS         the CPUs to use (default: the device's "
+	"node)\n"
+	"  -x, --exclude CPUS      CPUs not to use\n"
+	"      --linear            plain CPU order, not cores first\n"
+	"      --include-isolated  also use isolated and nohz_full CPUs\n"
+	"  -q, --quiet             no irqbalance warning\n",
+	NULL
+};
 
 enum { OPT_LINEAR = 256, OPT_ISOLATED };
 
@@ -51,32 +72,6 @@ read_int(const char *rel, int min)
 	return errstr == NULL ? v : -1;
 }
 
-/* -x: like -c, but it may name no online CPU at all. */
-static int
-exclude_arg(struct machine *m, const char *arg, struct cpuset *out)
-{
-	struct perr pe;
-	bool mask = strncasecmp(arg, "0x", 2) == 0;
-
-	if ((mask ? cpumask_parse(out, arg, &pe) :
-	    cpus_nodes(m, arg, out, &pe)) == 0)
-		return 0;
-	warnx("CPU %s \"%s\": %s", mask ? "mask" : "list", quoted(arg),
-	    pe.msg);
-	return -1;
-}
-
-static bool
-has_irq(const struct irqs *s, unsigned int irq)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		if (s->v[i] == irq)
-			return true;
-	return false;
-}
-
 /* Does the device own every selected IRQ? Sets *dirp if so. */
 static bool
 owns_all(const char *name, const struct irqs *irqs, char **dirp)
@@ -89,7 +84,7 @@ owns_all(const char *name, const struct irqs *irqs, char **dirp)
 	if (device_irqs(name, &dev, &dir) != 0)
 		return false;
 	for (i = 0, all = dev.n > 0; all && i < irqs->n; i++)
-		all = has_irq(&dev, irqs->v[i]);
+		all = irqs_find(&dev, irqs->v[i], NULL);
 	irqs_free(&dev);
 	if (all)
 		*dirp = dir;
@@ -194,8 +189,7 @@ cpu_order(struct machine *m, const struct cpuset *pool, bool linear,
 	size_t n = 0;
 	int cpu, c;
 
-	if ((s = calloc(cpuset_count(pool), sizeof(*s))) == NULL)
-		err(EXIT_FAIL, NULL);
+	s = xcalloc(cpuset_count(pool), sizeof(*s));
 	for (cpu = cpuset_first(pool); cpu >= 0;
 	    cpu = cpuset_next(pool, cpu + 1)) {
 		s[n].cpu = cpu;
@@ -227,7 +221,7 @@ print_plan(const struct change *c, size_t n, bool json)
 		if (json) {
 			printf("%s{\"irq\":%u,\"name\":", i ? "," : "[",
 			    c[i].irq);
-			json_string(name);
+			json_string(stdout, name);
 			printf(",\"cpu\":%d}", cpuset_first(c[i].want));
 		} else
 			printf("irq %u%s%s: %d\n", c[i].irq, *name ? " " : "",
@@ -236,8 +230,6 @@ print_plan(const struct change *c, size_t n, bool json)
 	}
 	if (json)
 		printf("]\n");
-	if (fflush(stdout) != 0 || ferror(stdout))
-		err(EXIT_FAIL, "standard output");
 }
 
 /* The CPUs to spread over; NULL, already warned, when none is left. */
@@ -250,20 +242,18 @@ make_pool(struct machine *m, const struct cpuset *named,
 	char *dir, *list;
 
 	if (named != NULL)
-		pool = cpuset_dup(named);
+		pool = xcpudup(named);
 	else if ((dir = owner_dir(arg, irqs)) != NULL) {
 		pool = local_cpus(m, dir);
 		free(dir);
 	}
-	if (pool == NULL && (pool = cpuset_dup(m->online)) == NULL)
-		err(EXIT_FAIL, NULL);
-	if ((list = cpulist_format(pool)) == NULL)
-		err(EXIT_FAIL, NULL);
+	if (pool == NULL)
+		pool = xcpudup(m->online);
+	list = xformat(pool, false);
 	cpuset_and(pool, m->online);
 	cpuset_andnot(pool, exclude);
 	if (!isolated) {
-		if ((iso = cpuset_dup(m->isolated)) == NULL)
-			err(EXIT_FAIL, NULL);
+		iso = xcpudup(m->isolated);
 		if (named != NULL)
 			cpuset_andnot(iso, named);
 		cpuset_andnot(pool, iso);
@@ -279,94 +269,139 @@ make_pool(struct machine *m, const struct cpuset *named,
 	return pool;
 }
 
-int
-spread_main(int argc, char *argv[])
-{
-	struct machine m;
-	struct irqs irqs = { NULL, 0 };
-	struct change *c = NULL;
-	struct cpuset *named = NULL, *exclude, *pool = NULL;
-	struct slot *order = NULL;
-	const char *carg = NULL, *xarg = NULL;
-	bool dryrun = false, json = false, linear = false, isolated = false;
-	bool quiet = false;
-	int ch, flags = 0, status;
-	size_t i, n;
+struct spread {
+	struct machine	 m;
+	const char	*carg, *xarg;
+	bool		 dryrun, json, linear, isolated, quiet;
+	int		 flags;
+	struct cpuset	*named, *exclude;
+};
 
-	while ((ch = getopts(argc, argv, "nvJc:x:q", spread_opts)) != -1) {
+static int
+spread_options(int argc, char *argv[], struct spread *sp)
+{
+	int ch;
+
+	while ((ch = getopts(argc, argv, &spread_command, "nvJc:x:q",
+	    spread_opts)) != -1) {
 		switch (ch) {
 		case 'n':
-			dryrun = true;
+			sp->dryrun = true;
 			break;
 		case 'v':
-			flags |= APPLY_VERBOSE;
+			sp->flags |= APPLY_VERBOSE;
 			break;
 		case 'J':
-			json = true;
+			sp->json = true;
 			break;
 		case 'c':
-			carg = optarg;
+			sp->carg = optarg;
 			break;
 		case 'x':
-			xarg = optarg;
+			sp->xarg = optarg;
 			break;
 		case OPT_LINEAR:
-			linear = true;
+			sp->linear = true;
 			break;
 		case OPT_ISOLATED:
-			isolated = true;
+			sp->isolated = true;
 			break;
 		case 'q':
-			quiet = true;
+			sp->quiet = true;
 			break;
 		}
 	}
-	if (argc - optind != 1) {
-		warnx("%s: expected one IRQ list", argv[0]);
-		usage(stderr, argv[0]);
+	if (argc - optind != 1)
+		return usage_error(&spread_command, "expected one IRQ list");
+	return EXIT_OK;
+}
+
+/* -c must name an online CPU; -x may name none at all. */
+static int
+spread_cpus(struct spread *sp)
+{
+	struct perr pe;
+
+	sp->exclude = xcpuset(sp->m.nbits);
+	if (sp->carg != NULL) {
+		sp->named = xcpuset(sp->m.nbits);
+		if (machine_cpus(&sp->m, sp->carg, CPUS_ONLINE, sp->named,
+		    &pe) != 0) {
+			warnx("%s", pe.msg);
+			return EXIT_USAGE;
+		}
+		machine_note_offline(&sp->m, sp->named);
+	}
+	if (sp->xarg != NULL &&
+	    machine_cpus(&sp->m, sp->xarg, 0, sp->exclude, &pe) != 0) {
+		warnx("%s", pe.msg);
 		return EXIT_USAGE;
 	}
-	if (machine_load(&m) != 0)
-		return EXIT_FAIL;
-	exclude = xcpuset(m.nbits);
-	status = EXIT_USAGE;
-	if (carg != NULL && cpus_arg(&m, carg, false,
-	    (named = xcpuset(m.nbits))) != 0)
-		goto out;
-	if (xarg != NULL && exclude_arg(&m, xarg, exclude) != 0)
-		goto out;
-	if ((status = irqs_select(argv[optind], &irqs)) != EXIT_OK)
-		goto out;
-	status = EXIT_USAGE;
-	if ((pool = make_pool(&m, named, exclude, isolated, argv[optind],
-	    &irqs)) == NULL)
-		goto out;
+	return EXIT_OK;
+}
 
-	order = cpu_order(&m, pool, linear, &n);
-	if ((c = calloc(irqs.n, sizeof(*c))) == NULL)
-		err(EXIT_FAIL, NULL);
-	for (i = 0; i < irqs.n; i++) {
-		c[i].irq = irqs.v[i];
-		c[i].want = xcpuset(m.nbits);
-		cpuset_set(c[i].want, order[i % n].cpu);
+/* One CPU per IRQ in spreading order, round robin; the sets are owned. */
+static int
+spread_irqs(struct spread *sp, const struct irqs *irqs,
+    const struct cpuset *pool)
+{
+	struct change *c;
+	struct cpuset **sets;
+	struct slot *order;
+	size_t i, n;
+	int status = EXIT_OK;
+
+	order = cpu_order(&sp->m, pool, sp->linear, &n);
+	c = xcalloc(irqs->n, sizeof(*c));
+	sets = xcalloc(irqs->n, sizeof(*sets));
+	for (i = 0; i < irqs->n; i++) {
+		sets[i] = xcpuset(sp->m.nbits);
+		cpuset_set(sets[i], order[i % n].cpu);
+		c[i] = (struct change){ irqs->v[i], sets[i] };
 	}
-	status = EXIT_OK;
-	if (dryrun || json)
-		print_plan(c, irqs.n, json);
-	if (!dryrun) {
-		if (!quiet)
+	if (sp->dryrun || sp->json)
+		print_plan(c, irqs->n, sp->json);
+	if (!sp->dryrun) {
+		if (!sp->quiet)
 			irqbalance_warn();
-		status = apply(&m, c, irqs.n, flags);
+		status = exit_applied(apply_all(&sp->m, c, irqs->n, sp->flags),
+		    irqs->n);
 	}
-	for (i = 0; i < irqs.n; i++)
-		cpuset_free(c[i].want);
-out:
+	for (i = 0; i < irqs->n; i++)
+		cpuset_free(sets[i]);
+	free(sets);
 	free(c);
 	free(order);
+	return status;
+}
+
+static int
+spread_main(int argc, char *argv[])
+{
+	struct spread sp;
+	struct irqs irqs = { NULL, 0 };
+	struct cpuset *pool = NULL;
+	int status;
+
+	memset(&sp, 0, sizeof(sp));
+	if ((status = spread_options(argc, argv, &sp)) != EXIT_OK)
+		return status;
+	if (machine_load(&sp.m) != 0)
+		return EXIT_FAIL;
+	if ((status = spread_cpus(&sp)) == EXIT_OK &&
+	    (status = exit_status(irqs_select(argv[optind], &irqs))) ==
+	    EXIT_OK) {
+		pool = make_pool(&sp.m, sp.named, sp.exclude, sp.isolated,
+		    argv[optind], &irqs);
+		if (pool == NULL)
+			status = EXIT_USAGE;
+		else
+			status = spread_irqs(&sp, &irqs, pool);
+	}
 	irqs_free(&irqs);
 	cpuset_free(pool);
-	cpuset_free(named);
-	cpuset_free(exclude);
-	machine_free(&m);
+	cpuset_free(sp.named);
+	cpuset_free(sp.exclude);
+	machine_free(&sp.m);
 	return status;
 }

@@ -6,7 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "parse.h"
+#include "cpuset.h"
+#include "interrupts.h"
+#include "irqsel.h"
+#include "snapline.h"
 
 typedef int parse_fn(struct cpuset *, const char *, struct perr *);
 typedef void also_fn(const struct cpuset *, int, const char *);

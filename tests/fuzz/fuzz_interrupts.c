@@ -5,12 +5,13 @@
  * total is the sum of the counts.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
+#include "interrupts.h"
 
 static bool
 is_space(int c)

@@ -9,15 +9,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#define LIBBSD_NETBSD_VIS	/* strnvisx() as NetBSD and FreeBSD have it */
-#include <vis.h>
 
-#include "parse.h"
+#include "cpuset.h"
 
 static size_t
 nbytes(unsigned int nbits)
@@ -87,13 +84,6 @@ cpuset_set(struct cpuset *s, unsigned int cpu)
 {
 	if (cpu < s->nbits)
 		bit_set(s->bits, cpu);
-}
-
-void
-cpuset_clear(struct cpuset *s, unsigned int cpu)
-{
-	if (cpu < s->nbits)
-		bit_clear(s->bits, cpu);
 }
 
 bool
@@ -200,42 +190,6 @@ cpuset_andnot(struct cpuset *d, const struct cpuset *s)
 		d->bits[i] &= ~s->bits[i];
 }
 
-/*
- * Parser errors carry a sentence naming the token. Tokens are shown with
- * vis(3) escapes and cut short, so a message always fits on one line.
- */
-static int
-fail(struct perr *pe, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (pe != NULL) {
-		pe->code = code;
-		va_start(ap, fmt);
-		vsnprintf(pe->msg, sizeof(pe->msg), fmt, ap);
-		va_end(ap);
-	}
-	return -code;
-}
-
-#define TOKBUF	104
-
-/*
- * A token for a message: vis(3) escapes keep it on one line, and it is
- * cut to what fits, (size - 4) / 4 bytes of input, with "..." after.
- */
-const char *
-visquote(char *buf, size_t size, const char *s, size_t len)
-{
-	size_t max = (size - 4) / 4;
-
-	strnvisx(buf, size - 3, s, MIN(len, max),
-	    VIS_CSTYLE | VIS_OCTAL | VIS_NL | VIS_TAB);
-	if (len > max)
-		strlcat(buf, "...", size);
-	return buf;
-}
-
 /* Whitespace as the kernel's isspace() sees it, ASCII only. */
 static bool
 is_space(int c)
@@ -296,10 +250,10 @@ getnum(const char **sp, unsigned int *num, unsigned int last,
 	}
 	if (!is_digit(*s)) {
 		if (end_of_region(*s))
-			return fail(pe, EINVAL,
+			return perr_set(pe, EINVAL,
 			    "region \"%s\" ends where a number should be",
 			    region_text(b1, sizeof(b1), r));
-		return fail(pe, EINVAL, "region \"%s\": \"%s\" is not a number",
+		return perr_set(pe, EINVAL, "region \"%s\": \"%s\" is not a number",
 		    region_text(b1, sizeof(b1), r),
 		    visquote(b2, sizeof(b2), s, strcspn(s, ",-:/ \t\n\v\f\r")));
 	}
@@ -307,7 +261,7 @@ getnum(const char **sp, unsigned int *num, unsigned int last,
 		if (n <= UINT_MAX)
 			n = n * 10 + (*p - '0');
 	if (n > UINT_MAX)
-		return fail(pe, EOVERFLOW, "number %s is too large",
+		return perr_set(pe, EOVERFLOW, "number %s is too large",
 		    visquote(b1, sizeof(b1), s, p - s));
 	*num = n;
 	*sp = p;
@@ -320,9 +274,9 @@ unexpected(const char *s, const struct region *r, struct perr *pe)
 	char b1[TOKBUF], b2[TOKBUF];
 
 	if (end_of_region(*s))
-		return fail(pe, EINVAL, "region \"%s\" is incomplete",
+		return perr_set(pe, EINVAL, "region \"%s\" is incomplete",
 		    region_text(b1, sizeof(b1), r));
-	return fail(pe, EINVAL, "region \"%s\": unexpected \"%s\"",
+	return perr_set(pe, EINVAL, "region \"%s\": unexpected \"%s\"",
 	    region_text(b1, sizeof(b1), r), visquote(b2, sizeof(b2), s, 1));
 }
 
@@ -387,19 +341,19 @@ check_region(const struct region *r, unsigned int nbits, struct perr *pe)
 	char b[TOKBUF];
 
 	if (r->start > r->end)
-		return fail(pe, EINVAL, "region \"%s\" runs backwards",
+		return perr_set(pe, EINVAL, "region \"%s\" runs backwards",
 		    region_text(b, sizeof(b), r));
 	if (r->group == 0 && !r->pattern)	/* end + 1 wrapped */
-		return fail(pe, EINVAL, "number %u is too large", r->end);
+		return perr_set(pe, EINVAL, "number %u is too large", r->end);
 	if (r->group == 0)
-		return fail(pe, EINVAL, "region \"%s\" has a group size of 0",
+		return perr_set(pe, EINVAL, "region \"%s\" has a group size of 0",
 		    region_text(b, sizeof(b), r));
 	if (r->used > r->group)
-		return fail(pe, EINVAL,
+		return perr_set(pe, EINVAL,
 		    "region \"%s\" uses %u CPUs out of groups of %u",
 		    region_text(b, sizeof(b), r), r->used, r->group);
 	if (r->end >= nbits)
-		return fail(pe, ERANGE,
+		return perr_set(pe, ERANGE,
 		    "CPU %u is beyond the last possible CPU %u",
 		    r->end, nbits - 1);
 	return 0;
@@ -462,7 +416,7 @@ check_tail(struct cpuset *set, struct perr *pe)
 	for (cpu = set->nbits; cpu < nbytes(set->nbits) * 8; cpu++)
 		if (bit_test(set->bits, cpu)) {
 			cpuset_zero(set);
-			return fail(pe, EOVERFLOW,
+			return perr_set(pe, EOVERFLOW,
 			    "CPU %u is beyond the last possible CPU %u",
 			    cpu, set->nbits - 1);
 		}
@@ -484,7 +438,7 @@ parse_long_hex(struct cpuset *set, const char *start, const char *end,
 				continue;
 			if (bit + i >= set->nbits) {
 				cpuset_zero(set);
-				return fail(pe, EOVERFLOW,
+				return perr_set(pe, EOVERFLOW,
 				    "CPU %u is beyond the last possible CPU %u",
 				    bit + i, set->nbits - 1);
 			}
@@ -522,7 +476,7 @@ cpumask_parse(struct cpuset *set, const char *s, struct perr *pe)
 	    (start[1] == 'x' || start[1] == 'X')) {
 		start += 2;
 		if (start == end || !isxdigit((unsigned char)*start))
-			return fail(pe, EINVAL, "\"%s\" has no hex digits",
+			return perr_set(pe, EINVAL, "\"%s\" has no hex digits",
 			    visquote(b, sizeof(b), start - 2, end - start + 2));
 	}
 	for (p = start; p < end && hexval(*p) >= 0; p++)
@@ -537,7 +491,7 @@ cpumask_parse(struct cpuset *set, const char *s, struct perr *pe)
 			break;
 		if (word == words) {
 			cpuset_zero(set);
-			return fail(pe, EOVERFLOW,
+			return perr_set(pe, EOVERFLOW,
 			    "more than the %zu 32-bit word%s that %u CPUs need",
 			    words, words == 1 ? "" : "s", set->nbits);
 		}
@@ -545,7 +499,7 @@ cpumask_parse(struct cpuset *set, const char *s, struct perr *pe)
 		for (i = 0; i < 32; i += 4) {
 			if ((c = hexval(end[-1])) < 0) {
 				cpuset_zero(set);
-				return fail(pe, EINVAL,
+				return perr_set(pe, EINVAL,
 				    "\"%s\" is not a hex digit",
 				    visquote(b, sizeof(b), end - 1, 1));
 			}
@@ -559,11 +513,11 @@ cpumask_parse(struct cpuset *set, const char *s, struct perr *pe)
 			for (w = end - 1; w > start && !is_sep(w[-1]); w--)
 				;
 			if (hexval(end[-1]) >= 0)
-				return fail(pe, EOVERFLOW,
+				return perr_set(pe, EOVERFLOW,
 				    "word \"%s\" is longer than 8 hex digits",
 				    visquote(b, sizeof(b), w,
 				    strcspn(w, ", \t\n\v\f\r")));
-			return fail(pe, EINVAL, "\"%s\" is not a hex digit",
+			return perr_set(pe, EINVAL, "\"%s\" is not a hex digit",
 			    visquote(b, sizeof(b), end - 1, 1));
 		}
 		put_word(set, word, val);
@@ -638,197 +592,4 @@ cpumask_format(const struct cpuset *s)
 		width = 8;
 	}
 	return buf;
-}
-
-/* The header names one CPUn column per online CPU. */
-int
-interrupts_header(const char *line, unsigned int *ncpus)
-{
-	const char *p = line;
-	unsigned int n = 0;
-
-	for (;;) {
-		while (is_space(*p))
-			p++;
-		if (*p == '\0')
-			break;
-		if (strncmp(p, "CPU", 3) != 0 || !is_digit(p[3]))
-			return -EINVAL;
-		for (p += 3; is_digit(*p); p++)
-			;
-		n++;
-	}
-	if (n == 0)
-		return -EINVAL;
-	*ncpus = n;
-	return 0;
-}
-
-static const char *
-skip_space(const char *p)
-{
-	while (is_space(*p))
-		p++;
-	return p;
-}
-
-static const char *
-skip_word(const char *p)
-{
-	while (*p != '\0' && !is_space(*p))
-		p++;
-	return p;
-}
-
-/*
- * "%*d:" then one "%10u" per online CPU, the chip, the hardware IRQ and
- * flow ("49152-edge", or "30 Level" where the arch shows levels), then
- * the action names (kernel/irq/proc.c, show_interrupts()). Rows whose
- * label is not a number (NMI:, LOC:) return -ENOENT.
- */
-int
-interrupts_row(const char *line, unsigned int ncounts, struct irqrow *row,
-    unsigned long long *counts)
-{
-	const char *p = skip_space(line), *e;
-	unsigned long long n, irq = 0;
-	unsigned int i;
-
-	if (!is_digit(*p))
-		return -ENOENT;
-	for (; is_digit(*p); p++)
-		if ((irq = irq * 10 + (*p - '0')) > INT_MAX)
-			return -EINVAL;
-	if (*p++ != ':')
-		return -EINVAL;
-	memset(row, 0, sizeof(*row));
-	row->irq = irq;
-	for (i = 0; i < ncounts; i++) {
-		p = skip_space(p);
-		if (!is_digit(*p))
-			break;
-		for (n = 0; is_digit(*p); p++)
-			if ((n = n * 10 + (*p - '0')) > UINT_MAX)
-				return -EINVAL;
-		if (*p != '\0' && !is_space(*p))
-			return -EINVAL;
-		if (counts != NULL)
-			counts[i] = n;
-		row->total += n;
-	}
-	row->ncounts = i;
-	p = skip_space(p);
-	row->chip = p;
-	row->chiplen = (p = skip_word(p)) - row->chip;
-	p = skip_space(p);
-	if (is_digit(*p)) {
-		row->hwirq = p;
-		e = skip_word(p);
-		p = skip_space(e);
-		if (strncmp(p, "Level", 5) == 0 || strncmp(p, "Edge", 4) == 0)
-			e = skip_word(p);
-		row->hwirqlen = e - row->hwirq;
-		p = skip_space(e);
-	}
-	row->names = p;
-	for (e = p + strlen(p); e > p && is_space(e[-1]); e--)
-		;
-	row->nameslen = e - p;
-	return 0;
-}
-
-void
-irqsel_free(struct irqsel *sel, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(sel[i].arg);
-	free(sel);
-}
-
-static int
-irqsel_item(const char *s, size_t len, struct irqsel *it, struct perr *pe)
-{
-	char item[64], b[TOKBUF];
-	const char *errstr, *dash;
-	long long lo, hi;
-
-	memset(it, 0, sizeof(*it));
-	if (len == 0)
-		return fail(pe, EINVAL, "empty item");
-	if (len == 3 && strncasecmp(s, "all", 3) == 0) {
-		it->kind = SEL_ALL;
-		return 0;
-	}
-	if (len >= 4 && strncmp(s, "dev:", 4) == 0) {
-		if (len == 4 || memchr(s + 4, '/', len - 4) != NULL)
-			return fail(pe, EINVAL, "\"%s\" names no device",
-			    visquote(b, sizeof(b), s, len));
-		it->kind = SEL_DEV;
-		if ((it->arg = strndup(s + 4, len - 4)) == NULL)
-			return -ENOMEM;
-		return 0;
-	}
-	if (strspn(s, "0123456789-") >= len) {
-		if (len >= sizeof(item))
-			return fail(pe, EOVERFLOW, "IRQ \"%s\" is too large",
-			    visquote(b, sizeof(b), s, len));
-		memcpy(item, s, len);
-		item[len] = '\0';
-		dash = strchr(item, '-');
-		if (dash == item || (dash != NULL && (dash[1] == '\0' ||
-		    strchr(dash + 1, '-') != NULL)))
-			return fail(pe, EINVAL, "\"%s\" is not an IRQ or range",
-			    visquote(b, sizeof(b), s, len));
-		if (dash != NULL)
-			item[dash - item] = '\0';
-		lo = strtonum(item, 0, INT_MAX, &errstr);
-		if (errstr == NULL && dash != NULL)
-			hi = strtonum(dash + 1, 0, INT_MAX, &errstr);
-		else
-			hi = lo;
-		if (errstr != NULL)
-			return fail(pe, EOVERFLOW, "IRQ \"%s\" is too large",
-			    visquote(b, sizeof(b), s, len));
-		if (lo > hi)
-			return fail(pe, EINVAL, "range \"%s\" runs backwards",
-			    visquote(b, sizeof(b), s, len));
-		it->kind = SEL_RANGE;
-		it->lo = lo;
-		it->hi = hi;
-		return 0;
-	}
-	it->kind = SEL_GLOB;
-	if ((it->arg = strndup(s, len)) == NULL)
-		return -ENOMEM;
-	return 0;
-}
-
-int
-irqsel_parse(const char *s, struct irqsel **selp, size_t *np, struct perr *pe)
-{
-	struct irqsel *sel = NULL, *tmp;
-	size_t n = 0, len;
-	int rc;
-
-	for (;;) {
-		len = strcspn(s, ",");
-		if ((tmp = reallocarray(sel, n + 1, sizeof(*sel))) == NULL) {
-			irqsel_free(sel, n);
-			return -ENOMEM;
-		}
-		sel = tmp;
-		if ((rc = irqsel_item(s, len, &sel[n], pe)) != 0) {
-			irqsel_free(sel, n);
-			return rc;
-		}
-		n++;
-		if (s[len] == '\0')
-			break;
-		s += len + 1;
-	}
-	*selp = sel;
-	*np = n;
-	return 0;
 }

@@ -1,0 +1,135 @@
+/*
+ * The command-line kit: exit statuses, option parsing with irqaff's own
+ * words for mistakes, usage and help.
+ */
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "text.h"
+
+const char exit_help[] =
+    "Exit status: 0 success; 1 a file could not be read or written;\n"
+    "2 bad usage or bad input, nothing written; 3 some IRQs changed and\n"
+    "some failed.\n";
+
+/* One line for errors, the whole help for --help. */
+void
+usage(FILE *fp, const struct command *cmd)
+{
+	const char *o, *gap;
+	int width;
+
+	fprintf(fp, "usage: %s %s %s\n", getprogname(), cmd->name,
+	    cmd->synopsis);
+	if (fp == stderr)
+		return;
+	/* -h lines up with the first option's description */
+	o = cmd->options;
+	gap = strstr(o + strspn(o, " "), "  ");
+	width = gap == NULL ? 12 : (int)(gap - o + strspn(gap, " ")) - 2;
+	fprintf(fp, "\n%s.\n\nOptions:\n%s  %-*sshow this help\n",
+	    cmd->summary, o, width, "-h, --help");
+	if (cmd->more_help != NULL)
+		cmd->more_help(fp);
+	fprintf(fp, "\n%s", exit_help);
+}
+
+/* A mistake on the command line: one line, the usage line, status 2. */
+int
+usage_error(const struct command *cmd, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	warnx("%s: %s", cmd->name, msg);
+	usage(stderr, cmd);
+	return EXIT_USAGE;
+}
+
+/* getopt_long()'s "doesn't allow an argument", named as the user wrote it. */
+static bool
+takes_no_value(char *arg, const char *opts)
+{
+	char *eq;
+
+	if (optopt == 0 || optopt == ':' || strchr(opts, optopt) == NULL ||
+	    strncmp(arg, "--", 2) != 0 || (eq = strchr(arg, '=')) == NULL)
+		return false;
+	*eq = '\0';
+	return true;
+}
+
+/*
+ * getopt_long() with irqaff's own words for mistakes: one line naming the
+ * option, the usage line, exit 2. --help is handled here for everyone.
+ */
+int
+getopts(int argc, char *argv[], const struct command *cmd,
+    const char *shortopts, const struct option *longopts)
+{
+	char opts[64], *arg;
+	int ch;
+
+	snprintf(opts, sizeof(opts), ":%sh", shortopts);
+	opterr = 0;
+	ch = getopt_long(argc, argv, opts, longopts, NULL);
+	switch (ch) {
+	case 'h':
+		usage(stdout, cmd);
+		exit(exit_output(EXIT_OK));
+	case ':':
+		if (optopt != 0)
+			exit(usage_error(cmd, "option -%c needs a value",
+			    optopt));
+		exit(usage_error(cmd, "option %s needs a value",
+		    quoted(argv[optind - 1])));
+	case '?':
+		arg = argv[optind - 1];
+		if (takes_no_value(arg, opts))
+			exit(usage_error(cmd, "option %s takes no value",
+			    quoted(arg)));
+		if (optopt != 0)
+			exit(usage_error(cmd, "unknown option -%s",
+			    quoted((char[]){ (char)optopt, '\0' })));
+		exit(usage_error(cmd, "unknown option %s", quoted(arg)));
+	}
+	return ch;
+}
+
+/* The exit status for a domain function's result: -EINVAL is bad input. */
+int
+exit_status(int rc)
+{
+	if (rc == 0)
+		return EXIT_OK;
+	return rc == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+}
+
+/* 0 all done, 1 nothing done, 3 some done and some failed. */
+int
+exit_applied(size_t failed, size_t total)
+{
+	if (failed == 0)
+		return EXIT_OK;
+	return failed == total ? EXIT_FAIL : EXIT_PARTIAL;
+}
+
+/* Standard output checked once, at exit, for every command. */
+int
+exit_output(int status)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	warn("standard output");
+	return status == EXIT_OK ? EXIT_FAIL : status;
+}

@@ -1,0 +1,17 @@
+/* The commands, one file each (restore.c has restore and check). */
+#ifndef IRQAFF_COMMANDS_H
+#define IRQAFF_COMMANDS_H
+
+#include "cli.h"
+
+extern const struct command show_command;
+extern const struct command set_command;
+extern const struct command spread_command;
+extern const struct command default_command;
+extern const struct command save_command;
+extern const struct command restore_command;
+extern const struct command check_command;
+extern const struct command mask_command;
+extern const struct command list_command;
+
+#endif

@@ -1,0 +1,300 @@
+/*
+ * The machine as the kernel describes it: its CPUs and NUMA nodes, the
+ * CPU sets users name, the affinity an IRQ has, and whether irqbalance
+ * runs. Functions say what went wrong themselves, except those that
+ * return a sentence in struct perr for the caller to place.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "machine.h"
+#include "procfs.h"
+#include "xalloc.h"
+
+#define CPU_DIR		"sys/devices/system/cpu/"
+#define POSSIBLE	CPU_DIR "possible"
+
+/* A CPU list file; "(null)" (an empty nohz_full) is the empty set. */
+static int
+read_list(const char *rel, struct cpuset *set)
+{
+	struct perr pe;
+	char *buf;
+	int rc;
+
+	if ((rc = procfs_read(rel, &buf)) != 0)
+		return rc;
+	if (strncmp(buf, "(null)", 6) == 0)
+		cpuset_zero(set);
+	else if ((rc = cpulist_parse(set, buf, &pe)) != 0)
+		warnx("%s: %s", procfs_path(rel), pe.msg);
+	free(buf);
+	return rc;
+}
+
+/* nr_cpu_ids: the last possible CPU plus one. 0 or -1, said why. */
+int
+machine_width(unsigned int *nbits)
+{
+	struct cpuset *wide = xcpuset(CPUSET_MAXBITS);
+	int rc, last;
+
+	rc = read_list(POSSIBLE, wide);
+	last = cpuset_last(wide);
+	cpuset_free(wide);
+	if (rc < 0 && rc != -EINVAL)
+		warnc(-rc, "%s", procfs_path(POSSIBLE));
+	if (rc != 0)
+		return -1;
+	if (last < 0) {
+		warnx("%s: no CPUs", procfs_path(POSSIBLE));
+		return -1;
+	}
+	*nbits = last + 1;
+	return 0;
+}
+
+/* A CPU list file at the machine's width, or NULL. */
+struct cpuset *
+machine_file(struct machine *m, const char *rel)
+{
+	struct cpuset *set = xcpuset(m->nbits);
+
+	if (read_list(rel, set) != 0) {
+		cpuset_free(set);
+		return NULL;
+	}
+	return set;
+}
+
+/* 0, or -1 when the possible CPUs cannot be known (said why). */
+int
+machine_load(struct machine *m)
+{
+	struct cpuset *nohz;
+
+	memset(m, 0, sizeof(*m));
+	if (machine_width(&m->nbits) != 0)
+		return -1;
+	if ((m->possible = machine_file(m, POSSIBLE)) == NULL)
+		return -1;
+	if ((m->online = machine_file(m, CPU_DIR "online")) == NULL)
+		m->online = xcpudup(m->possible);
+	if ((m->isolated = machine_file(m, CPU_DIR "isolated")) == NULL)
+		m->isolated = xcpuset(m->nbits);
+	if ((nohz = machine_file(m, CPU_DIR "nohz_full")) != NULL) {
+		cpuset_or(m->isolated, nohz);
+		cpuset_free(nohz);
+	}
+	return 0;
+}
+
+void
+machine_free(struct machine *m)
+{
+	cpuset_free(m->possible);
+	cpuset_free(m->online);
+	cpuset_free(m->isolated);
+	memset(m, 0, sizeof(*m));
+}
+
+/* node:K items are NUMA nodes; the rest is one kernel CPU list. */
+static int
+cpus_nodes(struct machine *m, const char *arg, struct cpuset *out,
+    struct perr *pe)
+{
+	struct cpuset *node = xcpuset(m->nbits);
+	const char *errstr;
+	char *copy = xstrdup(arg), *rest, *item, *p, rel[96];
+	size_t size = strlen(arg) + 2;
+	long long k;
+	int rc = 0;
+
+	rest = xcalloc(1, size);
+	cpuset_zero(out);
+	for (p = copy; rc == 0 && (item = strsep(&p, ",")) != NULL;) {
+		if (strncmp(item, "node:", 5) != 0) {
+			strlcat(rest, ",", size);
+			strlcat(rest, item, size);
+			continue;
+		}
+		k = strtonum(item + 5, 0, 65535, &errstr);
+		if (errstr != NULL) {
+			rc = perr_set(pe, EINVAL, "\"%s\" is not a NUMA node",
+			    quoted(item));
+			break;
+		}
+		snprintf(rel, sizeof(rel),
+		    "sys/devices/system/node/node%lld/cpulist", k);
+		if (read_list(rel, node) != 0)
+			rc = perr_set(pe, ENOENT,
+			    "NUMA node %lld does not exist", k);
+		else
+			cpuset_or(out, node);
+	}
+	if (rc == 0 && (rc = cpulist_parse(node, rest, pe)) == 0)
+		cpuset_or(out, node);
+	cpuset_free(node);
+	free(copy);
+	free(rest);
+	return rc;
+}
+
+/*
+ * Every CPU-set operand: a kernel list with node:K items, or a mask when
+ * it starts with 0x or CPUS_MASK is given. With CPUS_ONLINE it must name
+ * an online CPU: the kernel would otherwise fall back to its default
+ * affinity in silence. The sentence in pe names the operand.
+ */
+int
+machine_cpus(struct machine *m, const char *arg, int flags,
+    struct cpuset *out, struct perr *pe)
+{
+	bool mask = (flags & CPUS_MASK) || strncasecmp(arg, "0x", 2) == 0;
+	struct perr why;
+	int rc;
+
+	if (mask)
+		rc = cpumask_parse(out, arg, &why);
+	else
+		rc = cpus_nodes(m, arg, out, &why);
+	if (rc == 0 && (flags & (CPUS_NONEMPTY | CPUS_ONLINE)) &&
+	    cpuset_empty(out))
+		rc = perr_set(&why, EINVAL, "selects no CPU");
+	else if (rc == 0 && (flags & CPUS_ONLINE) &&
+	    !cpuset_intersects(out, m->online))
+		rc = perr_set(&why, EINVAL, "selects no online CPU");
+	if (rc != 0)
+		return perr_set(pe, why.code, "CPU %s \"%s\": %s",
+		    mask ? "mask" : "list", quoted(arg), why.msg);
+	return 0;
+}
+
+/* One note for the offline CPUs of a set about to be written. */
+void
+machine_note_offline(const struct machine *m, const struct cpuset *set)
+{
+	struct cpuset *off = xcpudup(set);
+	char *list;
+
+	cpuset_andnot(off, m->online);
+	if (!cpuset_empty(off)) {
+		list = xformat(off, false);
+		warnx("note: CPU %s %s offline", list,
+		    cpuset_count(off) == 1 ? "is" : "are");
+		free(list);
+	}
+	cpuset_free(off);
+}
+
+/* A set from a file, as a list or a mask; the sentence names the file. */
+static int
+parse_set(const char *rel, const char *buf, bool list, struct cpuset *set,
+    struct perr *pe)
+{
+	struct perr why;
+	int rc;
+
+	rc = list ? cpulist_parse(set, buf, &why) :
+	    cpumask_parse(set, buf, &why);
+	if (rc != 0)
+		return perr_set(pe, why.code, "%s: %s", procfs_path(rel),
+		    why.msg);
+	return 0;
+}
+
+static int
+read_set(const char *rel, bool list, struct cpuset *set, struct perr *pe)
+{
+	char *buf;
+	int rc;
+
+	if ((rc = procfs_read(rel, &buf)) != 0)
+		return perr_set(pe, -rc, "%s: %s", procfs_path(rel),
+		    strerror(-rc));
+	rc = parse_set(rel, buf, list, set, pe);
+	free(buf);
+	return rc;
+}
+
+static const char *const affinity_files[] = {
+	[AFF_REQUESTED] = "smp_affinity",
+	[AFF_EFFECTIVE] = "effective_affinity",
+	[AFF_HINT] = "affinity_hint",
+};
+
+/*
+ * An IRQ's affinity from its _list file, else, when that cannot be read,
+ * from the mask file. Returns 0 or a negative errno (-ENOENT: neither
+ * file exists).
+ */
+int
+affinity_read(unsigned int irq, enum affinity what, struct cpuset *set,
+    struct perr *pe)
+{
+	static const char *const forms[] = { "_list", "" };
+	char rel[96], *buf;
+	int rc, first = 0;
+	size_t i;
+
+	for (i = 0; i < nitems(forms); i++) {
+		snprintf(rel, sizeof(rel), "proc/irq/%u/%s%s", irq,
+		    affinity_files[what], forms[i]);
+		if ((rc = procfs_read(rel, &buf)) == 0) {
+			rc = parse_set(rel, buf, i == 0, set, pe);
+			free(buf);
+			return rc;
+		}
+		/* the list file's failure, unless it was only missing */
+		if (i == 0 || first == -ENOENT) {
+			first = rc;
+			perr_set(pe, -rc, "%s: %s", procfs_path(rel),
+			    strerror(-rc));
+		}
+	}
+	return first;
+}
+
+/* default_smp_affinity: a mask file only (kernel/irq/proc.c). */
+int
+default_read(struct cpuset *set, struct perr *pe)
+{
+	return read_set(DEFAULT_AFFINITY, false, set, pe);
+}
+
+/* Whether a process named irqbalance runs. */
+bool
+irqbalance_running(void)
+{
+	unsigned int *pids;
+	size_t n, i;
+	char rel[64], *buf;
+	bool found = false;
+
+	if (procfs_numbers("proc", &pids, &n) != 0)
+		return false;
+	for (i = 0; i < n && !found; i++) {
+		snprintf(rel, sizeof(rel), "proc/%u/comm", pids[i]);
+		if (procfs_read(rel, &buf) != 0)
+			continue;
+		found = strcmp(buf, "irqbalance\n") == 0 ||
+		    strcmp(buf, "irqbalance") == 0;
+		free(buf);
+	}
+	free(pids);
+	return found;
+}
+
+void
+irqbalance_warn(void)
+{
+	if (!irqbalance_running())
+		return;
+	warnx("warning: irqbalance is running and may move these IRQs again; "
+	    "keep it off them with IRQBALANCE_BANNED_CPULIST or its --banirq "
+	    "option, or stop it (systemctl disable --now irqbalance)");
+}

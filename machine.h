@@ -1,0 +1,48 @@
+/*
+ * The machine as the kernel describes it: its CPUs and NUMA nodes, the
+ * CPU sets users name, the affinity an IRQ has, and whether irqbalance
+ * runs.
+ */
+#ifndef IRQAFF_MACHINE_H
+#define IRQAFF_MACHINE_H
+
+#include <stdbool.h>
+
+#include "cpuset.h"
+
+#define DEFAULT_AFFINITY	"proc/irq/default_smp_affinity"
+
+/* The CPUs, read once per run; the sets are owned by the struct. */
+struct machine {
+	unsigned int	 nbits;		/* nr_cpu_ids: last possible CPU + 1 */
+	struct cpuset	*possible;
+	struct cpuset	*online;
+	struct cpuset	*isolated;	/* isolated plus nohz_full */
+};
+
+/* machine_cpus() flags */
+enum {
+	CPUS_MASK = 1,		/* a kernel mask even without 0x */
+	CPUS_NONEMPTY = 2,	/* at least one CPU */
+	CPUS_ONLINE = 4,	/* at least one online CPU */
+};
+
+enum affinity { AFF_REQUESTED, AFF_EFFECTIVE, AFF_HINT };
+
+int		 machine_width(unsigned int *);
+int		 machine_load(struct machine *);
+void		 machine_free(struct machine *);
+struct cpuset	*machine_file(struct machine *, const char *);
+int		 machine_cpus(struct machine *, const char *, int,
+		    struct cpuset *, struct perr *);
+void		 machine_note_offline(const struct machine *,
+		    const struct cpuset *);
+
+int		 affinity_read(unsigned int, enum affinity, struct cpuset *,
+		    struct perr *);
+int		 default_read(struct cpuset *, struct perr *);
+
+bool		 irqbalance_running(void);
+void		 irqbalance_warn(void);
+
+#endif

@@ -1,0 +1,129 @@
+/*
+ * save: every IRQ's requested affinity, with its action names, in the
+ * snapshot format (snapline.c). The snapshot is made in memory first,
+ * then written: all or nothing.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "machine.h"
+#include "procfs.h"
+#include "select.h"
+#include "snapline.h"
+#include "xalloc.h"
+
+static int save_main(int, char *[]);
+
+const struct command save_command = {
+	"save", save_main, "write a snapshot of every IRQ's affinity",
+	"[-o file]",
+	"  -o, --output FILE  write to FILE, not standard output\n",
+	NULL
+};
+
+static const struct option save_opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* One IRQ's line; an IRQ that went away since proc/irq was read is skipped. */
+static int
+save_irq(FILE *fp, unsigned int irq, struct cpuset *set)
+{
+	struct perr pe;
+	char **names, *list;
+	size_t n, k;
+	int rc;
+
+	if ((rc = affinity_read(irq, AFF_REQUESTED, set, &pe)) == -ENOENT)
+		return 0;
+	if (rc != 0) {
+		warnx("%s", pe.msg);
+		return rc;
+	}
+	list = xformat(set, false);
+	if (*list == '\0')
+		fprintf(fp, "# %u has no CPUs:", irq);
+	else
+		fprintf(fp, "%u %s", irq, list);
+	free(list);
+	irq_actions(irq, &names, &n);
+	for (k = 0; k < n; k++) {
+		putc(' ', fp);
+		snapline_quote(fp, names[k]);
+	}
+	irq_actions_free(names, n);
+	putc('\n', fp);
+	return 0;
+}
+
+static int
+save_all(FILE *fp, struct machine *m)
+{
+	struct cpuset *set = xcpuset(m->nbits);
+	struct irqs irqs = { NULL, 0 };
+	struct perr pe;
+	char *list;
+	size_t i;
+	int rc;
+
+	fprintf(fp, "# irqaff snapshot, %u CPUs\n"
+	    "# IRQ CPUS \"NAME\"...; see SNAPSHOT FILES in irqaff(8)\n",
+	    m->nbits);
+	if ((rc = default_read(set, &pe)) != 0)
+		warnx("%s", pe.msg);
+	else {
+		list = xformat(set, false);
+		fprintf(fp, "default %s\n", list);
+		free(list);
+		rc = irqs_all(&irqs);
+	}
+	for (i = 0; rc == 0 && i < irqs.n; i++)
+		rc = save_irq(fp, irqs.v[i], set);
+	irqs_free(&irqs);
+	cpuset_free(set);
+	return rc;
+}
+
+static int
+save_main(int argc, char *argv[])
+{
+	struct machine m;
+	const char *out = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp;
+	int ch, rc, status = EXIT_OK;
+
+	while ((ch = getopts(argc, argv, &save_command, "o:", save_opts)) !=
+	    -1)
+		if (ch == 'o')
+			out = optarg;
+	if (argc - optind != 0)
+		return usage_error(&save_command, "unexpected argument %s",
+		    quoted(argv[optind]));
+	if (machine_load(&m) != 0)
+		return EXIT_FAIL;
+	if ((fp = open_memstream(&text, &len)) == NULL)
+		err(EXIT_FAIL, NULL);
+	rc = save_all(fp, &m);
+	if (fclose(fp) != 0)
+		err(EXIT_FAIL, NULL);
+	if (rc != 0)
+		status = EXIT_FAIL;
+	else if (out != NULL && strcmp(out, "-") != 0) {
+		if ((rc = file_replace(out, text, len)) != 0) {
+			warnc(-rc, "%s", out);
+			status = EXIT_FAIL;
+		}
+	} else
+		fwrite(text, 1, len, stdout);
+	free(text);
+	machine_free(&m);
+	return status;
+}

@@ -1,0 +1,282 @@
+/*
+ * Which IRQs: the ones the kernel has (the numbered directories of
+ * proc/irq), their action names, the IRQs of a device, and what a
+ * selector picks among them.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "irqsel.h"
+#include "procfs.h"
+#include "select.h"
+#include "xalloc.h"
+
+void
+irqs_free(struct irqs *s)
+{
+	free(s->v);
+	s->v = NULL;
+	s->n = 0;
+}
+
+/* Binary search; *at, when given, is the index of irq. */
+bool
+irqs_find(const struct irqs *s, unsigned int irq, size_t *at)
+{
+	size_t lo = 0, hi = s->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->v[mid] == irq) {
+			if (at != NULL)
+				*at = mid;
+			return true;
+		}
+		if (s->v[mid] < irq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* Every IRQ the kernel has. 0, or a negative errno after saying why. */
+int
+irqs_all(struct irqs *out)
+{
+	int rc;
+
+	if ((rc = procfs_numbers("proc/irq", &out->v, &out->n)) != 0) {
+		out->v = NULL;
+		out->n = 0;
+		warnc(-rc, "%s", procfs_path("proc/irq"));
+	}
+	return rc;
+}
+
+/* The action names of an IRQ, sorted: the directories in proc/irq/N. */
+int
+irq_actions(unsigned int irq, char ***names, size_t *n)
+{
+	char rel[64];
+	int rc;
+
+	snprintf(rel, sizeof(rel), "proc/irq/%u", irq);
+	if ((rc = procfs_dir(rel, true, names, n)) != 0) {
+		*names = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+void
+irq_actions_free(char **names, size_t n)
+{
+	procfs_dir_free(names, n);
+}
+
+/* The action names joined by ", ", as /proc/interrupts shows them. */
+char *
+irq_names(unsigned int irq)
+{
+	char **names, *s;
+	size_t n, i, len = 1;
+
+	irq_actions(irq, &names, &n);
+	for (i = 0; i < n; i++)
+		len += strlen(names[i]) + 2;
+	s = xcalloc(1, len);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			strlcat(s, ", ", len);
+		strlcat(s, names[i], len);
+	}
+	irq_actions_free(names, n);
+	return s;
+}
+
+static const char *const device_dirs[] = {
+	"sys/bus/pci/devices/%s",
+	"sys/class/net/%s/device",
+	"sys/class/nvme/%s/device",
+};
+
+/* A device's legacy interrupt line, when it has no MSI. */
+static void
+legacy_irq(const char *dir, struct irqs *out)
+{
+	char rel[600], *buf;
+	const char *errstr;
+	long long irq;
+
+	snprintf(rel, sizeof(rel), "%s/irq", dir);
+	if (procfs_read(rel, &buf) != 0)
+		return;
+	buf[strcspn(buf, "\n")] = '\0';
+	irq = strtonum(buf, 1, INT_MAX, &errstr);
+	free(buf);
+	if (errstr == NULL) {
+		out->v = xcalloc(1, sizeof(*out->v));
+		out->v[0] = irq;
+		out->n = 1;
+	}
+}
+
+/*
+ * The IRQs of a network interface, NVMe controller or PCI address: its
+ * msi_irqs entries, or its legacy irq. *dirp, when given, becomes the
+ * device's directory (the caller frees it). 0, or -ENOENT silently.
+ */
+int
+device_irqs(const char *name, struct irqs *out, char **dirp)
+{
+	char dir[512], rel[600];
+	size_t i;
+
+	out->v = NULL;
+	out->n = 0;
+	for (i = 0; i < nitems(device_dirs); i++) {
+		snprintf(dir, sizeof(dir), device_dirs[i], name);
+		if (procfs_exists(dir))
+			break;
+	}
+	if (i == nitems(device_dirs))
+		return -ENOENT;
+	if (dirp != NULL)
+		*dirp = xstrdup(dir);
+	snprintf(rel, sizeof(rel), "%s/msi_irqs", dir);
+	if (procfs_numbers(rel, &out->v, &out->n) == 0 && out->n > 0)
+		return 0;
+	irqs_free(out);
+	legacy_irq(dir, out);
+	return 0;
+}
+
+/* The action names of every IRQ, read once, when a glob needs them. */
+struct names {
+	char	**v;
+	size_t	  n;
+	bool	  read;
+};
+
+static bool
+glob_matches(const char *glob, unsigned int irq, struct names *nm)
+{
+	size_t k;
+
+	if (!nm->read) {
+		irq_actions(irq, &nm->v, &nm->n);
+		nm->read = true;
+	}
+	for (k = 0; k < nm->n; k++)
+		if (fnmatch(glob, nm->v[k], 0) == 0)
+			return true;
+	return false;
+}
+
+/* Marks what one selector item picks; returns how many it picked. */
+static size_t
+select_item(const struct irqsel *it, const struct irqs *all, bool *pick,
+    struct names *names)
+{
+	struct irqs dev;
+	size_t i, at, hits = 0;
+	bool hit;
+
+	if (it->kind == SEL_DEV) {
+		if (device_irqs(it->arg, &dev, NULL) != 0)
+			return 0;
+		for (i = 0; i < dev.n; i++)
+			if (irqs_find(all, dev.v[i], &at)) {
+				pick[at] = true;
+				hits++;
+			}
+		irqs_free(&dev);
+		return hits;
+	}
+	for (i = 0; i < all->n; i++) {
+		if (it->kind == SEL_ALL)
+			hit = true;
+		else if (it->kind == SEL_RANGE)
+			hit = all->v[i] >= it->lo && all->v[i] <= it->hi;
+		else
+			hit = glob_matches(it->arg, all->v[i], &names[i]);
+		pick[i] |= hit;
+		hits += hit;
+	}
+	return hits;
+}
+
+static void
+nothing_picked(const char *arg, const struct irqsel *it)
+{
+	if (it->kind == SEL_RANGE && it->lo == it->hi)
+		warnx("IRQ %u does not exist", it->lo);
+	else if (it->kind == SEL_RANGE)
+		warnx("IRQ list \"%s\": no IRQ in %u-%u", quoted(arg),
+		    it->lo, it->hi);
+	else if (it->kind == SEL_DEV)
+		warnx("IRQ list \"%s\": device %s has no IRQs or does not "
+		    "exist", quoted(arg), quoted(it->arg));
+	else if (it->kind == SEL_GLOB)
+		warnx("IRQ list \"%s\": \"%s\" matches no IRQ", quoted(arg),
+		    quoted(it->arg));
+	else
+		warnx("IRQ list \"%s\": there are no IRQs", quoted(arg));
+}
+
+/*
+ * The IRQs a selector picks among those that exist; every item must
+ * pick one. 0, or after saying why -EINVAL for a bad selector or one
+ * that picks nothing, another negative errno when proc/irq is unreadable.
+ */
+int
+irqs_select(const char *arg, struct irqs *out)
+{
+	struct irqs all;
+	struct irqsel *sel;
+	struct names *names;
+	struct perr pe;
+	size_t nsel, i, k;
+	bool *pick;
+	int rc;
+
+	out->v = NULL;
+	out->n = 0;
+	if ((rc = irqsel_parse(arg, &sel, &nsel, &pe)) != 0) {
+		if (rc == -ENOMEM)
+			err(1, NULL);
+		warnx("IRQ list \"%s\": %s", quoted(arg), pe.msg);
+		return -EINVAL;
+	}
+	if ((rc = irqs_all(&all)) != 0) {
+		irqsel_free(sel, nsel);
+		return rc;
+	}
+	pick = xcalloc(all.n, sizeof(*pick));
+	names = xcalloc(all.n, sizeof(*names));
+	for (i = 0; rc == 0 && i < nsel; i++)
+		if (select_item(&sel[i], &all, pick, names) == 0) {
+			nothing_picked(arg, &sel[i]);
+			rc = -EINVAL;
+		}
+	if (rc == 0) {
+		out->v = xcalloc(all.n, sizeof(*out->v));
+		for (i = k = 0; i < all.n; i++)
+			if (pick[i])
+				out->v[k++] = all.v[i];
+		out->n = k;
+	}
+	for (i = 0; i < all.n; i++)
+		irq_actions_free(names[i].v, names[i].n);
+	free(names);
+	free(pick);
+	irqs_free(&all);
+	irqsel_free(sel, nsel);
+	return rc;
+}

@@ -1,0 +1,31 @@
+/*
+ * One line of a snapshot file, the text save writes and restore and
+ * check read (the grammar is in snapline.c). No I/O but the stream
+ * given, no printing.
+ */
+#ifndef IRQAFF_SNAPLINE_H
+#define IRQAFF_SNAPLINE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "text.h"
+
+enum snap_kind { SNAP_NONE, SNAP_DEFAULT, SNAP_IRQ, SNAP_PATTERN };
+
+/* What a line says; every pointer is owned by the struct. */
+struct snapline {
+	enum snap_kind	 kind;		/* SNAP_NONE: blank or comment */
+	unsigned int	 irq;		/* SNAP_IRQ */
+	char		*pattern;	/* SNAP_PATTERN */
+	char		*cpus;		/* the CPU set, as written */
+	char		**names;	/* SNAP_IRQ: sorted, no repeats */
+	size_t		 nnames;
+};
+
+int	 snapline_parse(const char *, size_t, struct snapline *,
+	    struct perr *);
+void	 snapline_free(struct snapline *);
+void	 snapline_quote(FILE *, const char *);
+
+#endif

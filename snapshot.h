@@ -1,0 +1,55 @@
+/*
+ * Snapshot files read and checked, and their entries matched to the
+ * IRQs of this machine (the grammar is in snapline.c).
+ */
+#ifndef IRQAFF_SNAPSHOT_H
+#define IRQAFF_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "machine.h"
+#include "select.h"
+#include "snapline.h"
+
+/* One entry of the file; everything in it is owned. */
+struct entry {
+	size_t		 line;
+	struct snapline	 sl;
+	struct cpuset	*want;
+	size_t		*hit;		/* indices into struct mirqs */
+	size_t		 nhit;
+};
+
+struct snap {
+	const char	*label;		/* the file, for messages; borrowed */
+	struct entry	*v;
+	size_t		 n;
+	const struct entry *dflt;	/* the last default line */
+	bool		 by_number;
+	bool		 check;		/* report to stdout, not stderr */
+};
+
+/* An IRQ of the machine with its action names (owned). */
+struct mirq {
+	char		**names;
+	size_t		 nnames;
+	const struct entry *by;		/* the last line that picks it */
+};
+
+/* The IRQs of the machine: numbers in nums, the rest in v, same order. */
+struct mirqs {
+	struct irqs	 nums;
+	struct mirq	*v;
+};
+
+int	 snap_read(struct snap *, struct machine *, const char *);
+void	 snap_free(struct snap *);
+void	 snap_warn(const struct snap *, size_t, const char *, ...)
+	    __attribute__((format(printf, 3, 4)));
+int	 mirqs_load(struct mirqs *);
+void	 mirqs_free(struct mirqs *);
+size_t	 snap_resolve(struct snap *, struct mirqs *);
+char	*names_text(char **, size_t, bool);
+
+#endif
