@@ -9,26 +9,13 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load test_helper/common-setup
 	_common_setup
+	load test_helper/spread
 }
 
-# Two sockets of 8 cores of 2 threads, a socket a node: node 0 is 0-7 and
-# their siblings 16-23, node 1 is 8-15 and 24-31. eth0 on node 1 has IRQ
-# 24 (eth0) and 25-40 (eth0-TxRx-0 to 15).
-smt() {
-	make_root --cpus 32 --sockets 2 --nodes 2 --threads 2 "$@"
-}
-
-nic() {
-	smt --nic eth0:16:1 "$@"
-}
-
-# CPU 9 isolated, 26 nohz_full, 15 offline (its sibling 31 stands alone).
+# nic (test_helper/spread.bash) with CPU 9 isolated, 26 nohz_full and 15
+# offline (its sibling 31 stands alone).
 busy_nic() {
 	nic --isolated 9 --nohz-full 26 --offline 15 "$@"
-}
-
-list_of() {
-	printf '%s/smp_affinity_list' "$(irq_dir "$1")"
 }
 
 # txrx CPU...: the plan for eth0-TxRx-*, queue i on the i-th CPU.
@@ -313,21 +300,6 @@ $usage"
 	run --separate-stderr irqaff spread 24 25
 	assert_failure 2
 	assert_equal "${stderr_lines[0]}" "irqaff: spread: expected one IRQ list"
-}
-
-@test "spread warns that irqbalance is running unless -q or -n" {
-	nic --irqbalance
-	run --separate-stderr irqaff spread -c 1 24
-	assert_success
-	[[ $stderr == "irqaff: warning: irqbalance is running"* ]] ||
-		fail "no irqbalance warning: $stderr"
-	run --separate-stderr irqaff spread -q -c 1 24
-	assert_success
-	assert_equal "$stderr" ""
-	run --separate-stderr irqaff spread -n -c 1 24
-	assert_success
-	assert_equal "$stderr" ""
-	assert_file "$(list_of 24)" $'1\n'
 }
 
 @test "spread accepts --quiet" {

@@ -1,0 +1,80 @@
+#!/usr/bin/env bats
+# irqaff check: each difference between a snapshot and the tree, by name
+# or by number, exit 0 when they agree, and malformed files refused.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper/common-setup
+	_common_setup
+	load test_helper/snapshot
+}
+
+@test "irqaff save | irqaff check - exits 0 and prints nothing" {
+	save_layout
+	run --separate-stderr bash -c 'irqaff save | irqaff check -'
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+}
+
+@test "check prints each difference and exits 1" {
+	save_layout
+	renumbered
+	run --separate-stderr irqaff check "$SNAP"
+	assert_failure 1
+	assert_equal "$stderr" ""
+	assert_output - <<'EOF'
+default: 0-7 (want 0-3)
+irq 40 nvme0q0: 0-7 (want 4)
+irq 41 nvme0q1: 0-7 (want 5-6)
+irq 61 eth0-TxRx-0: 0-7 (want 1)
+irq 62 eth0-TxRx-1: 0-7 (want 2-3)
+EOF
+}
+
+@test "check --by-number compares numbers and reports the missing ones" {
+	save_layout
+	renumbered
+	run --separate-stderr irqaff check --by-number "$SNAP"
+	assert_failure 1
+	assert_equal "$stderr" ""
+	assert_output - <<EOF
+$SNAP:7: IRQ 43 does not exist
+$SNAP:8: IRQ 50 does not exist
+$SNAP:9: IRQ 51 does not exist
+$SNAP:10: IRQ 52 does not exist
+default: 0-7 (want 0-3)
+irq 41 nvme0q1: 0-7 (want 1)
+irq 42 nvme0q2: 0-7 (want 2-3)
+EOF
+}
+
+@test "check exits 0 after a restore, and writes nothing" {
+	save_layout
+	renumbered
+	irqaff restore "$SNAP"
+	before=$(tree_sum)
+	run --separate-stderr irqaff check "$SNAP"
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "check reports one changed IRQ by number and names" {
+	tree
+	irqaff save -o "$SNAP"
+	irqaff set 43 4
+	run --separate-stderr irqaff check "$SNAP"
+	assert_failure 1
+	assert_output 'irq 43 eth0-TxRx-2: 4 (want 0-7)'
+}
+
+@test "a CPU set that selects no CPU is malformed" {
+	tree
+	printf 'eth0 0x0\n' >"$SNAP"
+	run --separate-stderr irqaff check "$SNAP"
+	assert_failure 2
+	assert_equal "$stderr" "irqaff: $SNAP:1: CPU mask \"0x0\": selects no CPU"
+}
