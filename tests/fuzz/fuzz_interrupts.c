@@ -1,8 +1,8 @@
 /*
  * /proc/interrupts lines: the first is the header, the rest are rows read
  * at its width (or at a width from the first byte when it is not a
- * header). Every pointer in a row lies within its line, in order, and the
- * total is the sum of the counts.
+ * header). Every slice of a row lies within its line, in order, with no
+ * blank at either end, and the total is the sum of the counts.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -20,14 +20,9 @@ is_space(int c)
 }
 
 static bool
-has_space(const char *p, size_t len)
+is_digit(int c)
 {
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (is_space(p[i]))
-			return true;
-	return false;
+	return c >= '0' && c <= '9';
 }
 
 static bool
@@ -37,10 +32,38 @@ within(const char *line, size_t linelen, const char *p, size_t len)
 	    p + len <= line + linelen;
 }
 
+/* A slice: NULL only when empty (optional ones), trimmed, in the line. */
+static void
+check_slice(const char *line, size_t linelen, const char *p, size_t len,
+    bool optional)
+{
+	if (p == NULL) {
+		if (!optional || len != 0)
+			abort();
+		return;
+	}
+	if (!within(line, linelen, p, len))
+		abort();
+	if (len > 0 && (is_space(p[0]) || is_space(p[len - 1])))
+		abort();
+}
+
+/* Where a slice ends, or from for an absent one. */
+static const char *
+after(const char *from, const char *p, size_t len)
+{
+	if (p == NULL)
+		return from;
+	if (p < from)
+		abort();
+	return p + len;
+}
+
 static void
 check_row(const char *line, unsigned int ncpus, unsigned long long *counts)
 {
 	struct irqrow row, bare;
+	const char *end;
 	size_t len = strlen(line), i;
 	unsigned long long sum = 0;
 	int rc, rc2;
@@ -65,21 +88,27 @@ check_row(const char *line, unsigned int ncpus, unsigned long long *counts)
 	}
 	if (sum != row.total)
 		abort();
-	if (!within(line, len, row.chip, row.chiplen) ||
-	    !within(line, len, row.names, row.nameslen))
+	check_slice(line, len, row.chip, row.chiplen, false);
+	check_slice(line, len, row.hwirq, row.hwirqlen, true);
+	check_slice(line, len, row.type, row.typelen, true);
+	check_slice(line, len, row.flow, row.flowlen, true);
+	check_slice(line, len, row.names, row.nameslen, false);
+	end = after(row.chip, row.chip, row.chiplen);
+	end = after(end, row.hwirq, row.hwirqlen);
+	end = after(end, row.type, row.typelen);
+	end = after(end, row.flow, row.flowlen);
+	after(end, row.names, row.nameslen);
+	if (row.hwirq != NULL && row.hwirqlen == 0)
 		abort();
-	if (row.hwirq != NULL) {
-		if (!within(line, len, row.hwirq, row.hwirqlen) ||
-		    row.hwirq < row.chip + row.chiplen ||
-		    row.names < row.hwirq + row.hwirqlen)
+	for (i = 0; i < row.hwirqlen; i++)
+		if (!is_digit(row.hwirq[i]))
 			abort();
-	} else if (row.hwirqlen != 0 || row.names < row.chip + row.chiplen)
+	if (row.type != NULL && !(row.typelen == 5 &&
+	    memcmp(row.type, "Level", 5) == 0) && !(row.typelen == 4 &&
+	    memcmp(row.type, "Edge", 4) == 0))
 		abort();
-	if (has_space(row.chip, row.chiplen) ||
-	    (row.hwirq != NULL && is_space(row.hwirq[0])))
-		abort();
-	if (row.nameslen > 0 && (is_space(row.names[0]) ||
-	    is_space(row.names[row.nameslen - 1])))
+	if (row.flow != NULL && (row.flowlen == 0 ||
+	    memchr(row.flow, ' ', row.flowlen) != NULL))
 		abort();
 }
 
