@@ -3,10 +3,56 @@ DESTDIR ?=
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
-BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
-ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
-FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+
+# Each completion goes where its shell looks without being told, for
+# PREFIX=/usr (a package) and PREFIX=/usr/local (an administrator's
+# install) alike; BASHCOMPDIR=, ZSHCOMPDIR= and FISHCOMPDIR= on the command
+# line override the rules below.
+# bash-completion and fish name their directory in a .pc file; zsh has
+# none. $(call compdir,PKG,ARGS,DEFAULT) is PKG's completionsdir, or
+# DEFAULT when pkg-config, PKG or the variable is missing. Each DEFAULT is
+# what Debian's .pc file answers, so on Debian an install lays out the same
+# files whether or not the shells are installed.
+compdir = $(strip $(or $(shell $(PKG_CONFIG) $(2) \
+	--variable=completionsdir $(1) 2>/dev/null),$(3)))
+# ARGS for the .pc file's directory moved from the shell's prefix to ours.
+ourprefix = --define-variable=prefix=$(PREFIX) \
+	--define-variable=datadir=$(DATADIR)
+
+# bash-completion reads DIR/bash-completion/completions for each DIR in
+# $XDG_DATA_DIRS (/usr/local/share:/usr/share when unset) and in
+# $XDG_DATA_HOME (~/.local/share): so, for any PREFIX, the one under
+# DATADIR.
+BASHCOMPDIR ?= $(call compdir,bash-completion,$(ourprefix),\
+	$(DATADIR)/bash-completion/completions)
+
+# zsh: Debian and Ubuntu leave /usr/share/zsh/site-functions out of fpath
+# and give packages /usr/share/zsh/vendor-completions; their zsh, like
+# upstream's, reads /usr/local/share/zsh/site-functions. So PREFIX=/usr
+# means vendor-completions (packagers for other distributions pass
+# ZSHCOMPDIR=/usr/share/zsh/site-functions), and any other PREFIX
+# upstream's site-functions under DATADIR (outside /usr/local, a user adds
+# it to fpath).
+ifeq ($(PREFIX),/usr)
+ZSHCOMPDIR ?= $(DATADIR)/zsh/vendor-completions
+else
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+endif
+
+# fish reads its own vendor directory, the one its .pc file names, and
+# DIR/fish/vendor_completions.d for each DIR in $XDG_DATA_HOME and
+# $XDG_DATA_DIRS; but with XDG_DATA_DIRS unset (a console or ssh login) it
+# reads none under /usr/local (fish 3.6; fish-shell issue 11349). So
+# PREFIX=/usr/local means fish's own directory, outside PREFIX, as its .pc
+# file gives it; any other PREFIX the one under DATADIR, which is fish's
+# own for /usr and read for ~/.local.
+ifeq ($(PREFIX),/usr/local)
+FISHCOMPDIR ?= $(call compdir,fish,,/usr/share/fish/vendor_completions.d)
+else
+FISHCOMPDIR ?= $(call compdir,fish,$(ourprefix),\
+	$(DATADIR)/fish/vendor_completions.d)
+endif
 
 CC ?= cc
 FUZZCC ?= clang
@@ -52,10 +98,14 @@ asan/%.o: %.c
 asan/irqaff: $(ASAN_OBJS)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(ASAN_OBJS) $(LDLIBS)
 
-check: irqaff irqaff.8
+# The tests' fault injector: write(2) failing for chosen files.
+tests/fault.so: tests/fault/fault.c
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -shared -fPIC -o $@ $< -ldl
+
+check: irqaff irqaff.8 tests/fault.so
 	IRQAFF_BIN=$(CURDIR)/irqaff $(BATS) tests
 
-asan: asan/irqaff irqaff.8
+asan: asan/irqaff irqaff.8 tests/fault.so
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1 \
 	IRQAFF_BIN=$(CURDIR)/asan/irqaff $(BATS) tests
@@ -94,6 +144,8 @@ install: irqaff irqaff.8
 		> $(DESTDIR)$(SYSTEMDUNITDIR)/irqaff-restore.service
 	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/irqaff-restore.service
 
+# Removes exactly the files install put, given the same variables; the
+# directories stay, as other packages share them.
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/irqaff $(DESTDIR)$(MANDIR)/man8/irqaff.8 \
 		$(DESTDIR)$(BASHCOMPDIR)/irqaff $(DESTDIR)$(ZSHCOMPDIR)/_irqaff \
@@ -101,7 +153,7 @@ uninstall:
 		$(DESTDIR)$(SYSTEMDUNITDIR)/irqaff-restore.service
 
 clean:
-	rm -rf irqaff irqaff.8 $(OBJS) $(SRCS:.c=.d) asan fuzz
+	rm -rf irqaff irqaff.8 $(OBJS) $(SRCS:.c=.d) asan fuzz tests/fault.so
 
 .PHONY: all check asan fuzz fuzz-run install uninstall clean
 .DELETE_ON_ERROR:

@@ -3,6 +3,7 @@
  * words for mistakes, usage and help.
  */
 #include <err.h>
+#include <signal.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -17,7 +18,9 @@
 const char exit_help[] =
     "Exit status: 0 success; 1 a file could not be read or written;\n"
     "2 bad usage or bad input, nothing written; 3 some IRQs changed and\n"
-    "some failed.\n";
+    "some failed; 4 every change was made but standard output failed.\n";
+
+static bool changing;		/* the command is writing to the machine */
 
 /* One line for errors, the whole help for --help. */
 void
@@ -115,21 +118,38 @@ exit_status(int rc)
 	return rc == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 }
 
-/* 0 all done, 1 nothing done, 3 some done and some failed. */
+/* 0 all done, 1 nothing changed and some failed, 3 some of each. */
 int
-exit_applied(size_t failed, size_t total)
+exit_applied(const struct tally *tl)
 {
-	if (failed == 0)
+	if (tl->failed == 0)
 		return EXIT_OK;
-	return failed == total ? EXIT_FAIL : EXIT_PARTIAL;
+	return tl->changed == 0 ? EXIT_FAIL : EXIT_PARTIAL;
 }
 
-/* Standard output checked once, at exit, for every command. */
+/*
+ * From here on the command changes the machine: a closed pipe must not
+ * kill it half-way, so SIGPIPE is ignored and the write error reported
+ * once at exit.
+ */
+void
+applying(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	changing = true;
+}
+
+/*
+ * Standard output checked once, at exit, for every command. When the
+ * machine was changed as asked, a lost output is status 4, not 1.
+ */
 int
 exit_output(int status)
 {
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return status;
 	warn("standard output");
-	return status == EXIT_OK ? EXIT_FAIL : status;
+	if (status != EXIT_OK)
+		return status;
+	return changing ? EXIT_OUTPUT : EXIT_FAIL;
 }

@@ -9,11 +9,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "apply.h"
+
 enum {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,		/* a file could not be read or written */
 	EXIT_USAGE = 2,		/* bad usage or bad input; nothing written */
 	EXIT_PARTIAL = 3,	/* some IRQs changed, some failed */
+	EXIT_OUTPUT = 4,	/* all applied, but standard output failed */
 };
 
 /* A command: its entry point and its help, kept beside its options. */
@@ -34,7 +37,8 @@ void	 usage(FILE *, const struct command *);
 int	 usage_error(const struct command *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 int	 exit_status(int);
-int	 exit_applied(size_t, size_t);
+int	 exit_applied(const struct tally *);
+void	 applying(void);
 int	 exit_output(int);
 
 #endif

@@ -4,12 +4,15 @@
  * standard output empty.
  */
 #include <err.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "machine.h"
+#include "procfs.h"
 #include "xalloc.h"
 
 static int convert_main(int, char *[]);
@@ -34,13 +37,13 @@ static const struct option bits_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-struct lines {
+struct out {
 	char	**v;
 	size_t	  n;
 };
 
 static void
-lines_free(struct lines *l)
+out_free(struct out *l)
 {
 	size_t i;
 
@@ -49,15 +52,27 @@ lines_free(struct lines *l)
 	free(l->v);
 }
 
-/* Converts one value into out; a bad one is counted after a warning. */
+/*
+ * Converts one value into out; a bad one is counted after a warning. A
+ * value is used whole: where the kernel's parsers would stop at a newline,
+ * only a last one is allowed.
+ */
 static void
-convert(struct cpuset *set, const char *value, bool tomask, struct lines *out,
-    int *bad)
+convert(struct cpuset *set, const char *value, size_t len, bool tomask,
+    struct out *out, int *bad)
 {
 	struct perr pe;
+	int rc;
 
-	if (tomask ? cpulist_parse(set, value, &pe) :
-	    cpumask_parse(set, value, &pe)) {
+	if (strlen(value) != len)
+		rc = perr_set(&pe, EINVAL, "a NUL byte");
+	else if (strcspn(value, "\n") + 1 < len)
+		rc = perr_set(&pe, EINVAL, "a newline before the end");
+	else if (tomask)
+		rc = cpulist_parse(set, value, &pe);
+	else
+		rc = cpumask_parse(set, value, &pe);
+	if (rc != 0) {
 		warnx("%s \"%s\": %s", tomask ? "CPU list" : "mask",
 		    quoted(value), pe.msg);
 		(*bad)++;
@@ -67,21 +82,31 @@ convert(struct cpuset *set, const char *value, bool tomask, struct lines *out,
 	out->v[out->n++] = xformat(set, tomask);
 }
 
+/*
+ * Lines of standard input, each at most what the longest list or mask
+ * of this width needs, with room for blanks.
+ */
 static void
-convert_stdin(struct cpuset *set, bool tomask, struct lines *out, int *bad)
+convert_stdin(struct cpuset *set, bool tomask, struct out *out, int *bad)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	struct lines in;
+	size_t len, lineno = 0;
+	char *line;
+	int rc;
 
-	while ((len = getline(&line, &cap, stdin)) != -1) {
-		if (len > 0 && line[len - 1] == '\n')
-			line[len - 1] = '\0';
-		convert(set, line, tomask, out, bad);
+	lines_fd(&in, STDIN_FILENO, 16 * (size_t)set->nbits + 4096);
+	while ((rc = lines_next(&in, &line, &len)) == 1) {
+		lineno++;
+		convert(set, line, len, tomask, out, bad);
 	}
-	if (ferror(stdin))
-		err(EXIT_FAIL, "standard input");
-	free(line);
+	if (rc == -EFBIG) {
+		warnx("%s on line %zu of standard input: longer than any of "
+		    "%u CPUs", tomask ? "CPU list" : "mask", lineno + 1,
+		    set->nbits);
+		(*bad)++;
+	} else if (rc < 0)
+		errc(EXIT_FAIL, -rc, "standard input");
+	lines_close(&in);
 }
 
 static int
@@ -90,7 +115,7 @@ convert_main(int argc, char *argv[])
 	const struct command *cmd = strcmp(argv[0], "mask") == 0 ?
 	    &mask_command : &list_command;
 	bool tomask = cmd == &mask_command;
-	struct lines out = { NULL, 0 };
+	struct out out = { NULL, 0 };
 	struct cpuset *set;
 	unsigned int nbits = 0;
 	const char *errstr;
@@ -111,12 +136,13 @@ convert_main(int argc, char *argv[])
 	set = xcpuset(nbits);
 	if (optind < argc)
 		for (i = optind; i < argc; i++)
-			convert(set, argv[i], tomask, &out, &bad);
+			convert(set, argv[i], strlen(argv[i]), tomask, &out,
+			    &bad);
 	else
 		convert_stdin(set, tomask, &out, &bad);
 	for (i = 0; bad == 0 && (size_t)i < out.n; i++)
 		puts(out.v[i]);
-	lines_free(&out);
+	out_free(&out);
 	cpuset_free(set);
 	return bad ? EXIT_USAGE : EXIT_OK;
 }

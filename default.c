@@ -46,6 +46,7 @@ static int
 set_default(struct machine *m, const char *arg, int cpus, int flags,
     struct cpuset *set)
 {
+	struct tally tl = { 0 };
 	struct perr pe;
 
 	if (machine_cpus(m, arg, cpus, set, &pe) != 0) {
@@ -53,7 +54,9 @@ set_default(struct machine *m, const char *arg, int cpus, int flags,
 		return EXIT_USAGE;
 	}
 	machine_note_offline(m, set);
-	if (apply_default(m, set, flags) == APPLY_FAILED)
+	if (!(flags & APPLY_DRYRUN))
+		applying();
+	if (apply_default(m, set, flags, &tl) == APPLY_FAILED)
 		return EXIT_FAIL;
 	return EXIT_OK;
 }

@@ -70,6 +70,12 @@ main(int argc, char *argv[])
 			return main_usage(stderr);
 		}
 	}
+	/* an empty root is a mistake, never the live machine */
+	if (root != NULL && *root == '\0') {
+		warnx("the root directory is empty; give one, or / for this "
+		    "machine");
+		return main_usage(stderr);
+	}
 	if (argc == 0) {
 		argc = 1;
 		argv = show;

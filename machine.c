@@ -158,7 +158,10 @@ machine_cpus(struct machine *m, const char *arg, int flags,
 	struct perr why;
 	int rc;
 
-	if (mask)
+	/* the kernel stops at a newline; an argument is used whole */
+	if (strcspn(arg, "\n") + 1 < strlen(arg))
+		rc = perr_set(&why, EINVAL, "a newline before the end");
+	else if (mask)
 		rc = cpumask_parse(out, arg, &why);
 	else
 		rc = cpus_nodes(m, arg, out, &why);
@@ -264,6 +267,47 @@ int
 default_read(struct cpuset *set, struct perr *pe)
 {
 	return read_set(DEFAULT_AFFINITY, false, set, pe);
+}
+
+/* A flag of debugfs's state lists, as a whole word on its line. */
+static bool
+has_flag(const char *buf, const char *flag)
+{
+	size_t len = strlen(flag);
+	const char *p;
+
+	for (p = buf; (p = strstr(p, flag)) != NULL; p += len)
+		if ((p == buf || p[-1] == ' ' || p[-1] == '\t' ||
+		    p[-1] == '\n') && (p[len] == '\n' || p[len] == '\0' ||
+		    p[len] == ' '))
+			return true;
+	return false;
+}
+
+/*
+ * What debugfs says of an IRQ (kernel/irq/debugfs.c prints the irq_data
+ * state flags by name, one a line): 0 when debugfs is not mounted.
+ */
+int
+irq_state(unsigned int irq)
+{
+	static int mounted = -1;	/* asked once, not once per IRQ */
+	char rel[64], *buf;
+	int state = IRQ_KNOWN;
+
+	if (mounted < 0)
+		mounted = procfs_exists("sys/kernel/debug/irq/irqs");
+	if (!mounted)
+		return 0;
+	snprintf(rel, sizeof(rel), "sys/kernel/debug/irq/irqs/%u", irq);
+	if (procfs_read(rel, &buf) != 0)
+		return 0;
+	if (has_flag(buf, "IRQD_AFFINITY_MANAGED"))
+		state |= IRQ_MANAGED;
+	if (has_flag(buf, "IRQD_SETAFFINITY_PENDING"))
+		state |= IRQ_PENDING;
+	free(buf);
+	return state;
 }
 
 /* Whether a process named irqbalance runs. */

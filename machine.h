@@ -42,6 +42,15 @@ int		 affinity_read(unsigned int, enum affinity, struct cpuset *,
 		    struct perr *);
 int		 default_read(struct cpuset *, struct perr *);
 
+/* irq_state() bits, from debugfs; none when it is not mounted */
+enum {
+	IRQ_KNOWN = 1,		/* debugfs describes the IRQ */
+	IRQ_MANAGED = 2,	/* IRQD_AFFINITY_MANAGED: the kernel owns it */
+	IRQ_PENDING = 4,	/* IRQD_SETAFFINITY_PENDING: a move waits */
+};
+
+int		 irq_state(unsigned int);
+
 bool		 irqbalance_running(void);
 void		 irqbalance_warn(void);
 

@@ -4,15 +4,21 @@
  */
 #include <sys/types.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <linux/openat2.h>
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#define LIBBSD_NETBSD_VIS	/* strnvisx() as NetBSD and FreeBSD have it */
+#include <vis.h>
 
 #include "procfs.h"
 
@@ -38,13 +44,48 @@ procfs_init(const char *root)
 	return 0;
 }
 
-/* For messages only; the next call overwrites the result. */
+/*
+ * Opens a name under the root as if the root were "/": absolute symlinks
+ * and ".." stay inside it (openat2(2) RESOLVE_IN_ROOT, Linux 5.6), so
+ * nothing outside the tree is read or written through a link. Kernels
+ * without openat2 get plain openat(2).
+ */
+static int
+root_open(const char *rel, int flags)
+{
+	static bool no_openat2;
+	struct open_how how = {
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	int fd;
+
+	/* openat2() refuses O_PATH with flags that do not apply to it */
+	flags |= O_CLOEXEC | ((flags & O_PATH) ? 0 : O_NOCTTY);
+	how.flags = flags;
+	if (!no_openat2) {
+		fd = syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+		if (fd >= 0 || errno != ENOSYS)
+			return fd;
+		no_openat2 = true;
+	}
+	return openat(rootfd, rel, flags);
+}
+
+/*
+ * The full name for a message, escaped with vis(3) so that no byte of it
+ * reaches a terminal raw; the next call overwrites the result.
+ */
 const char *
 procfs_path(const char *rel)
 {
-	static char buf[PATH_MAX + 64];
+	static char path[PATH_MAX + 64], buf[4 * sizeof(path)];
+	int len;
 
-	snprintf(buf, sizeof(buf), "%s/%s", rootname, rel);
+	len = snprintf(path, sizeof(path), "%s/%s", rootname, rel);
+	if (len < 0 || (size_t)len >= sizeof(path))
+		len = strlen(path);
+	strnvisx(buf, sizeof(buf), path, len,
+	    VIS_CSTYLE | VIS_OCTAL | VIS_NL | VIS_TAB);
 	return buf;
 }
 
@@ -102,7 +143,8 @@ procfs_read(const char *rel, char **bufp)
 {
 	int fd, rc;
 
-	if ((fd = openat(rootfd, rel, O_RDONLY | O_CLOEXEC)) < 0)
+	/* O_NONBLOCK: a fifo in a tree reads as empty, it does not hang */
+	if ((fd = root_open(rel, O_RDONLY | O_NONBLOCK)) < 0)
 		return -errno;
 	rc = read_all(fd, bufp, NULL, false);
 	close(fd);
@@ -112,7 +154,12 @@ procfs_read(const char *rel, char **bufp)
 bool
 procfs_exists(const char *rel)
 {
-	return faccessat(rootfd, rel, F_OK, 0) == 0;
+	int fd;
+
+	if ((fd = root_open(rel, O_PATH)) < 0)
+		return false;
+	close(fd);
+	return true;
 }
 
 static int
@@ -146,7 +193,7 @@ dir_open(const char *rel, DIR **dp)
 {
 	int fd;
 
-	if ((fd = openat(rootfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+	if ((fd = root_open(rel, O_RDONLY | O_DIRECTORY)) < 0)
 		return -errno;
 	if ((*dp = fdopendir(fd)) == NULL) {
 		close(fd);
@@ -238,51 +285,139 @@ procfs_numbers(const char *rel, unsigned int **nump, size_t *np)
 }
 
 /*
- * For streaming large files such as proc/interrupts line by line. glibc
- * ignores setvbuf()'s size without a buffer and reads 4 KB at a time, so
- * the buffer is given; it is static: one stream at a time.
+ * Lines with a cap, over a file under the root or a descriptor given:
+ * memory follows the longest line allowed, never the file, and running
+ * out of memory is an error, never the end of the file.
  */
-FILE *
-procfs_fopen(const char *rel)
+int
+lines_open(struct lines *l, const char *rel, size_t max)
 {
-	static char sbuf[1 << 16];
-	FILE *fp;
 	int fd;
 
-	if ((fd = openat(rootfd, rel, O_RDONLY | O_CLOEXEC)) < 0)
-		return NULL;
-	if ((fp = fdopen(fd, "r")) == NULL) {
-		close(fd);
-		return NULL;
+	if ((fd = root_open(rel, O_RDONLY | O_NONBLOCK)) < 0)
+		return -errno;
+	lines_fd(l, fd, max);
+	l->owned = true;
+	return 0;
+}
+
+void
+lines_fd(struct lines *l, int fd, size_t max)
+{
+	memset(l, 0, sizeof(*l));
+	l->fd = fd;
+	l->max = max;
+}
+
+static int
+lines_fill(struct lines *l)
+{
+	size_t cap;
+	ssize_t n;
+	char *tmp;
+
+	if (l->start > 0) {
+		memmove(l->buf, l->buf + l->start, l->end - l->start);
+		l->end -= l->start;
+		l->start = 0;
 	}
-	setvbuf(fp, sbuf, _IOFBF, sizeof(sbuf));
-	return fp;
+	if (l->end + 1 >= l->cap) {
+		cap = l->cap == 0 ? 65536 : 2 * l->cap;
+		if (cap > l->max + 2 && l->max + 2 > l->cap)
+			cap = l->max + 2;
+		if ((tmp = realloc(l->buf, cap)) == NULL)
+			return -ENOMEM;
+		l->buf = tmp;
+		l->cap = cap;
+	}
+	do
+		n = read(l->fd, l->buf + l->end, l->cap - l->end - 1);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (n == 0)
+		l->eof = true;
+	l->end += n;
+	return 0;
+}
+
+/*
+ * The next line without its newline, NUL-terminated; *lenp counts any NUL
+ * bytes inside. Returns 1, 0 at the end, -EFBIG for a line over the cap,
+ * or another negative errno.
+ */
+int
+lines_next(struct lines *l, char **linep, size_t *lenp)
+{
+	char *nl;
+	int rc;
+
+	for (;;) {
+		if (l->end > l->start &&
+		    (nl = memchr(l->buf + l->start, '\n', l->end - l->start))) {
+			*nl = '\0';
+			*linep = l->buf + l->start;
+			*lenp = nl - *linep;
+			l->start = nl + 1 - l->buf;
+			return *lenp > l->max ? -EFBIG : 1;
+		}
+		if (l->end - l->start > l->max)
+			return -EFBIG;
+		if (l->eof && l->end == l->start)
+			return 0;
+		if (l->eof) {
+			l->buf[l->end] = '\0';
+			*linep = l->buf + l->start;
+			*lenp = l->end - l->start;
+			l->start = l->end;
+			return 1;
+		}
+		if ((rc = lines_fill(l)) != 0)
+			return rc;
+	}
+}
+
+void
+lines_close(struct lines *l)
+{
+	if (l->owned && l->fd >= 0)
+		close(l->fd);
+	free(l->buf);
+	memset(l, 0, sizeof(*l));
+	l->fd = -1;
 }
 
 /*
  * Opens for reading and writing when asked; where only reading is
  * allowed (not root, read-only file system) the file is still read, and
- * the reason is kept for a later pfile_write().
+ * the reason is kept for a later pfile_write(). Only a regular file is
+ * ever written: procfs and sysfs attributes are regular files, and a
+ * device or fifo in their place is not ours (pf->regular says which).
  */
 int
 pfile_open(struct pfile *pf, const char *rel, bool writable)
 {
+	struct stat st;
 	int rc;
 
-	pf->buf = NULL;
-	pf->len = 0;
+	memset(pf, 0, sizeof(*pf));
 	pf->werr = writable ? 0 : EBADF;
 	pf->fd = -1;
-	if (writable)
-		pf->fd = openat(rootfd, rel, O_RDWR | O_CLOEXEC | O_NOCTTY);
-	if (pf->fd < 0 && writable && (errno == EACCES || errno == EROFS ||
-	    errno == EPERM))
+	if (writable && (pf->fd = root_open(rel, O_RDWR | O_NONBLOCK)) < 0) {
+		if (errno != EACCES && errno != EROFS && errno != EPERM &&
+		    errno != ENXIO)
+			return -errno;
 		pf->werr = errno;
-	else if (pf->fd < 0 && writable)
+	}
+	if (pf->fd < 0 && (pf->fd = root_open(rel, O_RDONLY | O_NONBLOCK)) < 0)
 		return -errno;
-	if (pf->fd < 0 &&
-	    (pf->fd = openat(rootfd, rel, O_RDONLY | O_CLOEXEC | O_NOCTTY)) < 0)
-		return -errno;
+	if (fstat(pf->fd, &st) != 0) {
+		rc = -errno;
+		pfile_close(pf);
+		return rc;
+	}
+	if (!(pf->regular = S_ISREG(st.st_mode)))
+		return 0;
 	if ((rc = read_all(pf->fd, &pf->buf, &pf->len, true)) != 0) {
 		pfile_close(pf);
 		return rc;
@@ -303,6 +438,8 @@ pfile_write(struct pfile *pf, const char *value)
 	size_t len = strlen(value), old = pf->len;
 	ssize_t n;
 
+	if (!pf->regular)
+		return -EBADF;
 	if (pf->werr != 0)
 		return -pf->werr;
 	do
@@ -339,55 +476,226 @@ file_open(const char *path)
 	return fopen(path, "re");
 }
 
-/*
- * Replaces path with data: written to path.tmp-XXXXXX in the same
- * directory, synced, then renamed over it, so a failed write leaves any
- * old file whole. The new file keeps the old one's mode.
- */
-int
-file_replace(const char *path, const char *data, size_t len)
+static int
+write_all(int fd, const char *data, size_t len)
 {
-	struct stat st;
-	char tmp[PATH_MAX];
-	mode_t mode, mask;
 	ssize_t n;
-	int fd, e;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", path) >=
-	    (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	if (stat(path, &st) == 0)
-		mode = st.st_mode & 07777;
-	else {
-		mask = umask(0);
-		umask(mask);
-		mode = 0666 & ~mask;
-	}
-	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0)
-		return -errno;
 	while (len > 0) {
 		if ((n = write(fd, data, len)) < 0) {
 			if (errno == EINTR)
 				continue;
-			goto fail;
+			return -errno;
 		}
 		data += n;
 		len -= n;
 	}
-	if (fchmod(fd, mode) != 0 || fsync(fd) != 0)
-		goto fail;
-	if (close(fd) != 0) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, path) != 0)
-		goto fail;
 	return 0;
-fail:
-	e = errno;
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	return -e;
+}
+
+/* A device or a FIFO cannot be replaced: it is written in place. */
+static int
+write_through(const char *path, const char *data, size_t len)
+{
+	int fd, rc;
+
+	if ((fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)) < 0)
+		return -errno;
+	rc = write_all(fd, data, len);
+	if (close(fd) != 0 && rc == 0)
+		rc = -errno;
+	return rc;
+}
+
+/*
+ * Where a new file named path goes: at the end of its chain of dangling
+ * symbolic links, each relative to its own directory; path if no link.
+ */
+static int
+link_dest(const char *path, char *buf, size_t size)
+{
+	char link[PATH_MAX];
+	struct stat st;
+	const char *slash;
+	size_t dir;
+	ssize_t n;
+	int hops;
+
+	if (strlcpy(buf, path, size) >= size)
+		return -ENAMETOOLONG;
+	for (hops = 0; lstat(buf, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
+		if (hops == 40)		/* Linux's limit */
+			return -ELOOP;
+		if ((n = readlink(buf, link, sizeof(link) - 1)) < 0)
+			return -errno;
+		link[n] = '\0';
+		slash = strrchr(buf, '/');
+		dir = link[0] != '/' && slash != NULL ? slash - buf + 1 : 0;
+		if (dir + n >= size)
+			return -ENAMETOOLONG;
+		memcpy(buf + dir, link, n + 1);
+	}
+	return 0;
+}
+
+/*
+ * A save killed by SIGKILL leaves its path.tmp-XXXXXX behind. Such files
+ * beside path are removed: regular files whose names end in exactly six
+ * of mkstemp(3)'s letters and digits, untouched for ten minutes, so that
+ * a save running now keeps its own. Errors are ignored.
+ */
+static void
+remove_stale(const char *path)
+{
+	const char *slash = strrchr(path, '/'), *base, *x;
+	char dir[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	time_t old = time(NULL) - 10 * 60;
+	size_t len;
+	DIR *d;
+
+	base = slash == NULL ? path : slash + 1;
+	len = slash == NULL ? 0 : (size_t)(base - path);
+	if (len >= sizeof(dir))
+		return;
+	memcpy(dir, path, len);
+	dir[len] = '\0';
+	if ((d = opendir(len == 0 ? "." : dir)) == NULL)
+		return;
+	len = strlen(base);
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, base, len) != 0)
+			continue;
+		x = de->d_name + len;
+		if (strncmp(x, ".tmp-", 5) != 0 || strlen(x + 5) != 6 ||
+		    strspn(x + 5, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != 6)
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st,
+		    AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_mtime < old)
+			unlinkat(dirfd(d), de->d_name, 0);
+	}
+	closedir(d);
+}
+
+/* Writes tmp (a mkostemp(3) template), syncs it, renames it to dest. */
+static int
+replace_with(char *tmp, const char *dest, mode_t mode, const char *data,
+    size_t len)
+{
+	int fd, rc;
+
+	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0)
+		return -errno;
+	if ((rc = write_all(fd, data, len)) == 0 &&
+	    (fchmod(fd, mode) != 0 || fsync(fd) != 0))
+		rc = -errno;
+	if (close(fd) != 0 && rc == 0)
+		rc = -errno;
+	if (rc == 0 && rename(tmp, dest) != 0)
+		rc = -errno;
+	if (rc != 0)
+		unlink(tmp);
+	return rc;
+}
+
+/*
+ * Replaces path with data: written to path.tmp-XXXXXX in the same
+ * directory, synced, then renamed over it, so a failed write leaves any
+ * old file whole. The new file keeps the old one's mode. A symbolic link
+ * stays one: its target is replaced. A device or FIFO is written through.
+ * INT, TERM, HUP and QUIT wait until the temporary file is gone; SIGXFSZ
+ * is ignored then, so that a write past the size limit fails with EFBIG.
+ */
+int
+file_replace(const char *path, const char *data, size_t len)
+{
+	struct sigaction ign, oxfsz;
+	sigset_t block, omask;
+	struct stat st;
+	char dest[PATH_MAX], tmp[PATH_MAX + 16];
+	mode_t mode, mask;
+	int rc;
+
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		if (!S_ISREG(st.st_mode))
+			return write_through(path, data, len);
+		if (realpath(path, dest) == NULL)
+			return -errno;
+		mode = st.st_mode & 07777;
+	} else if (errno != ENOENT)
+		return -errno;
+	else {
+		if ((rc = link_dest(path, dest, sizeof(dest))) != 0)
+			return rc;
+		mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", dest) >=
+	    (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	remove_stale(dest);
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigprocmask(SIG_BLOCK, &block, &omask);
+	sigaction(SIGXFSZ, &ign, &oxfsz);
+	rc = replace_with(tmp, dest, mode, data, len);
+	sigaction(SIGXFSZ, &oxfsz, NULL);
+	sigprocmask(SIG_SETMASK, &omask, NULL);
+	return rc;
+}
+
+/*
+ * What a name under the root resolves to, as root_open() resolves it,
+ * written to buf relative to the root with no link, "." or "..": the
+ * kernel's name for the file opened (proc(5), /proc/self/fd) less the
+ * root's. "." is the root itself; -EXDEV a file outside it.
+ */
+int
+procfs_realpath(const char *rel, char *buf, size_t size)
+{
+	char link[32], root[PATH_MAX], path[PATH_MAX];
+	const char *tail;
+	size_t len;
+	ssize_t n;
+	int fd, rc;
+
+	if ((fd = root_open(rel, O_PATH)) < 0)
+		return -errno;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path));
+	rc = n < 0 ? -errno : 0;
+	close(fd);
+	if (rc != 0)
+		return rc;
+	if ((size_t)n == sizeof(path))
+		return -ENAMETOOLONG;
+	path[n] = '\0';
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", rootfd);
+	if ((n = readlink(link, root, sizeof(root))) < 0)
+		return -errno;
+	if ((size_t)n == sizeof(root))
+		return -ENAMETOOLONG;
+	root[n] = '\0';
+	len = n == 1 ? 0 : (size_t)n;	/* "/" */
+	if (strncmp(path, root, len) != 0 ||
+	    (path[len] != '/' && path[len] != '\0'))
+		return -EXDEV;
+	tail = path[len] == '\0' || path[len + 1] == '\0' ? "." :
+	    path + len + 1;
+	if (strlcpy(buf, tail, size) >= size)
+		return -ENAMETOOLONG;
+	return 0;
 }

@@ -19,7 +19,20 @@ bool		 procfs_exists(const char *);
 int		 procfs_dir(const char *, bool, char ***, size_t *);
 void		 procfs_dir_free(char **, size_t);
 int		 procfs_numbers(const char *, unsigned int **, size_t *);
-FILE		*procfs_fopen(const char *);
+int		 procfs_realpath(const char *, char *, size_t);
+/* Lines read with a cap (see lines_next()); buf is owned. */
+struct lines {
+	int	 fd;
+	bool	 owned;		/* opened by lines_open(), closed by us */
+	bool	 eof;
+	char	*buf;
+	size_t	 cap, start, end, max;
+};
+
+int		 lines_open(struct lines *, const char *, size_t);
+void		 lines_fd(struct lines *, int, size_t);
+int		 lines_next(struct lines *, char **, size_t *);
+void		 lines_close(struct lines *);
 
 /* Ordinary files named by the user, not under the root; "-" is stdio. */
 FILE		*file_open(const char *);
@@ -32,6 +45,7 @@ int		 file_replace(const char *, const char *, size_t);
 struct pfile {
 	int	 fd;
 	int	 werr;		/* why it could only be opened read-only */
+	bool	 regular;	/* a regular file: read, and writable */
 	char	*buf;
 	size_t	 len;
 };

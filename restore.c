@@ -8,6 +8,7 @@
  * exits 0 when there is none, 1 when there is one.
  */
 #include <err.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 
 static int restore_main(int, char *[]);
 static int check_main(int, char *[]);
+static void check_help(FILE *);
 
 const struct command restore_command = {
 	"restore", restore_main, "apply a snapshot",
@@ -35,7 +37,7 @@ const struct command check_command = {
 	"check", check_main, "compare the machine with a snapshot",
 	"[--by-number] file",
 	"      --by-number  match IRQs by number, not by name\n",
-	NULL
+	check_help
 };
 
 enum { OPT_BY_NUMBER = 256 };
@@ -62,6 +64,7 @@ struct run {
 	struct mirqs	 mi;
 	int		 flags;
 	bool		 quiet;
+	struct tally	 tl;
 };
 
 static void
@@ -72,20 +75,41 @@ run_free(struct run *r)
 	machine_free(&r->m);
 }
 
-/* One operand, the machine, the snapshot and the IRQs there are. */
+static void
+check_help(FILE *fp)
+{
+	fprintf(fp, "\ncheck exits with 1 when the machine differs from the "
+	    "snapshot, and with 2\nwhen the snapshot cannot be read, is "
+	    "wrong or has no entry.\n");
+}
+
+/*
+ * One operand, the machine, the snapshot and the IRQs there are. For
+ * check, a snapshot that cannot be read or has no entry is bad input
+ * (2): status 1 means drift.
+ */
 static int
 run_load(int argc, char *argv[], const struct command *cmd, struct run *r)
 {
+	bool check = cmd == &check_command;
 	int rc;
 
 	if (argc - optind != 1)
 		return usage_error(cmd, "expected one snapshot file");
 	if (machine_load(&r->m) != 0)
 		return EXIT_FAIL;
-	if ((rc = snap_read(&r->s, &r->m, argv[optind])) != 0 ||
-	    (rc = mirqs_load(&r->mi)) != 0) {
+	if ((rc = snap_read(&r->s, &r->m, argv[optind])) == 0 && check &&
+	    r->s.n == 0) {
+		warnx("%s: no entries", r->s.label);
+		rc = -EINVAL;
+	}
+	if (rc != 0) {
 		run_free(r);
-		return exit_status(rc);
+		return check ? EXIT_USAGE : exit_status(rc);
+	}
+	if ((rc = mirqs_load(&r->mi)) != 0) {
+		run_free(r);
+		return EXIT_FAIL;
 	}
 	return EXIT_OK;
 }
@@ -118,6 +142,10 @@ offline_only(struct run *r, const char *label, long irq, const struct entry *e)
 		    "online CPU", label, strncasecmp(e->sl.cpus, "0x", 2) == 0 ?
 		    "mask" : "list", quoted(e->sl.cpus));
 	cpuset_free(cur);
+	if (res == APPLY_FAILED)
+		r->tl.failed++;
+	else
+		r->tl.unchanged++;
 	return res;
 }
 
@@ -150,8 +178,8 @@ restore_one(struct run *r, long irq, const struct entry *e)
 	if (!cpuset_intersects(e->want, r->m.online))
 		return offline_only(r, label, irq, e);
 	if (irq < 0)
-		return apply_default(&r->m, e->want, r->flags);
-	return apply_irq(&r->m, irq, e->want, r->flags);
+		return apply_default(&r->m, e->want, r->flags, &r->tl);
+	return apply_irq(&r->m, irq, e->want, r->flags, &r->tl);
 }
 
 /*
@@ -162,7 +190,7 @@ static int
 restore_main(int argc, char *argv[])
 {
 	struct run r;
-	size_t i, total, failed;
+	size_t i;
 	int ch, status;
 
 	memset(&r, 0, sizeof(r));
@@ -185,27 +213,32 @@ restore_main(int argc, char *argv[])
 	}
 	if ((status = run_load(argc, argv, &restore_command, &r)) != EXIT_OK)
 		return status;
-	total = failed = snap_resolve(&r.s, &r.mi);
+	r.tl.failed = snap_resolve(&r.s, &r.mi);
 	offline_note(&r);
 	if (!r.quiet)
 		irqbalance_warn();
-	if (r.s.dflt != NULL) {
-		total++;
-		failed += restore_one(&r, -1, r.s.dflt) == APPLY_FAILED;
-	}
-	for (i = 0; i < r.mi.nums.n; i++)
-		if (r.mi.v[i].by != NULL) {
-			total++;
-			failed += restore_one(&r, r.mi.nums.v[i],
-			    r.mi.v[i].by) == APPLY_FAILED;
-		}
+	if (!(r.flags & APPLY_DRYRUN))
+		applying();
+	if (r.s.dflt != NULL)
+		restore_one(&r, -1, r.s.dflt);
+	for (i = 0; i < r.mi.nums.n && !r.tl.stop; i++)
+		if (r.mi.v[i].by != NULL)
+			restore_one(&r, r.mi.nums.v[i], r.mi.v[i].by);
+	for (; i < r.mi.nums.n; i++)
+		r.tl.failed += r.mi.v[i].by != NULL;
+	apply_note(&r.tl, r.flags);
+	status = exit_applied(&r.tl);
 	run_free(&r);
-	return exit_applied(failed, total);
+	return status;
 }
 
-/* Prints a difference; returns whether there is one. */
+/*
+ * Prints a difference; returns whether there is one. A kernel-managed
+ * IRQ's is printed apart: it is not drift anyone can mend.
+ */
 static bool
-differs(const char *label, const struct cpuset *cur, const struct cpuset *want)
+differs(const char *label, const struct cpuset *cur, const struct cpuset *want,
+    bool managed)
 {
 	char *a, *b;
 
@@ -213,7 +246,8 @@ differs(const char *label, const struct cpuset *cur, const struct cpuset *want)
 		return false;
 	a = xformat(cur, false);
 	b = xformat(want, false);
-	printf("%s: %s (want %s)\n", label, a, b);
+	printf("%s: %s (want %s%s)\n", label, a, b,
+	    managed ? "; managed by the kernel, not drift" : "");
 	free(a);
 	free(b);
 	return true;
@@ -227,7 +261,7 @@ check_irq(struct run *r, size_t i, struct cpuset *cur)
 	unsigned int irq = r->mi.nums.v[i];
 	struct perr pe;
 	char *label, *names;
-	bool diff;
+	bool diff, managed;
 
 	if (affinity_read(irq, AFF_REQUESTED, cur, &pe) != 0) {
 		warnx("%s", pe.msg);
@@ -237,7 +271,8 @@ check_irq(struct run *r, size_t i, struct cpuset *cur)
 	if (asprintf(&label, "irq %u%s%s", irq, *names != '\0' ? " " : "",
 	    names) < 0)
 		err(EXIT_FAIL, NULL);
-	diff = differs(label, cur, q->by->want);
+	managed = irq_state(irq) & IRQ_MANAGED;
+	diff = differs(label, cur, q->by->want, managed) && !managed;
 	free(label);
 	free(names);
 	return diff;
@@ -268,7 +303,8 @@ check_main(int argc, char *argv[])
 			warnx("%s", pe.msg);
 			diffs++;
 		} else
-			diffs += differs("default", cur, r.s.dflt->want);
+			diffs += differs("default", cur, r.s.dflt->want,
+			    false);
 	}
 	for (i = 0; i < r.mi.nums.n; i++)
 		if (r.mi.v[i].by != NULL)

@@ -14,6 +14,7 @@
 #include "procfs.h"
 #include "select.h"
 #include "snapline.h"
+#include "text.h"
 #include "xalloc.h"
 
 static int save_main(int, char *[]);
@@ -46,9 +47,12 @@ save_irq(FILE *fp, unsigned int irq, struct cpuset *set)
 		warnx("%s", pe.msg);
 		return rc;
 	}
+	/* a managed IRQ is the kernel's to place: a comment, not an entry */
 	list = xformat(set, false);
 	if (*list == '\0')
 		fprintf(fp, "# %u has no CPUs:", irq);
+	else if (irq_state(irq) & IRQ_MANAGED)
+		fprintf(fp, "# managed by the kernel: %u %s", irq, list);
 	else
 		fprintf(fp, "%u %s", irq, list);
 	free(list);
@@ -118,7 +122,7 @@ save_main(int argc, char *argv[])
 		status = EXIT_FAIL;
 	else if (out != NULL && strcmp(out, "-") != 0) {
 		if ((rc = file_replace(out, text, len)) != 0) {
-			warnc(-rc, "%s", out);
+			warnc(-rc, "%s", quoted(out));
 			status = EXIT_FAIL;
 		}
 	} else

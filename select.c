@@ -100,17 +100,64 @@ irq_names(unsigned int irq)
 	return s;
 }
 
+/*
+ * Where a device named NAME is listed: a PCI address, a network
+ * interface, an NVMe controller, a disk or partition. Each is a link to
+ * the device's directory under sys/devices.
+ */
 static const char *const device_dirs[] = {
 	"sys/bus/pci/devices/%s",
-	"sys/class/net/%s/device",
-	"sys/class/nvme/%s/device",
+	"sys/class/net/%s",
+	"sys/class/nvme/%s",
+	"sys/class/block/%s",
 };
+
+/* A directory that holds a device's interrupts: msi_irqs or irq. */
+static bool
+has_irqs(const char *dir)
+{
+	char rel[PATH_MAX + 16];
+
+	snprintf(rel, sizeof(rel), "%s/msi_irqs", dir);
+	if (procfs_exists(rel))
+		return true;
+	snprintf(rel, sizeof(rel), "%s/irq", dir);
+	return procfs_exists(rel);
+}
+
+/*
+ * The directory of the device whose interrupts serve the one listed at
+ * rel: the first that has any of the device and its parents, walking up
+ * its path under sys/devices as sysfs-rules.rst says to find a parent.
+ * An interface's parent is the PCI function (.../0000:3b:00.0/net/eth0),
+ * or a virtio device on one (.../0000:00:03.0/virtio2/net/eth0: drivers/
+ * virtio/virtio_pci_common.c requests the vectors on the function, named
+ * "virtio2-config", "virtio2-input.0"); an NVMe disk's is its controller
+ * (.../0000:3d:00.0/nvme/nvme0/nvme0n1). False, buf undefined, if none
+ * has.
+ */
+static bool
+irq_dir(const char *rel, char *buf, size_t size)
+{
+	char *slash;
+
+	if (procfs_realpath(rel, buf, size) != 0)
+		return false;
+	while (strncmp(buf, "sys/devices/", 12) == 0) {
+		if (has_irqs(buf))
+			return true;
+		if ((slash = strrchr(buf, '/')) == NULL)
+			break;
+		*slash = '\0';
+	}
+	return false;
+}
 
 /* A device's legacy interrupt line, when it has no MSI. */
 static void
 legacy_irq(const char *dir, struct irqs *out)
 {
-	char rel[600], *buf;
+	char rel[PATH_MAX + 16], *buf;
 	const char *errstr;
 	long long irq;
 
@@ -128,15 +175,18 @@ legacy_irq(const char *dir, struct irqs *out)
 }
 
 /*
- * The IRQs of a network interface, NVMe controller or PCI address: its
- * msi_irqs entries, or its legacy irq. *dirp, when given, becomes the
- * device's directory (the caller frees it). 0, or -ENOENT silently.
+ * The IRQs of a network interface, NVMe controller, disk or PCI address:
+ * the msi_irqs entries or else the legacy irq of the device, or of the
+ * device above it that has its interrupts (see irq_dir()). *dirp, when
+ * given, becomes the directory they were found in, or the device's own
+ * if none was (the caller frees it). 0, or -ENOENT silently.
  */
 int
 device_irqs(const char *name, struct irqs *out, char **dirp)
 {
-	char dir[512], rel[600];
+	char dir[512], idir[PATH_MAX], rel[PATH_MAX + 16];
 	size_t i;
+	bool found;
 
 	out->v = NULL;
 	out->n = 0;
@@ -147,13 +197,16 @@ device_irqs(const char *name, struct irqs *out, char **dirp)
 	}
 	if (i == nitems(device_dirs))
 		return -ENOENT;
+	found = irq_dir(dir, idir, sizeof(idir));
 	if (dirp != NULL)
-		*dirp = xstrdup(dir);
-	snprintf(rel, sizeof(rel), "%s/msi_irqs", dir);
+		*dirp = xstrdup(found ? idir : dir);
+	if (!found)
+		return 0;
+	snprintf(rel, sizeof(rel), "%s/msi_irqs", idir);
 	if (procfs_numbers(rel, &out->v, &out->n) == 0 && out->n > 0)
 		return 0;
 	irqs_free(out);
-	legacy_irq(dir, out);
+	legacy_irq(idir, out);
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 
 #include "apply.h"
 #include "commands.h"
+#include "irqsel.h"
 #include "select.h"
 #include "xalloc.h"
 
@@ -28,6 +29,23 @@ static const struct option set_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+/* Whether an item of the selector is this IRQ's number and nothing else. */
+static bool
+named_alone(const char *arg, unsigned int irq)
+{
+	struct irqsel *sel;
+	size_t n, i;
+	bool named = false;
+
+	if (irqsel_parse(arg, &sel, &n, NULL) != 0)
+		return false;
+	for (i = 0; i < n; i++)
+		named |= sel[i].kind == SEL_RANGE && sel[i].lo == irq &&
+		    sel[i].hi == irq;
+	irqsel_free(sel, n);
+	return named;
+}
+
 static int
 set_main(int argc, char *argv[])
 {
@@ -36,6 +54,7 @@ set_main(int argc, char *argv[])
 	struct change *c;
 	struct cpuset *want;
 	struct perr pe;
+	struct tally tl = { 0 };
 	bool quiet = false;
 	int ch, flags = 0, cpus = CPUS_ONLINE, status;
 	size_t i;
@@ -74,10 +93,15 @@ set_main(int argc, char *argv[])
 		goto out;
 	c = xcalloc(irqs.n, sizeof(*c));
 	for (i = 0; i < irqs.n; i++)
-		c[i] = (struct change){ irqs.v[i], want };
+		c[i] = (struct change){ irqs.v[i], want,
+		    named_alone(argv[optind], irqs.v[i]) };
 	if (!quiet)
 		irqbalance_warn();
-	status = exit_applied(apply_all(&m, c, irqs.n, flags), irqs.n);
+	if (!(flags & APPLY_DRYRUN))
+		applying();
+	apply_all(&m, c, irqs.n, flags, &tl);
+	apply_note(&tl, flags);
+	status = exit_applied(&tl);
 	free(c);
 out:
 	irqs_free(&irqs);

@@ -18,7 +18,8 @@
 
 enum col {
 	C_IRQ, C_AFFINITY, C_EFFECTIVE, C_NODE, C_TOTAL, C_NAME,
-	C_HINT, C_ONLINE, C_CHIP, C_HWIRQ, C_DEVICE, NCOLS
+	C_HINT, C_ONLINE, C_CHIP, C_HWIRQ, C_TYPE, C_FLOW, C_DEVICE,
+	C_MANAGED, NCOLS
 };
 
 static const struct column {
@@ -41,10 +42,15 @@ static const struct column {
 	[C_ONLINE] =	{ "ONLINE", false, false,
 	    "requested CPUs that are online" },
 	[C_CHIP] =	{ "CHIP", false, false, "interrupt controller" },
-	[C_HWIRQ] =	{ "HWIRQ", false, false,
-	    "hardware IRQ number and flow" },
+	[C_HWIRQ] =	{ "HWIRQ", true, true,
+	    "hardware IRQ number in its domain" },
+	[C_TYPE] =	{ "TYPE", false, false, "trigger: Level or Edge" },
+	[C_FLOW] =	{ "FLOW", false, false,
+	    "flow handler, as edge or fasteoi" },
 	[C_DEVICE] =	{ "DEVICE", false, false,
 	    "network interface or PCI device" },
+	[C_MANAGED] =	{ "MANAGED", false, false,
+	    "the kernel owns the affinity (yes, no; - unknown)" },
 };
 
 static int show_main(int, char *[]);
@@ -58,7 +64,7 @@ const struct command show_command = {
 	"  -n, --noheadings   print no header line\n"
 	"  -o, --output COLS  columns to print, comma-separated\n"
 	"  -a, --all          also IRQs that have no row in /proc/interrupts\n"
-	"  -q, --quiet        no irqbalance warning\n",
+	"  -q, --quiet        accepted for scripts; show never warns\n",
 	show_columns
 };
 
@@ -84,7 +90,7 @@ struct show {
 	enum col	 cols[NCOLS * 4];
 	size_t		 ncols;
 	bool		 want[NCOLS];
-	bool		 masks, json, noheadings, all, quiet;
+	bool		 masks, json, noheadings, all;
 	struct irqs	 only;		/* with an IRQ selector */
 	bool		 filter;
 	struct row	*rows;
@@ -242,6 +248,7 @@ row_sets(struct show *sh, struct row *row)
 {
 	unsigned int irq = row->irq;
 	const char *dev;
+	int state;
 
 	if (sh->want[C_AFFINITY])
 		row->cell[C_AFFINITY] = read_set(sh, irq, AFF_REQUESTED, NULL);
@@ -256,6 +263,10 @@ row_sets(struct show *sh, struct row *row)
 		row->cell[C_NODE] = read_word(irq, "node");
 	if (sh->want[C_DEVICE] && (dev = device_of(sh, irq)) != NULL)
 		row->cell[C_DEVICE] = xstrdup(dev);
+	/* debugfs knows; without it, "-" (null in JSON) */
+	if (sh->want[C_MANAGED] && (state = irq_state(irq)) != 0)
+		row->cell[C_MANAGED] = xstrdup(state & IRQ_MANAGED ?
+		    "yes" : "no");
 }
 
 /* r is the IRQ's row of /proc/interrupts, or NULL when it has none. */
@@ -276,6 +287,10 @@ add_row(struct show *sh, unsigned int irq, const struct irqrow *r)
 			row->cell[C_CHIP] = xstrndup(r->chip, r->chiplen);
 		if (r->hwirqlen > 0)
 			row->cell[C_HWIRQ] = xstrndup(r->hwirq, r->hwirqlen);
+		if (r->typelen > 0)
+			row->cell[C_TYPE] = xstrndup(r->type, r->typelen);
+		if (r->flowlen > 0)
+			row->cell[C_FLOW] = xstrndup(r->flow, r->flowlen);
 		if (r->nameslen > 0)
 			row->cell[C_NAME] = xstrndup(r->names, r->nameslen);
 	} else if (sh->want[C_NAME]) {
@@ -296,40 +311,45 @@ cmprow(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* proc/interrupts is read line by line: it is huge on big machines. */
+/*
+ * proc/interrupts is read line by line: it is huge on big machines. A
+ * row of 8192 CPUs is 90 KB; the cap leaves room for far more.
+ */
+#define ROW_MAX	(4 << 20)
+
 static int
 read_interrupts(struct show *sh)
 {
 	struct irqrow r;
+	struct lines l;
 	unsigned int ncpus = 0;
-	char *line = NULL;
-	size_t cap = 0;
-	FILE *fp;
-	int rc = 0;
+	size_t len;
+	char *line;
+	int rc;
 
-	if ((fp = procfs_fopen("proc/interrupts")) == NULL) {
-		warn("%s", procfs_path("proc/interrupts"));
+	if ((rc = lines_open(&l, "proc/interrupts", ROW_MAX)) != 0) {
+		warnc(-rc, "%s", procfs_path("proc/interrupts"));
 		return -1;
 	}
-	if (getline(&line, &cap, fp) < 0 ||
-	    interrupts_header(line, &ncpus) != 0) {
+	if ((rc = lines_next(&l, &line, &len)) == 0 ||
+	    (rc == 1 && interrupts_header(line, &ncpus) != 0)) {
 		warnx("%s: no CPU header", procfs_path("proc/interrupts"));
-		rc = -1;
+		rc = -EINVAL;
 	}
-	while (rc == 0 && getline(&line, &cap, fp) >= 0) {
+	while (rc == 1 && (rc = lines_next(&l, &line, &len)) == 1) {
 		if (interrupts_row(line, ncpus, &r, NULL) != 0)
 			continue;
 		if (sh->filter && !irqs_find(&sh->only, r.irq, NULL))
 			continue;
 		add_row(sh, r.irq, &r);
 	}
-	if (ferror(fp)) {
-		warn("%s", procfs_path("proc/interrupts"));
-		rc = -1;
-	}
-	free(line);
-	fclose(fp);
-	return rc;
+	if (rc == -EFBIG)
+		warnx("%s: a line longer than %d bytes",
+		    procfs_path("proc/interrupts"), ROW_MAX);
+	else if (rc < 0 && rc != -EINVAL)
+		warnc(-rc, "%s", procfs_path("proc/interrupts"));
+	lines_close(&l);
+	return rc == 0 ? 0 : -1;
 }
 
 /* With -a or a selector, the IRQs that have no row in proc/interrupts. */
@@ -359,6 +379,16 @@ add_rowless(struct show *sh)
 	return 0;
 }
 
+/* A JSON number: -?(0|[1-9][0-9]*); "007" or "-01" stay strings. */
+static bool
+json_number(const char *v)
+{
+	v += *v == '-';
+	if (*v == '0')
+		return v[1] == '\0';
+	return *v >= '1' && *v <= '9' && v[strspn(v, "0123456789")] == '\0';
+}
+
 static void
 print_json(const struct show *sh)
 {
@@ -378,9 +408,10 @@ print_json(const struct show *sh)
 			printf("\": ");
 			if (v == NULL)
 				printf("null");
-			else if (c->number && v[*v == '-'] != '\0' &&
-			    strspn(v + (*v == '-'), "0123456789") ==
-			    strlen(v + (*v == '-')))
+			else if (sh->cols[k] == C_MANAGED)
+				printf("%s", strcmp(v, "yes") == 0 ? "true" :
+				    "false");
+			else if (c->number && json_number(v))
 				printf("%s", v);
 			else
 				json_string(stdout, v);
@@ -388,6 +419,24 @@ print_json(const struct show *sh)
 		printf("}");
 	}
 	printf("%s]\n}\n", sh->nrows ? "\n   " : "");
+}
+
+/* Names from the system reach the terminal only as vis(3) escapes. */
+static void
+escape_cells(struct show *sh)
+{
+	size_t i, k;
+	char *t;
+
+	for (i = 0; i < sh->nrows; i++)
+		for (k = 0; k < NCOLS; k++) {
+			if (sh->rows[i].cell[k] == NULL)
+				continue;
+			if ((t = escaped(sh->rows[i].cell[k])) == NULL)
+				err(EXIT_FAIL, NULL);
+			free(sh->rows[i].cell[k]);
+			sh->rows[i].cell[k] = t;
+		}
 }
 
 static void
@@ -486,8 +535,7 @@ show_options(int argc, char *argv[], struct show *sh)
 		case 'a':
 			sh->all = true;
 			break;
-		case 'q':
-			sh->quiet = true;
+		case 'q':	/* show never warns; kept for scripts */
 			break;
 		}
 	}
@@ -525,10 +573,10 @@ show_main(int argc, char *argv[])
 	if (status == EXIT_OK) {
 		if (sh.json)
 			print_json(&sh);
-		else
+		else {
+			escape_cells(&sh);
 			print_table(&sh);
-		if (!sh.quiet)
-			irqbalance_warn();
+		}
 	}
 	show_free(&sh);
 	return status;

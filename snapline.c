@@ -9,14 +9,15 @@
  *	name	= string			an action name, exactly
  *	pattern	= word | string			fnmatch(3) on each action name
  *	cpus	= word				as for set: list, 0x mask, node:K
- *	word	= 1*( any byte but SP, TAB, NL, '"', '#' )
+ *	word	= 1*( any byte but SP, TAB, CR, NL, '"', '#' )
  *	string	= '"' *( any byte but '"', '\', NL | escape ) '"'
  *	escape	= '\\' | '\"' | '\n' | '\t' | '\' 1*3( octal digit )
- *	SP	= 1*( ' ' | TAB )
+ *	SP	= 1*( ' ' | TAB | CR )
  *
  * A word that starts with a digit must be an IRQ number; a word "default"
  * is the keyword: quote such names. A # outside a string starts a comment.
- * snapline_quote() writes any name so that it reads back byte for byte.
+ * CR is a blank, so lines may end in CR LF. snapline_quote() writes any
+ * name so that it reads back byte for byte.
  */
 #include <errno.h>
 #include <limits.h>
@@ -72,7 +73,7 @@ decode(char **pp, char **outp, struct perr *pe)
 		}
 	}
 	p++;
-	if (*p != '\0' && *p != ' ' && *p != '\t' && *p != '#')
+	if (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\r' && *p != '#')
 		return perr_set(pe, EINVAL, "no space after the closing quote");
 	*out = '\0';
 	*pp = p;
@@ -101,7 +102,7 @@ tokenize(char *p, struct tokens *t, struct perr *pe)
 	int c, rc;
 
 	for (;;) {
-		while (*p == ' ' || *p == '\t')
+		while (*p == ' ' || *p == '\t' || *p == '\r')
 			p++;
 		if (*p == '\0' || *p == '#')
 			return 0;
@@ -113,7 +114,7 @@ tokenize(char *p, struct tokens *t, struct perr *pe)
 			continue;
 		}
 		start = p;
-		p += strcspn(p, " \t\"#");
+		p += strcspn(p, " \t\r\"#");
 		if (*p == '"') {
 			*p = '\0';
 			return perr_set(pe, EINVAL, "a quote right after "

@@ -23,6 +23,9 @@
 #include "snapshot.h"
 #include "xalloc.h"
 
+/* A line of a snapshot: far more than 8192 CPUs and any name need. */
+#define SNAP_LINE_MAX	(1 << 20)
+
 void
 snap_warn(const struct snap *s, size_t line, const char *fmt, ...)
 {
@@ -89,8 +92,85 @@ snap_free(struct snap *s)
 	for (i = 0; i < s->n; i++)
 		entry_free(&s->v[i]);
 	free(s->v);
+	free(s->slots);
+	free(s->label);
 	s->v = NULL;
 	s->n = 0;
+	s->label = NULL;
+}
+
+/* FNV-1a over what makes two lines the same: kind, pattern, CPUs. */
+static size_t
+entry_hash(const struct entry *e)
+{
+	const char *parts[2] = { e->sl.pattern, e->sl.cpus };
+	size_t h = 2166136261u ^ e->sl.kind, i;
+	const unsigned char *p;
+
+	for (i = 0; e->sl.kind == SNAP_PATTERN && i < nitems(parts); i++)
+		for (p = (const unsigned char *)parts[i]; ; p++) {
+			h = (h ^ *p) * 16777619u;
+			if (*p == '\0')
+				break;
+		}
+	return h;
+}
+
+static bool
+same_entry(const struct entry *a, const struct entry *b)
+{
+	if (a->sl.kind != b->sl.kind)
+		return false;
+	return a->sl.kind == SNAP_DEFAULT ||
+	    (strcmp(a->sl.pattern, b->sl.pattern) == 0 &&
+	    strcmp(a->sl.cpus, b->sl.cpus) == 0);
+}
+
+static void
+rehash(struct snap *s)
+{
+	size_t i, h;
+
+	free(s->slots);
+	s->nslots = s->nslots == 0 ? 64 : s->nslots * 2;
+	s->slots = xcalloc(s->nslots, sizeof(*s->slots));
+	for (i = 0; i < s->n; i++) {
+		if (s->v[i].sl.kind == SNAP_IRQ)
+			continue;
+		for (h = entry_hash(&s->v[i]); s->slots[h % s->nslots] != 0; h++)
+			;
+		s->slots[h % s->nslots] = i + 1;
+	}
+}
+
+/*
+ * A default or pattern line that repeats an earlier one replaces it: the
+ * later line wins anyway, and a file of a million "* 1" lines then costs
+ * what one does. Lines with IRQ numbers are all kept, for pairing.
+ */
+static void
+add_entry(struct snap *s, struct entry *e)
+{
+	size_t h, *slot = NULL;
+
+	if (e->sl.kind != SNAP_IRQ) {
+		if (2 * s->n >= s->nslots)
+			rehash(s);
+		for (h = entry_hash(e); s->slots[h % s->nslots] != 0; h++)
+			if (same_entry(&s->v[s->slots[h % s->nslots] - 1], e)) {
+				entry_free(&s->v[s->slots[h % s->nslots] - 1]);
+				s->v[s->slots[h % s->nslots] - 1] = *e;
+				return;
+			}
+		slot = &s->slots[h % s->nslots];
+	}
+	if (s->n == s->cap) {
+		s->cap = s->cap == 0 ? 64 : 2 * s->cap;
+		s->v = xreallocarray(s->v, s->cap, sizeof(*s->v));
+	}
+	s->v[s->n++] = *e;
+	if (slot != NULL)
+		*slot = s->n;
 }
 
 /*
@@ -116,45 +196,47 @@ read_entry(struct snap *s, struct machine *m, size_t lineno,
 		entry_free(&e);
 		return rc;
 	}
-	if (e.sl.kind == SNAP_NONE)
-		return 0;
-	s->v = xreallocarray(s->v, s->n + 1, sizeof(*s->v));
-	s->v[s->n++] = e;
+	if (e.sl.kind != SNAP_NONE)
+		add_entry(s, &e);
 	return 0;
 }
 
 /*
  * Reads and checks the whole file. 0, or after saying why -EINVAL when
- * a line is wrong (every such line reported), another negative errno
- * when the file cannot be read.
+ * a line is wrong (every such line reported, up to a line over the cap),
+ * another negative errno when the file cannot be read.
  */
 int
 snap_read(struct snap *s, struct machine *m, const char *path)
 {
-	size_t cap = 0, lineno = 0;
-	ssize_t len;
-	char *line = NULL;
+	struct lines l;
+	size_t lineno = 0, len;
+	char *line;
 	FILE *fp;
-	int bad = 0, rc = 0;
+	int bad = 0, rc;
 
-	s->label = strcmp(path, "-") == 0 ? "standard input" : path;
+	s->label = escaped(strcmp(path, "-") == 0 ? "standard input" : path);
+	if (s->label == NULL)
+		err(1, NULL);
 	if ((fp = file_open(path)) == NULL) {
 		rc = -errno;
-		warn("%s", path);
+		warn("%s", s->label);
 		return rc;
 	}
-	while ((len = getline(&line, &cap, fp)) != -1) {
-		lineno++;
-		if (len > 0 && line[len - 1] == '\n')
-			line[--len] = '\0';
-		bad += read_entry(s, m, lineno, line, len) != 0;
-	}
-	if (ferror(fp)) {
-		rc = -errno;
-		warn("%s", s->label);
-	} else if (bad > 0)
+	lines_fd(&l, fileno(fp), SNAP_LINE_MAX);
+	while ((rc = lines_next(&l, &line, &len)) == 1)
+		bad += read_entry(s, m, ++lineno, line, len) != 0;
+	if (rc == -EFBIG) {
+		snap_warn(s, lineno + 1, "longer than %d bytes; is this a "
+		    "snapshot file?", SNAP_LINE_MAX);
 		rc = -EINVAL;
-	free(line);
+	} else if (rc == -ENOMEM)
+		errc(1, ENOMEM, NULL);
+	else if (rc < 0)
+		warnc(-rc, "%s", s->label);
+	else if (bad > 0)
+		rc = -EINVAL;
+	lines_close(&l);
 	if (fp != stdin)
 		fclose(fp);
 	return rc;
@@ -374,7 +456,9 @@ snap_resolve(struct snap *s, struct mirqs *mi)
 		if (e->sl.kind == SNAP_DEFAULT)
 			s->dflt = e;
 		for (k = 0; k < e->nhit; k++)
-			mi->v[e->hit[k]].by = e;
+			if (mi->v[e->hit[k]].by == NULL ||
+			    mi->v[e->hit[k]].by->line < e->line)
+				mi->v[e->hit[k]].by = e;
 	}
 	return problems;
 }

@@ -22,9 +22,11 @@ struct entry {
 };
 
 struct snap {
-	const char	*label;		/* the file, for messages; borrowed */
+	char		*label;		/* the file, escaped for messages */
 	struct entry	*v;
-	size_t		 n;
+	size_t		 n, cap;
+	size_t		*slots;		/* hash of pattern lines into v */
+	size_t		 nslots;
 	const struct entry *dflt;	/* the last default line */
 	bool		 by_number;
 	bool		 check;		/* report to stdout, not stderr */

@@ -213,11 +213,13 @@ cpu_order(struct machine *m, const struct cpuset *pool, bool linear,
 static void
 print_plan(const struct change *c, size_t n, bool json)
 {
-	char *name;
+	char *name, *raw;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		name = irq_names(c[i].irq);
+		name = raw = irq_names(c[i].irq);
+		if (!json && (name = escaped(raw)) == NULL)
+			err(EXIT_FAIL, NULL);
 		if (json) {
 			printf("%s{\"irq\":%u,\"name\":", i ? "," : "[",
 			    c[i].irq);
@@ -226,7 +228,9 @@ print_plan(const struct change *c, size_t n, bool json)
 		} else
 			printf("irq %u%s%s: %d\n", c[i].irq, *name ? " " : "",
 			    name, cpuset_first(c[i].want));
-		free(name);
+		if (name != raw)
+			free(name);
+		free(raw);
 	}
 	if (json)
 		printf("]\n");
@@ -340,34 +344,49 @@ spread_cpus(struct spread *sp)
 	return EXIT_OK;
 }
 
-/* One CPU per IRQ in spreading order, round robin; the sets are owned. */
+/*
+ * One CPU per IRQ in spreading order, round robin; the sets are owned.
+ * IRQs the kernel manages (debugfs says so) are left out of the plan.
+ */
 static int
 spread_irqs(struct spread *sp, const struct irqs *irqs,
     const struct cpuset *pool)
 {
+	struct tally tl = { 0 };
 	struct change *c;
 	struct cpuset **sets;
 	struct slot *order;
-	size_t i, n;
+	size_t i, k, n;
 	int status = EXIT_OK;
 
 	order = cpu_order(&sp->m, pool, sp->linear, &n);
 	c = xcalloc(irqs->n, sizeof(*c));
 	sets = xcalloc(irqs->n, sizeof(*sets));
-	for (i = 0; i < irqs->n; i++) {
-		sets[i] = xcpuset(sp->m.nbits);
-		cpuset_set(sets[i], order[i % n].cpu);
-		c[i] = (struct change){ irqs->v[i], sets[i] };
+	for (i = k = 0; i < irqs->n; i++) {
+		if (irq_state(irqs->v[i]) & IRQ_MANAGED) {
+			tl.managed++;
+			continue;
+		}
+		sets[k] = xcpuset(sp->m.nbits);
+		cpuset_set(sets[k], order[k % n].cpu);
+		c[k] = (struct change){ irqs->v[i], sets[k], false };
+		k++;
 	}
+	if (tl.managed > 0)
+		warnx("note: %zu kernel-managed IRQ%s left out of the plan",
+		    tl.managed, tl.managed == 1 ? "" : "s");
+	tl.managed = 0;
 	if (sp->dryrun || sp->json)
-		print_plan(c, irqs->n, sp->json);
+		print_plan(c, k, sp->json);
 	if (!sp->dryrun) {
 		if (!sp->quiet)
 			irqbalance_warn();
-		status = exit_applied(apply_all(&sp->m, c, irqs->n, sp->flags),
-		    irqs->n);
+		applying();
+		apply_all(&sp->m, c, k, sp->flags, &tl);
+		apply_note(&tl, sp->flags);
+		status = exit_applied(&tl);
 	}
-	for (i = 0; i < irqs->n; i++)
+	for (i = 0; i < k; i++)
 		cpuset_free(sets[i]);
 	free(sets);
 	free(c);

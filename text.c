@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #define LIBBSD_NETBSD_VIS	/* strnvisx() as NetBSD and FreeBSD have it */
 #include <vis.h>
@@ -52,6 +53,22 @@ quoted(const char *s)
 
 	i = !i;
 	return visquote(buf[i], sizeof(buf[i]), s, strlen(s));
+}
+
+/*
+ * A name for a terminal, whole: control bytes, backslashes and bytes
+ * past ASCII become vis(3) escapes. NULL when memory runs out.
+ */
+char *
+escaped(const char *s)
+{
+	size_t len = strlen(s);
+	char *t;
+
+	if ((t = malloc(4 * len + 1)) != NULL)
+		strnvisx(t, 4 * len + 1, s, len,
+		    VIS_CSTYLE | VIS_OCTAL | VIS_NL | VIS_TAB);
+	return t;
 }
 
 /* The length of the well-formed UTF-8 sequence at s (RFC 3629), or 0. */

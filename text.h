@@ -21,6 +21,7 @@ int		 perr_set(struct perr *, int, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
 const char	*visquote(char *, size_t, const char *, size_t);
 const char	*quoted(const char *);
+char		*escaped(const char *);
 void		 json_string(FILE *, const char *);
 
 #endif

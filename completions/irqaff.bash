@@ -6,7 +6,7 @@
 
 _irqaff_commands='show set spread default save restore check mask list'
 _irqaff_columns='IRQ AFFINITY EFFECTIVE NODE TOTAL NAME HINT ONLINE CHIP
-HWIRQ DEVICE'
+HWIRQ TYPE FLOW DEVICE MANAGED'
 
 # The options of one command, as its --help lists them.
 _irqaff_options()
@@ -142,12 +142,12 @@ _irqaff_irqs()
 	fi
 }
 
-# Network interfaces and NVMe controllers that have a device.
+# Network interfaces, NVMe controllers and disks that have a device.
 _irqaff_devices()
 {
 	local p d
 	p=$(_irqaff_prefix)
-	for d in "$p"/sys/class/net/* "$p"/sys/class/nvme/*; do
+	for d in "$p"/sys/class/net/* "$p"/sys/class/nvme/* "$p"/sys/block/*; do
 		if [[ -e $d/device ]]; then
 			printf '%s\n' "${d##*/}"
 		fi

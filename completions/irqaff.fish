@@ -67,7 +67,7 @@ function __irqaff_irqs
     set -l root (__irqaff_root)
     set -l tail (string replace -- "$head" '' (commandline -ct))
     if string match -q -- 'dev:*' $tail
-        for d in $root/sys/class/net/* $root/sys/class/nvme/*
+        for d in $root/sys/class/net/* $root/sys/class/nvme/* $root/sys/block/*
             test -e $d/device; and echo "$head"dev:(basename $d)
         end
         return
@@ -100,7 +100,7 @@ end
 function __irqaff_columns
     set -l head (string match -r -- '^\+?(?:.*,)?' (commandline -ct))
     for c in IRQ AFFINITY EFFECTIVE NODE TOTAL NAME HINT ONLINE CHIP HWIRQ \
-        DEVICE
+        TYPE FLOW DEVICE MANAGED
         echo "$head$c"
     end
 end

@@ -22,12 +22,12 @@ applied() {
 }
 
 @test "a file that is full (ENOSPC) fails that IRQ alone" {
-	ln -sf /dev/full "$(irq_dir 25)/smp_affinity_list"
-	run --separate-stderr -3 irqaff set -v 24-26 1
+	run --separate-stderr -3 faulty "$(irq_dir 25)/smp_affinity_list:ENOSPC" \
+		irqaff set -v 24-26 1
 	assert_output $'irq 24: 0-3 -> 1\nirq 26: 0-3 -> 1'
 	assert_equal "$stderr" 'irqaff: irq 25: cannot set 1: no free interrupt vectors on the target CPUs (No space left on device)'
 	applied 24 26
-	[ -L "$(irq_dir 25)/smp_affinity_list" ]
+	assert_equal "$(cat "$(irq_dir 25)/smp_affinity_list")" 0-3
 	assert_equal "$(cat "$(irq_dir 25)/smp_affinity")" "$(kmask 4 0-3)"
 }
 
@@ -53,46 +53,97 @@ applied() {
 }
 
 @test "a file that reads back something else fails that IRQ alone" {
-	ln -sf /dev/null "$(irq_dir 26)/smp_affinity_list"
-	run --separate-stderr -3 irqaff set -v 24-26 1
+	run --separate-stderr -3 faulty "$(irq_dir 26)/smp_affinity_list:drop" \
+		irqaff set -v 24-26 1
 	assert_output $'irq 24: 0-3 -> 1\nirq 25: 0-3 -> 1'
-	assert_equal "$stderr" "irqaff: irq 26: wrote 1, but $ROOT/proc/irq/26/smp_affinity_list reads back \"\""
+	assert_equal "$stderr" "irqaff: irq 26: wrote 1, but $ROOT/proc/irq/26/smp_affinity_list reads back \"0-3\""
 	applied 24 25
 }
 
 @test "every IRQ failing exits 1, one line each" {
-	ln -sf /dev/full "$(irq_dir 24)/smp_affinity_list"
 	rm "$(irq_dir 25)/smp_affinity_list"
 	mkdir "$(irq_dir 25)/smp_affinity_list"
-	ln -sf /dev/null "$(irq_dir 26)/smp_affinity_list"
-	run --separate-stderr -1 irqaff set -v 24-26 1
+	run --separate-stderr -1 faulty "$(irq_dir 24)/smp_affinity_list:ENOSPC,$(irq_dir 26)/smp_affinity_list:drop" \
+		irqaff set -v 24-26 1
 	assert_output ''
 	assert_equal "${#stderr_lines[@]}" 3
 	assert_equal "${stderr_lines[0]}" 'irqaff: irq 24: cannot set 1: no free interrupt vectors on the target CPUs (No space left on device)'
 	assert_equal "${stderr_lines[1]}" "irqaff: irq 25: $ROOT/proc/irq/25/smp_affinity_list: Is a directory"
-	assert_equal "${stderr_lines[2]}" "irqaff: irq 26: wrote 1, but $ROOT/proc/irq/26/smp_affinity_list reads back \"\""
+	assert_equal "${stderr_lines[2]}" "irqaff: irq 26: wrote 1, but $ROOT/proc/irq/26/smp_affinity_list reads back \"0-3\""
 }
 
 @test "a failing IRQ among unchanged ones exits 3 and -v says unchanged" {
 	irqaff set 24 1
-	ln -sf /dev/full "$(irq_dir 25)/smp_affinity_list"
-	run --separate-stderr -3 irqaff set -v 24-26 1
+	run --separate-stderr -3 faulty "$(irq_dir 25)/smp_affinity_list:ENOSPC" \
+		irqaff set -v 24-26 1
 	assert_output $'irq 24: 1 unchanged\nirq 26: 0-3 -> 1'
 	assert_equal "${#stderr_lines[@]}" 1
 	assert_equal "${stderr_lines[0]}" 'irqaff: irq 25: cannot set 1: no free interrupt vectors on the target CPUs (No space left on device)'
 	applied 24 26
 }
 
-@test "a dry run opens nothing for writing, so a full file is no fault" {
-	ln -sf /dev/full "$(irq_dir 25)/smp_affinity_list"
+@test "each errno the kernel gives is explained in its terms" {
+	local e want
+	for e in EIO EPERM EINVAL ERANGE EBUSY EACCES; do
+		case $e in
+		EIO) want='the affinity of this IRQ is managed by its driver or cannot be moved (Input/output error)' ;;
+		EPERM) want='the affinity of this IRQ is managed by its driver or cannot be moved (Operation not permitted)' ;;
+		EINVAL) want='the kernel refused the CPU set (Invalid argument)' ;;
+		ERANGE) want='a CPU is beyond the possible ones (Numerical result out of range)' ;;
+		EBUSY) want='a previous move of this IRQ is still pending (Device or resource busy)' ;;
+		EACCES) want='permission denied; irqaff must run as root (Permission denied)' ;;
+		esac
+		run --separate-stderr -1 faulty "$(irq_dir 24)/smp_affinity_list:$e" \
+			irqaff set 24 1
+		assert_equal "$stderr" "irqaff: irq 24: cannot set 1: $want"
+	done
+}
+
+@test "a dry run opens nothing for writing, so a failing file is no fault" {
 	local before
 	before=$(tree_sum)
-	run --separate-stderr -0 irqaff set -n 24-26 1
+	run --separate-stderr -0 faulty "$(irq_dir 25)/smp_affinity_list:ENOSPC" \
+		irqaff set -n 24-26 1
 	assert_equal "${#lines[@]}" 3
 	assert_line --index 0 'irq 24: 0-3 -> 1'
 	assert_line --index 2 'irq 26: 0-3 -> 1'
 	assert_equal "$stderr" ''
 	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "a device node where an affinity file should be is not written" {
+	rm "$(irq_dir 25)/smp_affinity_list"
+	mkfifo "$(irq_dir 25)/smp_affinity_list"
+	local before
+	before=$(tree_sum)
+	run --separate-stderr -3 irqaff set -v 24-26 1
+	assert_output $'irq 24: 0-3 -> 1\nirq 26: 0-3 -> 1'
+	assert_equal "$stderr" "irqaff: irq 25: $ROOT/proc/irq/25/smp_affinity_list: not a regular file; left alone"
+	[ -p "$(irq_dir 25)/smp_affinity_list" ]
+	assert_equal "$(cat "$(irq_dir 25)/smp_affinity")" "$(kmask 4 0-3)"
+}
+
+@test "a symlink out of the tree is resolved inside it, and nothing outside is written" {
+	local outside=$BATS_TEST_TMPDIR/outside
+	printf 'precious\n' >"$outside"
+	rm "$(irq_dir 25)/smp_affinity_list"
+	ln -s "$outside" "$(irq_dir 25)/smp_affinity_list"
+	run --separate-stderr -0 irqaff set 25 1
+	assert_file "$outside" $'precious\n'
+	# the link's target, taken inside the root, does not exist: the
+	# mask file is written instead
+	assert_equal "$(cat "$(irq_dir 25)/smp_affinity")" 2
+}
+
+@test "a file that does not hold a CPU set is not written" {
+	printf 'precious\n' >"$(irq_dir 25)/smp_affinity_list"
+	: >"$(irq_dir 26)/smp_affinity_list"
+	run --separate-stderr -3 irqaff set -v 24-26 1
+	assert_output 'irq 24: 0-3 -> 1'
+	assert_equal "${stderr_lines[0]}" "irqaff: irq 25: $ROOT/proc/irq/25/smp_affinity_list holds \"precious\", not a CPU list; left alone"
+	assert_equal "${stderr_lines[1]}" "irqaff: irq 26: $ROOT/proc/irq/26/smp_affinity_list holds \"\", not a CPU list; left alone"
+	assert_file "$(irq_dir 25)/smp_affinity_list" $'precious\n'
+	assert_file "$(irq_dir 26)/smp_affinity_list" ''
 }
 
 # A 4-CPU tree told it has 8192 possible CPUs: what irqaff reads of the
@@ -143,13 +194,6 @@ evens() {
 	run --separate-stderr -0 irqaff set 24 "$long"
 	assert_equal "$(cat "$(irq_dir 24)/smp_affinity_list")" "$fits"
 	assert_equal "$(cat "$(irq_dir 24)/smp_affinity")" "$(kmask 8192 "$long")"
-}
-
-strace_works() {
-	command -v strace >/dev/null || skip "strace is not installed"
-	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
-	# LeakSanitizer cannot run under ptrace; the asan build is traced too
-	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 }
 
 # writes_to LOG FILE: how many write(2) calls went to FILE, and there was

@@ -28,7 +28,6 @@ BADF00D_4=96,98-99,108-112,114-115,117,119-121,123
 		'1|32|0' \
 		"deadbeef|32|$DEADBEEF" \
 		'1,0|33|32' \
-		"deadbeef,\\n,0,1|96|$DEADBEEF" \
 		"deadbeef,1,0|96|$DEADBEEF_1_0" \
 		"baadf00d,deadbeef,1,0|128|${DEADBEEF_1_0%-95}-${BAADF00D_4}" \
 		"badf00d,deadbeef,1,0|124|${DEADBEEF_1_0%-95}-${BADF00D_4}" \
@@ -53,9 +52,14 @@ BADF00D_4=96,98-99,108-112,114-115,117,119-121,123
 		'1\t2|33|1,32' \
 		'0,,1|33|0' \
 		'DEADBEEF|32|'"$DEADBEEF" \
-		'DeadBeef,|32|'"$DEADBEEF" \
-		'1\n2|33|0' \
-		'\n1|33|'
+		'DeadBeef,|32|'"$DEADBEEF"
+}
+
+@test "a mask with a newline before its end is refused, not cut short" {
+	golden_err list \
+		'deadbeef,\n,0,1|96|irqaff: mask "deadbeef,\n,0,1": a newline before the end' \
+		'1\n2|33|irqaff: mask "1\n2": a newline before the end' \
+		'\n1|33|irqaff: mask "\n1": a newline before the end'
 }
 
 @test "a word too many is refused even when it is zero, as in the kernel" {
@@ -131,79 +135,79 @@ BADF00D_4=96,98-99,108-112,114-115,117,119-121,123
 @test "with no operand every line of standard input is one mask" {
 	run -0 --separate-stderr irqaff list -b 16 <<<$'000f\n0100\n\n8000'
 	assert_output $'0-3\n8\n\n15'
-	[ "$stderr" = '' ]
+	assert_equal "$stderr" ''
 }
 
 @test "a bad line of standard input fails the whole run and prints nothing" {
 	run -2 --separate-stderr irqaff list -b 16 <<<$'000f\nx\n0100'
 	assert_output ''
-	[ "$stderr" = 'irqaff: mask "x": "x" is not a hex digit' ]
+	assert_equal "$stderr" 'irqaff: mask "x": "x" is not a hex digit'
 }
 
 @test "one bad operand among good ones prints nothing and names each bad one" {
 	run -2 --separate-stderr irqaff list -b 8 ff 1x 01 100 f
 	assert_output ''
-	[ "$stderr" = $'irqaff: mask "1x": "x" is not a hex digit\nirqaff: mask "100": CPU 8 is beyond the last possible CPU 7' ]
+	assert_equal "$stderr" $'irqaff: mask "1x": "x" is not a hex digit\nirqaff: mask "100": CPU 8 is beyond the last possible CPU 7'
 }
 
 @test "several operands are printed one a line in order" {
 	run -0 --separate-stderr irqaff list -b 8 ff 01 '' 80
 	assert_output $'0-7\n0\n\n7'
-	[ "$stderr" = '' ]
+	assert_equal "$stderr" ''
 }
 
 @test "operands starting with - are taken after --" {
 	run -2 --separate-stderr irqaff list -b 8 -- -1
 	assert_output ''
-	[ "$stderr" = 'irqaff: mask "-1": "-" is not a hex digit' ]
+	assert_equal "$stderr" 'irqaff: mask "-1": "-" is not a hex digit'
 }
 
 @test "a bad width is refused with one line" {
 	run -2 --separate-stderr irqaff list -b 0 0
 	assert_output ''
-	[ "$stderr" = 'irqaff: list: width "0" is too small (1 to 1048576)' ]
+	assert_equal "$stderr" 'irqaff: list: width "0" is too small (1 to 1048576)'
 	run -2 --separate-stderr irqaff list -b x 0
 	assert_output ''
-	[ "$stderr" = 'irqaff: list: width "x" is invalid (1 to 1048576)' ]
+	assert_equal "$stderr" 'irqaff: list: width "x" is invalid (1 to 1048576)'
 	run -2 --separate-stderr irqaff list -b 1048577 0
 	assert_output ''
-	[ "$stderr" = 'irqaff: list: width "1048577" is too large (1 to 1048576)' ]
+	assert_equal "$stderr" 'irqaff: list: width "1048577" is too large (1 to 1048576)'
 }
 
 @test "an unknown option is refused with the usage on standard error" {
 	run -2 --separate-stderr irqaff list -z 0
 	assert_output ''
-	[ "$stderr" = $'irqaff: list: unknown option -z\nusage: irqaff list [-b bits] [mask ...]' ]
+	assert_equal "$stderr" $'irqaff: list: unknown option -z\nusage: irqaff list [-b bits] [mask ...]'
 }
 
 @test "list --help prints the usage on standard output" {
 	run -0 --separate-stderr irqaff list --help
 	assert_line -n 0 'usage: irqaff list [-b bits] [mask ...]'
-	[ "$stderr" = '' ]
+	assert_equal "$stderr" ''
 }
 
 @test "without -b the width is the last possible CPU plus one, from --root" {
 	tiny_root 0-35
 	run -0 --separate-stderr irqaff --root "$ROOT" list f,ffffffff
 	assert_output '0-35'
-	[ "$stderr" = '' ]
+	assert_equal "$stderr" ''
 	run -2 --separate-stderr irqaff --root "$ROOT" list ff,0
 	assert_output ''
-	[ "$stderr" = 'irqaff: mask "ff,0": CPU 36 is beyond the last possible CPU 35' ]
+	assert_equal "$stderr" 'irqaff: mask "ff,0": CPU 36 is beyond the last possible CPU 35'
 }
 
 @test "without -b the width comes from IRQAFF_ROOT" {
 	tiny_root 0-35
 	IRQAFF_ROOT=$ROOT run -0 --separate-stderr irqaff list f,ffffffff
 	assert_output '0-35'
-	[ "$stderr" = '' ]
+	assert_equal "$stderr" ''
 }
 
 @test "without -b a missing possible file fails with status 1" {
 	mkdir -p "$BATS_TEST_TMPDIR/empty"
 	IRQAFF_ROOT=$BATS_TEST_TMPDIR/empty run -1 --separate-stderr irqaff list ff
 	assert_output ''
-	[ "$stderr" = "irqaff: $BATS_TEST_TMPDIR/empty/sys/devices/system/cpu/possible: No such file or directory" ]
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/empty/sys/devices/system/cpu/possible: No such file or directory"
 }
 
 @test "a 10000-character operand is refused with one shortened line" {
@@ -212,11 +216,11 @@ BADF00D_4=96,98-99,108-112,114-115,117,119-121,123
 	x65=$(printf 'x%.0s' {1..65})
 	run -2 --separate-stderr irqaff list -b 8 "$long"
 	assert_output ''
-	[ "$stderr" = "irqaff: mask \"$x65...\": \"x\" is not a hex digit" ]
+	assert_equal "$stderr" "irqaff: mask \"$x65...\": \"x\" is not a hex digit"
 }
 
 @test "a non-ASCII operand is refused with one line that escapes it" {
 	run -2 --separate-stderr irqaff list -b 8 'é'
 	assert_output ''
-	[ "$stderr" = 'irqaff: mask "\303\251": "\251" is not a hex digit' ]
+	assert_equal "$stderr" 'irqaff: mask "\303\251": "\251" is not a hex digit'
 }

@@ -34,7 +34,7 @@ setup() {
 	want=${block%,}
 	run -0 --separate-stderr irqaff mask -b 2048 0-2047:128/256
 	assert_output "$want"
-	[ "$stderr" = '' ]
+	assert_equal "$stderr" ''
 }
 
 @test "the kernel's parselist tests of empty and blank lists give the empty mask" {
@@ -125,14 +125,18 @@ setup() {
 		'0-98765432123456789:10/1|8|irqaff: CPU list "0-98765432123456789:10/1": number 98765432123456789 is too large'
 }
 
-@test "a region ends at the first newline but a pattern does not, as in the kernel" {
-	# bitmap_parse_region() stops the string at "\n" after "a" or "a-b"
-	# but returns straight after the group size of "a-b:u/g".
+@test "a list with a newline before its end is refused, not cut short" {
+	# The kernel's bitmap_parselist() would stop at the newline; an
+	# argument is used whole.
+	golden_err mask \
+		'0\n1|8|irqaff: CPU list "0\n1": a newline before the end' \
+		'0,\n1|8|irqaff: CPU list "0,\n1": a newline before the end' \
+		'\n5|8|irqaff: CPU list "\n5": a newline before the end' \
+		'0-3:1/2\n5|8|irqaff: CPU list "0-3:1/2\n5": a newline before the end'
+}
+
+@test "blanks other than newlines separate regions, as in the kernel" {
 	golden_ok mask \
-		'0\n1|8|01' \
-		'0,\n1|8|03' \
-		'\n5|8|20' \
-		'0-3:1/2\n5|8|25' \
 		'0\t1|8|03' \
 		'1\v2\f3\r|8|0e'
 }
@@ -159,52 +163,52 @@ setup() {
 	want=${want%,}
 	run -0 --separate-stderr irqaff mask -b 8192 all
 	assert_output "$want"
-	[ "$stderr" = '' ]
+	assert_equal "$stderr" ''
 	run -0 --separate-stderr irqaff list -b 8192 "$want"
 	assert_output '0-8191'
-	[ "$stderr" = '' ]
+	assert_equal "$stderr" ''
 }
 
 @test "with no operand every line of standard input is one CPU list" {
 	run -0 --separate-stderr irqaff mask -b 16 <<<$'0-3\n8'
 	assert_output $'000f\n0100'
-	[ "$stderr" = '' ]
+	assert_equal "$stderr" ''
 }
 
 @test "a bad line of standard input fails the whole run and prints nothing" {
 	run -2 --separate-stderr irqaff mask -b 16 <<<$'0-3\nx\n8'
 	assert_output ''
-	[ "$stderr" = 'irqaff: CPU list "x": region "x": "x" is not a number' ]
+	assert_equal "$stderr" 'irqaff: CPU list "x": region "x": "x" is not a number'
 }
 
 @test "several operands are printed one a line in order" {
 	run -0 --separate-stderr irqaff mask -b 8 1 0-7:1/2 '' N
 	assert_output $'02\n55\n00\n80'
-	[ "$stderr" = '' ]
+	assert_equal "$stderr" ''
 }
 
 @test "one bad operand among good ones prints nothing and names each bad one" {
 	run -2 --separate-stderr irqaff mask -b 8 0 x 1 9 2
 	assert_output ''
-	[ "$stderr" = $'irqaff: CPU list "x": region "x": "x" is not a number\nirqaff: CPU list "9": CPU 9 is beyond the last possible CPU 7' ]
+	assert_equal "$stderr" $'irqaff: CPU list "x": region "x": "x" is not a number\nirqaff: CPU list "9": CPU 9 is beyond the last possible CPU 7'
 }
 
 @test "operands starting with - are taken after --" {
 	run -2 --separate-stderr irqaff mask -b 8 -- -1
 	assert_output ''
-	[ "$stderr" = 'irqaff: CPU list "-1": region "-1": "" is not a number' ]
+	assert_equal "$stderr" 'irqaff: CPU list "-1": region "-1": "" is not a number'
 }
 
 @test "a bad width is refused with one line" {
 	run -2 --separate-stderr irqaff mask -b 0 0
 	assert_output ''
-	[ "$stderr" = 'irqaff: mask: width "0" is too small (1 to 1048576)' ]
+	assert_equal "$stderr" 'irqaff: mask: width "0" is too small (1 to 1048576)'
 	run -2 --separate-stderr irqaff mask -b x 0
 	assert_output ''
-	[ "$stderr" = 'irqaff: mask: width "x" is invalid (1 to 1048576)' ]
+	assert_equal "$stderr" 'irqaff: mask: width "x" is invalid (1 to 1048576)'
 	run -2 --separate-stderr irqaff mask -b 1048577 0
 	assert_output ''
-	[ "$stderr" = 'irqaff: mask: width "1048577" is too large (1 to 1048576)' ]
+	assert_equal "$stderr" 'irqaff: mask: width "1048577" is too large (1 to 1048576)'
 }
 
 @test "the widest width, 1048576, is taken" {
@@ -212,54 +216,54 @@ setup() {
 	want=$(printf '00000000,%.0s' {1..32767})
 	run -0 --separate-stderr irqaff mask -b 1048576 0
 	assert_output "${want}00000001"
-	[ "$stderr" = '' ]
+	assert_equal "$stderr" ''
 }
 
 @test "an unknown option is refused with the usage on standard error" {
 	run -2 --separate-stderr irqaff mask -z 0
 	assert_output ''
-	[ "$stderr" = $'irqaff: mask: unknown option -z\nusage: irqaff mask [-b bits] [cpulist ...]' ]
+	assert_equal "$stderr" $'irqaff: mask: unknown option -z\nusage: irqaff mask [-b bits] [cpulist ...]'
 }
 
 @test "mask --help prints the usage on standard output" {
 	run -0 --separate-stderr irqaff mask --help
 	assert_line -n 0 'usage: irqaff mask [-b bits] [cpulist ...]'
-	[ "$stderr" = '' ]
+	assert_equal "$stderr" ''
 }
 
 @test "without -b the width is the last possible CPU plus one, from --root" {
 	tiny_root 0-35
 	run -0 --separate-stderr irqaff --root "$ROOT" mask all 35
 	assert_output $'f,ffffffff\n8,00000000'
-	[ "$stderr" = '' ]
+	assert_equal "$stderr" ''
 	run -2 --separate-stderr irqaff --root "$ROOT" mask 36
 	assert_output ''
-	[ "$stderr" = 'irqaff: CPU list "36": CPU 36 is beyond the last possible CPU 35' ]
+	assert_equal "$stderr" 'irqaff: CPU list "36": CPU 36 is beyond the last possible CPU 35'
 }
 
 @test "without -b the width comes from IRQAFF_ROOT" {
 	tiny_root 0-3,8-11
 	IRQAFF_ROOT=$ROOT run -0 --separate-stderr irqaff mask all
 	assert_output 'fff'
-	[ "$stderr" = '' ]
+	assert_equal "$stderr" ''
 	tiny_root 0
 	IRQAFF_ROOT=$ROOT run -0 --separate-stderr irqaff mask N
 	assert_output '1'
-	[ "$stderr" = '' ]
+	assert_equal "$stderr" ''
 }
 
 @test "without -b a missing possible file fails with status 1" {
 	mkdir -p "$BATS_TEST_TMPDIR/empty"
 	run -1 --separate-stderr irqaff --root "$BATS_TEST_TMPDIR/empty" mask all
 	assert_output ''
-	[ "$stderr" = "irqaff: $BATS_TEST_TMPDIR/empty/sys/devices/system/cpu/possible: No such file or directory" ]
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/empty/sys/devices/system/cpu/possible: No such file or directory"
 }
 
 @test "with -b the possible file is not needed" {
 	mkdir -p "$BATS_TEST_TMPDIR/empty"
 	run -0 --separate-stderr irqaff --root "$BATS_TEST_TMPDIR/empty" mask -b 8 all
 	assert_output 'ff'
-	[ "$stderr" = '' ]
+	assert_equal "$stderr" ''
 }
 
 @test "a 10000-character operand is refused with one shortened line" {
@@ -269,11 +273,11 @@ setup() {
 	x25=$(printf 'x%.0s' {1..25})
 	run -2 --separate-stderr irqaff mask -b 8 "$long"
 	assert_output ''
-	[ "$stderr" = "irqaff: CPU list \"$x65...\": region \"$x25...\": \"$x25...\" is not a number" ]
+	assert_equal "$stderr" "irqaff: CPU list \"$x65...\": region \"$x25...\": \"$x25...\" is not a number"
 }
 
 @test "a non-ASCII operand is refused with one line that escapes it" {
 	run -2 --separate-stderr irqaff mask -b 8 'é'
 	assert_output ''
-	[ "$stderr" = 'irqaff: CPU list "\303\251": region "\303\251": "\303\251" is not a number' ]
+	assert_equal "$stderr" 'irqaff: CPU list "\303\251": region "\303\251": "\303\251" is not a number'
 }

@@ -93,7 +93,9 @@ calls() {
 	awk '$NF == "total" { print $4 }' "$BATS_TEST_TMPDIR/strace.out"
 }
 
-@test "set costs at most 6 system calls per changed IRQ and 4 per unchanged" {
+@test "set costs at most 6 system calls per changed IRQ, 7 to cut a file shorter, and 4 per unchanged" {
+	# changed: open, read, fstat (a regular file?), write, read back,
+	# close; a shorter value also truncates (a test tree, not procfs)
 	command -v strace >/dev/null || skip "strace is not installed"
 	local small=$BATS_TEST_TMPDIR/t8x20 large=$BATS_TEST_TMPDIR/t8x200
 	"$MKTREE" -C "$small" 8 20
@@ -110,7 +112,7 @@ calls() {
 	assert_equal "$(<"$large/proc/irq/207/smp_affinity_list")" 5
 	assert [ "${c[0]}" -gt 0 ]
 	assert [ $((c[1] - c[0])) -le $((6 * extra)) ]
-	assert [ $((s[1] - s[0])) -le $((6 * extra)) ]
+	assert [ $((s[1] - s[0])) -le $((7 * extra)) ]
 	assert [ $((u[1] - u[0])) -le $((4 * extra)) ]
 	# and a changed IRQ does cost more than an unchanged one
 	assert [ $((c[1] - c[0])) -gt $((u[1] - u[0])) ]

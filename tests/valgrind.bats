@@ -15,14 +15,15 @@ setup() {
 }
 
 # grinds STATUS ARGS...: irqaff ARGS... exits STATUS under valgrind and
-# prints what it prints without it; the tree ends up the same both ways.
+# prints what it prints without it (on a copy of the tree, whose name
+# messages give as the tree's); the tree ends up the same both ways.
 grinds() {
 	local want=$1 plain plain_err plain_sum
 	shift
 	cp -a "$ROOT" "$BATS_TEST_TMPDIR/copy"
 	run --separate-stderr irqaff --root "$BATS_TEST_TMPDIR/copy" "$@"
 	assert_equal "$status" "$want"
-	plain=$output plain_err=$stderr
+	plain=$output plain_err=${stderr//"$BATS_TEST_TMPDIR/copy"/"$ROOT"}
 	plain_sum=$(tree_sum "$BATS_TEST_TMPDIR/copy")
 	rm -rf "$BATS_TEST_TMPDIR/copy"
 	run --separate-stderr valgrind -q --error-exitcode=99 \
@@ -34,7 +35,9 @@ grinds() {
 	fi
 	assert_equal "$status" "$want"
 	assert_equal "$output" "$plain"
-	assert_equal "$stderr" "$plain_err"
+	# valgrind 3.19 does not know openat2(2): irqaff falls back to
+	# openat(2), and valgrind says so in lines of its own
+	assert_equal "$(grep -v '^--[0-9]*-- ' <<<"$stderr")" "$plain_err"
 	assert_equal "$(tree_sum)" "$plain_sum"
 }
 
@@ -85,7 +88,8 @@ grinds() {
 }
 
 @test "a failing write is clean under valgrind" {
-	ln -sf /dev/full "$(irq_dir 25)/smp_affinity_list"
+	rm "$(irq_dir 25)/smp_affinity_list"
+	mkdir "$(irq_dir 25)/smp_affinity_list"
 	grinds 3 set -v 24-26 1
 }
 

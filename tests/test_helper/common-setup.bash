@@ -33,6 +33,15 @@ sanitized() {
 	[[ $IRQAFF_BIN == */asan/* ]] || grep -qa __asan_init "$IRQAFF_BIN"
 }
 
+# strace_works: skip the test unless strace can trace irqaff here; turns
+# off LeakSanitizer, which cannot run under ptrace (an asan build is traced
+# too).
+strace_works() {
+	command -v strace >/dev/null || skip "strace is not installed"
+	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+}
+
 # assert_file FILE TEXT: FILE holds exactly TEXT, to the last byte.
 assert_file() {
 	local got
@@ -46,4 +55,16 @@ usage_of() {
 	line=$(irqaff "$1" --help | head -n 1)
 	[[ $line == "usage: irqaff $1 "* ]] || return 1
 	printf '%s' "$line"
+}
+
+# faulty SPEC CMD...: run CMD with write(2) to the files SPEC names failing
+# ("FILE:ERRNO[,FILE:ERRNO]", ERRNO as ENOSPC, EIO, EPERM, ... or "drop",
+# a write that succeeds and changes nothing): tests/fault/fault.c,
+# preloaded. An ASan build is told the preload is fine.
+faulty() {
+	local spec=$1
+	shift
+	LD_PRELOAD=$BATS_TEST_DIRNAME/fault.so IRQAFF_FAULT=$spec \
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+		"$@"
 }

@@ -9,8 +9,10 @@
 #   _cpus_of LIST [NBITS] print the CPUs of LIST, one a line, ascending
 #                         (NBITS is only needed for "N", the last CPU)
 #   irq_dir IRQ           print $ROOT/proc/irq/IRQ
+#   list_of IRQ           print IRQ's smp_affinity_list path, no newline
 #   irq_total IRQ         print IRQ's total count over the online CPUs
 #   tree_sum [DIR]        print one hash of every name, mode, link and byte
+#   install_interrupts FILE  install a real /proc/interrupts dump (tests/fixtures)
 #
 # Interrupt counts are deterministic: IRQ i has counted (i + 1) * 10000 + c
 # on CPU c, so its total is (i + 1) * 10000 * online + (sum of online CPUs).
@@ -233,7 +235,7 @@ _tree_reset() {
 	declare -ga _T_SOCK=() _T_CORE=() _T_NODE_OF=() _T_ON=() _T_NODE_LIST=()
 	declare -ga _T_CHIP=() _T_HW=() _T_NAMES=() _T_INODE=() _T_AFF=() _T_EFF=()
 	declare -ga _T_DEV_KIND=() _T_DEV_NAME=() _T_DEV_Q=() _T_DEV_NODE=()
-	declare -ga _T_DEV_FIRST=() _T_DEV_BDF=()
+	declare -ga _T_DEV_FIRST=() _T_DEV_BDF=() _T_DEV_VIRTIO=()
 	declare -gA _T_MASKS=()
 	declare -g _T_IRQBALANCE=0 _T_ALL='' _T_ONLINE_LIST='' _T_CUR=''
 }
@@ -284,24 +286,52 @@ _tree_free_run() {
 	_fr_out=$_fr_first
 }
 
+# _tree_dev_nvec VAR D: how many MSI-X vectors device D uses: one per
+# queue and one more (a NIC's link vector, the NVMe admin queue, a virtio
+# device's config vector); a virtio-net queue pair is two queues.
+_tree_dev_nvec() {
+	local -n _dn_out=$1
+	_dn_out=$((_T_DEV_Q[$2] + 1))
+	if [[ ${_T_DEV_KIND[$2]} == virtio-nic ]]; then
+		_dn_out=$((2 * _T_DEV_Q[$2] + 1))
+	fi
+}
+
 # _tree_dev_irqs DEV: register a PCI device's MSI-X vectors. Their hwirq
 # is index | requester id << 11 | domain << 27 (drivers/pci/msi/
 # irqdomain.c, pci_msi_domain_calc_hwirq()), hence "524288-edge" on bus 01.
+# The requester id is bus << 8 | slot << 3 | function.
+# virtio_pci names vector 0 "virtioN-config" and each queue's vector
+# "virtioN-" and the queue's name (drivers/virtio/virtio_pci_common.c,
+# vp_request_msix_vectors(), vp_find_one_vq_msix()); virtio_net's queues
+# are input.K and output.K in turn (drivers/net/virtio_net.c,
+# virtnet_find_vqs()), virtio_blk's req.K (drivers/block/virtio_blk.c,
+# init_vq()). A guest has no interrupt remapping: the chip is PCI-MSI.
 _tree_dev_irqs() {
 	local d=$1 i n name base bdf=${_T_DEV_BDF[$1]} kind=${_T_DEV_KIND[$1]}
-	local dev=${_T_DEV_NAME[$1]} q=${_T_DEV_Q[$1]} first=${_T_DEV_FIRST[$1]}
-	local bus=$((16#${bdf:5:2})) dom=$((16#${bdf:0:4}))
-	base=$((dom << 27 | bus << 8 << 11))
-	n=$((q + 1))
+	local dev=${_T_DEV_NAME[$1]} first=${_T_DEV_FIRST[$1]} chip=IR-PCI-MSI
+	local bus=$((16#${bdf:5:2})) dom=$((16#${bdf:0:4})) v
+	local devfn=$((16#${bdf:8:2} << 3 | ${bdf:11:1}))
+	base=$((dom << 27 | (bus << 8 | devfn) << 11))
+	[[ $kind == virtio-* ]] && chip=PCI-MSI v=virtio${_T_DEV_VIRTIO[d]}
+	_tree_dev_nvec n "$d"
 	for ((i = 0; i < n; i++)); do
 		if [[ $kind == nvme ]]; then
 			name="${dev}q$i"
+		elif [[ $kind == virtio-* ]] && ((i == 0)); then
+			name=$v-config
+		elif [[ $kind == virtio-nic ]] && ((i % 2)); then
+			name=$v-input.$((i / 2))
+		elif [[ $kind == virtio-nic ]]; then
+			name=$v-output.$((i / 2 - 1))
+		elif [[ $kind == virtio-blk ]]; then
+			name=$v-req.$((i - 1))
 		elif ((i == 0)); then
 			name=$dev
 		else
 			name="$dev-TxRx-$((i - 1))"
 		fi
-		_tree_irq_add $((first + i)) "$name" IR-PCI-MSI \
+		_tree_irq_add $((first + i)) "$name" "$chip" \
 			"$((base + i))-edge" "${_T_DEV_NODE[d]}" || return
 	done
 }
@@ -325,6 +355,23 @@ _tree_dev_spec() {
 	_T_DEV_NODE[d]=$node _T_DEV_FIRST[d]=${first:+$((10#$first))}
 	printf -v "_T_DEV_BDF[d]" '%04x:%02x:00.0' $(((0x3b + d) >> 8)) \
 		$(((0x3b + d) & 0xff))
+	if [[ $kind == virtio-* ]]; then
+		_tree_virtio_spec "$d"
+	fi
+}
+
+# _tree_virtio_spec D: number virtio device D after those before it
+# (virtio0, virtio1, ... in probe order, drivers/virtio/virtio.c
+# register_virtio_device()) and put its PCI function on bus 0 from slot 3,
+# as QEMU's pc machine does.
+_tree_virtio_spec() {
+	local k vi=0
+	for ((k = 0; k < $1; k++)); do
+		[[ ${_T_DEV_KIND[k]} != virtio-* ]] || vi=$((vi + 1))
+	done
+	_T_DEV_VIRTIO[$1]=$vi
+	printf -v "_T_DEV_BDF[$1]" '0000:00:%02x.%d' $(((3 + vi) % 32)) \
+		$(((3 + vi) / 32))
 }
 
 # _tree_topology CPUS SOCKETS THREADS NODES: place the CPUs the way x86
@@ -631,45 +678,120 @@ _tree_write_irqs() {
 	done
 }
 
+# _tree_dev_sub VAR D: the class device of device D, under its PCI
+# function: net/NAME, nvme/NAME, or under the virtio device on a virtio
+# function virtioN/net/NAME or virtioN/block/NAME.
+_tree_dev_sub() {
+	local -n _ds_out=$1
+	local name=${_T_DEV_NAME[$2]} v=virtio${_T_DEV_VIRTIO[$2]:-}
+	case ${_T_DEV_KIND[$2]} in
+	nvme) _ds_out=nvme/$name ;;
+	virtio-nic) _ds_out=$v/net/$name ;;
+	virtio-blk) _ds_out=$v/block/$name ;;
+	*) _ds_out=net/$name ;;
+	esac
+}
+
 # _tree_write_devices: PCI devices laid out as sysfs does: the device
 # under sys/devices, a sys/bus/pci/devices link to it, and the class
-# entry a link to the device's net/NAME or nvme/NAME directory.
+# entry a link to the device's net/NAME or nvme/NAME directory. Links are
+# relative, from the link's directory up to the nearest common one (fs/
+# kernfs/symlink.c, kernfs_get_target_path()).
 _tree_write_devices() {
-	local d bdf dev kind class cls id i
+	local d bdf dev kind class cls id i n sub
 	local -a dirs=()
 	for d in "${!_T_DEV_BDF[@]}"; do
 		dev=$ROOT/sys/devices/pci0000:00/${_T_DEV_BDF[d]}
-		kind=${_T_DEV_KIND[d]}
-		class=net
-		[[ $kind == nvme ]] && class=nvme
-		dirs+=("$dev/msi_irqs" "$dev/$class/${_T_DEV_NAME[d]}")
+		_tree_dev_sub sub "$d"
+		dirs+=("$dev/msi_irqs" "$dev/$sub")
 	done
 	dirs+=("$ROOT/sys/bus/pci/devices" "$ROOT/sys/class/net"
-		"$ROOT/sys/class/nvme")
+		"$ROOT/sys/class/nvme" "$ROOT/sys/class/block"
+		"$ROOT/sys/block")
 	_tree_mkdirs "${dirs[@]}"
 	for d in "${!_T_DEV_BDF[@]}"; do
 		bdf=${_T_DEV_BDF[d]} kind=${_T_DEV_KIND[d]}
 		dev=$ROOT/sys/devices/pci0000:00/$bdf
-		if [[ $kind == nvme ]]; then
-			class=nvme cls=0x010802 id=0x144d:0xa808
-		else
-			class=net cls=0x020000 id=0x8086:0x1572
-		fi
+		# QEMU's virtio functions are transitional: 0x1000 + type - 1
+		case $kind in
+		nvme) class=nvme cls=0x010802 id=0x144d:0xa808 ;;
+		virtio-nic) class=net cls=0x020000 id=0x1af4:0x1000 ;;
+		virtio-blk) class=block cls=0x010000 id=0x1af4:0x1001 ;;
+		*) class=net cls=0x020000 id=0x8086:0x1572 ;;
+		esac
 		printf '%s\n' "${id%:*}" >"$dev/vendor"
 		printf '%s\n' "${id#*:}" >"$dev/device"
 		printf '%s\n' "$cls" >"$dev/class"
 		printf '%s\n' "${_T_DEV_NODE[d]}" >"$dev/numa_node"
 		printf '%s\n' "${_T_DEV_FIRST[d]}" >"$dev/irq"
 		# drivers/pci/msi/sysfs.c msi_mode_show()
-		for ((i = 0; i <= _T_DEV_Q[d]; i++)); do
+		_tree_dev_nvec n "$d"
+		for ((i = 0; i < n; i++)); do
 			printf 'msix\n' >"$dev/msi_irqs/$((_T_DEV_FIRST[d] + i))"
 		done
 		ln -s "../../../devices/pci0000:00/$bdf" \
 			"$ROOT/sys/bus/pci/devices/$bdf"
-		ln -s "../../devices/pci0000:00/$bdf/$class/${_T_DEV_NAME[d]}" \
+		_tree_dev_sub sub "$d"
+		ln -s "../../devices/pci0000:00/$bdf/$sub" \
 			"$ROOT/sys/class/$class/${_T_DEV_NAME[d]}"
-		ln -s "../../../$bdf" "$dev/$class/${_T_DEV_NAME[d]}/device"
+		if [[ $kind == virtio-* ]]; then
+			_tree_write_virtio "$d" "$class"
+		else
+			ln -s "../../../$bdf" "$dev/$sub/device"
+		fi
+		if [[ $kind == nvme ]]; then
+			_tree_write_nvme_disk "$d"
+		fi
 	done
+}
+
+# _tree_write_block NAME PATH: a disk's sys/block entry (the kernel
+# without CONFIG_SYSFS_DEPRECATED: block/genhd.c, block_depr links);
+# PATH is the disk's directory under sys/devices.
+_tree_write_block() {
+	ln -s "../devices/$2" "$ROOT/sys/block/$1"
+}
+
+# _tree_write_virtio D CLASS: the virtio device between a virtio PCI
+# function and its class device, as a QEMU guest's sysfs has it:
+#   sys/devices/pci0000:00/0000:00:03.0/virtio0/net/eth0
+#   sys/class/net/eth0/device -> ../../../virtio0
+#   sys/devices/pci0000:00/0000:00:04.0/virtio1/block/vda
+#   sys/block/vda -> ../devices/pci0000:00/0000:00:04.0/virtio1/block/vda
+#   sys/block/vda/device -> ../../../virtio1
+# The virtio device has no numa_node, no msi_irqs and no irq: those are
+# the function's (drivers/virtio/virtio.c virtio_dev_groups; udevadm info
+# /dev/vda in a guest gives P: /devices/pci0000:00/0000:00:06.0/virtio2/
+# block/vda).
+_tree_write_virtio() {
+	local d=$1 class=$2 bdf=${_T_DEV_BDF[$1]} name=${_T_DEV_NAME[$1]}
+	local v=virtio${_T_DEV_VIRTIO[$1]} dir type=0x0001
+	dir=$ROOT/sys/devices/pci0000:00/$bdf/$v
+	[[ $class == block ]] && type=0x0002
+	printf '%s\n' "$type" >"$dir/device"
+	printf '0x1af4\n' >"$dir/vendor"
+	mkdir -p -- "$ROOT/sys/bus/virtio/devices"
+	ln -s "../../../devices/pci0000:00/$bdf/$v" \
+		"$ROOT/sys/bus/virtio/devices/$v"
+	ln -s "../../../$v" "$dir/$class/$name/device"
+	if [[ $class == block ]]; then
+		_tree_write_block "$name" "pci0000:00/$bdf/$v/block/$name"
+	fi
+}
+
+# _tree_write_nvme_disk D: namespace 1 of NVMe controller D, a disk
+# under the controller's class device whose device is that controller,
+# as the kernel lays it out without native multipath:
+#   sys/block/nvme0n1 -> ../devices/pci0000:00/0000:3c:00.0/nvme/nvme0/nvme0n1
+#   sys/block/nvme0n1/device -> ../../nvme0
+# (drivers/nvme/host/core.c nvme_alloc_ns(): device_add_disk(ctrl->device)).
+_tree_write_nvme_disk() {
+	local bdf=${_T_DEV_BDF[$1]} name=${_T_DEV_NAME[$1]} sub
+	sub=pci0000:00/$bdf/nvme/$name/${name}n1
+	mkdir -p -- "$ROOT/sys/devices/$sub"
+	ln -s "../../$name" "$ROOT/sys/devices/$sub/device"
+	ln -s "../../devices/$sub" "$ROOT/sys/class/block/${name}n1"
+	_tree_write_block "${name}n1" "$sub"
 }
 
 _tree_write_procs() {
@@ -711,7 +833,7 @@ _tree_write_cpus() {
 # _tree_place_devices: give every device its IRQs, those with a fixed
 # first IRQ before those that take the next free run from 24.
 _tree_place_devices() {
-	local d pass
+	local d pass n
 	for pass in fixed free; do
 		for d in "${!_T_DEV_KIND[@]}"; do
 			if [[ $pass == fixed && -z ${_T_DEV_FIRST[d]} ]] ||
@@ -723,7 +845,8 @@ _tree_place_devices() {
 				return 1
 			fi
 			if [[ $pass == free ]]; then
-				_tree_free_run "_T_DEV_FIRST[$d]" $((_T_DEV_Q[d] + 1))
+				_tree_dev_nvec n "$d"
+				_tree_free_run "_T_DEV_FIRST[$d]" "$n"
 			fi
 			_tree_dev_irqs "$d" || return
 		done
@@ -769,7 +892,7 @@ _tree_irq_spec() {
 
 _T_VALUE_OPTS=' --dir --cpus --nodes --sockets --threads --nr-irqs --offline
  --isolated --nohz-full --legacy --irq --chip --hwirq --irq-node --affinity
- --effective --nic --nvme '
+ --effective --nic --nvme --virtio-nic --virtio-blk '
 
 # _tree_options ARGS...: parse make_root's options into the _T_* state
 # and the caller's locals.
@@ -808,6 +931,9 @@ _tree_options() {
 		--irq) _tree_irq_spec "$2" || return ;;
 		--nic) _tree_dev_spec nic "$2" || return ;;
 		--nvme) _tree_dev_spec nvme "$2" || return ;;
+		# NAME:QUEUES[:NODE[:FIRSTIRQ]] as --nic; see _tree_write_virtio
+		--virtio-nic) _tree_dev_spec virtio-nic "$2" || return ;;
+		--virtio-blk) _tree_dev_spec virtio-blk "$2" || return ;;
 		*) _tree_irq_opt "$1" "$2" || return ;;
 		esac
 		shift 2
@@ -897,6 +1023,12 @@ irq_dir() {
 	printf '%s/proc/irq/%s\n' "$ROOT" "$1"
 }
 
+# list_of IRQ: the path of IRQ's smp_affinity_list, for assert_file and
+# the like.
+list_of() {
+	printf '%s/smp_affinity_list' "$(irq_dir "$1")"
+}
+
 # irq_total IRQ: the IRQ's row total, from the formula at the top and the
 # tree's current online file.
 irq_total() {
@@ -926,4 +1058,49 @@ tree_sum() {
 	sum=$(cd "$dir" && find . -printf '%y %m %p %l\n' -type f \
 		-exec sha256sum -- {} + | LC_ALL=C sort | sha256sum) || return
 	printf '%s\n' "${sum%% *}"
+}
+
+# install_interrupts FILE: make FILE, less the "# " lines it starts with,
+# the tree's proc/interrupts, and give each of its numbered rows a
+# proc/irq/N directory: affinity all online CPUs, delivered to the first,
+# node 0. For dumps of real machines (tests/fixtures/interrupts/); run
+# make_root first, with as many CPUs as the dump's header names.
+install_interrupts() {
+	_tree_fast _tree_install_interrupts "$@"
+}
+
+_tree_install_interrupts() {
+	local file=$1 irq d first amask emask zero
+	local -a irqs=() dirs=() on=("${!_T_ON[@]}")
+	if ((_T_NCPUS == 0)); then
+		_tree_err "install_interrupts: no make_root in this shell"
+		return 1
+	fi
+	if [[ ! -f $file || ! -r $file ]]; then
+		_tree_err "install_interrupts: cannot read \"$file\""
+		return 1
+	fi
+	awk 'body || !/^# / { body = 1; print }' "$file" \
+		>"$ROOT/proc/interrupts" || return
+	mapfile -t irqs < <(awk -F: '/^ *[0-9]+:/ { print $1 + 0 }' \
+		"$ROOT/proc/interrupts") || return
+	for irq in "${irqs[@]}"; do
+		dirs+=("$ROOT/proc/irq/$irq")
+	done
+	_tree_mkdirs "${dirs[@]}"
+	first=${on[0]}
+	_tree_mask amask "$_T_ONLINE_LIST"
+	_tree_mask emask "$first"
+	_tree_mask zero ''
+	for irq in "${irqs[@]}"; do
+		d=$ROOT/proc/irq/$irq
+		printf '%s\n' "$amask" >"$d/smp_affinity"
+		printf '%s\n' "$emask" >"$d/effective_affinity"
+		if ((_T_LISTFILES)); then
+			printf '%s\n' "$_T_ONLINE_LIST" >"$d/smp_affinity_list"
+			printf '%s\n' "$first" >"$d/effective_affinity_list"
+		fi
+		printf '%s\n' "$zero" >"$d/affinity_hint"
+		printf '0\n' >"$d/node"
+	done
 }

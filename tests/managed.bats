@@ -1,0 +1,141 @@
+#!/usr/bin/env bats
+# Kernel-managed IRQs (NVMe and virtio-blk queues): known from debugfs or
+# from the kernel's refusal, left to the kernel by selectors that pick
+# many IRQs, an error only when named by number alone, never drift.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper/common-setup
+	_common_setup
+	# 24-26 eth0, 27-29 nvme0q0-2
+	make_root --cpus 4 --nic eth0:2 --nvme nvme0:2
+}
+
+# mark_managed IRQ...: debugfs says each IRQ is managed, as
+# kernel/irq/debugfs.c irq_debug_show() prints an NVMe queue's state; the
+# other IRQs get a state without the flag.
+mark_managed() {
+	local dir=$ROOT/sys/kernel/debug/irq/irqs irq
+	mkdir -p "$dir"
+	for irq in 24 25 26 27 28 29; do
+		{
+			printf 'handler:  handle_edge_irq\ndevice:   0000:3b:00.0\n'
+			printf 'status:   0x00000000\nistate:   0x00000000\n'
+			printf 'ddepth:   0\nwake_depth: 0\ndstate:   0x3740a200\n'
+			printf '            IRQD_ACTIVATED\n            IRQD_IRQ_STARTED\n'
+			printf '            IRQD_SINGLE_TARGET\n            IRQD_AFFINITY_SET\n'
+			if [[ " $* " == *" $irq "* ]]; then
+				printf '            IRQD_AFFINITY_MANAGED\n'
+				printf '            IRQD_AFFINITY_ON_ACTIVATE\n'
+			fi
+			printf 'node:     0\naffinity: 0-3\neffectiv: 0\n'
+		} >"$dir/$irq"
+	done
+}
+
+lists() {
+	local irq
+	for irq in "$@"; do
+		cat "$(irq_dir "$irq")/smp_affinity_list"
+	done
+}
+
+@test "set all leaves the IRQs debugfs calls managed to the kernel and exits 0" {
+	mark_managed 28 29
+	run --separate-stderr -0 irqaff set all 1
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: note: 2 kernel-managed IRQs left to the kernel'
+	assert_equal "$(lists 24 25 26 27 28 29)" $'1\n1\n1\n1\n0-3\n0-3'
+}
+
+@test "set -v and -n name each managed IRQ" {
+	mark_managed 28
+	run --separate-stderr -0 irqaff set -n 27-29 1
+	assert_output $'irq 27: 0-3 -> 1\nirq 28: managed by the kernel, left alone\nirq 29: 0-3 -> 1'
+	assert_equal "$stderr" ''
+	run --separate-stderr -0 irqaff set -v 27-29 1
+	assert_output $'irq 27: 0-3 -> 1\nirq 28: managed by the kernel, left alone\nirq 29: 0-3 -> 1'
+}
+
+@test "without debugfs the kernel's refusal marks a managed IRQ" {
+	local e
+	for e in EIO EPERM; do
+		run --separate-stderr -0 faulty "$(irq_dir 28)/smp_affinity_list:$e" \
+			irqaff set dev:nvme0 2
+		assert_equal "$stderr" 'irqaff: note: 1 kernel-managed IRQ left to the kernel'
+		irqaff set 27,29 0-3
+	done
+}
+
+@test "a managed IRQ named by its number alone is an error" {
+	mark_managed 28
+	local before
+	before=$(tree_sum)
+	run --separate-stderr -1 irqaff set 28 1
+	assert_equal "$stderr" 'irqaff: irq 28: cannot set 1: the affinity of this IRQ is managed by its driver or cannot be moved (managed by the kernel)'
+	assert_equal "$(tree_sum)" "$before"
+	run --separate-stderr -1 faulty "$(irq_dir 27)/smp_affinity_list:EIO" \
+		irqaff set 27 1
+	assert_equal "$stderr" 'irqaff: irq 27: cannot set 1: the affinity of this IRQ is managed by its driver or cannot be moved (Input/output error)'
+}
+
+@test "show -o MANAGED says yes, no, or - without debugfs" {
+	run -0 irqaff show -o irq,managed 27-28
+	assert_output $'IRQ MANAGED\n 27 -\n 28 -'
+	mark_managed 28
+	run -0 irqaff show -o irq,managed 27-28
+	assert_output $'IRQ MANAGED\n 27 no\n 28 yes'
+	run -0 irqaff show -J -o irq,managed 27-28
+	run jq -c '[.interrupts[].managed]' <<<"$output"
+	assert_output '[false,true]'
+	rm -r "$ROOT/sys/kernel/debug"
+	run -0 irqaff show -J -o irq,managed 27
+	run jq -c '[.interrupts[].managed]' <<<"$output"
+	assert_output '[null]'
+}
+
+@test "spread leaves managed IRQs out of its plan" {
+	mark_managed 28 29
+	run --separate-stderr -0 irqaff spread -n --linear dev:nvme0
+	assert_output 'irq 27 nvme0q0: 0'
+	assert_equal "$stderr" 'irqaff: note: 2 kernel-managed IRQs left out of the plan'
+}
+
+@test "save marks managed IRQs; restore and check of it, and of '* 0', exit 0" {
+	mark_managed 28 29
+	local snap=$BATS_TEST_TMPDIR/snap
+	run -0 irqaff save -o "$snap"
+	grep -qx '# managed by the kernel: 28 0-3 "nvme0q1"' "$snap"
+	irqaff set -q dev:eth0 2
+	run --separate-stderr -0 irqaff restore -q "$snap"
+	assert_equal "$stderr" ''
+	run --separate-stderr -0 irqaff check "$snap"
+	printf '* 0\n' >"$snap"
+	run --separate-stderr -0 irqaff restore -q "$snap"
+	assert_equal "$stderr" 'irqaff: note: 2 kernel-managed IRQs left to the kernel'
+	assert_equal "$(lists 24 27 28)" $'0\n0\n0-3'
+	run --separate-stderr -0 irqaff check "$snap"
+	assert_output $'irq 28 nvme0q1: 0-3 (want 0; managed by the kernel, not drift)\nirq 29 nvme0q2: 0-3 (want 0; managed by the kernel, not drift)'
+}
+
+@test "nothing changed and one failed is status 1, not 3" {
+	irqaff set -q 24 1
+	run --separate-stderr -1 faulty "$(irq_dir 25)/smp_affinity_list:ENOSPC" \
+		irqaff set 24-25 1
+}
+
+@test "a file that cannot be opened for writing stops the run with one line" {
+	command -v setpriv >/dev/null || skip "setpriv is not installed"
+	[[ $(id -u) == 0 ]] || skip "needs root to drop to another user"
+	local d
+	chmod -R a+rX "$BATS_TEST_TMPDIR"
+	for d in "$BATS_TEST_TMPDIR/.." "$BATS_TEST_TMPDIR/../.." \
+		"$BATS_RUN_TMPDIR"; do
+		chmod a+x "$d"
+	done
+	run --separate-stderr -1 setpriv --reuid=65534 --regid=65534 \
+		--clear-groups "$IRQAFF_BIN" --root "$ROOT" set all 1
+	assert_equal "${#stderr_lines[@]}" 1
+	assert_equal "$stderr" "irqaff: irq 24: cannot write $ROOT/proc/irq/24/smp_affinity_list: Permission denied; changing affinity needs root"
+}
