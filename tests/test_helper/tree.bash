@@ -704,10 +704,13 @@ _tree_write_devices() {
 		dev=$ROOT/sys/devices/pci0000:00/${_T_DEV_BDF[d]}
 		_tree_dev_sub sub "$d"
 		dirs+=("$dev/msi_irqs" "$dev/$sub")
+		# a disk: nvme0n1, vda (bench/mktree.c makes NICs alone)
+		if [[ ${_T_DEV_KIND[d]} == @(nvme|virtio-blk) ]]; then
+			dirs+=("$ROOT/sys/class/block" "$ROOT/sys/block")
+		fi
 	done
 	dirs+=("$ROOT/sys/bus/pci/devices" "$ROOT/sys/class/net"
-		"$ROOT/sys/class/nvme" "$ROOT/sys/class/block"
-		"$ROOT/sys/block")
+		"$ROOT/sys/class/nvme")
 	_tree_mkdirs "${dirs[@]}"
 	for d in "${!_T_DEV_BDF[@]}"; do
 		bdf=${_T_DEV_BDF[d]} kind=${_T_DEV_KIND[d]}
