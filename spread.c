@@ -356,7 +356,7 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	struct change *c;
 	struct cpuset **sets;
 	struct slot *order;
-	size_t i, k, n;
+	size_t i, k, n, managed = 0;
 	int status = EXIT_OK;
 
 	order = cpu_order(&sp->m, pool, sp->linear, &n);
@@ -364,7 +364,7 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	sets = xcalloc(irqs->n, sizeof(*sets));
 	for (i = k = 0; i < irqs->n; i++) {
 		if (irq_state(irqs->v[i]) & IRQ_MANAGED) {
-			tl.managed++;
+			managed++;
 			continue;
 		}
 		sets[k] = xcpuset(sp->m.nbits);
@@ -372,10 +372,9 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 		c[k] = (struct change){ irqs->v[i], sets[k], false };
 		k++;
 	}
-	if (tl.managed > 0)
+	if (managed > 0)
 		warnx("note: %zu kernel-managed IRQ%s left out of the plan",
-		    tl.managed, tl.managed == 1 ? "" : "s");
-	tl.managed = 0;
+		    managed, managed == 1 ? "" : "s");
 	if (sp->dryrun || sp->json)
 		print_plan(c, k, sp->json);
 	if (!sp->dryrun) {

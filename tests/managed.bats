@@ -34,13 +34,6 @@ mark_managed() {
 	done
 }
 
-lists() {
-	local irq
-	for irq in "$@"; do
-		cat "$(irq_dir "$irq")/smp_affinity_list"
-	done
-}
-
 @test "set all leaves the IRQs debugfs calls managed to the kernel and exits 0" {
 	mark_managed 28 29
 	run --separate-stderr -0 irqaff set all 1

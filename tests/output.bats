@@ -12,14 +12,6 @@ setup() {
 	make_root --cpus 4 --irq '24=a' --irq '25=b' --irq '26=c'
 }
 
-# lists IRQ...: each IRQ's smp_affinity_list, one a line.
-lists() {
-	local irq
-	for irq in "$@"; do
-		cat "$(irq_dir "$irq")/smp_affinity_list"
-	done
-}
-
 @test "set -v to a full disk makes every change and exits 4" {
 	run --separate-stderr -4 bash -c 'irqaff set -v 24-26 2 >/dev/full'
 	assert_equal "$stderr" 'irqaff: standard output: No space left on device'

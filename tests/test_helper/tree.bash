@@ -10,6 +10,7 @@
 #                         (NBITS is only needed for "N", the last CPU)
 #   irq_dir IRQ           print $ROOT/proc/irq/IRQ
 #   list_of IRQ           print IRQ's smp_affinity_list path, no newline
+#   lists IRQ...          print each IRQ's smp_affinity_list, one a line
 #   irq_total IRQ         print IRQ's total count over the online CPUs
 #   tree_sum [DIR]        print one hash of every name, mode, link and byte
 #   install_interrupts FILE  install a real /proc/interrupts dump (tests/fixtures)
@@ -1105,5 +1106,13 @@ _tree_install_interrupts() {
 		fi
 		printf '%s\n' "$zero" >"$d/affinity_hint"
 		printf '0\n' >"$d/node"
+	done
+}
+
+# lists IRQ...: each IRQ's smp_affinity_list, one a line.
+lists() {
+	local irq
+	for irq in "$@"; do
+		cat "$(irq_dir "$irq")/smp_affinity_list"
 	done
 }
