@@ -107,10 +107,11 @@ target_write(struct target *t, int flags, struct tally *tl)
 		tl->stop = true;
 		return APPLY_FAILED;
 	}
-	value = t->mask ? xformat(t->want, true) : xstrdup(t->text);
+	value = t->mask ? xformat(t->want, true) : t->text;
 	if (asprintf(&line, "%s\n", value) < 0)
 		err(1, NULL);
-	free(value);
+	if (value != t->text)
+		free(value);
 	rc = pfile_write(&t->pf, line);
 	free(line);
 	/* the kernel's refusal to move a managed IRQ: EIO, EPERM since 6.12 */
@@ -160,8 +161,8 @@ apply_file(struct machine *m, const char *label, const char *listrel,
 		    t.mask ? "mask" : "list");
 		goto close;
 	}
-	/* "-" for an empty set, as show prints it */
-	if (!cpuset_empty(t.cur))
+	/* "-" for an empty set, as show prints it; formatted only to print */
+	if ((flags & (APPLY_VERBOSE | APPLY_DRYRUN)) && !cpuset_empty(t.cur))
 		was = xformat(t.cur, false);
 	if (cpuset_equal(t.cur, want)) {
 		if (flags & APPLY_VERBOSE)

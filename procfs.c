@@ -178,8 +178,52 @@ procfs_dir_free(char **names, size_t n)
 	free(names);
 }
 
+/*
+ * A directory read with getdents64(2) itself: fdopendir() and readdir()
+ * add three system calls to each directory, and an IRQ has one.
+ */
+struct dirread {
+	int	 fd;
+	size_t	 pos, len;
+	char	 buf[16384];
+};
+
+static int
+dir_open(struct dirread *d, const char *rel)
+{
+	if ((d->fd = root_open(rel, O_RDONLY | O_DIRECTORY)) < 0)
+		return -errno;
+	d->pos = d->len = 0;
+	return 0;
+}
+
+/* 1 and the next entry but "." and "..", 0 at the end, or -errno. */
+static int
+dir_next(struct dirread *d, const struct dirent64 **dep)
+{
+	const struct dirent64 *de;
+	ssize_t n;
+
+	for (;;) {
+		if (d->pos >= d->len) {
+			if ((n = getdents64(d->fd, d->buf, sizeof(d->buf))) < 0)
+				return -errno;
+			if (n == 0)
+				return 0;
+			d->pos = 0;
+			d->len = n;
+		}
+		de = (const struct dirent64 *)(d->buf + d->pos);
+		d->pos += de->d_reclen;
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
+			*dep = de;
+			return 1;
+		}
+	}
+}
+
 static bool
-is_dir(int dfd, const struct dirent *de)
+is_dir(int dfd, const struct dirent64 *de)
 {
 	struct stat st;
 
@@ -188,54 +232,46 @@ is_dir(int dfd, const struct dirent *de)
 	return fstatat(dfd, de->d_name, &st, 0) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int
-dir_open(const char *rel, DIR **dp)
-{
-	int fd;
-
-	if ((fd = root_open(rel, O_RDONLY | O_DIRECTORY)) < 0)
-		return -errno;
-	if ((*dp = fdopendir(fd)) == NULL) {
-		close(fd);
-		return -errno;
-	}
-	return 0;
-}
-
 /* Sorted names in a directory; with dirs_only, subdirectories alone. */
 int
 procfs_dir(const char *rel, bool dirs_only, char ***namesp, size_t *np)
 {
-	struct dirent *de;
+	const struct dirent64 *de;
+	struct dirread *d;
 	char **names = NULL, **tmp;
 	size_t n = 0;
-	DIR *d;
 	int rc;
 
-	if ((rc = dir_open(rel, &d)) != 0)
-		return rc;
-	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+	if ((d = malloc(sizeof(*d))) == NULL)
+		return -ENOMEM;
+	if ((rc = dir_open(d, rel)) != 0)
+		goto out;
+	while ((rc = dir_next(d, &de)) == 1) {
+		if (dirs_only && !is_dir(d->fd, de))
 			continue;
-		if (dirs_only && !is_dir(dirfd(d), de))
-			continue;
-		if ((tmp = reallocarray(names, n + 1, sizeof(*names))) == NULL)
-			goto nomem;
+		if ((tmp = reallocarray(names, n + 1, sizeof(*names))) == NULL) {
+			rc = -ENOMEM;
+			break;
+		}
 		names = tmp;
-		if ((names[n] = strdup(de->d_name)) == NULL)
-			goto nomem;
+		if ((names[n] = strdup(de->d_name)) == NULL) {
+			rc = -ENOMEM;
+			break;
+		}
 		n++;
 	}
-	closedir(d);
-	if (n > 0)
+	close(d->fd);
+	if (rc == 0 && n > 0)
 		qsort(names, n, sizeof(*names), cmpstr);
+out:
+	free(d);
+	if (rc != 0) {
+		procfs_dir_free(names, n);
+		return rc;
+	}
 	*namesp = names;
 	*np = n;
 	return 0;
-nomem:
-	closedir(d);
-	procfs_dir_free(names, n);
-	return -ENOMEM;
 }
 
 static int
@@ -250,35 +286,41 @@ cmpuint(const void *a, const void *b)
 int
 procfs_numbers(const char *rel, unsigned int **nump, size_t *np)
 {
-	struct dirent *de;
+	const struct dirent64 *de;
+	struct dirread *d;
 	unsigned int *num = NULL, *tmp;
 	size_t n = 0;
 	const char *errstr;
 	long long v;
-	DIR *d;
 	int rc;
 
-	if ((rc = dir_open(rel, &d)) != 0)
-		return rc;
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		if (strspn(de->d_name, "0123456789") != strlen(de->d_name))
+	if ((d = malloc(sizeof(*d))) == NULL)
+		return -ENOMEM;
+	if ((rc = dir_open(d, rel)) != 0)
+		goto out;
+	while ((rc = dir_next(d, &de)) == 1) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' ||
+		    strspn(de->d_name, "0123456789") != strlen(de->d_name))
 			continue;
 		v = strtonum(de->d_name, 0, INT_MAX, &errstr);
 		if (errstr != NULL)
 			continue;
 		if ((tmp = reallocarray(num, n + 1, sizeof(*num))) == NULL) {
-			closedir(d);
-			free(num);
-			return -ENOMEM;
+			rc = -ENOMEM;
+			break;
 		}
 		num = tmp;
 		num[n++] = v;
 	}
-	closedir(d);
-	if (n > 0)
+	close(d->fd);
+	if (rc == 0 && n > 0)
 		qsort(num, n, sizeof(*num), cmpuint);
+out:
+	free(d);
+	if (rc != 0) {
+		free(num);
+		return rc;
+	}
 	*nump = num;
 	*np = n;
 	return 0;
