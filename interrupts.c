@@ -6,7 +6,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "interrupts.h"
 
@@ -273,46 +278,288 @@ split_words(const struct tail *t, struct irqrow *r)
 }
 
 /*
- * "%*d:", one " %10u" per online CPU, then the chip, hwirq, trigger,
- * flow and action names (see split_rest() and split_hwirq()). Rows whose
- * label is not a number (NMI:, LOC:) return -ENOENT.
+ * The counts as the kernel prints them: each an 11-byte field, a blank
+ * and "%10u" (" %10u" since 6.x; "%10u " after "%*d: " before, which
+ * puts the same bytes in the same places), blanks then digits. Blocks
+ * of 16 fields are read 8 or 16 bytes at a time, each at the same
+ * offset of every block in turn: the low nibble of each byte (0 for a
+ * blank) goes into its lane of a sum, and the lanes into the total
+ * before one can pass 255.
+ *
+ * Every byte c must be a blank or a digit: (c | 0x10) - 0x2a has high
+ * nibble 0 for c in 0x20-0x29 and 0x30-0x39 only, and bit 4 then tells
+ * a digit (set) from the rest. Bit 4 of ((c + 0x0f) | prev) & ~c is set
+ * where c is 0x21-0x29 or a blank after a digit: it must be set at the
+ * separators and nowhere else (a separator 0x21-0x29 shows in its sum
+ * instead). In 8-byte words a byte out of range may carry into the next
+ * lane, but then it is caught itself.
  */
-int
-interrupts_row(const char *line, unsigned int ncounts, struct irqrow *row,
-    unsigned long long *counts)
+#define FIELDW	11		/* " %10u" */
+#define NFIELDS	16		/* a block */
+#define BLOCKW	(NFIELDS * FIELDW)
+#define NFLUSH	28		/* blocks: 28 * 9 < 256 */
+
+/* Bit 4 of the separators, from offset k % FIELDW for 16 bytes. */
+static const unsigned char sepbits[FIELDW + 16] = {
+	[0] = 0x10, [FIELDW] = 0x10, [2 * FIELDW] = 0x10
+};
+
+/* Whether one of n fields of blanks and digits from p is beyond a u32. */
+static bool
+too_big(const char *p, size_t n)
 {
-	const char *p = skip_space(line), *q, *colon;
-	unsigned long long n, irq = 0;
-	struct tail t;
+	for (; n > 0; n--, p += FIELDW)
+		if (memcmp(p + 1, "4294967295", FIELDW - 1) > 0)
+			return true;
+	return false;
+}
+
+/*
+ * The sums of nblocks blocks from p, one per byte of a block, into
+ * *total at their place values. A separator's must be 0, and a count
+ * of 10 digits must fit a u32.
+ */
+static bool
+add_lanes(const unsigned char sums[BLOCKW], const char *p, size_t nblocks,
+    unsigned long long *total)
+{
+	const unsigned char *f;
+	unsigned long long sum = 0, v;
+	int tenth = 0;
+	size_t i;
+
+	for (f = sums; f < sums + BLOCKW; f += FIELDW) {
+		if (f[0] != 0)
+			return false;
+		tenth |= f[1];
+		for (v = 0, i = 1; i < FIELDW; i++)
+			v = v * 10 + f[i];
+		sum += v;
+	}
+	if (tenth != 0 && too_big(p, nblocks * NFIELDS))
+		return false;
+	*total += sum;
+	return true;
+}
+
+#ifdef __SSE2__
+/* nblocks blocks from p into *total; p[-1] is the colon or a digit. */
+static bool
+add_blocks(const char *p, size_t nblocks, unsigned long long *total)
+{
+	const __m128i c10 = _mm_set1_epi8(0x10), c2a = _mm_set1_epi8(0x2a);
+	const __m128i c0f = _mm_set1_epi8(0x0f), cf0 = _mm_set1_epi8(-0x10);
+	__m128i ors = _mm_setzero_si128(), bad = ors, sep, sum, w, x;
+	unsigned char sums[BLOCKW];
+	const char *q, *end = p + nblocks * BLOCKW;
+	size_t k;
+
+	for (k = 0; k < BLOCKW; k += 16) {
+		sep = _mm_loadu_si128((const void *)(sepbits + k % FIELDW));
+		sum = _mm_setzero_si128();
+		for (q = p + k; q < end; q += BLOCKW) {
+			w = _mm_loadu_si128((const void *)q);
+			x = _mm_or_si128(_mm_add_epi8(w, c0f),
+			    _mm_loadu_si128((const void *)(q - 1)));
+			bad = _mm_or_si128(bad,
+			    _mm_xor_si128(_mm_andnot_si128(w, x), sep));
+			ors = _mm_or_si128(ors,
+			    _mm_sub_epi8(_mm_or_si128(w, c10), c2a));
+			sum = _mm_add_epi8(sum, _mm_and_si128(w, c0f));
+		}
+		_mm_storeu_si128((void *)(sums + k), sum);
+	}
+	x = _mm_or_si128(_mm_and_si128(ors, cf0), _mm_and_si128(bad, c10));
+	if (_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128())) !=
+	    0xffff)
+		return false;
+	return add_lanes(sums, p, nblocks, total);
+}
+#else
+#define ONES	0x0101010101010101ULL
+
+/*
+ * Eight bytes from p, in the host's order: byte j of the word in memory
+ * is p[j], so each lane stays its byte whatever the endianness.
+ */
+static uint64_t
+word(const void *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+/* nblocks blocks from p into *total; p[-1] is the colon or a digit. */
+static bool
+add_blocks(const char *p, size_t nblocks, unsigned long long *total)
+{
+	uint64_t lane[BLOCKW / 8], ors = 0, bad = 0, sep, sum, w;
+	unsigned char sums[BLOCKW];
+	const char *q, *end = p + nblocks * BLOCKW;
+	size_t k;
+
+	for (k = 0; k < BLOCKW; k += 8) {
+		sep = word(sepbits + k % FIELDW);
+		for (sum = 0, q = p + k; q < end; q += BLOCKW) {
+			w = word(q);
+			bad |= (((w + ONES * 0x0f) | word(q - 1)) & ~w) ^ sep;
+			ors |= (w | ONES * 0x10) - ONES * 0x2a;
+			sum += w & ONES * 0x0f;
+		}
+		lane[k / 8] = sum;
+	}
+	if ((ors & ONES * 0xf0) != 0 || (bad & ONES * 0x10) != 0)
+		return false;
+	memcpy(sums, lane, sizeof(sums));
+	return add_lanes(sums, p, nblocks, total);
+}
+#endif
+
+/* One field at p, " %10u", into *v; false if it is not one. */
+static bool
+fixed_field(const char *p, unsigned long long *v)
+{
+	size_t i;
+
+	if (p[0] != ' ')
+		return false;
+	for (i = 1; i < FIELDW - 1 && p[i] == ' '; i++)
+		;
+	for (*v = 0; i < FIELDW; i++) {
+		if (!is_digit(p[i]))
+			return false;
+		*v = *v * 10 + (p[i] - '0');
+	}
+	return *v <= UINT_MAX;
+}
+
+/*
+ * n counts in fixed fields from p, just after the label's colon, then a
+ * blank or the end of the line (end): their sum into *total. False if
+ * they are not so; walk_counts() then reads them as it can.
+ */
+static bool
+fixed_counts(const char *p, const char *end, unsigned int n,
+    unsigned long long *total)
+{
+	unsigned long long v;
+	size_t nblocks, chunk, i;
+
+	if ((size_t)(end - p) / FIELDW < n)
+		return false;
+	if (p[(size_t)n * FIELDW] != '\0' && !is_space(p[(size_t)n * FIELDW]))
+		return false;
+	*total = 0;
+	for (nblocks = n / NFIELDS; nblocks > 0; nblocks -= chunk) {
+		chunk = nblocks < NFLUSH ? nblocks : NFLUSH;
+		if (!add_blocks(p, chunk, total))
+			return false;
+		p += chunk * BLOCKW;
+	}
+	if (n >= NFIELDS && !is_digit(p[-1]))
+		return false;
+	for (i = n % NFIELDS; i > 0; i--, p += FIELDW) {
+		if (!fixed_field(p, &v))
+			return false;
+		*total += v;
+	}
+	return true;
+}
+
+/*
+ * The counts as blank-separated numbers, one at a time: for rows not in
+ * the kernel's widths, when each count is wanted, and with ROW_BYTEWISE.
+ * Where they end, or NULL if one is no u32 or runs into something else.
+ */
+static const char *
+walk_counts(const char *p, unsigned int ncounts, int flags,
+    struct irqrow *row, unsigned long long *counts)
+{
+	unsigned long long n;
+	const char *q;
 	unsigned int i;
 
-	if (!is_digit(*p))
-		return -ENOENT;
-	for (; is_digit(*p); p++)
-		if ((irq = irq * 10 + (*p - '0')) > INT_MAX)
-			return -EINVAL;
-	if (*p != ':')
-		return -EINVAL;
-	colon = p++;
-	memset(row, 0, sizeof(*row));
-	row->irq = irq;
 	for (i = 0; i < ncounts; i++) {
 		q = skip_space(p);
 		if (!is_digit(*q))
 			break;
 		for (n = 0, p = q; is_digit(*p); p++)
 			if ((n = n * 10 + (*p - '0')) > UINT_MAX)
-				return -EINVAL;
+				return NULL;
 		if (*p != '\0' && !is_space(*p))
-			return -EINVAL;
+			return NULL;
 		if (counts != NULL)
 			counts[i] = n;
-		row->total += n;
+		if (flags & ROW_TOTAL)
+			row->total += n;
 	}
 	row->ncounts = i;
+	return p;
+}
+
+/* "%*d:": the IRQ number, and where its colon is. */
+static int
+label(const char *line, unsigned int *irq, const char **colon)
+{
+	const char *p = skip_space(line);
+	unsigned long long n = 0;
+
+	if (!is_digit(*p))
+		return -ENOENT;
+	for (; is_digit(*p); p++)
+		if ((n = n * 10 + (*p - '0')) > INT_MAX)
+			return -EINVAL;
+	if (*p != ':')
+		return -EINVAL;
+	*irq = n;
+	*colon = p;
+	return 0;
+}
+
+/* Only the label of a row: 0, -ENOENT (NMI:, LOC:) or -EINVAL. */
+int
+interrupts_irq(const char *line, unsigned int *irq)
+{
+	const char *colon;
+
+	return label(line, irq, &colon);
+}
+
+/*
+ * "%*d:", one " %10u" per online CPU, then the chip, hwirq, trigger,
+ * flow and action names (see split_rest() and split_hwirq()). Rows whose
+ * label is not a number (NMI:, LOC:) return -ENOENT. len is
+ * strlen(line); the counts are summed with ROW_TOTAL only, and stored
+ * in counts unless it is NULL.
+ */
+int
+interrupts_parse(const char *line, size_t len, unsigned int ncounts,
+    int flags, struct irqrow *row, unsigned long long *counts)
+{
+	const char *p, *colon;
+	unsigned long long total;
+	unsigned int irq;
+	struct tail t;
+	int rc;
+
+	if ((rc = label(line, &irq, &colon)) != 0)
+		return rc;
+	memset(row, 0, sizeof(*row));
+	row->irq = irq;
+	p = colon + 1;
+	if (counts == NULL && !(flags & ROW_BYTEWISE) &&
+	    fixed_counts(p, line + len, ncounts, &total)) {
+		p += (size_t)ncounts * FIELDW;
+		row->ncounts = ncounts;
+		if (flags & ROW_TOTAL)
+			row->total = total;
+	} else if ((p = walk_counts(p, ncounts, flags, row, counts)) == NULL)
+		return -EINVAL;
 	t.prec = colon - line;
 	t.start = p;
-	for (t.end = p + strlen(p); t.end > p && is_space(t.end[-1]); t.end--)
+	for (t.end = line + len; t.end > p && is_space(t.end[-1]); t.end--)
 		;
 	t.chip = skip_blanks(p, t.end);
 	row->chip = t.chip;

@@ -14,7 +14,7 @@
 struct irqrow {
 	unsigned int		 irq;
 	unsigned int		 ncounts;
-	unsigned long long	 total;
+	unsigned long long	 total;	/* 0 without ROW_TOTAL */
 	const char		*chip;	/* chip name or irq_print_chip() */
 	size_t			 chiplen;
 	const char		*hwirq;	/* digits only */
@@ -27,8 +27,15 @@ struct irqrow {
 	size_t			 nameslen;
 };
 
+/* interrupts_parse() flags */
+enum {
+	ROW_TOTAL	= 1,	/* sum the counts into total */
+	ROW_BYTEWISE	= 2,	/* read the counts a byte at a time (tests) */
+};
+
 int	 interrupts_header(const char *, unsigned int *);
-int	 interrupts_row(const char *, unsigned int, struct irqrow *,
-	    unsigned long long *);
+int	 interrupts_irq(const char *, unsigned int *);
+int	 interrupts_parse(const char *, size_t, unsigned int, int,
+	    struct irqrow *, unsigned long long *);
 
 #endif

@@ -4,6 +4,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "commands.h"
 #include "interrupts.h"
+#include "irqinfo.h"
 #include "machine.h"
 #include "procfs.h"
 #include "select.h"
@@ -72,8 +74,10 @@ static const enum col default_cols[] = {
 	C_IRQ, C_AFFINITY, C_EFFECTIVE, C_NODE, C_TOTAL, C_NAME
 };
 
+/* Set cells hold lists, the shortest form; -m converts them as printed. */
 struct row {
 	unsigned int	 irq;
+	bool		 matrix;	/* wants what only /proc/interrupts has */
 	char		*cell[NCOLS];
 };
 
@@ -93,6 +97,8 @@ struct show {
 	bool		 masks, json, noheadings, all;
 	struct irqs	 only;		/* with an IRQ selector */
 	bool		 filter;
+	int		 info;		/* INFO_* of the columns asked for */
+	struct cpuset	*scratch;	/* for -m */
 	struct row	*rows;
 	size_t		 nrows;
 	struct device	*devices;	/* for DEVICE, sorted by IRQ */
@@ -129,22 +135,43 @@ add_columns(struct show *sh, const char *arg)
 	return rc;
 }
 
-/* An affinity as a list or mask; NULL for "-": unreadable or empty. */
+/* An affinity as a list; NULL for "-": unreadable or empty. */
 static char *
 read_set(struct show *sh, unsigned int irq, enum affinity what,
     const struct cpuset *and)
 {
-	struct cpuset *set = xcpuset(sh->m.nbits);
+	struct cpuset *set = sh->scratch;
 	char *out = NULL;
 
 	if (affinity_read(irq, what, set, NULL) == 0) {
 		if (and != NULL)
 			cpuset_and(set, and);
 		if (!cpuset_empty(set))
-			out = xformat(set, sh->masks);
+			out = xformat(set, false);
 	}
-	cpuset_free(set);
 	return out;
+}
+
+static bool
+is_set(enum col c)
+{
+	return c == C_AFFINITY || c == C_EFFECTIVE || c == C_ONLINE ||
+	    c == C_HINT;
+}
+
+/* A cell as printed: a set cell becomes a mask with -m; free *owned. */
+static const char *
+cell_text(const struct show *sh, const struct row *row, enum col c,
+    char **owned)
+{
+	const char *v = row->cell[c];
+
+	*owned = NULL;
+	if (v == NULL || !sh->masks || !is_set(c))
+		return v;
+	if (cpulist_parse(sh->scratch, v, NULL) != 0)
+		return v;
+	return *owned = xformat(sh->scratch, true);
 }
 
 static char *
@@ -269,9 +296,8 @@ row_sets(struct show *sh, struct row *row)
 		    "yes" : "no");
 }
 
-/* r is the IRQ's row of /proc/interrupts, or NULL when it has none. */
-static void
-add_row(struct show *sh, unsigned int irq, const struct irqrow *r)
+static struct row *
+add_row(struct show *sh, unsigned int irq)
 {
 	struct row *row;
 
@@ -281,20 +307,74 @@ add_row(struct show *sh, unsigned int irq, const struct irqrow *r)
 	row->irq = irq;
 	row->cell[C_IRQ] = number(irq);
 	row_sets(sh, row);
-	if (r != NULL) {
+	return row;
+}
+
+static void
+fill(char **cell, const char *v, size_t len)
+{
+	if (*cell == NULL && len > 0)
+		*cell = xstrndup(v, len);
+}
+
+/* What the IRQ's row of /proc/interrupts adds to what the row has. */
+static void
+fill_row(struct show *sh, struct row *row, const struct irqrow *r)
+{
+	char *type;
+
+	if (sh->want[C_TOTAL] && row->cell[C_TOTAL] == NULL)
 		row->cell[C_TOTAL] = number(r->total);
-		if (r->chiplen > 0)
-			row->cell[C_CHIP] = xstrndup(r->chip, r->chiplen);
-		if (r->hwirqlen > 0)
-			row->cell[C_HWIRQ] = xstrndup(r->hwirq, r->hwirqlen);
-		if (r->typelen > 0)
-			row->cell[C_TYPE] = xstrndup(r->type, r->typelen);
-		if (r->flowlen > 0)
-			row->cell[C_FLOW] = xstrndup(r->flow, r->flowlen);
-		if (r->nameslen > 0)
-			row->cell[C_NAME] = xstrndup(r->names, r->nameslen);
-	} else if (sh->want[C_NAME]) {
-		row->cell[C_NAME] = irq_names(irq);
+	fill(&row->cell[C_CHIP], r->chip, r->chiplen);
+	fill(&row->cell[C_HWIRQ], r->hwirq, r->hwirqlen);
+	fill(&row->cell[C_FLOW], r->flow, r->flowlen);
+	fill(&row->cell[C_NAME], r->names, r->nameslen);
+	fill(&row->cell[C_TYPE], r->type, r->typelen);
+	/* Level/Edge only with CONFIG_GENERIC_IRQ_SHOW_LEVEL; sysfs has it */
+	if (sh->want[C_TYPE] && row->cell[C_TYPE] == NULL) {
+		struct irqinfo in;
+
+		if (irqinfo_read(&sh->m, row->irq, INFO_TYPE, &in) == 0) {
+			type = in.type;
+			in.type = NULL;
+			row->cell[C_TYPE] = type;
+		}
+		irqinfo_free(&in);
+	}
+	row->matrix = false;
+}
+
+/* A selected IRQ's row from sys/kernel/irq/N; what it lacks, later. */
+static void
+fill_sysfs(struct show *sh, struct row *row)
+{
+	struct irqinfo in;
+
+	if (sh->info == 0)
+		return;
+	if (irqinfo_read(&sh->m, row->irq, sh->info, &in) != 0) {
+		row->matrix = true;
+		return;
+	}
+	if (in.has_total)
+		row->cell[C_TOTAL] = number(in.total);
+	else if (sh->info & INFO_TOTAL)
+		row->matrix = true;
+	row->cell[C_CHIP] = in.chip;
+	row->cell[C_HWIRQ] = in.hwirq;
+	row->cell[C_TYPE] = in.type;
+	row->cell[C_FLOW] = in.flow;
+	row->cell[C_NAME] = in.names;
+	in.chip = in.hwirq = in.type = in.flow = in.names = NULL;
+	irqinfo_free(&in);
+}
+
+/* An IRQ with no row anywhere: its names are its proc/irq/N entries. */
+static void
+fill_rowless(struct show *sh, struct row *row)
+{
+	if (sh->want[C_NAME] && row->cell[C_NAME] == NULL) {
+		row->cell[C_NAME] = irq_names(row->irq);
 		if (*row->cell[C_NAME] == '\0') {
 			free(row->cell[C_NAME]);
 			row->cell[C_NAME] = NULL;
@@ -317,14 +397,39 @@ cmprow(const void *a, const void *b)
  */
 #define ROW_MAX	(4 << 20)
 
+/* With a selector: the row of each selected IRQ that still wants it. */
+static struct row *
+wanted_row(struct show *sh, const char *line, unsigned int last, bool *done)
+{
+	unsigned int irq;
+	size_t at;
+
+	if (interrupts_irq(line, &irq) != 0)
+		return NULL;
+	/* rows come in IRQ order (show_interrupts()) */
+	if (irq > last) {
+		*done = true;
+		return NULL;
+	}
+	if (!irqs_find(&sh->only, irq, &at) || !sh->rows[at].matrix)
+		return NULL;
+	return &sh->rows[at];
+}
+
+/*
+ * Without a selector a row for each of its rows; with one, what
+ * sys/kernel/irq did not give, read only up to the last IRQ wanting it.
+ */
 static int
-read_interrupts(struct show *sh)
+read_interrupts(struct show *sh, unsigned int last)
 {
 	struct irqrow r;
 	struct lines l;
+	struct row *row = NULL;
 	unsigned int ncpus = 0;
 	size_t len;
 	char *line;
+	bool done = false;
 	int rc;
 
 	if ((rc = lines_open(&l, "proc/interrupts", ROW_MAX)) != 0) {
@@ -336,12 +441,14 @@ read_interrupts(struct show *sh)
 		warnx("%s: no CPU header", procfs_path("proc/interrupts"));
 		rc = -EINVAL;
 	}
-	while (rc == 1 && (rc = lines_next(&l, &line, &len)) == 1) {
-		if (interrupts_row(line, ncpus, &r, NULL) != 0)
+	while (rc == 1 && !done && (rc = lines_next(&l, &line, &len)) == 1) {
+		if (sh->filter &&
+		    (row = wanted_row(sh, line, last, &done)) == NULL)
 			continue;
-		if (sh->filter && !irqs_find(&sh->only, r.irq, NULL))
+		if (interrupts_parse(line, len, ncpus,
+		    sh->want[C_TOTAL] ? ROW_TOTAL : 0, &r, NULL) != 0)
 			continue;
-		add_row(sh, r.irq, &r);
+		fill_row(sh, sh->filter ? row : add_row(sh, r.irq), &r);
 	}
 	if (rc == -EFBIG)
 		warnx("%s: a line longer than %d bytes",
@@ -349,10 +456,36 @@ read_interrupts(struct show *sh)
 	else if (rc < 0 && rc != -EINVAL)
 		warnc(-rc, "%s", procfs_path("proc/interrupts"));
 	lines_close(&l);
-	return rc == 0 ? 0 : -1;
+	return rc == 0 || done ? 0 : -1;
 }
 
-/* With -a or a selector, the IRQs that have no row in proc/interrupts. */
+/*
+ * The rows of the IRQs a selector picked, each from its own files: the
+ * cost follows the question, not the size of the machine.
+ */
+static int
+read_selected(struct show *sh)
+{
+	unsigned int last = 0;
+	size_t i;
+	bool matrix = false;
+
+	for (i = 0; i < sh->only.n; i++) {
+		fill_sysfs(sh, add_row(sh, sh->only.v[i]));
+		if (sh->rows[i].matrix) {
+			matrix = true;
+			last = sh->rows[i].irq;
+		}
+	}
+	if (matrix && read_interrupts(sh, last) != 0)
+		return -1;
+	for (i = 0; i < sh->nrows; i++)
+		if (sh->rows[i].matrix)
+			fill_rowless(sh, &sh->rows[i]);
+	return 0;
+}
+
+/* With -a, the IRQs that have no row in proc/interrupts. */
 static int
 add_rowless(struct show *sh)
 {
@@ -361,7 +494,7 @@ add_rowless(struct show *sh)
 
 	if (sh->nrows > 0)
 		qsort(sh->rows, sh->nrows, sizeof(*sh->rows), cmprow);
-	if (!sh->all && !sh->filter)
+	if (!sh->all)
 		return 0;
 	if (irqs_all(&dirs) != 0)
 		return -1;
@@ -369,9 +502,8 @@ add_rowless(struct show *sh)
 	for (seen.n = 0; seen.n < sh->nrows; seen.n++)
 		seen.v[seen.n] = sh->rows[seen.n].irq;
 	for (i = 0; i < dirs.n; i++)
-		if (!irqs_find(&seen, dirs.v[i], NULL) && (sh->filter ?
-		    irqs_find(&sh->only, dirs.v[i], NULL) : sh->all))
-			add_row(sh, dirs.v[i], NULL);
+		if (!irqs_find(&seen, dirs.v[i], NULL))
+			fill_rowless(sh, add_row(sh, dirs.v[i]));
 	irqs_free(&dirs);
 	irqs_free(&seen);
 	if (sh->nrows > 0)
@@ -394,14 +526,15 @@ print_json(const struct show *sh)
 {
 	const struct column *c;
 	size_t i, k;
-	char *v;
+	const char *v;
+	char *owned;
 
 	printf("{\n   \"interrupts\": [");
 	for (i = 0; i < sh->nrows; i++) {
 		printf("%s\n      {", i ? "," : "");
 		for (k = 0; k < sh->ncols; k++) {
 			c = &columns[sh->cols[k]];
-			v = sh->rows[i].cell[sh->cols[k]];
+			v = cell_text(sh, &sh->rows[i], sh->cols[k], &owned);
 			printf("%s\"", k ? ", " : "");
 			for (const char *p = c->name; *p; p++)
 				putchar(*p - 'A' + 'a');
@@ -415,6 +548,7 @@ print_json(const struct show *sh)
 				printf("%s", v);
 			else
 				json_string(stdout, v);
+			free(owned);
 		}
 		printf("}");
 	}
@@ -439,28 +573,45 @@ escape_cells(struct show *sh)
 		}
 }
 
+/* Every mask is as wide as the possible CPUs make it: masklen. */
+static size_t
+cell_width(const struct show *sh, size_t i, enum col c, size_t masklen)
+{
+	const char *v = sh->rows[i].cell[c];
+
+	if (v == NULL)
+		return 1;
+	if (sh->masks && is_set(c))
+		return masklen;
+	return strlen(v);
+}
+
 static void
 print_table(const struct show *sh)
 {
-	size_t width[nitems(sh->cols)], i, k, len;
+	size_t width[nitems(sh->cols)], i, k, len, masklen;
 	const char *v;
+	char *owned;
 	bool last;
 
+	cpuset_zero(sh->scratch);
+	owned = xformat(sh->scratch, true);
+	masklen = strlen(owned);
+	free(owned);
 	for (k = 0; k < sh->ncols; k++) {
 		width[k] = sh->noheadings ? 0 : strlen(columns[sh->cols[k]].name);
-		for (i = 0; i < sh->nrows; i++) {
-			v = sh->rows[i].cell[sh->cols[k]];
-			len = v ? strlen(v) : 1;
-			if (len > width[k])
+		for (i = 0; i < sh->nrows; i++)
+			if ((len = cell_width(sh, i, sh->cols[k], masklen)) >
+			    width[k])
 				width[k] = len;
-		}
 	}
 	for (i = sh->noheadings ? 1 : 0; i <= sh->nrows; i++) {
 		for (k = 0; k < sh->ncols; k++) {
+			owned = NULL;
 			if (i == 0)
 				v = columns[sh->cols[k]].name;
-			else if ((v = sh->rows[i - 1].cell[sh->cols[k]]) ==
-			    NULL)
+			else if ((v = cell_text(sh, &sh->rows[i - 1],
+			    sh->cols[k], &owned)) == NULL)
 				v = "-";
 			last = k + 1 == sh->ncols;
 			if (columns[sh->cols[k]].right)
@@ -468,6 +619,7 @@ print_table(const struct show *sh)
 			else
 				printf("%-*s", last ? 0 : (int)width[k], v);
 			printf("%s", last ? "\n" : " ");
+			free(owned);
 		}
 	}
 }
@@ -506,8 +658,19 @@ show_free(struct show *sh)
 		free(sh->devices[i].name);
 	free(sh->devices);
 	irqs_free(&sh->only);
+	cpuset_free(sh->scratch);
 	machine_free(&sh->m);
 }
+
+/* The columns sys/kernel/irq/N can give. */
+static const struct {
+	enum col	col;
+	int		info;
+} info_cols[] = {
+	{ C_TOTAL, INFO_TOTAL }, { C_CHIP, INFO_CHIP },
+	{ C_HWIRQ, INFO_HWIRQ }, { C_TYPE, INFO_TYPE },
+	{ C_FLOW, INFO_FLOW }, { C_NAME, INFO_NAMES },
+};
 
 static int
 show_options(int argc, char *argv[], struct show *sh)
@@ -547,6 +710,9 @@ show_options(int argc, char *argv[], struct show *sh)
 			sh->cols[sh->ncols++] = default_cols[i];
 	for (i = 0; i < sh->ncols; i++)
 		sh->want[sh->cols[i]] = true;
+	for (i = 0; i < nitems(info_cols); i++)
+		if (sh->want[info_cols[i].col])
+			sh->info |= info_cols[i].info;
 	return EXIT_OK;
 }
 
@@ -561,14 +727,15 @@ show_main(int argc, char *argv[])
 		return status;
 	if (machine_load(&sh.m) != 0)
 		return EXIT_FAIL;
+	sh.scratch = xcpuset(sh.m.nbits);
 	if (argc - optind == 1) {
 		status = exit_status(irqs_select(argv[optind], &sh.only));
 		sh.filter = true;
 	}
 	if (status == EXIT_OK && sh.want[C_DEVICE])
 		map_devices(&sh);
-	if (status == EXIT_OK &&
-	    (read_interrupts(&sh) != 0 || add_rowless(&sh) != 0))
+	if (status == EXIT_OK && (sh.filter ? read_selected(&sh) :
+	    read_interrupts(&sh, UINT_MAX) != 0 || add_rowless(&sh) != 0))
 		status = EXIT_FAIL;
 	if (status == EXIT_OK) {
 		if (sh.json)
