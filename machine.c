@@ -6,6 +6,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@
 
 #define CPU_DIR		"sys/devices/system/cpu/"
 #define POSSIBLE	CPU_DIR "possible"
+#define IRQBALANCE_DIR	"run/irqbalance"	/* irqbalance.h SOCKET_TMPFS */
+#define IRQBALANCE_SOCK	"irqbalance"	/* SOCKET_PATH */
 
 /* A CPU list file; "(null)" (an empty nohz_full) is the empty set. */
 static int
@@ -310,26 +313,59 @@ irq_state(unsigned int irq)
 	return state;
 }
 
-/* Whether a process named irqbalance runs. */
+/*
+ * Is NAME the socket of a live irqbalance? It listens on
+ * irqbalancePID.sock (irqbalance.c init_socket()), and its PID must still
+ * be a process named irqbalance: a daemon killed with SIGKILL leaves its
+ * socket behind. The file's type is not checked; the process is the proof.
+ */
+static bool
+irqbalance_socket(const char *name)
+{
+	const char *errstr, *num;
+	char digits[16], rel[64], *buf;
+	size_t len;
+	long long pid;
+	bool found;
+
+	if (strncmp(name, IRQBALANCE_SOCK, strlen(IRQBALANCE_SOCK)) != 0)
+		return false;
+	num = name + strlen(IRQBALANCE_SOCK);
+	len = strspn(num, "0123456789");
+	if (len == 0 || len >= sizeof(digits) || num[0] == '0' ||
+	    strcmp(num + len, ".sock") != 0)
+		return false;
+	memcpy(digits, num, len);
+	digits[len] = '\0';
+	pid = strtonum(digits, 1, INT_MAX, &errstr);
+	if (errstr != NULL)
+		return false;
+	snprintf(rel, sizeof(rel), "proc/%lld/comm", pid);
+	if (procfs_read(rel, &buf) != 0)
+		return false;
+	found = strcmp(buf, "irqbalance\n") == 0 ||
+	    strcmp(buf, "irqbalance") == 0;
+	free(buf);
+	return found;
+}
+
+/*
+ * Whether irqbalance runs, from the sockets in its runtime directory
+ * (systemd's RuntimeDirectory=, removed when it stops): one directory and
+ * a file per socket, where reading every process's name cost thousands.
+ */
 bool
 irqbalance_running(void)
 {
-	unsigned int *pids;
+	char **names;
 	size_t n, i;
-	char rel[64], *buf;
 	bool found = false;
 
-	if (procfs_numbers("proc", &pids, &n) != 0)
+	if (procfs_dir(IRQBALANCE_DIR, false, &names, &n) != 0)
 		return false;
-	for (i = 0; i < n && !found; i++) {
-		snprintf(rel, sizeof(rel), "proc/%u/comm", pids[i]);
-		if (procfs_read(rel, &buf) != 0)
-			continue;
-		found = strcmp(buf, "irqbalance\n") == 0 ||
-		    strcmp(buf, "irqbalance") == 0;
-		free(buf);
-	}
-	free(pids);
+	for (i = 0; i < n && !found; i++)
+		found = irqbalance_socket(names[i]);
+	procfs_dir_free(names, n);
 	return found;
 }
 

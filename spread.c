@@ -144,23 +144,92 @@ local_cpus(struct machine *m, const char *dir)
 	return machine_file(m, rel);
 }
 
+/*
+ * A CPU's topology list under its old name, which every kernel has, else
+ * its new one; a set of no CPU when neither can be read.
+ */
 static struct cpuset *
-siblings(struct machine *m, int cpu)
+topology_list(struct machine *m, int cpu, const char *old,
+    const char *name)
 {
 	struct cpuset *set;
 	char rel[96];
 
-	snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/"
-	    "thread_siblings_list", cpu);
+	snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/%s", cpu, old);
 	if ((set = machine_file(m, rel)) != NULL)
 		return set;
-	snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/core_cpus_list",
-	    cpu);
+	snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/%s", cpu, name);
 	if ((set = machine_file(m, rel)) != NULL)
 		return set;
-	set = xcpuset(m->nbits);
-	cpuset_set(set, cpu);
-	return set;
+	return xcpuset(m->nbits);
+}
+
+/*
+ * Each pool CPU's rank: how many pool CPUs of its core are numbered below
+ * it, 0 for the first thread. The kernel gives every thread of a core the
+ * same siblings list, so a core's list is read once, for its first CPU.
+ */
+static void
+rank_threads(struct machine *m, const struct cpuset *pool, struct slot *s)
+{
+	struct cpuset *done, *sib;
+	int cpu, c, k;
+
+	done = xcpuset(m->nbits);
+	for (cpu = cpuset_first(pool); cpu >= 0;
+	    cpu = cpuset_next(pool, cpu + 1)) {
+		if (cpuset_test(done, cpu))
+			continue;
+		sib = topology_list(m, cpu, "thread_siblings_list",
+		    "core_cpus_list");
+		cpuset_set(sib, cpu);
+		cpuset_and(sib, pool);
+		k = 0;
+		for (c = cpuset_first(sib); c >= 0;
+		    c = cpuset_next(sib, c + 1)) {
+			if (!cpuset_test(done, c))
+				s[c].rank = k;
+			cpuset_set(done, c);
+			k++;
+		}
+		cpuset_free(sib);
+	}
+	cpuset_free(done);
+}
+
+/*
+ * Each pool CPU's package. core_siblings_list (package_cpus_list, its
+ * newer name) holds the CPUs that share a physical_package_id
+ * (Documentation/ABI/stable/sysfs-devices-system-cpu), so both are read
+ * once a package, for its first CPU.
+ */
+static void
+find_packages(struct machine *m, const struct cpuset *pool, struct slot *s)
+{
+	struct cpuset *done, *pkg;
+	char rel[96];
+	int cpu, c, id;
+
+	done = xcpuset(m->nbits);
+	for (cpu = cpuset_first(pool); cpu >= 0;
+	    cpu = cpuset_next(pool, cpu + 1)) {
+		if (cpuset_test(done, cpu))
+			continue;
+		snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/"
+		    "physical_package_id", cpu);
+		id = read_int(rel, 0);
+		pkg = topology_list(m, cpu, "core_siblings_list",
+		    "package_cpus_list");
+		cpuset_set(pkg, cpu);
+		cpuset_and(pkg, pool);
+		cpuset_andnot(pkg, done);
+		for (c = cpuset_first(pkg); c >= 0;
+		    c = cpuset_next(pkg, c + 1))
+			s[c].pkg = id;
+		cpuset_or(done, pkg);
+		cpuset_free(pkg);
+	}
+	cpuset_free(done);
 }
 
 static int
@@ -175,35 +244,25 @@ cmpslot(const void *a, const void *b)
 	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
 }
 
-/*
- * The pool's CPUs in spreading order. A CPU's rank is the number of its
- * pool siblings numbered below it: 0 for the first thread of a core.
- */
+/* The pool's CPUs in spreading order: ranks first, then packages. */
 static struct slot *
 cpu_order(struct machine *m, const struct cpuset *pool, bool linear,
     size_t *np)
 {
-	struct cpuset *sib;
 	struct slot *s;
-	char rel[96];
 	size_t n = 0;
-	int cpu, c;
+	int cpu;
 
-	s = xcalloc(cpuset_count(pool), sizeof(*s));
+	s = xcalloc(m->nbits, sizeof(*s));
+	if (!linear) {
+		rank_threads(m, pool, s);
+		find_packages(m, pool, s);
+	}
+	/* s[] is by CPU number until here; the pool's CPUs move down */
 	for (cpu = cpuset_first(pool); cpu >= 0;
 	    cpu = cpuset_next(pool, cpu + 1)) {
-		s[n].cpu = cpu;
-		if (!linear) {
-			snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/"
-			    "physical_package_id", cpu);
-			s[n].pkg = read_int(rel, 0);
-			sib = siblings(m, cpu);
-			for (c = cpuset_first(sib); c >= 0 && c < cpu;
-			    c = cpuset_next(sib, c + 1))
-				s[n].rank += cpuset_test(pool, c);
-			cpuset_free(sib);
-		}
-		n++;
+		s[n] = s[cpu];
+		s[n++].cpu = cpu;
 	}
 	qsort(s, n, sizeof(*s), cmpslot);
 	*np = n;

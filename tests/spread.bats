@@ -308,3 +308,37 @@ $usage"
 	assert_success
 	assert_file "$(list_of 24)" $'2\n'
 }
+
+@test "spread reads the new names core_cpus_list and package_cpus_list when the old ones are gone" {
+	busy_nic
+	rm -- "$ROOT"/sys/devices/system/cpu/cpu*/topology/thread_siblings_list \
+		"$ROOT"/sys/devices/system/cpu/cpu*/topology/core_siblings_list
+	run --separate-stderr irqaff spread -n 'eth0-TxRx-*'
+	assert_success
+	assert_plan 8 10 11 12 13 14 25 31 24 27 28 29 30 8 10 11
+	run --separate-stderr irqaff spread -n -c 8,16,17,1 25-29
+	assert_success
+	assert_plan 1 16 8 17 1
+}
+
+# topology_opens LOG FILE: how many times a strace log opened FILE in
+# some cpuN/topology/.
+topology_opens() {
+	grep -cE "\"sys/devices/system/cpu/cpu[0-9]+/topology/$2\"" "$1" || true
+}
+
+@test "spread reads each core's siblings once and each package's list and id once" {
+	strace_works
+	make_root --cpus 64 --sockets 2 --threads 2 --nic eth0:64:0
+	local log=$BATS_TEST_TMPDIR/strace.log
+	# package 0 is 0-15 and their second threads 32-47, package 1 the
+	# rest; with 0 and 33 out, 32 is the first thread of its core
+	run --separate-stderr -0 strace -f -o "$log" \
+		-e trace=open,openat,openat2 \
+		irqaff spread -n -c all -x 0,33 'eth0-TxRx-*'
+	assert_plan {1..15} 32 {16..31} {34..63} 1 2
+	assert_equal "$(topology_opens "$log" thread_siblings_list)" 32
+	assert_equal "$(topology_opens "$log" core_siblings_list)" 2
+	assert_equal "$(topology_opens "$log" physical_package_id)" 2
+	assert_equal "$(topology_opens "$log" '[a-z_]+')" 36
+}
