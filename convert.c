@@ -1,7 +1,8 @@
 /*
- * mask and list: CPU lists to kernel masks and back. Every value is
- * converted before anything is printed, so one bad value leaves
- * standard output empty.
+ * mask and list: CPU lists to kernel masks and back. Nothing is printed
+ * unless every value is good: operands are all checked before the first
+ * is printed, and what standard input converts to is held (in memory up
+ * to 1 MiB, then in a temporary file) until its last line is read.
  */
 #include <err.h>
 #include <errno.h>
@@ -37,29 +38,78 @@ static const struct option bits_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-struct out {
-	char	**v;
-	size_t	  n;
+/* Output held in memory up to this size, past it in a temporary file. */
+#define HOLD_MAX	(1024 * 1024)
+
+/* Lines held until every value is known to be good. */
+struct held {
+	char	*buf;	/* owned; HOLD_MAX bytes, once there is a line */
+	size_t	 len;
+	FILE	*fp;	/* owned; the temporary file, once buf is full */
 };
 
 static void
-out_free(struct out *l)
+held_add(struct held *h, const char *line)
 {
-	size_t i;
+	size_t n = strlen(line);
 
-	for (i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
+	if (h->buf == NULL)
+		h->buf = xreallocarray(NULL, HOLD_MAX, 1);
+	if (h->fp == NULL && h->len + n + 1 <= HOLD_MAX) {
+		memcpy(h->buf + h->len, line, n);
+		h->buf[h->len + n] = '\n';
+		h->len += n + 1;
+		return;
+	}
+	if (h->fp == NULL) {
+		if ((h->fp = tmpfile()) == NULL ||
+		    fwrite(h->buf, 1, h->len, h->fp) != h->len)
+			err(EXIT_FAIL, "temporary file");
+		h->len = 0;
+	}
+	if (fwrite(line, 1, n, h->fp) != n || putc('\n', h->fp) == EOF)
+		err(EXIT_FAIL, "temporary file");
 }
 
 /*
- * Converts one value into out; a bad one is counted after a warning. A
- * value is used whole: where the kernel's parsers would stop at a newline,
- * only a last one is allowed.
+ * Prints what was held, buf being the copy buffer once there is a file.
+ * A write error on standard output stops the copy; main reports it.
  */
 static void
-convert(struct cpuset *set, const char *value, size_t len, bool tomask,
-    struct out *out, int *bad)
+held_print(struct held *h)
+{
+	size_t n;
+
+	if (h->fp == NULL) {
+		if (h->len > 0)
+			fwrite(h->buf, 1, h->len, stdout);
+		return;
+	}
+	if (fflush(h->fp) != 0 || ferror(h->fp) ||
+	    fseek(h->fp, 0, SEEK_SET) != 0)
+		err(EXIT_FAIL, "temporary file");
+	while ((n = fread(h->buf, 1, HOLD_MAX, h->fp)) > 0)
+		if (fwrite(h->buf, 1, n, stdout) != n)
+			return;
+	if (ferror(h->fp))
+		err(EXIT_FAIL, "temporary file");
+}
+
+static void
+held_free(struct held *h)
+{
+	if (h->fp != NULL)
+		fclose(h->fp);
+	free(h->buf);
+}
+
+/*
+ * Parses one value into set, or warns and returns false. A value is used
+ * whole: where the kernel's parsers would stop at a newline, only a last
+ * one is allowed.
+ */
+static bool
+convert(struct cpuset *set, const char *value, size_t len, bool tomask)
 {
 	struct perr pe;
 	int rc;
@@ -72,41 +122,68 @@ convert(struct cpuset *set, const char *value, size_t len, bool tomask,
 		rc = cpulist_parse(set, value, &pe);
 	else
 		rc = cpumask_parse(set, value, &pe);
-	if (rc != 0) {
+	if (rc != 0)
 		warnx("%s \"%s\": %s", tomask ? "CPU list" : "mask",
 		    quoted(value), pe.msg);
-		(*bad)++;
-		return;
+	return rc == 0;
+}
+
+/* Every operand is checked, then each printed; returns the bad ones. */
+static int
+convert_args(struct cpuset *set, bool tomask, int argc, char *argv[])
+{
+	char *text;
+	int bad = 0, i;
+
+	for (i = 0; i < argc; i++)
+		if (!convert(set, argv[i], strlen(argv[i]), tomask))
+			bad++;
+	for (i = 0; bad == 0 && i < argc; i++) {
+		convert(set, argv[i], strlen(argv[i]), tomask);	/* good */
+		text = xformat(set, tomask);
+		puts(text);
+		free(text);
 	}
-	out->v = xreallocarray(out->v, out->n + 1, sizeof(*out->v));
-	out->v[out->n++] = xformat(set, tomask);
+	return bad;
 }
 
 /*
  * Lines of standard input, each at most what the longest list or mask
- * of this width needs, with room for blanks.
+ * of this width needs, with room for blanks; their output is held until
+ * the end and printed only when all are good. Returns the bad ones.
  */
-static void
-convert_stdin(struct cpuset *set, bool tomask, struct out *out, int *bad)
+static int
+convert_stdin(struct cpuset *set, bool tomask)
 {
+	struct held out = { NULL, 0, NULL };
 	struct lines in;
 	size_t len, lineno = 0;
-	char *line;
-	int rc;
+	char *line, *text;
+	int rc, bad = 0;
 
 	lines_fd(&in, STDIN_FILENO, 16 * (size_t)set->nbits + 4096);
 	while ((rc = lines_next(&in, &line, &len)) == 1) {
 		lineno++;
-		convert(set, line, len, tomask, out, bad);
+		if (!convert(set, line, len, tomask))
+			bad++;
+		else if (bad == 0) {
+			text = xformat(set, tomask);
+			held_add(&out, text);
+			free(text);
+		}
 	}
 	if (rc == -EFBIG) {
 		warnx("%s on line %zu of standard input: longer than any of "
 		    "%u CPUs", tomask ? "CPU list" : "mask", lineno + 1,
 		    set->nbits);
-		(*bad)++;
+		bad++;
 	} else if (rc < 0)
 		errc(EXIT_FAIL, -rc, "standard input");
 	lines_close(&in);
+	if (bad == 0)
+		held_print(&out);
+	held_free(&out);
+	return bad;
 }
 
 static int
@@ -115,11 +192,10 @@ convert_main(int argc, char *argv[])
 	const struct command *cmd = strcmp(argv[0], "mask") == 0 ?
 	    &mask_command : &list_command;
 	bool tomask = cmd == &mask_command;
-	struct out out = { NULL, 0 };
 	struct cpuset *set;
 	unsigned int nbits = 0;
 	const char *errstr;
-	int ch, bad = 0, i;
+	int ch, bad;
 
 	while ((ch = getopts(argc, argv, cmd, "b:", bits_opts)) != -1) {
 		if (ch != 'b')
@@ -135,14 +211,9 @@ convert_main(int argc, char *argv[])
 		return EXIT_FAIL;
 	set = xcpuset(nbits);
 	if (optind < argc)
-		for (i = optind; i < argc; i++)
-			convert(set, argv[i], strlen(argv[i]), tomask, &out,
-			    &bad);
+		bad = convert_args(set, tomask, argc - optind, argv + optind);
 	else
-		convert_stdin(set, tomask, &out, &bad);
-	for (i = 0; bad == 0 && (size_t)i < out.n; i++)
-		puts(out.v[i]);
-	out_free(&out);
+		bad = convert_stdin(set, tomask);
 	cpuset_free(set);
 	return bad ? EXIT_USAGE : EXIT_OK;
 }

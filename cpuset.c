@@ -1,15 +1,13 @@
 /*
  * The kernel's CPU list and mask grammars, both ways, on a run-time sized
- * bitmap. The list parser follows bitmap_parselist() and the mask parser
- * bitmap_parse() in lib/bitmap-str.c; the printers follow the %*pbl and
- * %*pb formats of lib/vsprintf.c. No I/O, no printing.
+ * bitmap of 64-bit words. The list parser follows bitmap_parselist() and
+ * the mask parser bitmap_parse() in lib/bitmap-str.c; the printers follow
+ * the %*pbl and %*pb formats of lib/vsprintf.c. No I/O, no printing.
  */
 #include <sys/param.h>
 
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -17,9 +15,22 @@
 #include "cpuset.h"
 
 static size_t
-nbytes(unsigned int nbits)
+nwords(unsigned int nbits)
 {
-	return howmany(nbits, 32) * 4;
+	return howmany(nbits, 64);
+}
+
+/* The bits of the last word that lie below nbits. */
+static uint64_t
+tail_mask(unsigned int nbits)
+{
+	return nbits % 64 ? ~0ULL >> (64 - nbits % 64) : ~0ULL;
+}
+
+static void
+clear_tail(struct cpuset *s)
+{
+	s->words[nwords(s->nbits) - 1] &= tail_mask(s->nbits);
 }
 
 struct cpuset *
@@ -33,7 +44,7 @@ cpuset_new(unsigned int nbits)
 	}
 	if ((s = malloc(sizeof(*s))) == NULL)
 		return NULL;
-	if ((s->bits = calloc(nbytes(nbits), 1)) == NULL) {
+	if ((s->words = calloc(nwords(nbits), sizeof(*s->words))) == NULL) {
 		free(s);
 		return NULL;
 	}
@@ -47,7 +58,8 @@ cpuset_dup(const struct cpuset *s)
 	struct cpuset *d;
 
 	if ((d = cpuset_new(s->nbits)) != NULL)
-		memcpy(d->bits, s->bits, nbytes(s->nbits));
+		memcpy(d->words, s->words,
+		    nwords(s->nbits) * sizeof(*s->words));
 	return d;
 }
 
@@ -56,14 +68,14 @@ cpuset_free(struct cpuset *s)
 {
 	if (s == NULL)
 		return;
-	free(s->bits);
+	free(s->words);
 	free(s);
 }
 
 void
 cpuset_zero(struct cpuset *s)
 {
-	memset(s->bits, 0, nbytes(s->nbits));
+	memset(s->words, 0, nwords(s->nbits) * sizeof(*s->words));
 }
 
 /* Copies what fits; bits past the destination's width are dropped. */
@@ -71,25 +83,39 @@ void
 cpuset_copy(struct cpuset *d, const struct cpuset *s)
 {
 	cpuset_zero(d);
-	memcpy(d->bits, s->bits, MIN(nbytes(d->nbits), nbytes(s->nbits)));
-	if (s->nbits > d->nbits && d->nbits % 8)
-		d->bits[d->nbits / 8] &= (1U << (d->nbits % 8)) - 1;
-	if (s->nbits > d->nbits)
-		memset(d->bits + howmany(d->nbits, 8), 0,
-		    nbytes(d->nbits) - howmany(d->nbits, 8));
+	memcpy(d->words, s->words,
+	    MIN(nwords(d->nbits), nwords(s->nbits)) * sizeof(*s->words));
+	clear_tail(d);
 }
 
 void
 cpuset_set(struct cpuset *s, unsigned int cpu)
 {
 	if (cpu < s->nbits)
-		bit_set(s->bits, cpu);
+		s->words[cpu / 64] |= 1ULL << (cpu % 64);
 }
 
 bool
 cpuset_test(const struct cpuset *s, unsigned int cpu)
 {
-	return cpu < s->nbits && bit_test(s->bits, cpu);
+	return cpu < s->nbits && (s->words[cpu / 64] >> (cpu % 64) & 1);
+}
+
+/* Sets the CPUs lo to hi, both below nbits. */
+static void
+set_range(struct cpuset *s, unsigned int lo, unsigned int hi)
+{
+	size_t i = lo / 64, last = hi / 64;
+	uint64_t first = ~0ULL << (lo % 64), end = ~0ULL >> (63 - hi % 64);
+
+	if (i == last) {
+		s->words[i] |= first & end;
+		return;
+	}
+	s->words[i++] |= first;
+	while (i < last)
+		s->words[i++] = ~0ULL;
+	s->words[last] |= end;
 }
 
 unsigned int
@@ -98,23 +124,54 @@ cpuset_count(const struct cpuset *s)
 	unsigned int n = 0;
 	size_t i;
 
-	for (i = 0; i < nbytes(s->nbits); i++)
-		n += __builtin_popcount(s->bits[i]);
+	for (i = 0; i < nwords(s->nbits); i++)
+		n += __builtin_popcountll(s->words[i]);
 	return n;
+}
+
+/* The first CPU at or after from that is in the set, or nbits. */
+static unsigned int
+next_set(const struct cpuset *s, unsigned int from)
+{
+	size_t i = from / 64, n = nwords(s->nbits);
+	uint64_t w;
+
+	if (from >= s->nbits)
+		return s->nbits;
+	w = s->words[i] & (~0ULL << (from % 64));
+	while (w == 0) {
+		if (++i == n)
+			return s->nbits;
+		w = s->words[i];
+	}
+	return i * 64 + __builtin_ctzll(w);
 }
 
 int
 cpuset_next(const struct cpuset *s, unsigned int from)
 {
-	unsigned int b;
+	unsigned int cpu = next_set(s, from);
 
-	while (from < s->nbits) {
-		b = s->bits[from / 8] >> (from % 8);
-		if (b != 0)
-			return from + __builtin_ctz(b);
-		from = (from | 7) + 1;
+	return cpu < s->nbits ? (int)cpu : -1;
+}
+
+/* The first CPU at or after from that is not in the set, or nbits. */
+static unsigned int
+next_clear(const struct cpuset *s, unsigned int from)
+{
+	size_t i = from / 64, n = nwords(s->nbits);
+	uint64_t w;
+
+	if (from >= s->nbits)
+		return s->nbits;
+	/* the tail bits are zero, so a run stops at nbits at the latest */
+	w = ~s->words[i] & (~0ULL << (from % 64));
+	while (w == 0) {
+		if (++i == n)
+			return s->nbits;
+		w = ~s->words[i];
 	}
-	return -1;
+	return i * 64 + __builtin_ctzll(w);
 }
 
 int
@@ -128,9 +185,9 @@ cpuset_last(const struct cpuset *s)
 {
 	size_t i;
 
-	for (i = howmany(s->nbits, 8); i-- > 0;)
-		if (s->bits[i] != 0)
-			return i * 8 + 31 - __builtin_clz(s->bits[i]);
+	for (i = nwords(s->nbits); i-- > 0;)
+		if (s->words[i] != 0)
+			return i * 64 + 63 - __builtin_clzll(s->words[i]);
 	return -1;
 }
 
@@ -144,10 +201,10 @@ cpuset_empty(const struct cpuset *s)
 bool
 cpuset_equal(const struct cpuset *a, const struct cpuset *b)
 {
-	size_t na = nbytes(a->nbits), nb = nbytes(b->nbits), i;
+	size_t na = nwords(a->nbits), nb = nwords(b->nbits), i;
 
 	for (i = 0; i < MAX(na, nb); i++)
-		if ((i < na ? a->bits[i] : 0) != (i < nb ? b->bits[i] : 0))
+		if ((i < na ? a->words[i] : 0) != (i < nb ? b->words[i] : 0))
 			return false;
 	return true;
 }
@@ -157,8 +214,8 @@ cpuset_intersects(const struct cpuset *a, const struct cpuset *b)
 {
 	size_t i;
 
-	for (i = 0; i < MIN(nbytes(a->nbits), nbytes(b->nbits)); i++)
-		if (a->bits[i] & b->bits[i])
+	for (i = 0; i < MIN(nwords(a->nbits), nwords(b->nbits)); i++)
+		if (a->words[i] & b->words[i])
 			return true;
 	return false;
 }
@@ -166,19 +223,21 @@ cpuset_intersects(const struct cpuset *a, const struct cpuset *b)
 void
 cpuset_and(struct cpuset *d, const struct cpuset *s)
 {
-	size_t i, ns = nbytes(s->nbits);
+	size_t i, ns = nwords(s->nbits);
 
-	for (i = 0; i < nbytes(d->nbits); i++)
-		d->bits[i] &= i < ns ? s->bits[i] : 0;
+	for (i = 0; i < nwords(d->nbits); i++)
+		d->words[i] &= i < ns ? s->words[i] : 0;
 }
 
+/* Bits past the destination's width are dropped. */
 void
 cpuset_or(struct cpuset *d, const struct cpuset *s)
 {
-	int cpu;
+	size_t i;
 
-	for (cpu = cpuset_first(s); cpu >= 0; cpu = cpuset_next(s, cpu + 1))
-		cpuset_set(d, cpu);
+	for (i = 0; i < MIN(nwords(d->nbits), nwords(s->nbits)); i++)
+		d->words[i] |= s->words[i];
+	clear_tail(d);
 }
 
 void
@@ -186,8 +245,8 @@ cpuset_andnot(struct cpuset *d, const struct cpuset *s)
 {
 	size_t i;
 
-	for (i = 0; i < MIN(nbytes(d->nbits), nbytes(s->nbits)); i++)
-		d->bits[i] &= ~s->bits[i];
+	for (i = 0; i < MIN(nwords(d->nbits), nwords(s->nbits)); i++)
+		d->words[i] &= ~s->words[i];
 }
 
 /* Whitespace as the kernel's isspace() sees it, ASCII only. */
@@ -295,7 +354,7 @@ parse_region(const char **sp, struct region *r, unsigned int nbits,
 		r->len++;
 	r->pattern = false;
 
-	if (strncasecmp(s, "all", 3) == 0) {
+	if ((*s == 'a' || *s == 'A') && strncasecmp(s, "all", 3) == 0) {
 		r->start = 0;
 		r->end = last;
 		s += 3;
@@ -377,50 +436,55 @@ cpulist_parse(struct cpuset *set, const char *s, struct perr *pe)
 			cpuset_zero(set);
 			return rc;
 		}
+		if (r.used == 0)
+			continue;
 		for (start = r.start; start <= r.end && start >= r.start;
 		    start += r.group)
-			if (r.used > 0)
-				bit_nset(set->bits, start,
-				    start + MIN(r.end - start, r.used - 1));
+			set_range(set, start,
+			    start + MIN(r.end - start, r.used - 1));
 	}
 	return 0;
 }
 
+/* The value of each hex digit, -1 for any other byte. */
+static const signed char hexdigit[256] = {
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	 0,  1,  2,  3,  4,  5,  6,  7,  8,  9, -1, -1, -1, -1, -1, -1,
+	-1, 10, 11, 12, 13, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	-1, 10, 11, 12, 13, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+};
+
 static int
-hexval(int c)
+hexval(char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-static void
-put_word(struct cpuset *set, size_t word, unsigned int val)
-{
-	size_t i;
-
-	for (i = 0; i < 4; i++)
-		set->bits[word * 4 + i] = (val >> (8 * i)) & 0xff;
+	return hexdigit[(unsigned char)c];
 }
 
 /* Bits at or past nbits may sit in the top word; refuse and clear them. */
 static int
 check_tail(struct cpuset *set, struct perr *pe)
 {
-	unsigned int cpu;
+	size_t top = nwords(set->nbits) - 1;
+	uint64_t over = set->words[top] & ~tail_mask(set->nbits);
 
-	for (cpu = set->nbits; cpu < nbytes(set->nbits) * 8; cpu++)
-		if (bit_test(set->bits, cpu)) {
-			cpuset_zero(set);
-			return perr_set(pe, EOVERFLOW,
-			    "CPU %u is beyond the last possible CPU %u",
-			    cpu, set->nbits - 1);
-		}
-	return 0;
+	if (over == 0)
+		return 0;
+	cpuset_zero(set);
+	return perr_set(pe, EOVERFLOW,
+	    "CPU %zu is beyond the last possible CPU %u",
+	    top * 64 + __builtin_ctzll(over), set->nbits - 1);
 }
 
 /* Extension: one comma-free hex number of any length, as taskset takes. */
@@ -442,11 +506,47 @@ parse_long_hex(struct cpuset *set, const char *start, const char *end,
 				    "CPU %u is beyond the last possible CPU %u",
 				    bit + i, set->nbits - 1);
 			}
-			bit_set(set->bits, bit + i);
+			set->words[(bit + i) / 64] |= 1ULL << ((bit + i) % 64);
 		}
 		if (bit > CPUSET_MAXBITS)
 			bit = CPUSET_MAXBITS;
 	}
+	return 0;
+}
+
+/*
+ * The 32-bit word that ends at end, read back to a separator or start
+ * (*wordp becomes its first digit): at most 8 digits, or a sentence
+ * saying why not.
+ */
+static int
+parse_word(const char *start, const char *end, const char **wordp,
+    uint32_t *valp, struct perr *pe)
+{
+	const char *p = end, *w;
+	uint32_t val = 0;
+	char b[TOKBUF];
+	int i, c;
+
+	for (i = 0; i < 32 && p > start && !is_sep(p[-1]); i += 4) {
+		if ((c = hexval(*--p)) < 0)
+			return perr_set(pe, EINVAL, "\"%s\" is not a hex digit",
+			    visquote(b, sizeof(b), p, 1));
+		val |= (uint32_t)c << i;
+	}
+	if (p > start && !is_sep(p[-1])) {
+		for (w = p - 1; w > start && !is_sep(w[-1]); w--)
+			;
+		if (hexval(p[-1]) >= 0)
+			return perr_set(pe, EOVERFLOW,
+			    "word \"%s\" is longer than 8 hex digits",
+			    visquote(b, sizeof(b), w,
+			    strcspn(w, ", \t\n\v\f\r")));
+		return perr_set(pe, EINVAL, "\"%s\" is not a hex digit",
+		    visquote(b, sizeof(b), p - 1, 1));
+	}
+	*wordp = p;
+	*valp = val;
 	return 0;
 }
 
@@ -460,11 +560,11 @@ parse_long_hex(struct cpuset *set, const char *start, const char *end,
 int
 cpumask_parse(struct cpuset *set, const char *s, struct perr *pe)
 {
-	const char *start = s, *end, *p, *w;	/* end: one past the last */
+	const char *start = s, *end, *p;	/* end: one past the last */
 	size_t words = howmany(set->nbits, 32), word;
-	unsigned int val;
+	uint32_t val = 0;
 	char b[TOKBUF];
-	int i, c;
+	int rc;
 
 	cpuset_zero(set);
 	end = start + strcspn(start, "\n");
@@ -475,7 +575,7 @@ cpumask_parse(struct cpuset *set, const char *s, struct perr *pe)
 	if (end - start >= 2 && start[0] == '0' &&
 	    (start[1] == 'x' || start[1] == 'X')) {
 		start += 2;
-		if (start == end || !isxdigit((unsigned char)*start))
+		if (start == end || hexval(*start) < 0)
 			return perr_set(pe, EINVAL, "\"%s\" has no hex digits",
 			    visquote(b, sizeof(b), start - 2, end - start + 2));
 	}
@@ -495,88 +595,98 @@ cpumask_parse(struct cpuset *set, const char *s, struct perr *pe)
 			    "more than the %zu 32-bit word%s that %u CPUs need",
 			    words, words == 1 ? "" : "s", set->nbits);
 		}
-		val = 0;
-		for (i = 0; i < 32; i += 4) {
-			if ((c = hexval(end[-1])) < 0) {
-				cpuset_zero(set);
-				return perr_set(pe, EINVAL,
-				    "\"%s\" is not a hex digit",
-				    visquote(b, sizeof(b), end - 1, 1));
-			}
-			val |= (unsigned int)c << i;
-			end--;
-			if (start == end || is_sep(end[-1]))
-				break;
-		}
-		if (i == 32 && start < end) {
+		if ((rc = parse_word(start, end, &end, &val, pe)) != 0) {
 			cpuset_zero(set);
-			for (w = end - 1; w > start && !is_sep(w[-1]); w--)
-				;
-			if (hexval(end[-1]) >= 0)
-				return perr_set(pe, EOVERFLOW,
-				    "word \"%s\" is longer than 8 hex digits",
-				    visquote(b, sizeof(b), w,
-				    strcspn(w, ", \t\n\v\f\r")));
-			return perr_set(pe, EINVAL, "\"%s\" is not a hex digit",
-			    visquote(b, sizeof(b), end - 1, 1));
+			return rc;
 		}
-		put_word(set, word, val);
+		set->words[word / 2] |= (uint64_t)val << (word % 2 * 32);
 	}
 	return check_tail(set, pe);
 }
 
-/*
- * %*pbl: "a-b" for runs of two or more, "a" alone, comma-separated.
- * Writes at most size bytes into buf when buf is not NULL; returns the
- * full length either way.
- */
+/* How many runs of set bits: each starts where the bit below is clear. */
 static size_t
-list_emit(const struct cpuset *s, char *buf, size_t size)
+count_runs(const struct cpuset *s)
 {
-	size_t len = 0;
-	int lo, hi;
-	char tmp[32];
-	int n;
+	uint64_t w, below = 0;	/* the top bit of the word below, as bit 0 */
+	size_t n = 0, i;
 
-	for (lo = cpuset_first(s); lo >= 0; lo = cpuset_next(s, hi + 1)) {
-		for (hi = lo; cpuset_test(s, hi + 1); hi++)
-			;
-		if (hi > lo)
-			n = snprintf(tmp, sizeof(tmp), "%s%d-%d",
-			    len ? "," : "", lo, hi);
-		else
-			n = snprintf(tmp, sizeof(tmp), "%s%d",
-			    len ? "," : "", lo);
-		if (buf != NULL && len + n < size)
-			memcpy(buf + len, tmp, n);
-		len += n;
-		if (hi + 1 >= (int)s->nbits)
-			break;
+	for (i = 0; i < nwords(s->nbits); i++) {
+		w = s->words[i];
+		n += __builtin_popcountll(w & ~(w << 1 | below));
+		below = w >> 63;
 	}
-	if (buf != NULL && len < size)
-		buf[len] = '\0';
-	return len;
+	return n;
 }
 
+static unsigned int
+digits(unsigned int n)
+{
+	unsigned int d = 1;
+
+	for (; n >= 10; n /= 10)
+		d++;
+	return d;
+}
+
+/* Writes n in decimal at p; returns the end. */
+static char *
+put_uint(char *p, unsigned int n)
+{
+	char *end = p + digits(n);
+
+	p = end;
+	do
+		*--p = '0' + n % 10;
+	while ((n /= 10) != 0);
+	return end;
+}
+
+/*
+ * %*pbl: "a-b" for runs of two or more, "a" alone, comma-separated. Each
+ * run takes at most two numbers as long as the last CPU's and two
+ * characters more.
+ */
 char *
 cpulist_format(const struct cpuset *s)
 {
-	size_t len = list_emit(s, NULL, 0);
-	char *buf;
+	size_t size = count_runs(s) * (2 * digits(s->nbits - 1) + 2) + 1;
+	unsigned int lo, hi;
+	char *buf, *p;
 
-	if ((buf = malloc(len + 1)) != NULL)
-		list_emit(s, buf, len + 1);
+	if ((buf = malloc(size)) == NULL)
+		return NULL;
+	p = buf;
+	for (lo = next_set(s, 0); lo < s->nbits; lo = next_set(s, hi + 1)) {
+		hi = next_clear(s, lo) - 1;
+		if (p > buf)
+			*p++ = ',';
+		p = put_uint(p, lo);
+		if (hi > lo) {
+			*p++ = '-';
+			p = put_uint(p, hi);
+		}
+	}
+	*p = '\0';
 	return buf;
+}
+
+/* The 32-bit word that holds bits 32 * i to 32 * i + 31. */
+static uint32_t
+word32(const struct cpuset *s, size_t i)
+{
+	return s->words[i / 2] >> (i % 2 * 32);
 }
 
 /* %*pb: 32-bit words from the top, the first padded to its own width. */
 char *
 cpumask_format(const struct cpuset *s)
 {
+	static const char hex[] = "0123456789abcdef";
 	size_t words = howmany(s->nbits, 32), w, len;
 	unsigned int top = s->nbits % 32 ? s->nbits % 32 : 32;
-	int width = howmany(top, 4);
-	unsigned int val;
+	int width = howmany(top, 4), i;
+	uint32_t val;
 	char *buf, *p;
 
 	len = width + (words - 1) * 9 + 1;
@@ -584,12 +694,13 @@ cpumask_format(const struct cpuset *s)
 		return NULL;
 	p = buf;
 	for (w = words; w-- > 0;) {
-		val = s->bits[w * 4] | s->bits[w * 4 + 1] << 8 |
-		    s->bits[w * 4 + 2] << 16 |
-		    (unsigned int)s->bits[w * 4 + 3] << 24;
-		p += snprintf(p, buf + len - p, "%s%0*x",
-		    w + 1 == words ? "" : ",", width, val);
+		val = word32(s, w);
+		for (i = width; i-- > 0;)
+			*p++ = hex[val >> (4 * i) & 0xf];
+		if (w > 0)
+			*p++ = ',';
 		width = 8;
 	}
+	*p = '\0';
 	return buf;
 }

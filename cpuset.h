@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <bitstring.h>
+#include <stdint.h>
 
 #include "text.h"
 
@@ -18,7 +18,7 @@
 
 struct cpuset {
 	unsigned int	 nbits;
-	bitstr_t	*bits;	/* rounded up to 32-bit words; tail bits zero */
+	uint64_t	*words;	/* howmany(nbits, 64); bits past nbits zero */
 };
 
 struct cpuset	*cpuset_new(unsigned int);

@@ -144,6 +144,70 @@ BADF00D_4=96,98-99,108-112,114-115,117,119-121,123
 	assert_equal "$stderr" 'irqaff: mask "x": "x" is not a hex digit'
 }
 
+# The even CPUs of 8192 as a mask, whose list is 19924 characters long.
+EVEN_LIST_LEN=19924
+even_mask() {
+	irqaff mask -b 8192 0-8191:1/2
+}
+
+# repeat N LINE: LINE N times, one a line.
+repeat() {
+	local i
+	for ((i = 0; i < $1; i++)); do
+		printf '%s\n' "$2"
+	done
+}
+
+@test "a bad line after more than 1 MiB of good output prints nothing" {
+	local in=$BATS_TEST_TMPDIR/in even
+	even=$(even_mask)
+	repeat 60 "$even" >"$in"
+	# the good lines alone are past the 1 MiB held in memory
+	run -0 --separate-stderr bash -c 'irqaff list -b 8192 <"$1" | wc -c' _ "$in"
+	assert_output $((60 * (EVEN_LIST_LEN + 1)))
+	assert_equal "$stderr" ''
+	{ echo x; echo "$even"; } >>"$in"
+	run -2 --separate-stderr irqaff list -b 8192 <"$in"
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: mask "x": "x" is not a hex digit'
+}
+
+@test "more than 1 MiB of output from standard input is each line's list in order" {
+	local in=$BATS_TEST_TMPDIR/in out=$BATS_TEST_TMPDIR/out want='' i l
+	local -a masks=() lists=()
+	for l in 0-8191:1/2 1-8191:3/7 0,100-200,8191 ''; do
+		masks+=("$(irqaff mask -b 8192 -- "$l")")
+		lists+=("$(irqaff list -b 8192 -- "${masks[-1]}")")
+	done
+	assert_equal "${lists[2]}" 0,100-200,8191
+	for ((i = 0; i < 200; i++)); do
+		printf '%s\n' "${masks[i % 4]}"
+		want+=${lists[i % 4]}$'\n'
+	done >"$in"
+	run -0 --separate-stderr bash -c 'irqaff list -b 8192 <"$1" >"$2"' _ "$in" "$out"
+	assert_equal "$stderr" ''
+	assert [ "$(stat -c %s "$out")" -gt 1048576 ]
+	assert_file "$out" "$want"
+}
+
+@test "standard input of any length is converted in bounded memory" {
+	! sanitized || skip "a sanitizer build cannot run under ulimit -v"
+	# 40 MB of lists in 30 MB of address space
+	run -0 --separate-stderr bash -c \
+		'ulimit -v 30000; yes -- "$1" | head -n 2000 | irqaff list -b 8192 | wc -c' \
+		_ "$(even_mask)"
+	assert_output $((2000 * (EVEN_LIST_LEN + 1)))
+	assert_equal "$stderr" ''
+}
+
+@test "a write error on standard output after more than 1 MiB is reported" {
+	local in=$BATS_TEST_TMPDIR/in
+	repeat 60 "$(even_mask)" >"$in"
+	run -1 --separate-stderr bash -c 'irqaff list -b 8192 <"$1" >/dev/full' _ "$in"
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: standard output: No space left on device'
+}
+
 @test "one bad operand among good ones prints nothing and names each bad one" {
 	run -2 --separate-stderr irqaff list -b 8 ff 1x 01 100 f
 	assert_output ''

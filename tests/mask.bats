@@ -181,6 +181,50 @@ setup() {
 	assert_equal "$stderr" 'irqaff: CPU list "x": region "x": "x" is not a number'
 }
 
+# An 8192-bit mask is 2303 characters long.
+MASK_8192_LEN=2303
+
+@test "a bad line after more than 1 MiB of good output prints nothing" {
+	local in=$BATS_TEST_TMPDIR/in i
+	for ((i = 0; i < 500; i++)); do
+		echo 0-8191:1/2
+	done >"$in"
+	# the good lines alone are past the 1 MiB held in memory
+	run -0 --separate-stderr bash -c 'irqaff mask -b 8192 <"$1" | wc -c' _ "$in"
+	assert_output $((500 * (MASK_8192_LEN + 1)))
+	assert_equal "$stderr" ''
+	printf '0-8192\n0\n' >>"$in"
+	run -2 --separate-stderr irqaff mask -b 8192 <"$in"
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: CPU list "0-8192": CPU 8192 is beyond the last possible CPU 8191'
+}
+
+@test "more than 1 MiB of output from standard input is each line's mask in order" {
+	local in=$BATS_TEST_TMPDIR/in out=$BATS_TEST_TMPDIR/out want='' i
+	local -a lists=(0-8191:1/2 '' 5,4000-4095,8191 all) masks=()
+	for i in "${!lists[@]}"; do
+		masks+=("$(irqaff mask -b 8192 -- "${lists[i]}")")
+	done
+	assert_equal "${masks[1]}" "$(printf '00000000,%.0s' {1..255})00000000"
+	for ((i = 0; i < 600; i++)); do
+		printf '%s\n' "${lists[i % 4]}"
+		want+=${masks[i % 4]}$'\n'
+	done >"$in"
+	run -0 --separate-stderr bash -c 'irqaff mask -b 8192 <"$1" >"$2"' _ "$in" "$out"
+	assert_equal "$stderr" ''
+	assert [ "$(stat -c %s "$out")" -gt 1048576 ]
+	assert_file "$out" "$want"
+}
+
+@test "standard input of any length is converted in bounded memory" {
+	! sanitized || skip "a sanitizer build cannot run under ulimit -v"
+	# 46 MB of masks in 30 MB of address space
+	run -0 --separate-stderr bash -c \
+		'ulimit -v 30000; yes 0-8191:1/2 | head -n 20000 | irqaff mask -b 8192 | wc -c'
+	assert_output $((20000 * (MASK_8192_LEN + 1)))
+	assert_equal "$stderr" ''
+}
+
 @test "several operands are printed one a line in order" {
 	run -0 --separate-stderr irqaff mask -b 8 1 0-7:1/2 '' N
 	assert_output $'02\n55\n00\n80'

@@ -42,8 +42,8 @@ check_set(const struct cpuset *set)
 	unsigned int cpu, n = 0;
 	int c, last = -1;
 
-	for (cpu = set->nbits; cpu % 32 != 0; cpu++)
-		if (bit_test(set->bits, cpu))
+	for (cpu = set->nbits; cpu % 64 != 0; cpu++)
+		if (set->words[cpu / 64] >> (cpu % 64) & 1)
 			abort();
 	for (c = cpuset_first(set); c >= 0; c = cpuset_next(set, c + 1)) {
 		if ((unsigned int)c >= set->nbits || c <= last ||
