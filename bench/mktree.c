@@ -1,6 +1,6 @@
 /*
- * mktree [-C] DIR CPUS IRQS: a large fake /proc and /sys tree in the layout of
- * tests/test_helper/tree.bash, fast enough for 8192 CPUs and 4096 IRQs.
+ * mktree [-CS] DIR CPUS IRQS: a large fake /proc and /sys tree in the layout
+ * of tests/test_helper/tree.bash, fast enough for 8192 CPUs and 4096 IRQs.
  *
  * The tree is what
  *
@@ -16,7 +16,8 @@
  * one buffered stream: at 8192 x 4096 it is over 300 MB.
  *
  * -C leaves out the cpuN directories (online, topology/): at 8192 CPUs
- * they are 90000 files, which show and set never read.
+ * they are 90000 files, which show and set never read. -S leaves out
+ * sys/kernel/irq, as make_root --no-sysirq.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -54,7 +55,7 @@ static unsigned int ncpus, nnodes, nsockets, nthreads, ncores;
 static struct irq *irqs;
 static size_t nirqs;
 static unsigned int nicq, nicfirst[NNICS], nnics;
-static int nocpudirs;
+static int nocpudirs, nosysirq;
 
 static void
 die(const char *what)
@@ -555,6 +556,58 @@ write_irqs(void)
 	free(zero);
 }
 
+/* sysfs hands out one page: scnprintf() cuts the text at 4095 bytes. */
+#define PAGE_TEXT	4095
+
+/* tree.bash _tree_write_counts(): all CPUs are online here. */
+static void
+write_counts(const struct irq *q, char *buf)
+{
+	size_t len = 0;
+	unsigned int c;
+	int n;
+
+	for (c = 0; c < ncpus && len < PAGE_TEXT; c++) {
+		n = snprintf(buf + len, PAGE_TEXT + 1 - len, "%s%llu",
+		    c ? "," : "", (q->num + 1ULL) * 10000 + c);
+		len = len + n > PAGE_TEXT ? PAGE_TEXT : len + n;
+	}
+	if (len < PAGE_TEXT)
+		buf[len++] = '\n';
+	put(path("sys/kernel/irq/%u/per_cpu_count", q->num), buf, len);
+}
+
+/* sys/kernel/irq/N (kernel/irq/irqdesc.c); tree.bash _tree_write_sysirq(). */
+static void
+write_sysirq(void)
+{
+	char buf[PAGE_TEXT + 1], hw[32];
+	const char *dash;
+	size_t i, fl;
+
+	if (nosysirq)
+		return;
+	mkdirs(path("sys/kernel/irq"));
+	for (i = 0; i < nirqs; i++) {
+		const struct irq *q = &irqs[i];
+
+		dash = strchr(q->hw, '-');
+		snprintf(hw, sizeof(hw), "%.*s", (int)(dash - q->hw), q->hw);
+#define F(f) path("sys/kernel/irq/%u/" f, q->num)
+		mkdirs(path("sys/kernel/irq/%u", q->num));
+		write_counts(q, buf);
+		putline(F("chip_name"), q->chip);
+		putline(F("hwirq"), hw);
+		fl = strlen(dash + 1);
+		putline(F("type"), fl >= 4 && strcmp(dash + 1 + fl - 4, "edge")
+		    == 0 ? "edge" : "level");
+		putline(F("wakeup"), "disabled");
+		putline(F("name"), dash + 1);
+		putline(F("actions"), q->name);
+#undef F
+	}
+}
+
 static unsigned int
 number(const char *s, unsigned int min, unsigned int max)
 {
@@ -571,20 +624,32 @@ number(const char *s, unsigned int min, unsigned int max)
 	return v;
 }
 
+static int
+usage(void)
+{
+	fprintf(stderr, "usage: mktree [-CS] DIR CPUS IRQS\n");
+	return 2;
+}
+
 int
 main(int argc, char *argv[])
 {
-	if (argc == 5 && strcmp(argv[1], "-C") == 0) {
-		nocpudirs = 1;
-		argc--;
-		argv++;
+	int ch;
+
+	while ((ch = getopt(argc, argv, "CS")) != -1) {
+		if (ch == 'C')
+			nocpudirs = 1;
+		else if (ch == 'S')
+			nosysirq = 1;
+		else
+			return usage();
 	}
-	if (argc != 4) {
-		fprintf(stderr, "usage: mktree [-C] DIR CPUS IRQS\n");
-		return 2;
-	}
-	root = argv[1];
-	ncpus = number(argv[2], 1, 8192);
+	argc -= optind;
+	argv += optind;
+	if (argc != 3)
+		return usage();
+	root = argv[0];
+	ncpus = number(argv[1], 1, 8192);
 	nirqs = 0;
 	nsockets = ncpus % 4 == 0 ? 2 : 1;
 	nthreads = ncpus % 2 == 0 ? 2 : 1;
@@ -593,11 +658,12 @@ main(int argc, char *argv[])
 	if ((nsockets * ncores) % nnodes != 0)
 		nnodes = nsockets;
 	mkdirs(root);
-	plan_irqs(number(argv[3], 0, 1 << 20));
+	plan_irqs(number(argv[2], 0, 1 << 20));
 	write_cpus();
 	write_procs();
 	write_devices();
 	write_interrupts();
 	write_irqs();
+	write_sysirq();
 	return 0;
 }

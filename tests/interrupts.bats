@@ -12,17 +12,30 @@ setup() {
 }
 
 # load_dump KIND: a tree with as many CPUs as KIND.txt's header names and
-# that dump as its proc/interrupts.
+# that dump as its proc/interrupts; no sys/kernel/irq, so that everything
+# show prints comes from the dump (tests/sysirq.bats checks the other).
 load_dump() {
 	local dump=$FIXTURES/$1.txt ncpus
 	ncpus=$(grep -v -m 1 '^# ' "$dump" | wc -w)
-	make_root --cpus "$ncpus"
+	make_root --cpus "$ncpus" --no-sysirq
 	install_interrupts "$dump"
 }
 
+# row_totals NCPUS: each numbered row of proc/interrupts as "IRQ TOTAL",
+# the sum of the numbers in its first NCPUS count fields.
+row_totals() {
+	awk -v n="$1" '$1 ~ /^[0-9]+:$/ {
+		s = 0
+		for (i = 2; i <= n + 1 && $i ~ /^[0-9]+$/; i++)
+			s += $i
+		printf "%d %.0f\n", $1, s
+	}' "$ROOT/proc/interrupts"
+}
+
 # check_dump KIND: show's split of KIND.txt is KIND.expected, one TSV line
-# per numbered row, an absent field empty.
+# per numbered row, an absent field empty; its TOTAL is each row's sum.
 check_dump() {
+	local ncpus
 	load_dump "$1"
 	run --separate-stderr irqaff show -q -J -o irq,chip,hwirq,type,flow,name
 	assert_success
@@ -31,6 +44,10 @@ check_dump() {
 		map(. // "") | @tsv' <<<"$output"
 	assert_success
 	assert_equal "$output" "$(<"$FIXTURES/$1.expected")"
+	ncpus=$(grep -v -m 1 '^# ' "$FIXTURES/$1.txt" | wc -w)
+	run --separate-stderr irqaff show -n -o irq,total
+	assert_success
+	assert_equal "$(awk '{ $1 = $1 } 1' <<<"$output")" "$(row_totals "$ncpus")"
 }
 
 @test "every dump in the fixtures has its test here" {

@@ -283,3 +283,158 @@ EOF
 	assert_equal "$(<"$ROOT/sys/devices/system/node/node3/cpulist")" \
 		'384-511,896-999,1010-1023'
 }
+
+# raw FILE: the file's bytes, each newline shown as "\n" (a final one too).
+raw() {
+	local s
+	s=$(cat -- "$1" && printf .)
+	s=${s%.}
+	printf '%s\n' "${s//$'\n'/\\n}"
+}
+
+# sysirq IRQ: IRQ's sys/kernel/irq files but per_cpu_count, one a line,
+# each shown by raw.
+sysirq() {
+	local f
+	for f in chip_name hwirq type wakeup name actions; do
+		printf '%s=%s\n' "$f" "$(raw "$ROOT/sys/kernel/irq/$1/$f")"
+	done
+}
+
+@test "sys/kernel/irq/N: every file as kernel/irq/irqdesc.c prints it" {
+	make_root --cpus 4 --offline 2 --legacy 2 --irq '9=acpi' --hwirq 9-fasteoi \
+		--irq '40=my dev, rx|other' --irq 41 --chip '' --hwirq '7 Level' \
+		--irq 42=x --hwirq 12 --irq 43=y --hwirq ''
+	run -0 ls "$ROOT/sys/kernel/irq"
+	assert_output "$(printf '%s\n' 0 1 40 41 42 43 9)"
+	run -0 ls "$ROOT/sys/kernel/irq/0"
+	assert_output "$(printf '%s\n' actions chip_name hwirq name per_cpu_count \
+		type wakeup)"
+	# every possible CPU, the offline one 0, as proc/interrupts counts
+	assert_equal "$(raw "$ROOT/sys/kernel/irq/0/per_cpu_count")" \
+		'10000,10001,0,10003\n'
+	assert_equal "$(raw "$ROOT/sys/kernel/irq/40/per_cpu_count")" \
+		'410000,410001,0,410003\n'
+	run -0 sysirq 0
+	assert_output - <<'EOF2'
+chip_name=IO-APIC\n
+hwirq=2\n
+type=edge\n
+wakeup=disabled\n
+name=edge\n
+actions=timer\n
+EOF2
+	run -0 sysirq 9
+	assert_output - <<'EOF2'
+chip_name=IO-APIC\n
+hwirq=9\n
+type=level\n
+wakeup=disabled\n
+name=fasteoi\n
+actions=acpi\n
+EOF2
+	# actions_show() joins by "," alone; a name may hold ", " itself
+	assert_equal "$(raw "$ROOT/sys/kernel/irq/40/actions")" \
+		'my dev, rx,other\n'
+	# no chip, no action, no flow: empty files; Level is the type
+	run -0 sysirq 41
+	assert_output - <<'EOF2'
+chip_name=
+hwirq=7\n
+type=level\n
+wakeup=disabled\n
+name=
+actions=
+EOF2
+	# a hwirq and no flow; no hwirq at all
+	assert_equal "$(raw "$ROOT/sys/kernel/irq/42/hwirq")" '12\n'
+	assert_equal "$(raw "$ROOT/sys/kernel/irq/42/name")" ''
+	assert_equal "$(raw "$ROOT/sys/kernel/irq/42/type")" 'level\n'
+	assert_equal "$(raw "$ROOT/sys/kernel/irq/43/hwirq")" ''
+	assert_equal "$(raw "$ROOT/sys/kernel/irq/43/actions")" 'y\n'
+}
+
+@test "per_cpu_count is cut at 4095 bytes, and set_online rewrites it" {
+	# IRQ 99999 counts 10 digits a CPU: 374 of them are 4113 bytes
+	make_root --cpus 374 --irq 99999=wide --irq 3=narrow
+	local f=$ROOT/sys/kernel/irq/99999/per_cpu_count all
+	all=$(seq -s, 1000000000 1000000373)
+	assert_equal "${#all}" 4113
+	assert_equal "$(raw "$f")" "${all:0:4095}"
+	assert_equal "$(wc -c <"$f")" 4095
+	assert_equal "$(raw "$ROOT/sys/kernel/irq/3/per_cpu_count")" \
+		"$(seq -s, 40000 40373)\\n"
+	# two CPUs off: 4095 bytes exactly, no room left for the newline
+	set_online 0-371
+	assert_equal "$(raw "$f")" "$(seq -s, 1000000000 1000000371),0,0"
+	assert_equal "$(wc -c <"$f")" 4095
+	# three off: 4086 bytes and the newline
+	set_online 0-370
+	assert_equal "$(raw "$f")" "$(seq -s, 1000000000 1000000370),0,0,0\\n"
+	assert_equal "$(wc -c <"$f")" 4087
+	run -0 grep -c '' "$f"
+	assert_output 1
+}
+
+@test "--no-sysirq: no sys/kernel/irq, not even after install_interrupts" {
+	make_root --cpus 2 --no-sysirq --irq 30=x
+	assert [ ! -e "$ROOT/sys/kernel" ]
+	assert [ -d "$(irq_dir 30)" ]
+	set_online 0
+	assert [ ! -e "$ROOT/sys/kernel" ]
+	install_interrupts \
+		"$BATS_TEST_DIRNAME/fixtures/interrupts/x86_64-xen-hvm-guest-on-qemu-kvm.txt"
+	assert [ ! -e "$ROOT/sys/kernel" ]
+	assert [ -d "$(irq_dir 24)" ]
+	# without IRQs the directory is there, empty, as on a kernel
+	make_root --dir "$BATS_TEST_TMPDIR/empty" --cpus 2
+	run -0 find "$ROOT/sys/kernel"
+	assert_output "$(printf '%s\n' "$ROOT/sys/kernel" "$ROOT/sys/kernel/irq")"
+}
+
+# dump_sysirq KIND: KIND.expected, each row as the sys/kernel/irq files
+# of a tree with KIND.txt installed must say it: IRQ, chip_name, hwirq,
+# type, name, actions and wakeup, tab-separated. A Level or Edge row has
+# that type, another row edge when its flow ends in "edge", else level.
+dump_sysirq() {
+	local fix=$BATS_TEST_DIRNAME/fixtures/interrupts ncpus want
+	ncpus=$(grep -v -m 1 '^# ' "$fix/$1.txt" | wc -w)
+	make_root --dir "$BATS_TEST_TMPDIR/$1" --cpus "$ncpus"
+	install_interrupts "$fix/$1.txt"
+	run -0 awk -F '\t' -v OFS='\t' '{
+		t = $4 == "Level" ? "level" : $4 == "Edge" ? "edge" : \
+		    $5 ~ /edge$/ ? "edge" : "level"
+		gsub(/, /, ",", $6)
+		print $1, $2, $3, t, $5, $6, "disabled"
+	}' "$fix/$1.expected"
+	want=$output
+	run -0 awk -v dir="$ROOT/sys/kernel/irq" -v OFS='\t' '
+	function get(f,   s) {
+		if ((getline s <f) <= 0)
+			s = ""
+		close(f)
+		return s
+	}
+	{
+		d = dir "/" $1
+		print $1, get(d "/chip_name"), get(d "/hwirq"), get(d "/type"),
+		    get(d "/name"), get(d "/actions"), get(d "/wakeup")
+	}' "$fix/$1.expected"
+	assert_equal "$output" "$want"
+	assert_equal "$(find "$ROOT/sys/kernel/irq" -mindepth 1 -maxdepth 1 | wc -l)" \
+		"$(wc -l <"$fix/$1.expected")"
+}
+
+@test "install_interrupts: sys/kernel/irq holds each row as irqaff splits it" {
+	local fix=$BATS_TEST_DIRNAME/fixtures/interrupts kind
+	for kind in "$fix"/*.expected; do
+		kind=$(basename "$kind" .expected)
+		dump_sysirq "$kind"
+	done
+	# the counts of the CPUs the header names, in order
+	kind=x86_64-server-80cpu-linux3.2
+	run -0 awk '$1 == "114:" { $1 = ""; NF = 81; print }' "$fix/$kind.txt"
+	local want=${output# }
+	assert_equal "$(raw "$BATS_TEST_TMPDIR/$kind/sys/kernel/irq/114/per_cpu_count")" \
+		"${want// /,}\\n"
+}

@@ -19,6 +19,29 @@
 # on CPU c, so its total is (i + 1) * 10000 * online + (sum of online CPUs).
 # Arch rows: NMI counts c + 1 on CPU c, LOC 1000 * (c + 1), ERR and MIS 0.
 #
+# Every IRQ has a sys/kernel/irq/N/ (kernel/irq/irqdesc.c, irq_sysfs_add();
+# CONFIG_SPARSE_IRQ, on every distribution kernel; make_root --no-sysirq
+# leaves out sys/kernel/irq, as a kernel without it). A file that is not
+# empty ends in "\n":
+#   per_cpu_count  per_cpu_count_show(): "%u" for each possible CPU in
+#                  order, ","-joined; an offline CPU counts 0 here. sysfs
+#                  gives one page: text past 4095 bytes is cut there, and
+#                  then has no "\n" (scnprintf(), sysfs_emit_at()).
+#                  set_online rewrites it, as proc/interrupts.
+#   chip_name      chip_name_show(): the chip proc/interrupts shows
+#   hwirq          hwirq_show(): the hwirq number; empty without one
+#   type           type_show(): "level" or "edge": the row's Level or Edge
+#                  where it has one, else edge for a flow name ending in
+#                  "edge" ("2-edge", "ioapic-edge"), else level
+#   wakeup         wakeup_show(): "disabled"
+#   name           name_show(): desc->name, the flow ("edge" of "2-edge",
+#                  "fasteoi"); empty without one
+#   actions        actions_show(): the action names, ","-joined; empty
+#                  without any
+# make_root takes them from --chip, --hwirq ("N-flow", "N Level", "N" or
+# "") and the names; install_interrupts from the dump's rows, split as
+# irqaff splits them (tests/fixtures/interrupts/README).
+#
 # The state of the last make_root lives in _T_* globals of the calling shell:
 # set_online needs make_root to have run in the same test (or setup), not in
 # setup_file. The public functions run with errexit off (see _tree_fast) and
@@ -239,6 +262,7 @@ _tree_reset() {
 	declare -ga _T_DEV_FIRST=() _T_DEV_BDF=() _T_DEV_VIRTIO=()
 	declare -gA _T_MASKS=()
 	declare -g _T_IRQBALANCE=0 _T_ALL='' _T_ONLINE_LIST='' _T_CUR=''
+	declare -g _T_SYSIRQ=1
 }
 
 # _tree_irq_add NUM NAMES CHIP TOKEN NODE: NAMES are "|"-separated.
@@ -642,8 +666,10 @@ _tree_write_irqs() {
 	_tree_mask allmask "$_T_ALL"
 	_tree_mask zero ''
 	printf '%s\n' "$allmask" >"$ROOT/proc/irq/default_smp_affinity"
+	((_T_SYSIRQ == 0)) || dirs+=("$ROOT/sys/kernel/irq")
 	for irq in "${!_T_CHIP[@]}"; do
 		dirs+=("$ROOT/proc/irq/$irq")
+		((_T_SYSIRQ == 0)) || dirs+=("$ROOT/sys/kernel/irq/$irq")
 		_tree_names acts "$irq"
 		for n in "${acts[@]}"; do
 			if [[ $n != */* && $n != . && $n != .. ]]; then
@@ -676,9 +702,212 @@ _tree_write_irqs() {
 		total=$(((irq + 1) * 10000 * online + sum))
 		printf 'count %u\nunhandled %u\nlast_unhandled %u ms\n' \
 			$((total % 100000)) 0 0 >"$d/spurious"
+		((_T_SYSIRQ == 0)) || _tree_write_sysirq "$irq"
 	done
+	_tree_write_counts 0
 }
 
+# _tree_write_sysirq IRQ: sys/kernel/irq/IRQ/ but per_cpu_count, from
+# the IRQ's chip, --hwirq token and names (see the top of this file).
+_tree_write_sysirq() {
+	local irq=$1 d=$ROOT/sys/kernel/irq/$1 tok=${_T_HW[$1]} hw='' type=''
+	local flow='' acts IFS=,
+	local -a names
+	if [[ $tok =~ ^([0-9]+)-(.*)$ ]]; then
+		hw=${BASH_REMATCH[1]} flow=${BASH_REMATCH[2]}
+	elif [[ $tok =~ ^([0-9]+)\ (.*)$ ]]; then
+		hw=${BASH_REMATCH[1]} type=${BASH_REMATCH[2]}
+	elif [[ $tok =~ ^[0-9]+$ ]]; then
+		hw=$tok
+	fi
+	case $type in
+	Level) type=level ;;
+	Edge) type=edge ;;
+	*) [[ $flow == *edge ]] && type=edge || type=level ;;
+	esac
+	_tree_names names "$irq"
+	acts="${names[*]}"
+	printf '%s' "${_T_CHIP[irq]:+${_T_CHIP[irq]}$'\n'}" >"$d/chip_name"
+	printf '%s' "${hw:+$hw$'\n'}" >"$d/hwirq"
+	printf '%s\n' "$type" >"$d/type"
+	printf 'disabled\n' >"$d/wakeup"
+	printf '%s' "${flow:+$flow$'\n'}" >"$d/name"
+	printf '%s' "${acts:+$acts$'\n'}" >"$d/actions"
+}
+
+# _tree_write_counts META: each numbered row of proc/interrupts gives its
+# sys/kernel/irq/N/per_cpu_count; with META 1 also N's other files, the
+# row split as interrupts.c splits it (the awk below follows
+# interrupts_parse() step by step).
+_tree_write_counts() {
+	((_T_SYSIRQ)) || return 0
+	awk -v ncpus="$_T_NCPUS" -v dir="$ROOT/sys/kernel/irq" -v meta="$1" \
+		"$_T_SYSIRQ_AWK" "$ROOT/proc/interrupts"
+}
+
+# shellcheck disable=SC2016 # awk's $1, not the shell's
+_T_SYSIRQ_AWK='
+# pad, trigger, split_rest, split_hwirq, pad_fits, split_words: those of
+# interrupts.c; split_at is its split(); tail the end of interrupts_parse().
+# Positions count from 1; a position 0 is C NULL.
+function isspace(c) { return c != "" && index(" \t\n\v\f\r", c) > 0 }
+function isdigit(c) { return c != "" && index("0123456789", c) > 0 }
+function ch(i) { return substr(L, i, 1) }
+function blanks(p, e) { while (p < e && isspace(ch(p))) p++; return p }
+function pad(p, e, n) {
+	for (; n > 0; n--) {
+		if (p >= e) return e
+		if (ch(p) != " ") return 0
+		p++
+	}
+	return p
+}
+function trigger(p, e,   i, w) {
+	for (i = 1; i <= 2; i++) {
+		w = i == 1 ? "Level" : "Edge"
+		if (e - p >= length(w) && substr(L, p, length(w)) == w &&
+		    (p + length(w) == e || ch(p + length(w)) == " "))
+			return length(w)
+	}
+	return 0
+}
+function split_rest(p, e,   n, k, f) {
+	n = 0
+	if (p < e && ch(p) == " " && (k = trigger(p + 1, e)) > 0) {
+		Rtype = substr(L, p + 1, k)
+		if (!(p = pad(p + 1 + k, e, 8 - k))) return -1
+		n++
+	}
+	if (p < e && ch(p) == "-") {
+		f = ++p
+		while (p < e && !isspace(ch(p))) p++
+		if (p == f) return -1
+		Rflow = substr(L, f, p - f)
+		if (p - f < 8 && !(p = pad(p, e, 8 - (p - f)))) return -1
+		n++
+	}
+	if (p < e) {
+		if (e - p < 3 || ch(p) != " " || ch(p + 1) != " " ||
+		    isspace(ch(p + 2)))
+			return -1
+		Rnames = substr(L, p + 2, e - p - 2)
+	}
+	return n
+}
+function split_hwirq(p, kind,   num, d, n, rest) {
+	if (kind == 0) {
+		for (num = p; num < Tend && ch(num) == " "; num++) ;
+		for (d = num; d < Tend && isdigit(ch(d)); d++) ;
+		n = d - num
+		if (n == 0 || num - p != 1 + (Tprec > n ? Tprec - n : 0) ||
+		    (d < Tend && ch(d) != " " && ch(d) != "-"))
+			return -1
+		Rhw = substr(L, num, n)
+		rest = split_rest(d, Tend)
+		return rest < 0 ? -1 : rest + 1
+	}
+	if (kind == 1 && (p >= Tend || !(p = pad(p, Tend, Tprec + 1))))
+		return -1
+	return split_rest(p, Tend)
+}
+function pad_fits(len, lead) {
+	if (len >= 8) return lead == 1 || lead == 2
+	return lead == 10 - len || lead == 9 - len
+}
+function split_at(bare,   s, e, k, n, most) {
+	s = Tchip
+	most = -1
+	for (e = s + 1; e <= Tend; e++) {
+		if (ch(e - 1) == " " && (bare || ch(e - 2) == " ")) break
+		if (isspace(ch(e - 1)) ||
+		    (e < Tend && ch(e) != " " && ch(e) != "-"))
+			continue
+		if (!bare && !pad_fits(e - s, s - Tstart)) continue
+		if (e == Tend && index(substr(L, s, e - s), " ")) continue
+		for (k = 0; k < 3; k++) {
+			Rhw = Rtype = Rflow = Rnames = ""
+			if ((n = split_hwirq(e, k)) > most) {
+				most = n
+				Chip = substr(L, s, e - s)
+				Hw = Rhw; Type = Rtype; Flow = Rflow; Names = Rnames
+			}
+		}
+	}
+	return most >= 0
+}
+function split_words(   p, e, q, k, f) {
+	e = Tend
+	for (p = Tchip; p < e && !isspace(ch(p)); p++) ;
+	Chip = substr(L, Tchip, p - Tchip)
+	p = blanks(p, e)
+	for (q = p; q < e && isdigit(ch(q)); q++) ;
+	if (q > p && (q == e || ch(q) == "-" || isspace(ch(q)))) {
+		Hw = substr(L, p, q - p)
+		p = blanks(q, e)
+	}
+	if ((k = trigger(p, e)) > 0) {
+		Type = substr(L, p, k)
+		p = blanks(p + k, e)
+	}
+	if (e - p > 1 && ch(p) == "-" && !isspace(ch(p + 1))) {
+		f = ++p
+		while (p < e && !isspace(ch(p))) p++
+		Flow = substr(L, f, p - f)
+		p = blanks(p, e)
+	}
+	Names = substr(L, p, e - p)
+}
+function tail(   p, q, i) {
+	L = $0
+	Tprec = index(L, ":") - 1
+	p = Tprec + 2
+	for (i = 0; i < Ncols; i++) {
+		q = blanks(p, length(L) + 1)
+		if (!isdigit(ch(q))) break
+		for (p = q; isdigit(ch(p)); p++) ;
+	}
+	Tstart = p
+	for (Tend = length(L) + 1; Tend > p && isspace(ch(Tend - 1)); Tend--) ;
+	Tchip = blanks(p, Tend)
+	Chip = Hw = Type = Flow = Names = ""
+	if (Tchip < Tend && !split_at(0) && !split_at(1)) split_words()
+}
+function put(f, s) {
+	printf "%s", (s == "" ? "" : s "\n") > f
+	close(f)
+}
+function put_counts(f,   c, s, len) {
+	len = 0
+	for (c = 0; c < ncpus && len < 4095; c++) {
+		s = (c ? "," : "") (c in Cnt ? Cnt[c] : 0)
+		if (len + length(s) > 4095) s = substr(s, 1, 4095 - len)
+		printf "%s", s > f
+		len += length(s)
+	}
+	if (len < 4095) printf "\n" > f
+	close(f)
+}
+NR == 1 {
+	for (Ncols = 0; Ncols < NF; Ncols++) Col[Ncols] = substr($(Ncols + 1), 4) + 0
+	next
+}
+$1 ~ /^[0-9]+:$/ {
+	split("", Cnt)
+	for (i = 0; i < Ncols && $(i + 2) ~ /^[0-9]+$/; i++) Cnt[Col[i]] = $(i + 2)
+	d = dir "/" ($1 + 0)
+	put_counts(d "/per_cpu_count")
+	if (!meta) next
+	tail()
+	gsub(/, /, ",", Names)
+	put(d "/chip_name", Chip)
+	put(d "/hwirq", Hw)
+	t = Flow ~ /edge$/ ? "edge" : "level"
+	put(d "/type", Type == "Level" ? "level" : Type == "Edge" ? "edge" : t)
+	put(d "/wakeup", "disabled")
+	put(d "/name", Flow)
+	put(d "/actions", Names)
+}
+'
 # _tree_dev_sub VAR D: the class device of device D, under its PCI
 # function: net/NAME, nvme/NAME, or under the virtio device on a virtio
 # function virtioN/net/NAME or virtioN/block/NAME.
@@ -798,15 +1027,20 @@ _tree_write_nvme_disk() {
 	_tree_write_block "${name}n1" "$sub"
 }
 
+# _tree_write_procs: init, and with --irqbalance a running irqbalance: its
+# process and its socket in its runtime directory, irqbalance<PID>.sock
+# (irqbalance.c init_socket()). An empty file stands for the socket:
+# irqaff does not check the type.
 _tree_write_procs() {
 	mkdir -p -- "$ROOT/proc/1"
 	printf 'systemd\n' >"$ROOT/proc/1/comm"
 	printf '/sbin/init\0' >"$ROOT/proc/1/cmdline"
 	if ((_T_IRQBALANCE)); then
-		mkdir -p -- "$ROOT/proc/4242"
+		mkdir -p -- "$ROOT/proc/4242" "$ROOT/run/irqbalance"
 		printf 'irqbalance\n' >"$ROOT/proc/4242/comm"
 		printf '/usr/sbin/irqbalance\0--foreground\0' \
 			>"$ROOT/proc/4242/cmdline"
+		: >"$ROOT/run/irqbalance/irqbalance4242.sock"
 	fi
 }
 
@@ -905,9 +1139,11 @@ _tree_options() {
 	while (($#)); do
 		case $1 in
 		--no-list-files) _T_LISTFILES=0 ;;
+		--no-sysirq) _T_SYSIRQ=0 ;;
 		--irqbalance) _T_IRQBALANCE=1 ;;
 		esac
-		if [[ $1 == --no-list-files || $1 == --irqbalance ]]; then
+		if [[ $1 == --no-list-files || $1 == --irqbalance ||
+			$1 == --no-sysirq ]]; then
 			shift
 			continue
 		fi
@@ -999,7 +1235,8 @@ _tree_make_root() {
 
 # set_online LIST: make exactly the CPUs of LIST online, and rewrite what
 # depends on it (cpu/online, offline, cpuN/online and topology, node and
-# PCI cpulists, proc/interrupts). proc/irq/ is left alone, as it is.
+# PCI cpulists, proc/interrupts, per_cpu_count). proc/irq/ is left alone,
+# as it is.
 set_online() {
 	_tree_fast _tree_set_online "$@"
 }
@@ -1021,6 +1258,7 @@ _tree_set_online() {
 		_T_ON[c]=1
 	done
 	_tree_write_online
+	_tree_write_counts 0
 }
 
 irq_dir() {
@@ -1067,8 +1305,10 @@ tree_sum() {
 # install_interrupts FILE: make FILE, less the "# " lines it starts with,
 # the tree's proc/interrupts, and give each of its numbered rows a
 # proc/irq/N directory: affinity all online CPUs, delivered to the first,
-# node 0. For dumps of real machines (tests/fixtures/interrupts/); run
-# make_root first, with as many CPUs as the dump's header names.
+# node 0; and a sys/kernel/irq/N from the row (see the top of this file:
+# counts of the CPUs the header names, 0 for the others). For dumps of
+# real machines (tests/fixtures/interrupts/); run make_root first, with as
+# many CPUs as the dump's header names.
 install_interrupts() {
 	_tree_fast _tree_install_interrupts "$@"
 }
@@ -1090,8 +1330,10 @@ _tree_install_interrupts() {
 		"$ROOT/proc/interrupts") || return
 	for irq in "${irqs[@]}"; do
 		dirs+=("$ROOT/proc/irq/$irq")
+		((_T_SYSIRQ == 0)) || dirs+=("$ROOT/sys/kernel/irq/$irq")
 	done
 	_tree_mkdirs "${dirs[@]}"
+	_tree_write_counts 1 || return
 	first=${on[0]}
 	_tree_mask amask "$_T_ONLINE_LIST"
 	_tree_mask emask "$first"
