@@ -4,7 +4,9 @@
  * what each one reads and how it differs from irqaff).
  *
  *	floor show TREE		interrupts, then 3 files an IRQ
- *	floor show1 TREE IRQ	one IRQ: 3 files in proc, 6 in sysfs
+ *	floor show1 TREE IRQ	one IRQ: 3 files in proc, 6 in sysfs; when
+ *				per_cpu_count is cut, proc/interrupts up to
+ *				the IRQ's row
  *	floor set TREE LIST	every IRQ's list: read, write if not LIST,
  *				read back
  *	floor spread TREE	one CPU an IRQ, first threads of cores first
@@ -228,6 +230,8 @@ struct rows {
 	unsigned long long	 total, cur;
 	char			 tail[1024];
 	size_t			 taillen;
+	long			 want;		/* show1: the one row wanted */
+	long long		 found;		/* its total, or -1 */
 };
 
 /* One IRQ's line of show: its files, its total, the rest of its row. */
@@ -237,6 +241,11 @@ show_row(struct rows *r)
 	static char aff[SMALL], eff[SMALL];
 	char rel[64], node[32];
 
+	if (r->want >= 0) {
+		if ((long)r->irq == r->want)
+			r->found = r->total;
+		return;
+	}
 	while (r->taillen > 0 && r->tail[r->taillen - 1] == ' ')
 		r->taillen--;
 	r->tail[r->taillen] = '\0';
@@ -364,6 +373,7 @@ cmd_show(void)
 
 	if ((fd = open_in("proc/interrupts", O_RDONLY)) == -1)
 		die("proc/interrupts");
+	r.want = -1;
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		feed(&r, buf, n);
 	if (n < 0)
@@ -397,6 +407,28 @@ per_cpu_total(const char *text, const uint32_t *online)
 	return total;
 }
 
+/*
+ * A per_cpu_count cut at a page: the total from proc/interrupts, read up
+ * to the IRQ's row and no further, as irqaff does.
+ */
+static long long
+matrix_total(int irq)
+{
+	static char buf[CHUNK];
+	static struct rows r;
+	ssize_t n;
+	int fd;
+
+	if ((fd = open_in("proc/interrupts", O_RDONLY)) == -1)
+		die("proc/interrupts");
+	r.want = irq;
+	r.found = -1;
+	while (r.found < 0 && (n = read(fd, buf, sizeof(buf))) > 0)
+		feed(&r, buf, n);
+	close(fd);
+	return r.found;
+}
+
 static int
 cmd_show1(int irq)
 {
@@ -407,6 +439,7 @@ cmd_show1(int irq)
 	static char val[9][SMALL];
 	char rel[96];
 	cpuset online;
+	long long total;
 	size_t i;
 
 	if (list_parse(need("sys/devices/system/cpu/online", val[0],
@@ -422,7 +455,9 @@ cmd_show1(int irq)
 		if (slurp(rel, val[i], sizeof(val[i])) < 0)
 			strcpy(val[i], "-");
 	}
-	printf("%d %lld", irq, per_cpu_total(val[3], online));
+	if ((total = per_cpu_total(val[3], online)) < 0)
+		total = matrix_total(irq);
+	printf("%d %lld", irq, total);
 	for (i = 0; i < 9; i++)
 		if (i != 3)
 			printf(" %.*s", (int)strcspn(val[i], "\n"), val[i]);
