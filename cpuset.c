@@ -526,8 +526,23 @@ parse_word(const char *start, const char *end, const char **wordp,
 	const char *p = end, *w;
 	uint32_t val = 0;
 	char b[TOKBUF];
-	int i, c;
+	int i, c, bad = 0;
 
+	/* The usual word: eight digits after a comma or the start. */
+	if (end - start >= 8 && (end - 8 == start || is_sep(end[-9]))) {
+		for (p = end - 8; p < end; p++) {
+			c = hexval(*p);
+			bad |= c;
+			val = val << 4 | (c & 0xf);
+		}
+		if (bad >= 0) {
+			*wordp = end - 8;
+			*valp = val;
+			return 0;
+		}
+		p = end;
+		val = 0;
+	}
 	for (i = 0; i < 32 && p > start && !is_sep(p[-1]); i += 4) {
 		if ((c = hexval(*--p)) < 0)
 			return perr_set(pe, EINVAL, "\"%s\" is not a hex digit",
