@@ -75,8 +75,8 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 
 SRCS = apply.c cli.c convert.c cpuset.c default.c interrupts.c irqaff.c \
-	irqinfo.c irqsel.c machine.c procfs.c restore.c save.c select.c set.c \
-	show.c snapline.c snapshot.c spread.c text.c xalloc.c
+	irqbalance.c irqinfo.c irqsel.c machine.c procfs.c restore.c save.c \
+	select.c set.c show.c snapline.c snapshot.c spread.c text.c xalloc.c
 # The pure layer: no I/O, no printing; what the fuzzers link.
 PURE = cpuset.c interrupts.c irqsel.c snapline.c text.c
 OBJS = $(SRCS:.c=.o)

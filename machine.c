@@ -1,7 +1,6 @@
 /*
  * The machine as the kernel describes it: its CPUs and NUMA nodes, the
- * CPU sets users name, the affinity an IRQ has, and whether irqbalance
- * runs. Functions say what went wrong themselves, except those that
+ * CPU sets users name, and the affinity an IRQ has. Functions say what went wrong themselves, except those that
  * return a sentence in struct perr for the caller to place.
  */
 #include <err.h>
@@ -18,8 +17,7 @@
 
 #define CPU_DIR		"sys/devices/system/cpu/"
 #define POSSIBLE	CPU_DIR "possible"
-#define IRQBALANCE_DIR	"run/irqbalance"	/* irqbalance.h SOCKET_TMPFS */
-#define IRQBALANCE_SOCK	"irqbalance"	/* SOCKET_PATH */
+#define NODE_DIR	"sys/devices/system/node"
 
 /* A CPU list file; "(null)" (an empty nohz_full) is the empty set. */
 static int
@@ -99,10 +97,79 @@ machine_load(struct machine *m)
 void
 machine_free(struct machine *m)
 {
+	size_t i;
+
+	for (i = 0; i < m->nnodes; i++)
+		cpuset_free(m->nodes[i].cpus);
+	free(m->nodes);
 	cpuset_free(m->possible);
 	cpuset_free(m->online);
 	cpuset_free(m->isolated);
 	memset(m, 0, sizeof(*m));
+}
+
+/* Every nodeN directory with a readable cpulist (drivers/base/node.c). */
+static void
+read_nodes(struct machine *m)
+{
+	const char *errstr;
+	struct cpuset *cpus;
+	char **names, rel[96];
+	size_t n, i;
+	long long id;
+
+	m->nodes_read = true;
+	if (procfs_dir(NODE_DIR, true, &names, &n) != 0)
+		return;
+	m->nodes = xcalloc(n, sizeof(*m->nodes));
+	for (i = 0; i < n; i++) {
+		if (strncmp(names[i], "node", 4) != 0)
+			continue;
+		id = strtonum(names[i] + 4, 0, 65535, &errstr);
+		if (errstr != NULL)
+			continue;
+		snprintf(rel, sizeof(rel), NODE_DIR "/node%lld/cpulist", id);
+		if ((cpus = machine_file(m, rel)) == NULL)
+			continue;
+		m->nodes[m->nnodes++] = (struct node){ id, cpus };
+	}
+	procfs_dir_free(names, n);
+}
+
+/* The CPUs of a NUMA node, or NULL when it has none the kernel shows. */
+const struct cpuset *
+machine_node(struct machine *m, int id)
+{
+	size_t i;
+
+	if (!m->nodes_read)
+		read_nodes(m);
+	for (i = 0; i < m->nnodes; i++)
+		if (m->nodes[i].id == id)
+			return m->nodes[i].cpus;
+	return NULL;
+}
+
+/* The node of a CPU, or -1. */
+int
+machine_cpu_node(struct machine *m, int cpu)
+{
+	size_t i;
+
+	if (!m->nodes_read)
+		read_nodes(m);
+	for (i = 0; i < m->nnodes; i++)
+		if (cpu >= 0 && cpuset_test(m->nodes[i].cpus, cpu))
+			return m->nodes[i].id;
+	return -1;
+}
+
+size_t
+machine_nnodes(struct machine *m)
+{
+	if (!m->nodes_read)
+		read_nodes(m);
+	return m->nnodes;
 }
 
 /* node:K items are NUMA nodes; the rest is one kernel CPU list. */
@@ -131,8 +198,7 @@ cpus_nodes(struct machine *m, const char *arg, struct cpuset *out,
 			    quoted(item));
 			break;
 		}
-		snprintf(rel, sizeof(rel),
-		    "sys/devices/system/node/node%lld/cpulist", k);
+		snprintf(rel, sizeof(rel), NODE_DIR "/node%lld/cpulist", k);
 		if (read_list(rel, node) != 0)
 			rc = perr_set(pe, ENOENT,
 			    "NUMA node %lld does not exist", k);
@@ -272,6 +338,26 @@ default_read(struct cpuset *set, struct perr *pe)
 	return read_set(DEFAULT_AFFINITY, false, set, pe);
 }
 
+/*
+ * The node of an IRQ's descriptor, its device's for MSI vectors
+ * (kernel/irq/proc.c irq_node_proc_show()); -1 when unknown.
+ */
+int
+irq_node(unsigned int irq)
+{
+	const char *errstr;
+	char rel[64], *buf;
+	int node;
+
+	snprintf(rel, sizeof(rel), "proc/irq/%u/node", irq);
+	if (procfs_read(rel, &buf) != 0)
+		return -1;
+	buf[strcspn(buf, "\n")] = '\0';
+	node = strtonum(buf, 0, 65535, &errstr);
+	free(buf);
+	return errstr == NULL ? node : -1;
+}
+
 /* A flag of debugfs's state lists, as a whole word on its line. */
 static bool
 has_flag(const char *buf, const char *flag)
@@ -311,70 +397,4 @@ irq_state(unsigned int irq)
 		state |= IRQ_PENDING;
 	free(buf);
 	return state;
-}
-
-/*
- * Is NAME the socket of a live irqbalance? It listens on
- * irqbalancePID.sock (irqbalance.c init_socket()), and its PID must still
- * be a process named irqbalance: a daemon killed with SIGKILL leaves its
- * socket behind. The file's type is not checked; the process is the proof.
- */
-static bool
-irqbalance_socket(const char *name)
-{
-	const char *errstr, *num;
-	char digits[16], rel[64], *buf;
-	size_t len;
-	long long pid;
-	bool found;
-
-	if (strncmp(name, IRQBALANCE_SOCK, strlen(IRQBALANCE_SOCK)) != 0)
-		return false;
-	num = name + strlen(IRQBALANCE_SOCK);
-	len = strspn(num, "0123456789");
-	if (len == 0 || len >= sizeof(digits) || num[0] == '0' ||
-	    strcmp(num + len, ".sock") != 0)
-		return false;
-	memcpy(digits, num, len);
-	digits[len] = '\0';
-	pid = strtonum(digits, 1, INT_MAX, &errstr);
-	if (errstr != NULL)
-		return false;
-	snprintf(rel, sizeof(rel), "proc/%lld/comm", pid);
-	if (procfs_read(rel, &buf) != 0)
-		return false;
-	found = strcmp(buf, "irqbalance\n") == 0 ||
-	    strcmp(buf, "irqbalance") == 0;
-	free(buf);
-	return found;
-}
-
-/*
- * Whether irqbalance runs, from the sockets in its runtime directory
- * (systemd's RuntimeDirectory=, removed when it stops): one directory and
- * a file per socket, where reading every process's name cost thousands.
- */
-bool
-irqbalance_running(void)
-{
-	char **names;
-	size_t n, i;
-	bool found = false;
-
-	if (procfs_dir(IRQBALANCE_DIR, false, &names, &n) != 0)
-		return false;
-	for (i = 0; i < n && !found; i++)
-		found = irqbalance_socket(names[i]);
-	procfs_dir_free(names, n);
-	return found;
-}
-
-void
-irqbalance_warn(void)
-{
-	if (!irqbalance_running())
-		return;
-	warnx("warning: irqbalance is running and may move these IRQs again; "
-	    "keep it off them with IRQBALANCE_BANNED_CPULIST or its --banirq "
-	    "option, or stop it (systemctl disable --now irqbalance)");
 }

@@ -1,7 +1,6 @@
 /*
  * The machine as the kernel describes it: its CPUs and NUMA nodes, the
- * CPU sets users name, the affinity an IRQ has, and whether irqbalance
- * runs.
+ * CPU sets users name, and the affinity an IRQ has.
  */
 #ifndef IRQAFF_MACHINE_H
 #define IRQAFF_MACHINE_H
@@ -12,12 +11,24 @@
 
 #define DEFAULT_AFFINITY	"proc/irq/default_smp_affinity"
 
-/* The CPUs, read once per run; the sets are owned by the struct. */
+/* A NUMA node and its CPUs. */
+struct node {
+	int		 id;
+	struct cpuset	*cpus;
+};
+
+/*
+ * The CPUs, read once per run, and the nodes, read when first asked for;
+ * the sets are owned by the struct.
+ */
 struct machine {
 	unsigned int	 nbits;		/* nr_cpu_ids: last possible CPU + 1 */
 	struct cpuset	*possible;
 	struct cpuset	*online;
 	struct cpuset	*isolated;	/* isolated plus nohz_full */
+	struct node	*nodes;
+	size_t		 nnodes;
+	bool		 nodes_read;
 };
 
 /* machine_cpus() flags */
@@ -37,10 +48,14 @@ int		 machine_cpus(struct machine *, const char *, int,
 		    struct cpuset *, struct perr *);
 void		 machine_note_offline(const struct machine *,
 		    const struct cpuset *);
+const struct cpuset *machine_node(struct machine *, int);
+int		 machine_cpu_node(struct machine *, int);
+size_t		 machine_nnodes(struct machine *);
 
 int		 affinity_read(unsigned int, enum affinity, struct cpuset *,
 		    struct perr *);
 int		 default_read(struct cpuset *, struct perr *);
+int		 irq_node(unsigned int);
 
 /* irq_state() bits, from debugfs; none when it is not mounted */
 enum {
@@ -50,8 +65,5 @@ enum {
 };
 
 int		 irq_state(unsigned int);
-
-bool		 irqbalance_running(void);
-void		 irqbalance_warn(void);
 
 #endif

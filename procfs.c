@@ -92,10 +92,11 @@ procfs_path(const char *rel)
 /*
  * Reads until a short read: procfs, sysfs and regular files return all
  * they have when the buffer is large enough, which saves the read(2) that
- * would only return 0. A NUL ends the text, so /dev/full reads as empty.
+ * would only return 0. A NUL ends text, so /dev/full reads as empty;
+ * binary keeps NULs (proc/PID/environ) and *lenp counts them.
  */
 static int
-read_all(int fd, char **bufp, size_t *lenp, bool positional)
+read_all(int fd, char **bufp, size_t *lenp, bool positional, bool binary)
 {
 	size_t size = 4096, len = 0;
 	char *buf = NULL, *tmp;
@@ -118,7 +119,7 @@ read_all(int fd, char **bufp, size_t *lenp, bool positional)
 			free(buf);
 			return n;
 		}
-		if (memchr(buf + len, '\0', n) != NULL) {
+		if (!binary && memchr(buf + len, '\0', n) != NULL) {
 			len += strlen(buf + len);
 			break;
 		}
@@ -146,7 +147,20 @@ procfs_read(const char *rel, char **bufp)
 	/* O_NONBLOCK: a fifo in a tree reads as empty, it does not hang */
 	if ((fd = root_open(rel, O_RDONLY | O_NONBLOCK)) < 0)
 		return -errno;
-	rc = read_all(fd, bufp, NULL, false);
+	rc = read_all(fd, bufp, NULL, false, false);
+	close(fd);
+	return rc;
+}
+
+/* A file of NUL-separated strings, NULs and all, with one more at the end. */
+int
+procfs_read_bytes(const char *rel, char **bufp, size_t *lenp)
+{
+	int fd, rc;
+
+	if ((fd = root_open(rel, O_RDONLY | O_NONBLOCK)) < 0)
+		return -errno;
+	rc = read_all(fd, bufp, lenp, false, true);
 	close(fd);
 	return rc;
 }
@@ -460,7 +474,7 @@ pfile_open(struct pfile *pf, const char *rel, bool writable)
 	}
 	if (!(pf->regular = S_ISREG(st.st_mode)))
 		return 0;
-	if ((rc = read_all(pf->fd, &pf->buf, &pf->len, true)) != 0) {
+	if ((rc = read_all(pf->fd, &pf->buf, &pf->len, true, false)) != 0) {
 		pfile_close(pf);
 		return rc;
 	}
@@ -496,7 +510,7 @@ pfile_write(struct pfile *pf, const char *value)
 	free(pf->buf);
 	pf->buf = NULL;
 	pf->len = 0;
-	return read_all(pf->fd, &pf->buf, &pf->len, true);
+	return read_all(pf->fd, &pf->buf, &pf->len, true, false);
 }
 
 void

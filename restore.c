@@ -16,6 +16,7 @@
 
 #include "apply.h"
 #include "commands.h"
+#include "irqbalance.h"
 #include "snapshot.h"
 #include "xalloc.h"
 

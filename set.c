@@ -4,6 +4,7 @@
 
 #include "apply.h"
 #include "commands.h"
+#include "irqbalance.h"
 #include "irqsel.h"
 #include "select.h"
 #include "xalloc.h"

@@ -10,6 +10,7 @@
 
 #include "apply.h"
 #include "commands.h"
+#include "irqbalance.h"
 #include "irqsel.h"
 #include "procfs.h"
 #include "select.h"
