@@ -438,3 +438,256 @@ dump_sysirq() {
 	assert_equal "$(raw "$BATS_TEST_TMPDIR/$kind/sys/kernel/irq/114/per_cpu_count")" \
 		"${want// /,}\\n"
 }
+
+@test "--cmdline: proc/cmdline as fs/proc/cmdline.c prints it, or none" {
+	make_root --cpus 2 --cmdline 'BOOT_IMAGE=/vmlinuz ro isolcpus=1'
+	assert_equal "$(raw "$ROOT/proc/cmdline")" \
+		'BOOT_IMAGE=/vmlinuz ro isolcpus=1\n'
+	make_root --dir "$BATS_TEST_TMPDIR/empty" --cpus 2 --cmdline ''
+	assert_equal "$(raw "$ROOT/proc/cmdline")" '\n'
+	make_root --dir "$BATS_TEST_TMPDIR/none" --cpus 2
+	assert [ ! -e "$ROOT/proc/cmdline" ]
+	assert [ -d "$ROOT/proc/1" ]
+}
+
+@test "--irqbalance-env and --irqbalance-args: irqbalance's environ, cmdline" {
+	local path='PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
+	make_root --cpus 2 --irqbalance
+	assert_equal "$(contents "$ROOT/proc/4242/environ")" \
+		"LANG=C.UTF-8\\0$path\\0"
+	assert_equal "$(wc -c <"$ROOT/proc/4242/environ")" 79
+	# either implies --irqbalance; both add up, in order
+	make_root --dir "$BATS_TEST_TMPDIR/b" --cpus 2 \
+		--irqbalance-env IRQBALANCE_BANNED_CPULIST=1 \
+		--irqbalance-args '--banirq=31  -i 9' \
+		--irqbalance-env 'IRQBALANCE_ARGS=a b=c' --irqbalance-args --oneshot
+	assert_equal "$(<"$ROOT/proc/4242/comm")" 'irqbalance'
+	assert [ -e "$ROOT/run/irqbalance/irqbalance4242.sock" ]
+	assert_equal "$(contents "$ROOT/proc/4242/environ")" \
+		"LANG=C.UTF-8\\0$path\\0IRQBALANCE_BANNED_CPULIST=1\\0IRQBALANCE_ARGS=a b=c\\0"
+	assert_equal "$(wc -c <"$ROOT/proc/4242/environ")" $((79 + 28 + 22))
+	assert_equal "$(contents "$ROOT/proc/4242/cmdline")" \
+		'/usr/sbin/irqbalance\0--foreground\0--banirq=31\0-i\09\0--oneshot\0'
+	assert_equal "$(wc -c <"$ROOT/proc/4242/cmdline")" $((34 + 12 + 3 + 2 + 10))
+	run -1 make_root --dir "$BATS_TEST_TMPDIR/e" --irqbalance-env NOVALUE
+	assert_output 'tree.bash: make_root: --irqbalance-env "NOVALUE" is not VAR=VALUE'
+	run -1 make_root --dir "$BATS_TEST_TMPDIR/e" --irqbalance-env =x
+	assert [ ! -e "$BATS_TEST_TMPDIR/e" ]
+}
+
+@test "--hint: affinity_hint as a kernel mask; --no-effective: no such files" {
+	make_root --cpus 36 --irq 30=a --affinity 0 --hint 1-2,33 --irq 31=b \
+		--no-effective --irq 32=c --hint ''
+	assert_equal "$(raw "$(irq_dir 30)/affinity_hint")" '2,00000006\n'
+	assert_equal "$(raw "$(irq_dir 31)/affinity_hint")" '0,00000000\n'
+	assert_equal "$(raw "$(irq_dir 32)/affinity_hint")" '0,00000000\n'
+	local irq
+	for irq in 30 31 32; do
+		assert [ ! -e "$(irq_dir "$irq")/effective_affinity" ]
+		assert [ ! -e "$(irq_dir "$irq")/effective_affinity_list" ]
+	done
+	assert_equal "$(raw "$(irq_dir 30)/smp_affinity_list")" '0\n'
+	assert_equal "$(raw "$(irq_dir 30)/smp_affinity")" '0,00000001\n'
+	run -0 ls "$(irq_dir 30)"
+	assert_output "$(printf '%s\n' a affinity_hint node smp_affinity \
+		smp_affinity_list spurious)"
+	run -1 make_root --dir "$BATS_TEST_TMPDIR/e0" --cpus 4 --irq 30 --hint 4
+	assert_output 'tree.bash: CPU list "4": CPU 4 is not below 4'
+	assert [ ! -e "$BATS_TEST_TMPDIR/e0" ]
+	run -1 make_root --dir "$BATS_TEST_TMPDIR/e1" --hint 1
+	assert_output 'tree.bash: make_root: --hint needs an --irq before it'
+}
+
+@test "--idle: counts 0 in every file, in irq_total and after set_online" {
+	make_root --cpus 4 --offline 3 --irq 30=a --irq 31=b --irq 32=c \
+		--idle 30 --idle 32
+	run -0 grep '^ 3[0-2]:' "$ROOT/proc/interrupts"
+	assert_output ' 30:          0          0          0   IO-APIC  30-edge      a
+ 31:     320000     320001     320002   IO-APIC  31-edge      b
+ 32:          0          0          0   IO-APIC  32-edge      c'
+	assert_equal "$(raw "$ROOT/sys/kernel/irq/30/per_cpu_count")" '0,0,0,0\n'
+	assert_equal "$(raw "$ROOT/sys/kernel/irq/31/per_cpu_count")" \
+		'320000,320001,320002,0\n'
+	assert_equal "$(raw "$(irq_dir 30)/spurious")" \
+		'count 0\nunhandled 0\nlast_unhandled 0 ms\n'
+	assert_equal "$(raw "$(irq_dir 31)/spurious")" \
+		'count 60003\nunhandled 0\nlast_unhandled 0 ms\n'
+	run -0 irq_total 30
+	assert_output 0
+	run -0 irq_total 31
+	assert_output $((320000 * 3 + 3))
+	set_online 0-3
+	run -0 grep '^ 3[02]:' "$ROOT/proc/interrupts"
+	assert_output ' 30:          0          0          0          0   IO-APIC  30-edge      a
+ 32:          0          0          0          0   IO-APIC  32-edge      c'
+	assert_equal "$(raw "$ROOT/sys/kernel/irq/32/per_cpu_count")" '0,0,0,0\n'
+	run -0 irq_total 32
+	assert_output 0
+	run -1 make_root --dir "$BATS_TEST_TMPDIR/e" --irq 30=a --idle 29-30
+	assert_output 'tree.bash: make_root: --idle: no IRQ 29 in the tree'
+}
+
+# debugfs IRQ: IRQ's debugfs file, each line ended by "|" to show its
+# spaces; the file must end in a newline.
+debugfs() {
+	local f=$ROOT/sys/kernel/debug/irq/irqs/$1 s
+	s=$(raw "$f")
+	assert_equal "${s: -2}" '\n'
+	sed 's/$/|/' "$f"
+}
+
+@test "--managed and --pending: debugfs as irq_debug_show() prints each IRQ" {
+	make_root --cpus 4 --nodes 2 --legacy 10 --nvme nvme0:2:1:40 \
+		--irq 50=a --affinity 0-1 --effective 3 --irq 51 \
+		--managed 41 --pending 50 --managed 42
+	run -0 ls "$ROOT/sys/kernel/debug/irq/irqs"
+	assert_output "$(printf '%s\n' 0 1 2 3 4 40 41 42 5 50 51 6 7 8 9)"
+	# an IO-APIC level IRQ: no device
+	run -0 debugfs 9
+	assert_output - <<'EOF2'
+handler:  handle_fasteoi_irq|
+device:   (null)|
+status:   0x00000100|
+istate:   0x00004000|
+ddepth:   0|
+wdepth:   0|
+dstate:   0x19402200|
+            IRQD_LEVEL|
+            IRQD_ACTIVATED|
+            IRQD_IRQ_STARTED|
+            IRQD_SINGLE_TARGET|
+            IRQD_AFFINITY_ON_ACTIVATE|
+            IRQD_HANDLE_ENFORCE_IRQCTX|
+node:     0|
+affinity: 0-3|
+effectiv: 1|
+pending:  |
+EOF2
+	# the NVMe admin queue, then a managed queue: the device's node
+	run -0 debugfs 40
+	assert_output - <<'EOF2'
+handler:  handle_edge_irq|
+device:   0000:3b:00.0|
+status:   0x00000000|
+istate:   0x00004000|
+ddepth:   0|
+wdepth:   0|
+dstate:   0x19400200|
+            IRQD_ACTIVATED|
+            IRQD_IRQ_STARTED|
+            IRQD_SINGLE_TARGET|
+            IRQD_AFFINITY_ON_ACTIVATE|
+            IRQD_HANDLE_ENFORCE_IRQCTX|
+node:     1|
+affinity: 0-3|
+effectiv: 0|
+pending:  |
+EOF2
+	run -0 debugfs 41
+	assert_output - <<'EOF2'
+handler:  handle_edge_irq|
+device:   0000:3b:00.0|
+status:   0x00000000|
+istate:   0x00004000|
+ddepth:   0|
+wdepth:   0|
+dstate:   0x19600200|
+            IRQD_ACTIVATED|
+            IRQD_IRQ_STARTED|
+            IRQD_SINGLE_TARGET|
+            IRQD_AFFINITY_MANAGED|
+            IRQD_AFFINITY_ON_ACTIVATE|
+            IRQD_HANDLE_ENFORCE_IRQCTX|
+node:     1|
+affinity: 0-3|
+effectiv: 1|
+pending:  |
+EOF2
+	run -0 grep -c IRQD_AFFINITY_MANAGED "$ROOT/sys/kernel/debug/irq/irqs/42"
+	assert_output 1
+	assert_equal "$(<"$(irq_dir 41)/node")" '1'
+	# set by hand and waiting for its next interrupt
+	run -0 debugfs 50
+	assert_output - <<'EOF2'
+handler:  handle_edge_irq|
+device:   (null)|
+status:   0x00000000|
+istate:   0x00004000|
+ddepth:   0|
+wdepth:   0|
+dstate:   0x19401300|
+            IRQD_ACTIVATED|
+            IRQD_IRQ_STARTED|
+            IRQD_SINGLE_TARGET|
+            IRQD_AFFINITY_SET|
+            IRQD_SETAFFINITY_PENDING|
+            IRQD_AFFINITY_ON_ACTIVATE|
+            IRQD_HANDLE_ENFORCE_IRQCTX|
+node:     0|
+affinity: 0-1|
+effectiv: 3|
+pending:  0-1|
+EOF2
+	# no action: freed, so shut down
+	run -0 debugfs 51
+	assert_output - <<'EOF2'
+handler:  handle_edge_irq|
+device:   (null)|
+status:   0x00000000|
+istate:   0x00004000|
+ddepth:   1|
+wdepth:   0|
+dstate:   0x19030000|
+            IRQD_IRQ_DISABLED|
+            IRQD_IRQ_MASKED|
+            IRQD_SINGLE_TARGET|
+            IRQD_AFFINITY_ON_ACTIVATE|
+            IRQD_HANDLE_ENFORCE_IRQCTX|
+node:     0|
+affinity: 0-3|
+effectiv: 3|
+pending:  |
+EOF2
+}
+
+@test "--debugfs alone; a managed IRQ with no CPU online is shut down" {
+	make_root --cpus 4 --offline 2-3 --no-sysirq --no-effective \
+		--irq 60=q --affinity 2-3 --managed 60 --irq 61=r
+	run -0 ls "$ROOT/sys/kernel/debug/irq/irqs"
+	assert_output "$(printf '%s\n' 60 61)"
+	run -0 debugfs 60
+	assert_output - <<'EOF2'
+handler:  handle_edge_irq|
+device:   (null)|
+status:   0x00000000|
+istate:   0x00000000|
+ddepth:   1|
+wdepth:   0|
+dstate:   0x19a30000|
+            IRQD_IRQ_DISABLED|
+            IRQD_IRQ_MASKED|
+            IRQD_SINGLE_TARGET|
+            IRQD_AFFINITY_MANAGED|
+            IRQD_AFFINITY_ON_ACTIVATE|
+            IRQD_MANAGED_SHUTDOWN|
+            IRQD_HANDLE_ENFORCE_IRQCTX|
+node:     0|
+affinity: 2-3|
+pending:  |
+EOF2
+	make_root --dir "$BATS_TEST_TMPDIR/d" --cpus 2 --irq 30=a --debugfs
+	run -0 ls "$ROOT/sys/kernel/debug/irq/irqs"
+	assert_output 30
+	run -0 grep -c '^            IRQD_' "$ROOT/sys/kernel/debug/irq/irqs/30"
+	assert_output 5
+	make_root --dir "$BATS_TEST_TMPDIR/none" --cpus 2 --irq 30=a
+	assert [ ! -e "$ROOT/sys/kernel/debug" ]
+	run -1 make_root --dir "$BATS_TEST_TMPDIR/e0" --irq 30=a --managed 30-31
+	assert_output 'tree.bash: make_root: --managed: no IRQ 31 in the tree'
+	run -1 make_root --dir "$BATS_TEST_TMPDIR/e1" --irq 30=a --pending 7
+	assert_output 'tree.bash: make_root: --pending: no IRQ 7 in the tree'
+	run -1 make_root --dir "$BATS_TEST_TMPDIR/e2" --irq 30=a --managed x
+	assert_output 'tree.bash: CPU list "x": bad item "x"'
+	assert [ ! -e "$BATS_TEST_TMPDIR/e0" ]
+	assert [ ! -e "$BATS_TEST_TMPDIR/e2" ]
+}

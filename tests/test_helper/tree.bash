@@ -42,6 +42,42 @@
 # "") and the names; install_interrupts from the dump's rows, split as
 # irqaff splits them (tests/fixtures/interrupts/README).
 #
+# More make_root options, each with the kernel code it mirrors; IRQS is
+# IRQs in CPU list syntax ("27-29,31"), each of the tree's, and adds up
+# when repeated; --hint applies to the latest --irq, as --affinity does:
+# --cmdline TEXT       proc/cmdline: TEXT "\n" (fs/proc/cmdline.c)
+# --irqbalance-env V=X environ + "V=X\0" (fs/proc/base.c environ_read())
+# --irqbalance-args 'A B' cmdline + "A\0B\0" (fs/proc/base.c get_mm_cmdline())
+# --managed IRQS       IRQD_AFFINITY_MANAGED (kernel/irq/irqdesc.c alloc_descs)
+# --pending IRQS       IRQD_SETAFFINITY_PENDING (kernel/irq/manage.c)
+# --debugfs            sys/kernel/debug/irq/irqs/N (kernel/irq/debugfs.c)
+# --idle IRQS          counts 0 (kernel/irq/proc.c show_interrupts())
+# --hint LIST          affinity_hint "%*pb" (irq_affinity_hint_proc_show())
+# --no-effective       no effective_affinity* (!GENERIC_IRQ_EFFECTIVE_AFF_MASK)
+# Both --irqbalance options imply --irqbalance, whose proc/4242/environ is
+# "LANG=C.UTF-8\0PATH=/usr/local/sbin:...:/bin\0" then the --irqbalance-env
+# entries. An --idle IRQ counts 0 in proc/interrupts, per_cpu_count,
+# spurious and irq_total, set_online or not. --managed and --pending imply
+# --debugfs: a file for every IRQ, as irq_debug_show() prints an x86
+# vector up to its masks (the irq_domain part is left out):
+#   handler:  handle_FLOW_irq; handle_fasteoi_irq without a flow
+#   device:   the PCI function of a device's IRQ, else (null)
+#   status:   0x00000100 (IRQ_LEVEL) for a level IRQ not MSI, else 0
+#   istate:   0x00004000 (IRQS_SYSFS), 0 with --no-sysirq
+#   ddepth:   1 if shut down, else 0; "wdepth:   0"
+#   dstate:   the bits, then their names indented by 12 spaces, in the
+#             order of irqdata_states[]: IRQD_LEVEL as status; ACTIVATED
+#             and IRQ_STARTED, or if shut down (no action; managed with
+#             none of its CPUs online, also MANAGED_SHUTDOWN) IRQ_DISABLED
+#             and IRQ_MASKED; AFFINITY_SET for an --affinity or --pending
+#             IRQ not managed; SETAFFINITY_PENDING; AFFINITY_MANAGED; and
+#             SINGLE_TARGET, AFFINITY_ON_ACTIVATE and HANDLE_ENFORCE_IRQCTX
+#             on every IRQ (arch/x86/kernel/apic/vector.c)
+#   node:     proc/irq/N/node
+#   affinity: and "effectiv:" its lists; no effectiv: with --no-effective
+#   pending:  a --pending IRQ's list, else empty ("pending:  \n"); the
+#             tree keeps no older list, so affinity: is that list too
+#
 # The state of the last make_root lives in _T_* globals of the calling shell:
 # set_online needs make_root to have run in the same test (or setup), not in
 # setup_file. The public functions run with errexit off (see _tree_fast) and
@@ -262,7 +298,10 @@ _tree_reset() {
 	declare -ga _T_DEV_FIRST=() _T_DEV_BDF=() _T_DEV_VIRTIO=()
 	declare -gA _T_MASKS=()
 	declare -g _T_IRQBALANCE=0 _T_ALL='' _T_ONLINE_LIST='' _T_CUR=''
-	declare -g _T_SYSIRQ=1
+	declare -g _T_SYSIRQ=1 _T_DEBUGFS=0 _T_EFFFILES=1 _T_CMDLINE=''
+	declare -g _T_HAS_CMDLINE=0
+	declare -ga _T_HINT=() _T_IDLE=() _T_MANAGED=() _T_PENDING=()
+	declare -ga _T_IB_ENV=() _T_IB_ARGS=()
 }
 
 # _tree_irq_add NUM NAMES CHIP TOKEN NODE: NAMES are "|"-separated.
@@ -572,20 +611,27 @@ _tree_irq_tail() {
 # format of kernel/irq/proc.c show_interrupts() and arch/x86/kernel/irq.c
 # arch_show_interrupts(): "%*d: ", then "%10u " per online CPU, then the
 # tail. A count is IRQ + 1 then the CPU as four digits (see the top), so a
-# row's cells are one prefix (padding and IRQ + 1) on fixed suffixes.
+# row's cells are one prefix (padding and IRQ + 1) on fixed suffixes; an
+# --idle IRQ's row counts 0.
 _tree_write_interrupts() {
-	local prec irq c p pad IFS=''
-	local -a on=("${!_T_ON[@]}") sfx=() nmi=() loc=() sfx_row=()
+	local prec irq c p pad idle IFS=''
+	local -a on=("${!_T_ON[@]}") sfx=() nmi=() loc=() sfx_row=() zero=()
 	_tree_prec prec
 	for c in "${on[@]}"; do
 		printf -v "sfx[c]" '%04d ' "$c"
-		nmi[c]=$((c + 1)) loc[c]=$((1000 * (c + 1)))
+		nmi[c]=$((c + 1)) loc[c]=$((1000 * (c + 1))) zero[c]=0
 	done
+	printf -v idle '%10u ' "${zero[@]}"
 	{
 		printf '%*s' $((prec + 8)) ''
 		printf 'CPU%-8d' "${on[@]}"
 		printf '\n'
 		for irq in "${!_T_CHIP[@]}"; do
+			if [[ -n ${_T_IDLE[irq]+set} ]]; then
+				printf '%*d: %s' "$prec" "$irq" "$idle"
+				_tree_irq_tail "$irq" "$prec"
+				continue
+			fi
 			p=$((irq + 1))
 			printf -v pad '%*s' $((6 - ${#p})) ''
 			sfx_row=("${sfx[@]/#/$pad$p}")
@@ -657,7 +703,7 @@ _tree_norm() {
 # irq/proc.c register_irq_proc(), register_handler_proc()). An action name
 # becomes a directory unless it cannot be one.
 _tree_write_irqs() {
-	local irq d n aff eff amask emask zero allmask online=${#_T_ON[@]}
+	local irq d n aff eff amask emask hmask zero allmask online=${#_T_ON[@]}
 	local sum=0 c total
 	local -a dirs=() acts on=("${!_T_ON[@]}")
 	for c in "${on[@]}"; do
@@ -690,16 +736,25 @@ _tree_write_irqs() {
 		_tree_mask amask "$aff"
 		_tree_mask emask "$eff"
 		printf '%s\n' "$amask" >"$d/smp_affinity"
-		printf '%s\n' "$emask" >"$d/effective_affinity"
+		if ((_T_EFFFILES)); then
+			printf '%s\n' "$emask" >"$d/effective_affinity"
+		fi
 		if ((_T_LISTFILES)); then
 			printf '%s\n' "$aff" >"$d/smp_affinity_list"
+		fi
+		if ((_T_LISTFILES && _T_EFFFILES)); then
 			printf '%s\n' "$eff" >"$d/effective_affinity_list"
 		fi
-		printf '%s\n' "$zero" >"$d/affinity_hint"
+		hmask=$zero
+		if [[ -n ${_T_HINT[irq]+set} ]]; then
+			_tree_mask hmask "${_T_HINT[irq]}" || return
+		fi
+		printf '%s\n' "$hmask" >"$d/affinity_hint"
 		printf '%s\n' "${_T_INODE[irq]}" >"$d/node"
 		# kernel/irq/proc.c irq_spurious_proc_show(); the count wraps at
 		# 100000 (kernel/irq/spurious.c note_interrupt()).
 		total=$(((irq + 1) * 10000 * online + sum))
+		[[ -z ${_T_IDLE[irq]+set} ]] || total=0
 		printf 'count %u\nunhandled %u\nlast_unhandled %u ms\n' \
 			$((total % 100000)) 0 0 >"$d/spurious"
 		((_T_SYSIRQ == 0)) || _tree_write_sysirq "$irq"
@@ -710,29 +765,123 @@ _tree_write_irqs() {
 # _tree_write_sysirq IRQ: sys/kernel/irq/IRQ/ but per_cpu_count, from
 # the IRQ's chip, --hwirq token and names (see the top of this file).
 _tree_write_sysirq() {
-	local irq=$1 d=$ROOT/sys/kernel/irq/$1 tok=${_T_HW[$1]} hw='' type=''
-	local flow='' acts IFS=,
+	local irq=$1 d=$ROOT/sys/kernel/irq/$1 acts IFS=,
 	local -a names
-	if [[ $tok =~ ^([0-9]+)-(.*)$ ]]; then
-		hw=${BASH_REMATCH[1]} flow=${BASH_REMATCH[2]}
-	elif [[ $tok =~ ^([0-9]+)\ (.*)$ ]]; then
-		hw=${BASH_REMATCH[1]} type=${BASH_REMATCH[2]}
-	elif [[ $tok =~ ^[0-9]+$ ]]; then
-		hw=$tok
-	fi
-	case $type in
-	Level) type=level ;;
-	Edge) type=edge ;;
-	*) [[ $flow == *edge ]] && type=edge || type=level ;;
-	esac
+	_tree_tok "$irq"
 	_tree_names names "$irq"
 	acts="${names[*]}"
 	printf '%s' "${_T_CHIP[irq]:+${_T_CHIP[irq]}$'\n'}" >"$d/chip_name"
-	printf '%s' "${hw:+$hw$'\n'}" >"$d/hwirq"
-	printf '%s\n' "$type" >"$d/type"
+	printf '%s' "${_TK_HW:+$_TK_HW$'\n'}" >"$d/hwirq"
+	printf '%s\n' "$_TK_TYPE" >"$d/type"
 	printf 'disabled\n' >"$d/wakeup"
-	printf '%s' "${flow:+$flow$'\n'}" >"$d/name"
+	printf '%s' "${_TK_FLOW:+$_TK_FLOW$'\n'}" >"$d/name"
 	printf '%s' "${acts:+$acts$'\n'}" >"$d/actions"
+}
+
+# _tree_tok IRQ: split IRQ's --hwirq token into _TK_HW (the number, or
+# empty), _TK_FLOW (the flow name, or empty) and _TK_TYPE, "level" or
+# "edge" (see the top of this file).
+_tree_tok() {
+	local tok=${_T_HW[$1]} type=''
+	_TK_HW='' _TK_FLOW=''
+	if [[ $tok =~ ^([0-9]+)-(.*)$ ]]; then
+		_TK_HW=${BASH_REMATCH[1]} _TK_FLOW=${BASH_REMATCH[2]}
+	elif [[ $tok =~ ^([0-9]+)\ (.*)$ ]]; then
+		_TK_HW=${BASH_REMATCH[1]} type=${BASH_REMATCH[2]}
+	elif [[ $tok =~ ^[0-9]+$ ]]; then
+		_TK_HW=$tok
+	fi
+	case $type in
+	Level) _TK_TYPE=level ;;
+	Edge) _TK_TYPE=edge ;;
+	*) [[ $_TK_FLOW == *edge ]] && _TK_TYPE=edge || _TK_TYPE=level ;;
+	esac
+}
+
+# The irq_data state bits _tree_write_debugfs may set, in the order
+# kernel/irq/debugfs.c irqdata_states[] names them, as "NAME BIT" (include/
+# linux/irq.h, after IRQD_MSI_NOMASK_QUIRK went in 6.7).
+_T_IRQD_BITS=(
+	'IRQD_LEVEL 13' 'IRQD_ACTIVATED 9' 'IRQD_IRQ_STARTED 22'
+	'IRQD_IRQ_DISABLED 16' 'IRQD_IRQ_MASKED 17' 'IRQD_SINGLE_TARGET 24'
+	'IRQD_AFFINITY_SET 12' 'IRQD_SETAFFINITY_PENDING 8'
+	'IRQD_AFFINITY_MANAGED 21' 'IRQD_AFFINITY_ON_ACTIVATE 28'
+	'IRQD_MANAGED_SHUTDOWN 23' 'IRQD_HANDLE_ENFORCE_IRQCTX 27'
+)
+
+# _tree_write_debugfs: sys/kernel/debug/irq/irqs/N for every IRQ, as
+# irq_debug_show() prints it up to the masks (see the top of this file).
+_tree_write_debugfs() {
+	local dir=$ROOT/sys/kernel/debug/irq/irqs irq d i n b aff eff pend
+	local status istate=0 depth state on
+	local -a devs=() cpus=() acts=() flags=()
+	local -A has=()
+	mkdir -p -- "$dir"
+	# IRQS_SYSFS: irq_sysfs_add() made sys/kernel/irq/N
+	((_T_SYSIRQ == 0)) || istate=$((0x4000))
+	for d in "${!_T_DEV_BDF[@]}"; do
+		_tree_dev_nvec n "$d"
+		for ((i = 0; i < n; i++)); do
+			devs[_T_DEV_FIRST[d] + i]=${_T_DEV_BDF[d]}
+		done
+	done
+	for irq in "${!_T_CHIP[@]}"; do
+		_tree_tok "$irq"
+		_tree_norm aff "${_T_AFF[irq]:-$_T_ALL}" || return
+		_tree_norm eff "${_T_EFF[irq]}" || return
+		_tree_names acts "$irq"
+		# x86_vector_alloc_irqs() sets these on every vector
+		has=([IRQD_SINGLE_TARGET]=1 [IRQD_AFFINITY_ON_ACTIVATE]=1
+			[IRQD_HANDLE_ENFORCE_IRQCTX]=1)
+		status=0 depth=0 on=1 pend=''
+		if [[ $_TK_TYPE == level && ${_T_CHIP[irq]} != *MSI* ]]; then
+			status=$((1 << 8)) has[IRQD_LEVEL]=1
+		fi
+		if [[ -n ${_T_MANAGED[irq]+set} ]]; then
+			has[IRQD_AFFINITY_MANAGED]=1 on=0 cpus=()
+			_cpus_into cpus "$aff" "$_T_NCPUS" || return
+			for i in "${!cpus[@]}"; do
+				[[ -z ${_T_ON[i]+set} ]] || on=1
+			done
+		elif [[ -n ${_T_AFF[irq]:-} ]] ||
+			[[ -n ${_T_PENDING[irq]+set} ]]; then
+			has[IRQD_AFFINITY_SET]=1
+		fi
+		if [[ -n ${_T_PENDING[irq]+set} ]]; then
+			has[IRQD_SETAFFINITY_PENDING]=1 pend=$aff
+		fi
+		# shut down: freed (no action left), or managed and none of
+		# its CPUs online (irq_shutdown_and_deactivate())
+		if ((on == 0)); then
+			has[IRQD_MANAGED_SHUTDOWN]=1
+		fi
+		if ((on == 0 || ${#acts[@]} == 0)); then
+			has[IRQD_IRQ_DISABLED]=1 has[IRQD_IRQ_MASKED]=1 depth=1
+		else
+			has[IRQD_ACTIVATED]=1 has[IRQD_IRQ_STARTED]=1
+		fi
+		state=0 flags=()
+		for b in "${_T_IRQD_BITS[@]}"; do
+			if [[ -n ${has[${b% *}]+set} ]]; then
+				state=$((state | 1 << ${b#* }))
+				flags+=("${b% *}")
+			fi
+		done
+		{
+			printf 'handler:  handle_%s_irq\n' \
+				"${_TK_FLOW:-fasteoi}"
+			printf 'device:   %s\n' "${devs[irq]:-(null)}"
+			printf 'status:   0x%08x\n' "$status"
+			printf 'istate:   0x%08x\n' "$istate"
+			printf 'ddepth:   %u\nwdepth:   0\n' "$depth"
+			printf 'dstate:   0x%08x\n' "$state"
+			printf '            %s\n' "${flags[@]}"
+			printf 'node:     %d\n' "${_T_INODE[irq]}"
+			printf 'affinity: %s\n' "$aff"
+			((_T_EFFFILES == 0)) || printf 'effectiv: %s\n' "$eff"
+			printf 'pending:  %s\n' "$pend"
+		} >"$dir/$irq"
+	done
 }
 
 # _tree_write_counts META: each numbered row of proc/interrupts gives its
@@ -1027,19 +1176,27 @@ _tree_write_nvme_disk() {
 	_tree_write_block "${name}n1" "$sub"
 }
 
-# _tree_write_procs: init, and with --irqbalance a running irqbalance: its
-# process and its socket in its runtime directory, irqbalance<PID>.sock
-# (irqbalance.c init_socket()). An empty file stands for the socket:
-# irqaff does not check the type.
+_T_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+
+# _tree_write_procs: init, proc/cmdline with --cmdline, and with
+# --irqbalance a running irqbalance: its process, its environment and its
+# socket in its runtime directory, irqbalance<PID>.sock (irqbalance.c
+# init_socket()). An empty file stands for the socket: irqaff does not
+# check the type.
 _tree_write_procs() {
 	mkdir -p -- "$ROOT/proc/1"
 	printf 'systemd\n' >"$ROOT/proc/1/comm"
 	printf '/sbin/init\0' >"$ROOT/proc/1/cmdline"
+	if ((_T_HAS_CMDLINE)); then
+		printf '%s\n' "$_T_CMDLINE" >"$ROOT/proc/cmdline"
+	fi
 	if ((_T_IRQBALANCE)); then
 		mkdir -p -- "$ROOT/proc/4242" "$ROOT/run/irqbalance"
 		printf 'irqbalance\n' >"$ROOT/proc/4242/comm"
-		printf '/usr/sbin/irqbalance\0--foreground\0' \
-			>"$ROOT/proc/4242/cmdline"
+		printf '%s\0' /usr/sbin/irqbalance --foreground \
+			"${_T_IB_ARGS[@]}" >"$ROOT/proc/4242/cmdline"
+		printf '%s\0' LANG=C.UTF-8 "PATH=$_T_PATH" "${_T_IB_ENV[@]}" \
+			>"$ROOT/proc/4242/environ"
 		: >"$ROOT/run/irqbalance/irqbalance4242.sock"
 	fi
 }
@@ -1114,6 +1271,7 @@ _tree_irq_opt() {
 	--irq-node) _T_INODE[irq]=$2 ;;
 	--affinity) _T_AFF[irq]=$2 ;;
 	--effective) _T_EFF[irq]=$2 ;;
+	--hint) _T_HINT[irq]=$2 ;;
 	esac
 }
 
@@ -1128,22 +1286,27 @@ _tree_irq_spec() {
 	_T_CUR=$num
 }
 
+_T_FLAG_OPTS=' --no-list-files --no-sysirq --irqbalance --debugfs
+ --no-effective '
 _T_VALUE_OPTS=' --dir --cpus --nodes --sockets --threads --nr-irqs --offline
  --isolated --nohz-full --legacy --irq --chip --hwirq --irq-node --affinity
- --effective --nic --nvme --virtio-nic --virtio-blk '
+ --effective --hint --nic --nvme --virtio-nic --virtio-blk --cmdline
+ --irqbalance-env --irqbalance-args --managed --pending --idle '
 
 # _tree_options ARGS...: parse make_root's options into the _T_* state
 # and the caller's locals.
 _tree_options() {
 	local legacy
+	local -a words
 	while (($#)); do
-		case $1 in
-		--no-list-files) _T_LISTFILES=0 ;;
-		--no-sysirq) _T_SYSIRQ=0 ;;
-		--irqbalance) _T_IRQBALANCE=1 ;;
-		esac
-		if [[ $1 == --no-list-files || $1 == --irqbalance ||
-			$1 == --no-sysirq ]]; then
+		if [[ $_T_FLAG_OPTS == *[[:space:]]"$1"[[:space:]]* ]]; then
+			case $1 in
+			--no-list-files) _T_LISTFILES=0 ;;
+			--no-sysirq) _T_SYSIRQ=0 ;;
+			--irqbalance) _T_IRQBALANCE=1 ;;
+			--debugfs) _T_DEBUGFS=1 ;;
+			--no-effective) _T_EFFFILES=0 ;;
+			esac
 			shift
 			continue
 		fi
@@ -1174,6 +1337,23 @@ _tree_options() {
 		# NAME:QUEUES[:NODE[:FIRSTIRQ]] as --nic; see _tree_write_virtio
 		--virtio-nic) _tree_dev_spec virtio-nic "$2" || return ;;
 		--virtio-blk) _tree_dev_spec virtio-blk "$2" || return ;;
+		--cmdline) _T_CMDLINE=$2 _T_HAS_CMDLINE=1 ;;
+		--irqbalance-env)
+			if [[ $2 != [!=]*=* ]]; then
+				_tree_err "make_root: $1 \"$2\" is not" \
+					VAR=VALUE
+				return 1
+			fi
+			_T_IB_ENV+=("$2") _T_IRQBALANCE=1
+			;;
+		--irqbalance-args)
+			IFS=' ' read -ra words <<<"$2"
+			_T_IB_ARGS+=("${words[@]}") _T_IRQBALANCE=1
+			;;
+		# IRQ lists: checked once every IRQ is known (_tree_irq_sets)
+		--managed) managed+=,$2 _T_DEBUGFS=1 ;;
+		--pending) pending+=,$2 _T_DEBUGFS=1 ;;
+		--idle) idle+=,$2 ;;
 		*) _tree_irq_opt "$1" "$2" || return ;;
 		esac
 		shift 2
@@ -1188,6 +1368,7 @@ make_root() {
 _tree_make_root() {
 	local dir=${BATS_TEST_TMPDIR:+$BATS_TEST_TMPDIR/root} ncpus=4 nodes=1
 	local sockets='' threads=1 offline='' isolated='' nohz='' c
+	local managed='' pending='' idle=''
 	local -a set=() irqs=()
 	_tree_reset
 	_tree_options "$@" || return
@@ -1223,6 +1404,12 @@ _tree_make_root() {
 		_tree_err "make_root: IRQ ${irqs[-1]} is not below --nr-irqs $_T_NR_IRQS"
 		return 1
 	fi
+	_tree_irq_set _T_MANAGED --managed "${managed#,}" || return
+	_tree_irq_set _T_PENDING --pending "${pending#,}" || return
+	_tree_irq_set _T_IDLE --idle "${idle#,}" || return
+	for c in "${!_T_HINT[@]}"; do
+		_parse_list "${_T_HINT[c]}" "$ncpus" || return
+	done
 
 	export ROOT=$dir IRQAFF_ROOT=$dir
 	mkdir -p -- "$ROOT"
@@ -1230,7 +1417,22 @@ _tree_make_root() {
 	_tree_write_procs
 	_tree_write_devices
 	_tree_write_online
-	_tree_write_irqs
+	_tree_write_irqs || return
+	((_T_DEBUGFS == 0)) || _tree_write_debugfs
+}
+
+# _tree_irq_set SET OPTION LIST: SET[irq]=1 for each IRQ of LIST (CPU list
+# syntax), each one of the tree's.
+_tree_irq_set() {
+	local _is_irq
+	_cpus_into "$1" "$3" || return
+	local -n _is_set=$1
+	for _is_irq in "${!_is_set[@]}"; do
+		if [[ -z ${_T_CHIP[_is_irq]+set} ]]; then
+			_tree_err "make_root: $2: no IRQ $_is_irq in the tree"
+			return 1
+		fi
+	done
 }
 
 # set_online LIST: make exactly the CPUs of LIST online, and rewrite what
@@ -1272,7 +1474,7 @@ list_of() {
 }
 
 # irq_total IRQ: the IRQ's row total, from the formula at the top and the
-# tree's current online file.
+# tree's current online file; 0 for an --idle IRQ.
 irq_total() {
 	_tree_fast _tree_irq_total "$@"
 }
@@ -1283,6 +1485,10 @@ _tree_irq_total() {
 	if [[ ! -d $ROOT/proc/irq/$irq ]]; then
 		_tree_err "irq_total: no IRQ \"$irq\" in $ROOT"
 		return 1
+	fi
+	if [[ -n ${_T_IDLE[10#$irq]+set} ]]; then
+		printf '0\n'
+		return
 	fi
 	read -r line <"$ROOT/sys/devices/system/cpu/online"
 	_cpus_into set "$line" || return
