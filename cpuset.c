@@ -220,6 +220,19 @@ cpuset_intersects(const struct cpuset *a, const struct cpuset *b)
 	return false;
 }
 
+/* Is every CPU of a also in b? */
+bool
+cpuset_subset(const struct cpuset *a, const struct cpuset *b)
+{
+	size_t i;
+
+	for (i = 0; i < nwords(a->nbits); i++)
+		if (a->words[i] &
+		    ~(i < nwords(b->nbits) ? b->words[i] : 0))
+			return false;
+	return true;
+}
+
 void
 cpuset_and(struct cpuset *d, const struct cpuset *s)
 {

@@ -35,6 +35,7 @@ int		 cpuset_last(const struct cpuset *);
 bool		 cpuset_empty(const struct cpuset *);
 bool		 cpuset_equal(const struct cpuset *, const struct cpuset *);
 bool		 cpuset_intersects(const struct cpuset *, const struct cpuset *);
+bool		 cpuset_subset(const struct cpuset *, const struct cpuset *);
 void		 cpuset_and(struct cpuset *, const struct cpuset *);
 void		 cpuset_or(struct cpuset *, const struct cpuset *);
 void		 cpuset_andnot(struct cpuset *, const struct cpuset *);

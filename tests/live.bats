@@ -55,6 +55,13 @@ setup() {
 }
 
 teardown() {
+	local irq list
+	if [ -f "$BATS_TEST_TMPDIR/all" ]; then
+		while read -r irq list; do
+			printf '%s\n' "$list" \
+			    >"/proc/irq/$irq/smp_affinity_list" 2>/dev/null || :
+		done <"$BATS_TEST_TMPDIR/all"
+	fi
 	if [ -n "$SAVED_IRQ" ]; then
 		printf '%s\n' "$SAVED_LIST" \
 		    >"/proc/irq/$SAVED_IRQ/smp_affinity_list"
@@ -164,4 +171,43 @@ cpu_in() {
 	run --separate-stderr irqaff show -n -o irq,affinity "$IRQ"
 	assert_success
 	assert_output "$(printf '%s %s' "$IRQ" "$TARGET")"
+}
+
+# save_all: every IRQ's list, for teardown to put back.
+save_all() {
+	local f
+	for f in /proc/irq/[0-9]*/smp_affinity_list; do
+		f=${f%/smp_affinity_list}
+		printf '%s %s\n' "${f##*/}" "$(cat "$f/smp_affinity_list")"
+	done >"$BATS_TEST_TMPDIR/all"
+}
+
+@test "isolate keeps the last online CPU free of every movable IRQ" {
+	local online last irq list second
+	online=$(cat /sys/devices/system/cpu/online)
+	last=$(cpu_last /sys/devices/system/cpu/online)
+	if [ "$online" = "$last" ]; then
+		skip "one online CPU"
+	fi
+	save_all
+	run --separate-stderr irqaff isolate -q "$last"
+	assert_success
+	assert_output ""
+	run irqaff list -b "$NBITS" "$(cat "$DEFAULT")"
+	refute cpu_in "$last" "$output"
+	# a second run changes nothing; what stays is what the kernel
+	# refused (IRQD_NO_BALANCING, kernel-managed)
+	run --separate-stderr irqaff isolate -J "$last"
+	assert_success
+	second=$output
+	run jq -r '.irqs[] | select(.result != "managed") | .irq' <<<"$second"
+	assert_success
+	assert_output ""
+	while read -r irq list; do
+		list=$(cat "/proc/irq/$irq/smp_affinity_list")
+		if cpu_in "$last" "$list"; then
+			run jq -e ".irqs[] | select(.irq == $irq)" <<<"$second"
+			assert_success
+		fi
+	done <"$BATS_TEST_TMPDIR/all"
 }

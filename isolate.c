@@ -1,0 +1,596 @@
+/*
+ * isolate: keep a set of CPUs free of interrupts, or check that it is.
+ * Movable IRQs and the default affinity leave the CPUs; kernel-managed
+ * IRQs, irqbalance and the kernel command line are reported, since only
+ * a reboot or their own configuration moves them.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply.h"
+#include "commands.h"
+#include "findings.h"
+#include "isolation.h"
+#include "select.h"
+#include "xalloc.h"
+
+static int isolate_main(int, char *[]);
+static void isolate_help(FILE *);
+
+const struct command isolate_command = {
+	"isolate", isolate_main, "keep interrupts off a set of CPUs",
+	"[-nvqJm] [--check] cpus",
+	"  -n, --dry-run  print the plan, write nothing\n"
+	"  -v, --verbose  print a line for every IRQ\n"
+	"  -q, --quiet    no notes; with --check, no output at all\n"
+	"  -J, --json     print the result as JSON\n"
+	"  -m, --mask     read cpus as a kernel mask (ff,00000000)\n"
+	"      --check    write nothing; exit 0 when no interrupt runs there\n",
+	isolate_help
+};
+
+enum { OPT_CHECK = 256 };
+
+static const struct option isolate_opts[] = {
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "mask", no_argument, NULL, 'm' },
+	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void
+isolate_help(FILE *fp)
+{
+	fprintf(fp, "\nWith --check, isolate exits with 0 when no IRQ runs on "
+	    "cpus, the default\naffinity avoids them and irqbalance, when "
+	    "it runs, bans them; else 1.\n");
+}
+
+/* What the run does with an IRQ. */
+enum kind {
+	K_OFF,		/* not on the CPUs: left alone */
+	K_MOVE,		/* movable, on the CPUs */
+	K_MANAGED,	/* the kernel's; on the CPUs when on is set */
+	K_FAILED,	/* its affinity could not be read */
+};
+
+/* One IRQ of the plan; the sets are owned. */
+struct entry {
+	unsigned int		 irq;
+	enum kind		 kind;
+	struct cpuset		*from, *to;	/* K_MOVE */
+	struct cpuset		*on;		/* where it runs, if on the CPUs */
+	bool			 guessed;	/* on is requested, not effective */
+	char			*was;		/* K_OFF with -v */
+	enum apply_result	 result;
+};
+
+struct isolate {
+	struct machine		 m;
+	struct cpuset		*cpus;		/* to keep free */
+	bool			 check, json, quiet, dryrun;
+	int			 flags;
+	struct entry		*e;
+	size_t			 n;
+	struct cpuset		*dfrom, *dto;	/* the default affinity */
+	enum apply_result	 dresult;
+	struct tally		 tl;
+	struct findings		 notes;
+	struct isolation	 iso;
+};
+
+static const char *const results[] = {
+	[APPLY_UNCHANGED] = "unchanged", [APPLY_CHANGED] = "changed",
+	[APPLY_FAILED] = "failed", [APPLY_MANAGED] = "managed",
+};
+
+static int
+isolate_options(int argc, char *argv[], struct isolate *is, int *cpus)
+{
+	int ch;
+
+	while ((ch = getopts(argc, argv, &isolate_command, "nvqJm",
+	    isolate_opts)) != -1) {
+		switch (ch) {
+		case 'n':
+			is->dryrun = true;
+			break;
+		case 'v':
+			is->flags |= APPLY_VERBOSE;
+			break;
+		case 'q':
+			is->quiet = true;
+			break;
+		case 'J':
+			is->json = true;
+			break;
+		case 'm':
+			*cpus |= CPUS_MASK;
+			break;
+		case OPT_CHECK:
+			is->check = true;
+			break;
+		}
+	}
+	if (argc - optind != 1)
+		return usage_error(&isolate_command, "expected one CPU set");
+	if (is->check && (is->dryrun || (is->flags & APPLY_VERBOSE)))
+		return usage_error(&isolate_command,
+		    "--check writes nothing; -n and -v do not apply");
+	if (is->dryrun && !is->json)
+		is->flags |= APPLY_DRYRUN;
+	if (is->json)
+		is->flags &= ~APPLY_VERBOSE;
+	return EXIT_OK;
+}
+
+/*
+ * The CPUs must leave an online CPU for everything else. What else bears
+ * on them is read here too, before anything is planned.
+ */
+static int
+isolate_cpus(struct isolate *is, const char *arg, int flags)
+{
+	struct perr pe;
+
+	is->cpus = xcpuset(is->m.nbits);
+	if (machine_cpus(&is->m, arg, flags | CPUS_NONEMPTY, is->cpus,
+	    &pe) != 0) {
+		warnx("%s", pe.msg);
+		return EXIT_USAGE;
+	}
+	isolation_load(&is->iso, &is->m, is->cpus);
+	if (cpuset_empty(is->iso.house)) {
+		warnx("CPU %s \"%s\": leaves no online CPU for interrupts",
+		    flags & CPUS_MASK ? "mask" : "list", quoted(arg));
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/*
+ * An IRQ that would keep no online CPU goes to the housekeeping CPUs of
+ * its node, or all of them when its node has none.
+ */
+static struct cpuset *
+fallback(struct isolate *is, unsigned int irq)
+{
+	const struct cpuset *node;
+	struct cpuset *to = xcpudup(is->iso.house);
+	int id;
+
+	if ((id = irq_node(irq)) >= 0 &&
+	    (node = machine_node(&is->m, id)) != NULL &&
+	    cpuset_intersects(node, is->iso.house))
+		cpuset_and(to, node);
+	return to;
+}
+
+/* Where the IRQ runs: its effective CPUs, else its requested ones. */
+static struct cpuset *
+runs_on(struct isolate *is, unsigned int irq, bool *guessed)
+{
+	struct cpuset *set = xcpuset(is->m.nbits);
+	struct perr pe;
+	int rc;
+
+	*guessed = false;
+	if ((rc = affinity_read(irq, AFF_EFFECTIVE, set, &pe)) == -ENOENT) {
+		*guessed = true;
+		rc = affinity_read(irq, AFF_REQUESTED, set, &pe);
+	}
+	if (rc != 0) {
+		warnx("irq %u: %s", irq, pe.msg);
+		cpuset_free(set);
+		return NULL;
+	}
+	return set;
+}
+
+static void
+entry_free(struct entry *e)
+{
+	cpuset_free(e->from);
+	cpuset_free(e->to);
+	cpuset_free(e->on);
+	free(e->was);
+}
+
+/* With --check: is the IRQ on the CPUs, and whose is it? */
+static void
+check_irq(struct isolate *is, struct entry *e)
+{
+	bool managed = irq_state(e->irq) & IRQ_MANAGED;
+
+	if ((e->on = runs_on(is, e->irq, &e->guessed)) == NULL) {
+		e->kind = K_FAILED;
+		is->tl.failed++;
+	} else if (!cpuset_intersects(e->on, is->cpus)) {
+		cpuset_free(e->on);
+		e->on = NULL;
+	} else
+		e->kind = managed ? K_MANAGED : K_MOVE;
+}
+
+/* The new affinity of an IRQ on the CPUs: the rest of its own CPUs. */
+static void
+plan_irq(struct isolate *is, struct entry *e)
+{
+	struct perr pe;
+
+	if (irq_state(e->irq) & IRQ_MANAGED) {
+		e->kind = K_MANAGED;
+		e->on = runs_on(is, e->irq, &e->guessed);
+		if (e->on != NULL && !cpuset_intersects(e->on, is->cpus)) {
+			cpuset_free(e->on);
+			e->on = NULL;
+		}
+		return;
+	}
+	e->from = xcpuset(is->m.nbits);
+	if (affinity_read(e->irq, AFF_REQUESTED, e->from, &pe) != 0) {
+		warnx("irq %u: %s", e->irq, pe.msg);
+		e->kind = K_FAILED;
+		is->tl.failed++;
+		return;
+	}
+	if (!cpuset_intersects(e->from, is->cpus)) {
+		if (is->flags & APPLY_VERBOSE)
+			e->was = xformat(e->from, false);
+		return;
+	}
+	e->kind = K_MOVE;
+	e->to = xcpudup(e->from);
+	cpuset_andnot(e->to, is->cpus);
+	if (!cpuset_intersects(e->to, is->m.online)) {
+		cpuset_free(e->to);
+		e->to = fallback(is, e->irq);
+	}
+}
+
+static void
+plan_default(struct isolate *is)
+{
+	struct perr pe;
+
+	is->dfrom = xcpuset(is->m.nbits);
+	if (default_read(is->dfrom, &pe) != 0) {
+		warnx("%s", pe.msg);
+		cpuset_free(is->dfrom);
+		is->dfrom = NULL;
+		is->tl.failed++;
+		return;
+	}
+	is->dto = xcpudup(is->dfrom);
+	cpuset_andnot(is->dto, is->cpus);
+	if (!cpuset_intersects(is->dto, is->m.online))
+		cpuset_copy(is->dto, is->iso.house);
+}
+
+/* Every IRQ read before the first write. */
+static int
+plan(struct isolate *is)
+{
+	struct irqs irqs = { NULL, 0 };
+	size_t i;
+	int rc;
+
+	if ((rc = irqs_all(&irqs)) != 0)
+		return exit_status(rc);
+	is->e = xcalloc(irqs.n, sizeof(*is->e));
+	is->n = irqs.n;
+	for (i = 0; i < irqs.n; i++) {
+		is->e[i].irq = irqs.v[i];
+		if (is->check)
+			check_irq(is, &is->e[i]);
+		else
+			plan_irq(is, &is->e[i]);
+	}
+	irqs_free(&irqs);
+	plan_default(is);
+	return EXIT_OK;
+}
+
+/* The default first, so that IRQs set up meanwhile avoid the CPUs too. */
+static void
+apply_plan(struct isolate *is)
+{
+	struct entry *e;
+	size_t i;
+
+	if (is->dfrom != NULL && is->json && is->dryrun)
+		is->dresult = cpuset_equal(is->dfrom, is->dto) ?
+		    APPLY_UNCHANGED : APPLY_CHANGED;
+	else if (is->dfrom != NULL)
+		is->dresult = apply_default(&is->m, is->dto, is->flags,
+		    &is->tl);
+	for (i = 0; i < is->n; i++) {
+		e = &is->e[i];
+		if (e->kind == K_OFF && e->was != NULL)
+			printf("irq %u: %s unchanged\n", e->irq,
+			    *e->was ? e->was : "-");
+		else if (e->kind == K_MANAGED &&
+		    (is->flags & (APPLY_VERBOSE | APPLY_DRYRUN)))
+			printf("irq %u: managed by the kernel, left alone\n",
+			    e->irq);
+		if (e->kind != K_MOVE)
+			continue;
+		if (is->tl.stop) {
+			e->result = APPLY_FAILED;
+			is->tl.failed++;
+		} else if (is->json && is->dryrun) {
+			e->result = APPLY_CHANGED;
+			is->tl.changed++;
+		} else
+			e->result = apply_irq(&is->m, e->irq, e->to,
+			    is->flags, &is->tl);
+		/* a refusal is the kernel's: it may keep the IRQ here */
+		if (e->result == APPLY_MANAGED &&
+		    (e->on = runs_on(is, e->irq, &e->guessed)) != NULL &&
+		    !cpuset_intersects(e->on, is->cpus)) {
+			cpuset_free(e->on);
+			e->on = NULL;
+		}
+	}
+}
+
+static bool
+managed_here(const struct entry *e)
+{
+	return (e->kind == K_MANAGED || e->result == APPLY_MANAGED) &&
+	    e->on != NULL;
+}
+
+static void
+find_notes(struct isolate *is)
+{
+	char *from;
+	size_t i;
+
+	if (is->check && is->dfrom != NULL &&
+	    cpuset_intersects(is->dfrom, is->cpus)) {
+		from = xformat(is->dfrom, false);
+		findings_add(&is->notes, "default", "default_smp_affinity "
+		    "%s includes CPU %s: new IRQs start there", from,
+		    is->iso.list);
+		free(from);
+	}
+	for (i = 0; i < is->n && !managed_here(&is->e[i]); i++)
+		continue;
+	isolation_notes(&is->iso, i < is->n, &is->notes);
+}
+
+/* "irq N NAMES: " */
+static void
+print_name(unsigned int irq)
+{
+	char *raw = irq_names(irq), *name;
+
+	if ((name = escaped(raw)) == NULL)
+		err(1, NULL);
+	printf("irq %u%s%s: ", irq, *name ? " " : "", name);
+	free(name);
+	free(raw);
+}
+
+static void
+json_set(const char *sep, const char *key, const struct cpuset *set)
+{
+	char *s = xformat(set, false);
+
+	printf("%s\"%s\":\"%s\"", sep, key, s);
+	free(s);
+}
+
+/* An IRQ the result lists: moved or to move, failed, or stuck here. */
+static bool
+listed(const struct entry *e, bool check)
+{
+	if (check)
+		return e->kind != K_OFF;
+	return e->kind == K_MOVE || e->kind == K_FAILED || managed_here(e);
+}
+
+static const char *
+result_of(const struct isolate *is, const struct entry *e)
+{
+	if (e->kind == K_FAILED)
+		return "failed";
+	if (e->kind == K_MANAGED)
+		return "managed";
+	if (is->dryrun && e->result == APPLY_CHANGED)
+		return "planned";
+	return results[e->result];
+}
+
+static void
+json_irq(const struct isolate *is, const struct entry *e)
+{
+	char *name = irq_names(e->irq);
+
+	printf("{\"irq\":%u,\"name\":", e->irq);
+	json_string(stdout, name);
+	free(name);
+	if (is->check)
+		printf(",\"kind\":\"%s\"", e->kind == K_MANAGED ? "managed" :
+		    e->kind == K_MOVE ? "movable" : "unknown");
+	if (!is->check && e->kind == K_MOVE) {
+		json_set(",", "from", e->from);
+		json_set(",", "to", e->to);
+	}
+	if (e->on != NULL)
+		json_set(",", e->guessed ? "requested" : "effective", e->on);
+	if (!is->check)
+		printf(",\"result\":\"%s\"", result_of(is, e));
+	putchar('}');
+}
+
+static void
+print_json(const struct isolate *is, bool clean)
+{
+	const char *sep = "";
+	size_t i;
+
+	printf("{\"cpus\":\"%s\"", is->iso.list);
+	if (is->check)
+		printf(",\"isolated\":%s", clean ? "true" : "false");
+	if (is->dfrom != NULL && is->check)
+		json_set(",", "default", is->dfrom);
+	else if (is->dfrom != NULL) {
+		json_set(",\"default\":{", "from", is->dfrom);
+		json_set(",", "to", is->dto);
+		printf(",\"result\":\"%s\"}", is->dryrun &&
+		    is->dresult == APPLY_CHANGED ? "planned" :
+		    results[is->dresult]);
+	}
+	printf(",\"irqs\":[");
+	for (i = 0; i < is->n; i++) {
+		if (!listed(&is->e[i], is->check))
+			continue;
+		fputs(sep, stdout);
+		json_irq(is, &is->e[i]);
+		sep = ",";
+	}
+	printf("],\"findings\":");
+	findings_json(stdout, &is->notes);
+	printf("}\n");
+}
+
+/* --check's report: the IRQs on the CPUs, the findings, a verdict. */
+static void
+print_check(const struct isolate *is, bool clean)
+{
+	const struct entry *e;
+	char *on;
+	size_t i;
+
+	for (i = 0; i < is->n; i++) {
+		e = &is->e[i];
+		if (e->kind != K_MOVE && e->kind != K_MANAGED)
+			continue;
+		on = xformat(e->on, false);
+		print_name(e->irq);
+		printf("%s, %s CPU %s\n", e->kind == K_MANAGED ? "managed" :
+		    "movable", e->guessed ? "may run on" : "on", on);
+		free(on);
+	}
+	for (i = 0; i < is->notes.n; i++)
+		printf("%s: %s\n", is->notes.v[i].code, is->notes.v[i].text);
+	printf("CPU %s: %s from interrupts\n", is->iso.list,
+	    clean ? "isolated" : "not isolated");
+}
+
+/* isolate's notes, on standard error: what it could not do itself. */
+static void
+warn_notes(const struct isolate *is)
+{
+	const struct entry *e;
+	char *on, *raw, *name;
+	size_t i;
+
+	for (i = 0; i < is->n; i++) {
+		e = &is->e[i];
+		if (!managed_here(e))
+			continue;
+		on = xformat(e->on, false);
+		raw = irq_names(e->irq);
+		if ((name = escaped(raw)) == NULL)
+			err(1, NULL);
+		warnx("irq %u%s%s: managed by the kernel, %s CPU %s", e->irq,
+		    *name ? " " : "", name, e->guessed ? "may run on" :
+		    "runs on", on);
+		free(name);
+		free(raw);
+		free(on);
+	}
+	for (i = 0; i < is->notes.n; i++)
+		warnx("%s: %s: %s", strcmp(is->notes.v[i].code,
+		    "irqbalance") == 0 ? "warning" : "note",
+		    is->notes.v[i].code, is->notes.v[i].text);
+}
+
+/* Clean: nothing on the CPUs, nothing to put IRQs back there. */
+static bool
+is_clean(const struct isolate *is)
+{
+	size_t i;
+
+	for (i = 0; i < is->n; i++)
+		if (is->e[i].kind != K_OFF)
+			return false;
+	if (is->dfrom == NULL || cpuset_intersects(is->dfrom, is->cpus))
+		return false;
+	return isolation_irqbalance_ok(&is->iso);
+}
+
+static int
+run_check(struct isolate *is)
+{
+	bool clean = is_clean(is);
+
+	if (is->json)
+		print_json(is, clean);
+	else if (!is->quiet)
+		print_check(is, clean);
+	return clean ? EXIT_OK : EXIT_FAIL;
+}
+
+static int
+run_isolate(struct isolate *is)
+{
+	if (!is->dryrun)
+		applying();
+	apply_plan(is);
+	find_notes(is);
+	if (is->json)
+		print_json(is, false);
+	else if (!is->quiet)
+		warn_notes(is);
+	return exit_applied(&is->tl);
+}
+
+static void
+isolate_free(struct isolate *is)
+{
+	size_t i;
+
+	for (i = 0; i < is->n; i++)
+		entry_free(&is->e[i]);
+	free(is->e);
+	cpuset_free(is->cpus);
+	cpuset_free(is->dfrom);
+	cpuset_free(is->dto);
+	findings_free(&is->notes);
+	isolation_free(&is->iso);
+	machine_free(&is->m);
+}
+
+static int
+isolate_main(int argc, char *argv[])
+{
+	struct isolate is;
+	int status, cpus = 0;
+
+	memset(&is, 0, sizeof(is));
+	if ((status = isolate_options(argc, argv, &is, &cpus)) != EXIT_OK)
+		return status;
+	if (machine_load(&is.m) != 0)
+		return EXIT_FAIL;
+	if ((status = isolate_cpus(&is, argv[optind], cpus)) == EXIT_OK &&
+	    (status = plan(&is)) == EXIT_OK) {
+		if (is.check) {
+			find_notes(&is);
+			status = run_check(&is);
+		} else
+			status = run_isolate(&is);
+	}
+	isolate_free(&is);
+	return status;
+}

@@ -1,0 +1,292 @@
+#!/usr/bin/env bats
+# irqaff isolate: movable IRQs and the default affinity leave the CPUs,
+# falling back to the housekeeping CPUs of their node; kernel-managed
+# IRQs, irqbalance and the kernel command line are reported; --check
+# answers whether the CPUs are free of interrupts.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper/common-setup
+	_common_setup
+}
+
+# Eight CPUs on two nodes (0-3 and 4-7). 24 anywhere, 25 on node 1's
+# CPUs, 26 on 0-1, 27 on 6-7; 25 and 27 belong to a device on node 1.
+tree() {
+	make_root --cpus 8 --nodes 2 --irq 24=a --irq 25=b --affinity 4-7 \
+		--irq-node 1 --irq 26=c --affinity 0-1 --irq 27=d \
+		--affinity 6-7 --irq-node 1 "$@"
+}
+
+# settle IRQ...: the kernel's update of effective_affinity after a write,
+# as on x86 with interrupt remapping (apic_set_affinity() programs the new
+# vector at once): each IRQ runs on the CPU make_root would pick from its
+# new list, the (IRQ mod k)th of its k CPUs (all are online here).
+settle() {
+	local irq d
+	local -a cpus
+	for irq in "$@"; do
+		d=$(irq_dir "$irq")
+		mapfile -t cpus < <(_cpus_of "$(<"$d/smp_affinity_list")")
+		printf '%s\n' "${cpus[irq % ${#cpus[@]}]}" \
+			>"$d/effective_affinity_list"
+		kmask 8 "${cpus[irq % ${#cpus[@]}]}" >"$d/effective_affinity"
+	done
+}
+
+@test "isolate -n prints the plan, default first, and writes nothing" {
+	tree
+	local before
+	before=$(tree_sum)
+	run --separate-stderr -0 irqaff isolate -n 4-7
+	assert_output $'default: 0-7 -> 0-3\nirq 24: 0-7 -> 0-3\nirq 25: 4-7 -> 0-3\nirq 27: 6-7 -> 0-3'
+	assert_equal "$stderr" ''
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "isolate takes the CPUs out of every IRQ and the default, once" {
+	tree
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_output ''
+	assert_equal "$stderr" ''
+	assert_file "$ROOT/proc/irq/default_smp_affinity" $'0f\n'
+	assert_equal "$(lists 24 25 26 27)" $'0-3\n0-3\n0-1\n0-3'
+	local before
+	before=$(tree_sum)
+	run --separate-stderr -0 irqaff isolate -v 4-7
+	assert_output $'default: 0-3 unchanged\nirq 24: 0-3 unchanged\nirq 25: 0-3 unchanged\nirq 26: 0-1 unchanged\nirq 27: 0-3 unchanged'
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "isolate changes those files and nothing else in the tree" {
+	tree --managed 27
+	cp -a "$ROOT" "$BATS_TEST_TMPDIR/before"
+	run --separate-stderr -0 irqaff isolate -q 4-7
+	run diff -rq "$BATS_TEST_TMPDIR/before" "$ROOT"
+	assert_output "$(for f in 24/smp_affinity_list 25/smp_affinity_list \
+		default_smp_affinity; do
+		printf 'Files %s/before/proc/irq/%s and %s/proc/irq/%s differ\n' \
+			"$BATS_TEST_TMPDIR" "$f" "$ROOT" "$f"
+	done)"
+}
+
+@test "an IRQ left with no online CPU goes to its node's housekeeping CPUs" {
+	tree
+	run --separate-stderr -0 irqaff isolate -v 6-7
+	assert_output $'default: 0-7 -> 0-5\nirq 24: 0-7 -> 0-5\nirq 25: 4-7 -> 4-5\nirq 26: 0-1 unchanged\nirq 27: 6-7 -> 4-5'
+	assert_equal "$(lists 24 25 26 27)" $'0-5\n4-5\n0-1\n4-5'
+}
+
+@test "offline CPUs are not what remains: the IRQ goes to housekeeping" {
+	make_root --cpus 4 --offline 3 --irq 24=a --affinity 2-3 --irq 25=b \
+		--affinity 1-3
+	run --separate-stderr -0 irqaff isolate -v 2
+	assert_output $'default: 0-3 -> 0-1,3\nirq 24: 2-3 -> 0-1\nirq 25: 1-3 -> 1,3'
+	assert_equal "$(lists 24 25)" $'0-1\n1,3'
+}
+
+@test "isolate --check exits 1 before isolate and 0 after" {
+	tree
+	run --separate-stderr -1 irqaff isolate --check 4-7
+	assert_output 'irq 25 b: movable, on CPU 5
+irq 27 d: movable, on CPU 7
+default: default_smp_affinity 0-7 includes CPU 4-7: new IRQs start there
+CPU 4-7: not isolated from interrupts'
+	assert_equal "$stderr" ''
+	irqaff isolate 4-7
+	settle 24 25 27
+	run --separate-stderr -0 irqaff isolate --check 4-7
+	assert_output 'CPU 4-7: isolated from interrupts'
+	run --separate-stderr -0 irqaff isolate --check -q 4-7
+	assert_output ''
+}
+
+@test "isolate --check lists what still runs there after a move, by kind" {
+	tree --managed 24
+	irqaff isolate -q 0-1
+	run --separate-stderr -1 irqaff isolate --check 0-1
+	assert_output 'irq 24 a: managed, on CPU 0
+irq 26 c: movable, on CPU 0
+managed: kernel-managed IRQs run on CPU 0-1; boot with isolcpus=managed_irq,0-1 to keep them off (the kernel treats it as best effort)
+CPU 0-1: not isolated from interrupts'
+	settle 26
+	run --separate-stderr -1 irqaff isolate --check -J 0-1
+	assert_output '{"cpus":"0-1","isolated":false,"default":"2-7","irqs":[{"irq":24,"name":"a","kind":"managed","effective":"0"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 0-1; boot with isolcpus=managed_irq,0-1 to keep them off (the kernel treats it as best effort)"}]}'
+}
+
+@test "without effective_affinity, --check goes by the requested CPUs" {
+	tree --no-effective
+	run --separate-stderr -1 irqaff isolate --check 1
+	assert_output 'irq 24 a: movable, may run on CPU 0-7
+irq 26 c: movable, may run on CPU 0-1
+default: default_smp_affinity 0-7 includes CPU 1: new IRQs start there
+CPU 1: not isolated from interrupts'
+}
+
+@test "kernel-managed IRQs are left alone and reported with the remedy" {
+	tree --managed 25,27
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: irq 25 b: managed by the kernel, runs on CPU 5
+irqaff: irq 27 d: managed by the kernel, runs on CPU 7
+irqaff: note: managed: kernel-managed IRQs run on CPU 4-7; boot with isolcpus=managed_irq,4-7 to keep them off (the kernel treats it as best effort)'
+	assert_equal "$(lists 24 25 26 27)" $'0-3\n4-7\n0-1\n6-7'
+	run --separate-stderr -0 irqaff isolate -n 4-7
+	assert_output $'irq 25: managed by the kernel, left alone\nirq 27: managed by the kernel, left alone'
+}
+
+@test "a refusal without debugfs marks a managed IRQ, which stays reported" {
+	tree
+	run --separate-stderr -0 faulty "$(irq_dir 27)/smp_affinity_list:EIO" \
+		irqaff isolate 6-7
+	assert_equal "$stderr" 'irqaff: irq 27 d: managed by the kernel, runs on CPU 7
+irqaff: note: managed: kernel-managed IRQs run on CPU 6-7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)'
+	assert_equal "$(lists 24 25 27)" $'0-5\n4-5\n6-7'
+}
+
+@test "isolcpus=managed_irq already given: the note says the kernel's limit" {
+	tree --managed 27 --cmdline 'BOOT_IMAGE=/vmlinuz ro isolcpus=managed_irq,domain,6-7 nohz_full=6-7'
+	run --separate-stderr -0 irqaff isolate 6-7
+	assert_equal "$stderr" 'irqaff: irq 27 d: managed by the kernel, runs on CPU 7
+irqaff: note: managed: isolcpus=managed_irq,domain,6-7 already covers CPU 6-7; the kernel still places a managed IRQ there when no other CPU of its set is online (best effort)'
+}
+
+@test "the kernel command line: what contradicts the CPUs is noted" {
+	tree --cmdline 'BOOT_IMAGE=/boot/vmlinuz-6.1.0-13-amd64 root=UUID=0b1e ro quiet irqaffinity=0-7 isolcpus=4-5 nohz_full=5'
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_equal "$stderr" "irqaff: note: irqaffinity: the kernel command line's irqaffinity=0-7 includes CPU 4-7: IRQs start there at boot; irqaffinity=0-3 would not
+irqaff: note: isolcpus: the kernel command line's isolcpus=4-5 does not include CPU 4-7
+irqaff: note: nohz_full: the kernel command line's nohz_full=5 does not include CPU 4-7"
+	run --separate-stderr -0 irqaff isolate -q 4-7
+	assert_equal "$stderr" ''
+}
+
+@test "a command line that agrees, or parameters after --, say nothing" {
+	tree --cmdline 'ro irqaffinity=0-3 isolcpus=nohz,domain,4-7 nohz_full=4-7 -- irqaffinity=4'
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_equal "$stderr" ''
+	settle 24 25 27
+	run --separate-stderr -0 irqaff isolate --check 4-7
+	assert_output 'CPU 4-7: isolated from interrupts'
+}
+
+@test "irqbalance without a banned list: the exact line to add" {
+	tree --irqbalance
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_equal "$stderr" "irqaff: warning: irqbalance: runs and bans no CPU, as no IRQBALANCE_BANNED_CPULIST is set; add IRQBALANCE_BANNED_CPULIST=4-7 to $ROOT/etc/default/irqbalance and restart it"
+	settle 24 25 27
+	run --separate-stderr -1 irqaff isolate --check 4-7
+	assert_output "irqbalance: runs and bans no CPU, as no IRQBALANCE_BANNED_CPULIST is set; add IRQBALANCE_BANNED_CPULIST=4-7 to $ROOT/etc/default/irqbalance and restart it
+CPU 4-7: not isolated from interrupts"
+}
+
+@test "irqbalance's own ban of isolated CPUs is kept in the line" {
+	tree --irqbalance --isolated 3
+	mkdir -p "$ROOT/etc/sysconfig"
+	printf '# irqbalance\n' >"$ROOT/etc/sysconfig/irqbalance"
+	run --separate-stderr -0 irqaff isolate -q 4-7
+	assert_equal "$stderr" ''
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_equal "$stderr" "irqaff: warning: irqbalance: runs and bans only CPU 3, the isolated and nohz_full ones, as no IRQBALANCE_BANNED_CPULIST is set; add IRQBALANCE_BANNED_CPULIST=3-7 to $ROOT/etc/sysconfig/irqbalance and restart it"
+}
+
+@test "irqbalance whose banned list covers the CPUs: nothing to say" {
+	tree --irqbalance-env IRQBALANCE_BANNED_CPULIST=4-7
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_equal "$stderr" ''
+	settle 24 25 27
+	run --separate-stderr -0 irqaff isolate --check 4-7
+	assert_output 'CPU 4-7: isolated from interrupts'
+}
+
+@test "irqbalance: the deprecated mask wins over the list, as in irqbalance" {
+	tree --irqbalance-env IRQBALANCE_BANNED_CPULIST=4-7 \
+		--irqbalance-env IRQBALANCE_BANNED_CPUS=c0
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_equal "$stderr" "irqaff: warning: irqbalance: runs and bans only CPU 6-7 (IRQBALANCE_BANNED_CPUS); add IRQBALANCE_BANNED_CPULIST=4-7 to $ROOT/etc/default/irqbalance and restart it, and remove IRQBALANCE_BANNED_CPUS, which overrides it"
+}
+
+@test "irqbalance's environment unreadable: its configuration file is read" {
+	tree --irqbalance
+	rm "$ROOT/proc/4242/environ"
+	mkdir -p "$ROOT/etc/default"
+	printf '#IRQBALANCE_BANNED_CPULIST=\nIRQBALANCE_BANNED_CPULIST="4-7"\n' \
+		>"$ROOT/etc/default/irqbalance"
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_equal "$stderr" ''
+	printf 'IRQBALANCE_BANNED_CPULIST=5\n' >"$ROOT/etc/default/irqbalance"
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_equal "$stderr" "irqaff: warning: irqbalance: runs and bans only CPU 5 (IRQBALANCE_BANNED_CPULIST); add IRQBALANCE_BANNED_CPULIST=4-7 to $ROOT/etc/default/irqbalance and restart it"
+}
+
+@test "isolate -J: the result, with the default and what stays" {
+	tree --managed 27
+	run --separate-stderr -0 irqaff isolate -J 6-7
+	assert_output '{"cpus":"6-7","default":{"from":"0-7","to":"0-5","result":"changed"},"irqs":[{"irq":24,"name":"a","from":"0-7","to":"0-5","result":"changed"},{"irq":25,"name":"b","from":"4-7","to":"4-5","result":"changed"},{"irq":27,"name":"d","effective":"7","result":"managed"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 6-7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_equal "$stderr" ''
+	run --separate-stderr -0 irqaff isolate -J 6-7
+	assert_output '{"cpus":"6-7","default":{"from":"0-5","to":"0-5","result":"unchanged"},"irqs":[{"irq":27,"name":"d","effective":"7","result":"managed"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 6-7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
+}
+
+@test "isolate -n -J plans without writing" {
+	tree
+	local before
+	before=$(tree_sum)
+	run --separate-stderr -0 irqaff isolate -n -J 0
+	assert_output '{"cpus":"0","default":{"from":"0-7","to":"1-7","result":"planned"},"irqs":[{"irq":24,"name":"a","from":"0-7","to":"1-7","result":"planned"},{"irq":26,"name":"c","from":"0-1","to":"1","result":"planned"}],"findings":[]}'
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "bad CPU sets are refused before anything is written" {
+	tree
+	local before arg
+	before=$(tree_sum)
+	run --separate-stderr -2 irqaff isolate 0-7
+	assert_equal "$stderr" 'irqaff: CPU list "0-7": leaves no online CPU for interrupts'
+	run --separate-stderr -2 irqaff isolate -m ff
+	assert_equal "$stderr" 'irqaff: CPU mask "ff": leaves no online CPU for interrupts'
+	for arg in '' 8 3-1 'node:5' x; do
+		run --separate-stderr -2 irqaff isolate "$arg"
+		assert_output ''
+	done
+	run --separate-stderr -2 irqaff isolate
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: isolate: expected one CPU set'
+	run --separate-stderr -2 irqaff isolate --check -n 1
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: isolate: --check writes nothing; -n and -v do not apply'
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "a failed write: 3 when others changed, 1 when none did" {
+	tree
+	run --separate-stderr -3 faulty "$(irq_dir 25)/smp_affinity_list:EINVAL" \
+		irqaff isolate 4-7
+	assert_equal "$stderr" 'irqaff: irq 25: cannot set 0-3: the kernel refused the CPU set (Invalid argument)'
+	assert_equal "$(lists 24 25 27)" $'0-3\n4-7\n0-3'
+	make_root --dir "$BATS_TEST_TMPDIR/one" --cpus 2 --irq 24=a --affinity 1
+	printf '01\n' >"$ROOT/proc/irq/default_smp_affinity"
+	run --separate-stderr -1 faulty "$(irq_dir 24)/smp_affinity_list:EINVAL" \
+		irqaff isolate 1
+	assert_equal "$(lists 24)" '1'
+}
+
+@test "names reach the terminal escaped, and JSON valid" {
+	make_root --cpus 4 --irq $'24=a\033[2Jb' --affinity 3 --managed 24
+	run --separate-stderr -1 irqaff isolate --check 3
+	assert_output 'irq 24 a\033[2Jb: managed, on CPU 3
+default: default_smp_affinity 0-3 includes CPU 3: new IRQs start there
+managed: kernel-managed IRQs run on CPU 3; boot with isolcpus=managed_irq,3 to keep them off (the kernel treats it as best effort)
+CPU 3: not isolated from interrupts'
+	run --separate-stderr -0 irqaff isolate 3
+	assert_equal "$stderr" 'irqaff: irq 24 a\033[2Jb: managed by the kernel, runs on CPU 3
+irqaff: note: managed: kernel-managed IRQs run on CPU 3; boot with isolcpus=managed_irq,3 to keep them off (the kernel treats it as best effort)'
+	run --separate-stderr -1 irqaff isolate --check -J 3
+	assert_output '{"cpus":"3","isolated":false,"default":"0-2","irqs":[{"irq":24,"name":"a\u001b[2Jb","kind":"managed","effective":"3"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 3; boot with isolcpus=managed_irq,3 to keep them off (the kernel treats it as best effort)"}]}'
+}
+
+@test "a lost standard output is reported at the end, after every write" {
+	tree
+	run --separate-stderr -4 bash -c 'irqaff isolate -v 4-7 >/dev/full'
+	assert_equal "$(lists 24 25 27)" $'0-3\n0-3\n0-3'
+	assert_equal "$stderr" 'irqaff: standard output: No space left on device'
+}
