@@ -9,11 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interrupts.h"
 #include "irqinfo.h"
 #include "procfs.h"
 #include "xalloc.h"
 
 #define SYSIRQ	"sys/kernel/irq"
+#define ROW_MAX	(4 << 20)	/* as show reads proc/interrupts */
 
 /* Kernels without CONFIG_SPARSE_IRQ have no sys/kernel/irq: asked once. */
 bool
@@ -161,4 +163,43 @@ irqinfo_free(struct irqinfo *in)
 	free(in->flow);
 	free(in->names);
 	memset(in, 0, sizeof(*in));
+}
+
+/*
+ * The totals sys/kernel/irq could not give, from proc/interrupts, read up
+ * to the last IRQ of v (sorted): known[i] says whether v[i]'s row was
+ * there. 0 or a negative errno.
+ */
+int
+irqinfo_totals(const unsigned int *v, size_t n, unsigned long long *total,
+    bool *known)
+{
+	struct irqrow r;
+	struct lines l;
+	unsigned int ncpus, irq;
+	size_t len, at = 0;
+	char *line;
+	int rc;
+
+	if (n == 0)
+		return 0;
+	if ((rc = lines_open(&l, "proc/interrupts", ROW_MAX)) != 0)
+		return rc;
+	if ((rc = lines_next(&l, &line, &len)) == 0 ||
+	    (rc == 1 && interrupts_header(line, &ncpus) != 0))
+		rc = -EINVAL;
+	while (rc == 1 && at < n && (rc = lines_next(&l, &line, &len)) == 1) {
+		if (interrupts_irq(line, &irq) != 0)
+			continue;
+		while (at < n && v[at] < irq)
+			at++;
+		if (at < n && v[at] == irq &&
+		    interrupts_parse(line, len, ncpus, ROW_TOTAL, &r,
+		    NULL) == 0) {
+			total[at] = r.total;
+			known[at] = true;
+		}
+	}
+	lines_close(&l);
+	return rc < 0 ? rc : 0;
 }

@@ -7,6 +7,7 @@
 #define IRQAFF_IRQINFO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "machine.h"
 
@@ -31,5 +32,7 @@ bool	 irqinfo_present(void);
 int	 irqinfo_read(const struct machine *, unsigned int, int,
 	    struct irqinfo *);
 void	 irqinfo_free(struct irqinfo *);
+int	 irqinfo_totals(const unsigned int *, size_t, unsigned long long *,
+	    bool *);
 
 #endif

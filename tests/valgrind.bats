@@ -98,3 +98,12 @@ grinds() {
 	grinds 0 spread -v dev:eth0
 	grinds 0 spread -J -n dev:nvme0
 }
+
+@test "isolate and explain are clean under valgrind" {
+	printf 'ro isolcpus=managed_irq,6-7 irqaffinity=0-7\n' >"$ROOT/proc/cmdline"
+	grinds 0 isolate -n 6-7
+	grinds 1 isolate --check -J 6-7
+	grinds 0 isolate -v 6-7
+	grinds 1 explain -v
+	grinds 1 explain -J eth0*
+}
