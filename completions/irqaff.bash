@@ -4,7 +4,8 @@
 # itself), dev: devices, node: NUMA nodes and show's columns. It needs only
 # bash, not the bash-completion package. The root is --root or IRQAFF_ROOT.
 
-_irqaff_commands='show set spread default save restore check mask list'
+_irqaff_commands='show set spread default isolate explain save restore check
+mask list'
 _irqaff_columns='IRQ AFFINITY EFFECTIVE NODE TOTAL NAME HINT ONLINE CHIP
 HWIRQ TYPE FLOW DEVICE MANAGED'
 
@@ -23,6 +24,11 @@ _irqaff_options()
 			--linear --include-isolated -q --quiet) ;;
 	default)
 		o=(-m --mask -n --dry-run -v --verbose) ;;
+	isolate)
+		o=(-n --dry-run -v --verbose -q --quiet -J --json -m --mask
+			--check) ;;
+	explain)
+		o=(-v --verbose -J --json) ;;
 	save)
 		o=(-o --output) ;;
 	restore)
@@ -311,9 +317,9 @@ _irqaff()
 	esac
 
 	case $cmd:$npos in
-	show:0 | set:0 | spread:0)
+	show:0 | set:0 | spread:0 | explain:0)
 		_irqaff_complete_irqs "$cur" ;;
-	set:1 | default:0)
+	set:1 | default:0 | isolate:0)
 		_irqaff_complete_cpus "$cur" ;;
 	restore:0 | check:0)
 		_irqaff_complete_files "$cur" ;;

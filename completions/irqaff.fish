@@ -1,7 +1,8 @@
 # fish completion for irqaff(8): commands, options, IRQ numbers and action
 # names (asked of irqaff itself), dev: devices, node: NUMA nodes, columns.
 
-set -l commands show set spread default save restore check mask list
+set -l commands show set spread default isolate explain save restore check \
+    mask list
 
 # The root irqaff will use: --root, else IRQAFF_ROOT.
 function __irqaff_root
@@ -119,6 +120,8 @@ complete -c irqaff -n $nocmd -a spread \
     -d 'give each IRQ of a device its own CPU'
 complete -c irqaff -n $nocmd -a default \
     -d 'show or set the affinity of new IRQs'
+complete -c irqaff -n $nocmd -a isolate -d 'keep interrupts off a set of CPUs'
+complete -c irqaff -n $nocmd -a explain -d 'say why IRQs run where they run'
 complete -c irqaff -n $nocmd -a save \
     -d "write a snapshot of every IRQ's affinity"
 complete -c irqaff -n $nocmd -a restore -d 'apply a snapshot'
@@ -172,6 +175,23 @@ complete -c irqaff -n $c -s n -l dry-run \
     -d 'print what would change, write nothing'
 complete -c irqaff -n $c -s v -l verbose -d 'print the change'
 complete -c irqaff -n '__irqaff_arg default 0' -a '(__irqaff_cpus)'
+
+set c '__fish_seen_subcommand_from isolate'
+complete -c irqaff -n $c -s n -l dry-run -d 'print the plan, write nothing'
+complete -c irqaff -n $c -s v -l verbose -d 'print a line for every IRQ'
+complete -c irqaff -n $c -s q -l quiet \
+    -d 'no notes; with --check, no output at all'
+complete -c irqaff -n $c -s J -l json -d 'print the result as JSON'
+complete -c irqaff -n $c -s m -l mask -d 'read cpus as a kernel mask'
+complete -c irqaff -n $c -l check \
+    -d 'write nothing; exit 0 when no interrupt runs there'
+complete -c irqaff -n '__irqaff_arg isolate 0' -a '(__irqaff_cpus)'
+
+set c '__fish_seen_subcommand_from explain'
+complete -c irqaff -n $c -s v -l verbose \
+    -d 'also list the IRQs with nothing to explain'
+complete -c irqaff -n $c -s J -l json -d 'print the findings as JSON'
+complete -c irqaff -n '__irqaff_arg explain 0' -a '(__irqaff_irqs)'
 
 set c '__fish_seen_subcommand_from save'
 complete -c irqaff -n $c -s o -l output -r -F -d 'write to a file'

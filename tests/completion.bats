@@ -68,7 +68,8 @@ help_commands() {
 
 @test "bash completes the command names" {
 	complete_line irqaff ''
-	assert_equal "$reply" "show set spread default save restore check mask list"
+	assert_equal "$reply" \
+		"show set spread default isolate explain save restore check mask list"
 }
 
 @test "bash completes the commands irqaff --help lists, no more, no fewer" {
@@ -102,13 +103,25 @@ help_commands() {
 	for cmd in $(help_commands); do
 		complete_line irqaff "$cmd" -
 		got=$(printf '%s\n' "${COMPREPLY[@]}" | sort | paste -sd ' ')
+		# the option column only: a description may name an option
 		want=$(irqaff "$cmd" --help | sed -n '/^Options:/,/^$/p' |
+			sed -n 's/^ *\(-.*\)/\1/p' | sed 's/   *.*//' |
 			grep -oE '(^|[ ,])--?[A-Za-z][a-z-]*' | tr -d ' ,' |
 			sort | paste -sd ' ')
 		[ "$got" = "$want" ] ||
 			differ+=$'\n'"$cmd: completion \"$got\", --help \"$want\""
 	done
 	assert_equal "$differ" ""
+}
+
+@test "bash completes the options of isolate and explain" {
+	complete_line irqaff isolate -
+	assert_equal "$reply" "-n --dry-run -v --verbose -q --quiet -J --json \
+-m --mask --check -h --help"
+	complete_line irqaff isolate --c
+	assert_equal "$reply" "--check"
+	complete_line irqaff explain -
+	assert_equal "$reply" "-v --verbose -J --json -h --help"
 }
 
 @test "bash completes IRQ action names for set eth0" {
@@ -153,6 +166,24 @@ help_commands() {
 @test "bash completes CPU sets for the second argument of set" {
 	complete_line irqaff set 41 ''
 	assert_equal "$reply" "all N node:0 node:1"
+}
+
+@test "bash completes CPU sets for isolate, after its options too" {
+	complete_line irqaff isolate ''
+	assert_equal "$reply" "all N node:0 node:1"
+	complete_line irqaff isolate --check -q node:
+	assert_equal "$reply" "0 1"
+	complete_unsplit irqaff isolate -n 0,node:
+	assert_equal "$reply" "0,node:0 0,node:1"
+}
+
+@test "bash completes IRQ selectors for explain, as for show" {
+	complete_line irqaff explain eth1
+	assert_equal "$reply" "eth1 eth1-TxRx-0 eth1-TxRx-1"
+	complete_line irqaff explain -v 4
+	assert_equal "$reply" "41 42 43"
+	complete_line irqaff explain -J 9,dev:e
+	assert_equal "$reply" "eth0 eth1"
 }
 
 @test "bash completes CPU sets after spread -c and -x" {
@@ -200,6 +231,10 @@ help_commands() {
 	complete_line irqaff set 41 0-3 ''
 	assert_equal "$reply" ""
 	complete_line irqaff mask -b ''
+	assert_equal "$reply" ""
+	complete_line irqaff isolate --check 2-3 ''
+	assert_equal "$reply" ""
+	complete_line irqaff explain -v 41 ''
 	assert_equal "$reply" ""
 }
 
@@ -249,6 +284,55 @@ help_commands() {
 	assert_equal "$(paste -sd ' ' <<<"$output")" "$(help_commands)"
 }
 
+# zsh_complete LINE: type LINE and a Tab into an interactive zsh that
+# loads the completion from completions/; prints the words it offers,
+# space-separated.
+zsh_complete() {
+	local script=$BATS_TEST_TMPDIR/complete.zsh
+	cat >"$script" <<-'EOF'
+		zmodload zsh/zpty || exit
+		zpty z 'TERM=xterm zsh -f -i'
+		zpty -w z "fpath=(${(q)1} \$fpath)"
+		zpty -w z 'autoload -Uz compinit && compinit -u -D'
+		# Print what each call adding matches adds; pass lookups by.
+		zpty -w z 'compadd() {
+			if [[ ${@[1,(i)(-|--)]} == *-[OAD]\ * ]]; then
+				builtin compadd "$@"; return
+			fi
+			local -a words
+			builtin compadd -O words "$@"
+			(( $#words )) && print -r -- "<<${(j: :)words}>>"
+			builtin compadd "$@"
+		}'
+		zpty -w z 'comppostfuncs=(done_); done_() { print -r -- "<<""END>>"; exit; }'
+		zpty -w -n z "$2"$'\t'
+		local line
+		while zpty -r z line; do
+			print -r -- "$line"
+			[[ $line == *'<<END>>'* ]] && break
+		done
+		zpty -d z
+	EOF
+	HOME=$BATS_TEST_TMPDIR timeout 30 zsh -f "$script" "$COMPLETIONS" "$1" |
+		tr -d '\r' | grep -o '<<[[:alnum:] ._:,/-]*>>' |
+		grep -vx '<<END>>' | sed 's/^<<//; s/>>$//' | paste -sd ' '
+}
+
+@test "zsh completes isolate's CPU sets and explain's IRQs and options" {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	run zsh_complete 'irqaff isolate --check node:'
+	assert_output "0 1"
+	run zsh_complete 'irqaff explain eth1'
+	assert_output "eth1 eth1-TxRx-0 eth1-TxRx-1"
+	run zsh_complete 'irqaff explain 9,dev:'
+	assert_output "eth0 eth1"
+	run zsh_complete 'irqaff explain -'
+	assert_output "--help --json --verbose -h -J -v"
+	# --check does not go with -n and -v
+	run zsh_complete 'irqaff isolate --check -'
+	assert_output "--help --json --mask --quiet -h -J -m -q"
+}
+
 @test "the fish completion parses" {
 	command -v fish >/dev/null || skip "fish is not installed"
 	run fish --no-execute "$COMPLETIONS/irqaff.fish"
@@ -279,5 +363,24 @@ help_commands() {
 		9,dev:eth1
 		node:0
 		node:1
+	EOF
+}
+
+@test "fish completes isolate's CPU sets and explain's IRQs" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
+		complete -C 'irqaff isolate --check node:'
+		complete -C 'irqaff explain -v eth1'
+		complete -C 'irqaff explain 9,dev:'
+		complete -C 'irqaff isolate 2-3 '"
+	assert_success
+	assert_output - <<-'EOF'
+		node:0
+		node:1
+		eth1
+		eth1-TxRx-0
+		eth1-TxRx-1
+		9,dev:eth0
+		9,dev:eth1
 	EOF
 }
