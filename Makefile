@@ -74,10 +74,10 @@ LDLIBS += $(shell $(PKG_CONFIG) --libs libbsd-overlay)
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 
-SRCS = apply.c bootargs.c cli.c convert.c cpuset.c default.c explain.c \
-	findings.c interrupts.c irqaff.c irqbalance.c irqinfo.c irqsel.c \
-	isolate.c isolation.c machine.c procfs.c restore.c save.c select.c \
-	set.c show.c snapline.c snapshot.c spread.c text.c xalloc.c
+SRCS = apply.c bootargs.c cli.c convert.c cpus.c cpuset.c default.c \
+	explain.c findings.c interrupts.c irqaff.c irqbalance.c irqinfo.c \
+	irqsel.c isolate.c isolation.c machine.c procfs.c restore.c save.c \
+	select.c set.c show.c snapline.c snapshot.c spread.c text.c xalloc.c
 # The pure layer: no I/O, no printing; what the fuzzers link.
 PURE = bootargs.c cpuset.c interrupts.c irqsel.c snapline.c text.c
 OBJS = $(SRCS:.c=.o)

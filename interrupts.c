@@ -69,6 +69,39 @@ interrupts_header(const char *line, unsigned int *ncpus)
 	return 0;
 }
 
+/*
+ * The CPU of each column: the header names the online CPUs in order
+ * (show_interrupts() prints "CPU%-8d" for each), each below max. 0 or
+ * -EINVAL; cpus has room for max.
+ */
+int
+interrupts_columns(const char *line, unsigned int max, unsigned int *cpus,
+    unsigned int *ncols)
+{
+	const char *p = line;
+	unsigned long v;
+	unsigned int n = 0;
+
+	for (;;) {
+		while (is_space(*p))
+			p++;
+		if (*p == '\0')
+			break;
+		if (strncmp(p, "CPU", 3) != 0 || !is_digit(p[3]))
+			return -EINVAL;
+		for (v = 0, p += 3; is_digit(*p); p++)
+			if ((v = v * 10 + (*p - '0')) >= max)
+				return -EINVAL;
+		if (n == max || (n > 0 && v <= cpus[n - 1]))
+			return -EINVAL;
+		cpus[n++] = v;
+	}
+	if (n == 0)
+		return -EINVAL;
+	*ncols = n;
+	return 0;
+}
+
 static const char *
 skip_space(const char *p)
 {

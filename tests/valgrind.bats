@@ -107,3 +107,9 @@ grinds() {
 	grinds 1 explain -v
 	grinds 1 explain -J eth0*
 }
+
+@test "cpus is clean under valgrind, sampling too" {
+	grinds 0 cpus
+	grinds 0 cpus -J 0-3
+	grinds 0 cpus -i 0.1 -o cpu,irqs,rate,top
+}

@@ -229,6 +229,25 @@ make_row(const uint8_t *data, size_t size, unsigned int *ncpus)
 	return s;
 }
 
+/*
+ * A header interrupts_columns() takes, interrupts_header() takes too,
+ * with as many columns (ncols, 0 when it refused the header); the CPUs
+ * are below the bound and rise.
+ */
+static void
+check_columns(const char *line, unsigned int ncols)
+{
+	unsigned int cpus[64], n = 0, i, max = 64;
+
+	if (interrupts_columns(line, max, cpus, &n) != 0)
+		return;
+	if (n != ncols)
+		abort();
+	for (i = 0; i < n; i++)
+		if (cpus[i] >= max || (i > 0 && cpus[i] <= cpus[i - 1]))
+			abort();
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -265,6 +284,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	else
 		ncpus = 1 + data[0] % 16;
+	check_columns(line, rc == 0 ? ncpus : 0);
 	if ((counts = calloc(ncpus, sizeof(*counts))) == NULL)
 		abort();
 	while ((line = strsep(&p, "\n")) != NULL)

@@ -1,0 +1,157 @@
+#!/usr/bin/env bats
+# irqaff cpus: one row per CPU; TOTAL is the column sum of the numbered
+# rows of /proc/interrupts, IRQS the number of effective affinities that
+# hold the CPU, TOP its three busiest IRQs.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper/common-setup
+	_common_setup
+}
+
+# col_sums: "CPU SUM" for each column of proc/interrupts' numbered rows,
+# computed apart from irqaff.
+col_sums() {
+	awk 'NR == 1 { for (i = 1; i <= NF; i++) cpu[i] = substr($i, 4); n = NF; next }
+		$1 ~ /^[0-9]+:$/ { for (i = 1; i <= n; i++) s[i] += $(i + 1) }
+		END { for (i = 1; i <= n; i++) print cpu[i], s[i] + 0 }' \
+		"$ROOT/proc/interrupts"
+}
+
+# irqs_on: "CPU COUNT" for each online CPU: the effective lists holding it.
+irqs_on() {
+	local c f n
+	for c in $(_cpus_of "$(<"$ROOT/sys/devices/system/cpu/online")"); do
+		n=0
+		for f in "$ROOT"/proc/irq/[0-9]*/effective_affinity_list; do
+			if _cpus_of "$(<"$f")" | grep -qx "$c"; then
+				n=$((n + 1))
+			fi
+		done
+		printf '%s %s\n' "$c" "$n"
+	done
+}
+
+@test "cpus: exact rows on a tree with known counts" {
+	make_root --cpus 4 --isolated 3 --nohz-full 2-3 --offline 1 \
+		--irq 24=a --affinity 0 --irq 25=b --affinity 2-3 --irq 26
+	run --separate-stderr -0 irqaff cpus
+	assert_output 'CPU NODE STATE                     IRQS  TOTAL TOP
+  0    0 online                       1 780000 26,b(25),a(24)
+  1    - offline                      0      - -
+  2    0 online,nohz_full             0 780006 26,b(25),a(24)
+  3    0 online,isolated,nohz_full    2 780009 26,b(25),a(24)'
+	assert_equal "$stderr" ''
+}
+
+@test "every TOTAL is its column's sum, every IRQS its effective count" {
+	make_root --cpus 12 --nodes 2 --offline 5 --legacy 16 --nic eth0:4:1 \
+		--nvme nvme0:3
+	local -A sum=()
+	local cpu total want='' w=0
+	while read -r cpu total; do
+		sum[$cpu]=$total
+		((${#total} > w)) && w=${#total}
+	done < <(col_sums)
+	for cpu in {0..11}; do
+		printf -v want '%s%2d %*s\n' "$want" "$cpu" "$w" "${sum[$cpu]:--}"
+	done
+	run --separate-stderr -0 irqaff cpus -n -o cpu,total
+	assert_output "${want%$'\n'}"
+	run --separate-stderr -0 irqaff cpus -n -o cpu,irqs 0-4,6-11
+	assert_output "$(irqs_on | awk '{ printf "%2d %d\n", $1, $2 }')"
+}
+
+@test "cpus CPUS: only those rows; -J has numbers, lists and null" {
+	make_root --cpus 4 --offline 1 --irq 24=a --affinity 0 --idle 24
+	run --separate-stderr -0 irqaff cpus -J 0-1
+	assert_output '{"cpus":[{"cpu":0,"node":0,"state":["online"],"irqs":1,"total":0,"top":[]},{"cpu":1,"node":null,"state":["offline"],"irqs":0,"total":null,"top":[]}]}'
+	run --separate-stderr -0 irqaff cpus -o +IRQS -n 0
+	assert_output '0 0 online 1 0 - 1'
+}
+
+@test "names in TOP are escaped in the table and valid in JSON" {
+	make_root --cpus 2 --irq $'24=a\033[2Jb' --affinity 0
+	run --separate-stderr -0 irqaff cpus -n -o top 0
+	assert_output 'a\033[2Jb(24)'
+	run --separate-stderr -0 irqaff cpus -J -o top 0
+	assert_output '{"cpus":[{"top":[{"irq":24,"name":"a\u001b[2Jb","count":250000}]}]}'
+}
+
+@test "cpus refuses bad input with status 2" {
+	make_root --cpus 4 --irq 24=a
+	run --separate-stderr -2 irqaff cpus 9
+	assert_equal "$stderr" 'irqaff: CPU list "9": CPU 9 is beyond the last possible CPU 3'
+	run --separate-stderr -2 irqaff cpus -o cpu,bogus
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: cpus: unknown column "bogus"'
+	run --separate-stderr -2 irqaff cpus 0 1
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: cpus: expected at most one CPU set'
+}
+
+@test "a header naming no possible CPU is an error, not a guess" {
+	make_root --cpus 4 --irq 24=a
+	sed -i '1s/CPU3/CPU9/' "$ROOT/proc/interrupts"
+	run --separate-stderr -1 irqaff cpus
+	assert_equal "$stderr" "irqaff: $ROOT/proc/interrupts: no CPU header naming possible CPUs"
+	assert_output ''
+}
+
+# add_count IRQ COLUMN N: the kernel counting N more interrupts of IRQ on
+# the CPU of proc/interrupts' COLUMN (1 is the first), as "%10u" fields.
+add_count() {
+	local f=$ROOT/proc/interrupts
+	awk -v irq="$1:" -v col="$2" -v n="$3" '
+		$1 == irq {
+			w = index($0, ":") + 1 + 11 * (col - 1)
+			v = substr($0, w, 11) + n
+			$0 = substr($0, 1, w - 1) sprintf(" %10u", v) substr($0, w + 11)
+		}
+		{ print }' "$f" >"$f.new"
+	cat "$f.new" >"$f"
+	rm "$f.new"
+}
+
+@test "cpus -i: a count added during the interval is that CPU's RATE" {
+	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 2
+	irqaff cpus -n -o cpu,rate,top -i 1 >"$BATS_TEST_TMPDIR/out" &
+	sleep 0.3
+	add_count 24 2 1000
+	wait $!
+	run cat "$BATS_TEST_TMPDIR/out"
+	assert_line --index 0 '0   0.0 -'
+	assert_line --index 2 '2   0.0 -'
+	assert_line --index 3 '3   0.0 -'
+	[[ ${lines[1]} =~ ^1\ +([0-9.]+)\ a\(24\)$ ]]
+	# within 5 %: 1000 interrupts over an interval of one second
+	awk -v r="${BASH_REMATCH[1]}" 'BEGIN { exit !(r >= 950 && r <= 1050) }'
+	assert_equal "$(irqaff cpus -n -o cpu,total 1)" '1 511002'
+}
+
+@test "cpus -i -c: one block or JSON object per sample, with its time" {
+	make_root --cpus 2 --irq 24=a --affinity 1
+	run --separate-stderr -0 irqaff cpus -i 0.1 -c 2 -o cpu,rate
+	assert_equal "${#lines[@]}" 8
+	assert_line --index 0 --regexp '^20[0-9]{2}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$'
+	assert_line --index 1 'CPU RATE'
+	assert_line --index 2 '  0  0.0'
+	assert_line --index 4 --regexp '^20[0-9]{2}-'
+	run --separate-stderr -0 irqaff cpus -J -i 0.1 -c 2 -o cpu,rate,top 1
+	assert_equal "${#lines[@]}" 2
+	assert_line --index 0 --regexp '^\{"time":"20[0-9-]{8}T[0-9:]{8}Z","interval":0\.[0-9]{3},"cpus":\[\{"cpu":1,"rate":0\.0,"top":\[\]\}\]\}$'
+}
+
+@test "cpus -c and RATE need -i; a bad interval is status 2" {
+	make_root --cpus 2 --irq 24=a
+	local arg
+	run --separate-stderr -2 irqaff cpus -c 2
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: cpus: -c needs -i'
+	run --separate-stderr -2 irqaff cpus -o cpu,rate
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: cpus: RATE needs -i'
+	for arg in 0 -1 x 1e9 nan inf 1s; do
+		run --separate-stderr -2 irqaff cpus -i "$arg"
+		assert_equal "${stderr%%$'\n'*}" "irqaff: cpus: interval \"$arg\" is not a number of seconds from 0 to 86400"
+	done
+	run --separate-stderr -2 irqaff cpus -i 1 -c 0
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: cpus: count "0" is too small'
+}
