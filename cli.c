@@ -1,16 +1,18 @@
 /*
  * The command-line kit: exit statuses, option parsing with irqaff's own
- * words for mistakes, usage and help.
+ * words for mistakes, usage and help, and the clock of sampling commands.
  */
 #include <err.h>
 #include <signal.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "text.h"
@@ -152,4 +154,42 @@ exit_output(int status)
 	if (status != EXIT_OK)
 		return status;
 	return changing ? EXIT_OUTPUT : EXIT_FAIL;
+}
+
+/* -i: a positive number of seconds, a day at most, as sleep(1) takes it. */
+int
+parse_interval(const struct command *cmd, const char *arg, double *secs)
+{
+	char *end;
+
+	errno = 0;
+	*secs = strtod(arg, &end);
+	if (end == arg || *end != '\0' || errno != 0 || !isfinite(*secs) ||
+	    *secs <= 0 || *secs > 86400)
+		return usage_error(cmd, "interval \"%s\" is not a number of "
+		    "seconds from 0 to 86400", quoted(arg));
+	return EXIT_OK;
+}
+
+/* The monotonic clock in seconds, for intervals between samples. */
+double
+clock_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Sleeps until a time of clock_now(): samples do not drift. */
+void
+clock_sleep_until(double t)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)t;
+	ts.tv_nsec = (long)((t - ts.tv_sec) * 1e9);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	    EINTR)
+		continue;
 }

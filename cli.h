@@ -1,6 +1,7 @@
 /*
  * The command-line kit: exit statuses, a command's description, option
- * parsing with irqaff's own words for mistakes, usage and help.
+ * parsing with irqaff's own words for mistakes, usage and help, and the
+ * clock of commands that sample.
  */
 #ifndef IRQAFF_CLI_H
 #define IRQAFF_CLI_H
@@ -40,5 +41,8 @@ int	 exit_status(int);
 int	 exit_applied(const struct tally *);
 void	 applying(void);
 int	 exit_output(int);
+int	 parse_interval(const struct command *, const char *, double *);
+double	 clock_now(void);
+void	 clock_sleep_until(double);
 
 #endif

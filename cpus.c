@@ -6,7 +6,6 @@
 #include <err.h>
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -478,21 +477,6 @@ print_json(struct cpus *c, const char *stamp)
 	printf("]}\n");
 }
 
-/* A positive number of seconds, a day at most, as sleep(1) takes it. */
-static int
-parse_interval(const char *arg, double *secs)
-{
-	char *end;
-
-	errno = 0;
-	*secs = strtod(arg, &end);
-	if (end == arg || *end != '\0' || errno != 0 || !isfinite(*secs) ||
-	    *secs <= 0 || *secs > 86400)
-		return usage_error(&cpus_command, "interval \"%s\" is not a "
-		    "number of seconds from 0 to 86400", quoted(arg));
-	return EXIT_OK;
-}
-
 static int
 cpus_options(int argc, char *argv[], struct cpus *c)
 {
@@ -514,7 +498,8 @@ cpus_options(int argc, char *argv[], struct cpus *c)
 			c->json = true;
 			break;
 		case 'i':
-			if ((rc = parse_interval(optarg, &c->interval)) != 0)
+			if ((rc = parse_interval(&cpus_command, optarg,
+			    &c->interval)) != 0)
 				return rc;
 			c->sampling = true;
 			break;
@@ -542,28 +527,6 @@ cpus_options(int argc, char *argv[], struct cpus *c)
 	return EXIT_OK;
 }
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Sleeps until a time of the monotonic clock, drift-free across samples. */
-static void
-sleep_until(double t)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)t;
-	ts.tv_nsec = (long)((t - ts.tv_sec) * 1e9);
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	    EINTR)
-		continue;
-}
-
 /*
  * Samples: one more pass each, at the interval's end; the rates are the
  * differences over the time between the starts of the two passes.
@@ -585,8 +548,8 @@ sample(struct cpus *c)
 		}
 		for (i = 0; i < c->ncells; i++)
 			c->cells[i].before = c->cells[i].count;
-		sleep_until(c->start + c->interval);
-		next = now();
+		clock_sleep_until(c->start + c->interval);
+		next = clock_now();
 		if (read_counts(c, false) != 0)
 			return EXIT_FAIL;
 		c->elapsed = next - c->start;
@@ -658,7 +621,7 @@ cpus_main(int argc, char *argv[])
 	    "sys/devices/system/cpu/nohz_full")) == NULL)
 		c.nohz = xcpuset(c.m.nbits);
 	c.rows = xcalloc(c.m.nbits, sizeof(*c.rows));
-	if (count_irqs(&c) != 0 || (c.start = now(),
+	if (count_irqs(&c) != 0 || (c.start = clock_now(),
 	    read_counts(&c, true)) != 0)
 		status = EXIT_FAIL;
 	else if (c.sampling)

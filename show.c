@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "commands.h"
 #include "interrupts.h"
@@ -21,7 +22,7 @@
 enum col {
 	C_IRQ, C_AFFINITY, C_EFFECTIVE, C_NODE, C_TOTAL, C_NAME,
 	C_HINT, C_ONLINE, C_CHIP, C_HWIRQ, C_TYPE, C_FLOW, C_DEVICE,
-	C_MANAGED, NCOLS
+	C_MANAGED, C_RATE, NCOLS
 };
 
 static const struct column {
@@ -53,6 +54,8 @@ static const struct column {
 	    "network interface or PCI device" },
 	[C_MANAGED] =	{ "MANAGED", false, false,
 	    "the kernel owns the affinity (yes, no; - unknown)" },
+	[C_RATE] =	{ "RATE", true, true,
+	    "interrupts per second over the interval (-i)" },
 };
 
 static int show_main(int, char *[]);
@@ -60,13 +63,16 @@ static void show_columns(FILE *);
 
 const struct command show_command = {
 	"show", show_main, "show the affinity of IRQs",
-	"[-mJnaq] [-o columns] [irqs]",
-	"  -m, --mask         print CPU sets as kernel masks, not lists\n"
-	"  -J, --json         print JSON\n"
-	"  -n, --noheadings   print no header line\n"
-	"  -o, --output COLS  columns to print, comma-separated\n"
-	"  -a, --all          also IRQs that have no row in /proc/interrupts\n"
-	"  -q, --quiet        accepted for scripts; show never warns\n",
+	"[-mJnaq] [-o columns] [-i seconds [-c count]] [irqs]",
+	"  -m, --mask            print CPU sets as kernel masks, not lists\n"
+	"  -J, --json            print JSON\n"
+	"  -n, --noheadings      print no header line\n"
+	"  -o, --output COLS     columns to print, comma-separated\n"
+	"  -a, --all             also IRQs that have no row in "
+	"/proc/interrupts\n"
+	"  -q, --quiet           accepted for scripts; show never warns\n"
+	"  -i, --interval SECS   sample for SECS and add RATE\n"
+	"  -c, --count COUNT     COUNT samples, each headed by its time\n",
 	show_columns
 };
 
@@ -103,6 +109,11 @@ struct show {
 	size_t		 nrows;
 	struct device	*devices;	/* for DEVICE, sorted by IRQ */
 	size_t		 ndevices;
+	bool		 sampling;	/* -i */
+	double		 interval, start, elapsed;
+	long long	 count;
+	struct irqs	 before;	/* the IRQs of the last sample */
+	unsigned long long *totals;	/* and their totals, ULLONG_MAX: - */
 };
 
 static int
@@ -511,25 +522,38 @@ add_rowless(struct show *sh)
 	return 0;
 }
 
-/* A JSON number: -?(0|[1-9][0-9]*); "007" or "-01" stay strings. */
+/*
+ * A JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?; "007" or "-01" stay
+ * strings.
+ */
 static bool
 json_number(const char *v)
 {
 	v += *v == '-';
 	if (*v == '0')
-		return v[1] == '\0';
-	return *v >= '1' && *v <= '9' && v[strspn(v, "0123456789")] == '\0';
+		v++;
+	else if (*v >= '1' && *v <= '9')
+		v += strspn(v, "0123456789");
+	else
+		return false;
+	if (*v == '.' && v[1] >= '0' && v[1] <= '9')
+		v += 1 + strspn(v + 1, "0123456789");
+	return *v == '\0';
 }
 
 static void
-print_json(const struct show *sh)
+print_json(const struct show *sh, const char *stamp)
 {
 	const struct column *c;
 	size_t i, k;
 	const char *v;
 	char *owned;
 
-	printf("{\n   \"interrupts\": [");
+	printf("{\n");
+	if (stamp != NULL)
+		printf("   \"time\": \"%s\",\n   \"interval\": %.3f,\n", stamp,
+		    sh->elapsed);
+	printf("   \"interrupts\": [");
 	for (i = 0; i < sh->nrows; i++) {
 		printf("%s\n      {", i ? "," : "");
 		for (k = 0; k < sh->ncols; k++) {
@@ -631,6 +655,8 @@ static const struct option show_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "all", no_argument, NULL, 'a' },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "count", required_argument, NULL, 'c' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -646,7 +672,7 @@ show_columns(FILE *fp)
 }
 
 static void
-show_free(struct show *sh)
+free_rows(struct show *sh)
 {
 	size_t i, k;
 
@@ -654,6 +680,18 @@ show_free(struct show *sh)
 		for (k = 0; k < NCOLS; k++)
 			free(sh->rows[i].cell[k]);
 	free(sh->rows);
+	sh->rows = NULL;
+	sh->nrows = 0;
+}
+
+static void
+show_free(struct show *sh)
+{
+	size_t i;
+
+	free_rows(sh);
+	irqs_free(&sh->before);
+	free(sh->totals);
 	for (i = 0; i < sh->ndevices; i++)
 		free(sh->devices[i].name);
 	free(sh->devices);
@@ -675,10 +713,11 @@ static const struct {
 static int
 show_options(int argc, char *argv[], struct show *sh)
 {
+	const char *errstr;
 	size_t i;
 	int ch;
 
-	while ((ch = getopts(argc, argv, &show_command, "mJno:aq",
+	while ((ch = getopts(argc, argv, &show_command, "mJno:aqi:c:",
 	    show_opts)) != -1) {
 		switch (ch) {
 		case 'm':
@@ -700,19 +739,144 @@ show_options(int argc, char *argv[], struct show *sh)
 			break;
 		case 'q':	/* show never warns; kept for scripts */
 			break;
+		case 'i':
+			if (parse_interval(&show_command, optarg,
+			    &sh->interval) != EXIT_OK)
+				return EXIT_USAGE;
+			sh->sampling = true;
+			break;
+		case 'c':
+			sh->count = strtonum(optarg, 1, LLONG_MAX, &errstr);
+			if (errstr != NULL)
+				return usage_error(&show_command,
+				    "count \"%s\" is %s", quoted(optarg),
+				    errstr);
+			break;
 		}
 	}
 	if (argc - optind > 1)
 		return usage_error(&show_command,
 		    "expected at most one IRQ list");
+	if (sh->count != 0 && !sh->sampling)
+		return usage_error(&show_command, "-c needs -i");
 	if (sh->ncols == 0)
-		for (i = 0; i < nitems(default_cols); i++)
+		for (i = 0; i < nitems(default_cols); i++) {
 			sh->cols[sh->ncols++] = default_cols[i];
+			if (default_cols[i] == C_TOTAL && sh->sampling)
+				sh->cols[sh->ncols++] = C_RATE;
+		}
 	for (i = 0; i < sh->ncols; i++)
 		sh->want[sh->cols[i]] = true;
+	if (sh->want[C_RATE] && !sh->sampling)
+		return usage_error(&show_command, "RATE needs -i");
+	/* a rate is a difference of totals */
+	if (sh->sampling)
+		sh->want[C_TOTAL] = true;
 	for (i = 0; i < nitems(info_cols); i++)
 		if (sh->want[info_cols[i].col])
 			sh->info |= info_cols[i].info;
+	return EXIT_OK;
+}
+
+/* Every row, from the selected IRQs' files or from proc/interrupts. */
+static int
+read_rows(struct show *sh)
+{
+	if (sh->filter)
+		return read_selected(sh);
+	if (read_interrupts(sh, UINT_MAX) != 0 || add_rowless(sh) != 0)
+		return -1;
+	return 0;
+}
+
+static unsigned long long
+row_total(const struct row *row)
+{
+	const char *errstr;
+	long long v;
+
+	if (row->cell[C_TOTAL] == NULL)
+		return ULLONG_MAX;
+	v = strtonum(row->cell[C_TOTAL], 0, LLONG_MAX, &errstr);
+	return errstr == NULL ? (unsigned long long)v : ULLONG_MAX;
+}
+
+/*
+ * RATE from the totals of the sample before, by IRQ; then these totals
+ * become the ones before. A total that fell (a counter wrapped, the IRQ
+ * was freed and set up again) has no rate.
+ */
+static void
+rates(struct show *sh, bool first)
+{
+	unsigned long long now, was;
+	char buf[48];
+	size_t i, at;
+
+	for (i = 0; !first && i < sh->nrows; i++) {
+		now = row_total(&sh->rows[i]);
+		if (!irqs_find(&sh->before, sh->rows[i].irq, &at) ||
+		    (was = sh->totals[at]) == ULLONG_MAX ||
+		    now == ULLONG_MAX || now < was)
+			continue;
+		snprintf(buf, sizeof(buf), "%.1f", (now - was) / sh->elapsed);
+		sh->rows[i].cell[C_RATE] = xstrdup(buf);
+	}
+	irqs_free(&sh->before);
+	free(sh->totals);
+	sh->before.v = xcalloc(sh->nrows, sizeof(*sh->before.v));
+	sh->totals = xcalloc(sh->nrows, sizeof(*sh->totals));
+	for (i = 0; i < sh->nrows; i++) {
+		sh->before.v[i] = sh->rows[i].irq;
+		sh->totals[i] = row_total(&sh->rows[i]);
+	}
+	sh->before.n = sh->nrows;
+}
+
+static void
+print_rows(struct show *sh, const char *stamp)
+{
+	if (sh->json)
+		print_json(sh, stamp);
+	else {
+		escape_cells(sh);
+		print_table(sh);
+	}
+}
+
+/* Samples: the rows read again at each interval's end, with RATE. */
+static int
+sample(struct show *sh)
+{
+	char stamp[64];
+	double next;
+	long long n;
+	time_t t;
+
+	rates(sh, true);
+	for (n = 0; n < (sh->count ? sh->count : 1); n++) {
+		free_rows(sh);
+		clock_sleep_until(sh->start + sh->interval);
+		next = clock_now();
+		if (read_rows(sh) != 0)
+			return EXIT_FAIL;
+		sh->elapsed = next - sh->start;
+		sh->start = next;
+		rates(sh, false);
+		t = time(NULL);
+		if (sh->json)
+			strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ",
+			    gmtime(&t));
+		else {
+			strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S",
+			    localtime(&t));
+			if (sh->count && !sh->noheadings)
+				printf("%s%s\n", n ? "\n" : "", stamp);
+		}
+		print_rows(sh, sh->json ? stamp : NULL);
+		if (fflush(stdout) != 0)
+			break;
+	}
 	return EXIT_OK;
 }
 
@@ -734,17 +898,13 @@ show_main(int argc, char *argv[])
 	}
 	if (status == EXIT_OK && sh.want[C_DEVICE])
 		map_devices(&sh);
-	if (status == EXIT_OK && (sh.filter ? read_selected(&sh) :
-	    read_interrupts(&sh, UINT_MAX) != 0 || add_rowless(&sh) != 0))
+	sh.start = clock_now();
+	if (status == EXIT_OK && read_rows(&sh) != 0)
 		status = EXIT_FAIL;
-	if (status == EXIT_OK) {
-		if (sh.json)
-			print_json(&sh);
-		else {
-			escape_cells(&sh);
-			print_table(&sh);
-		}
-	}
+	if (status == EXIT_OK && sh.sampling)
+		status = sample(&sh);
+	else if (status == EXIT_OK)
+		print_rows(&sh, NULL);
 	show_free(&sh);
 	return status;
 }

@@ -113,3 +113,8 @@ grinds() {
 	grinds 0 cpus -J 0-3
 	grinds 0 cpus -i 0.1 -o cpu,irqs,rate,top
 }
+
+@test "show -i is clean under valgrind" {
+	grinds 0 show -i 0.1 -o irq,total,rate
+	grinds 0 show -i 0.1 -o irq,rate 24-26
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env bats
+# Rates: show -i reads the IRQs again after the interval and prints RATE,
+# the difference of TOTAL over the time measured; -c repeats the sample.
+# The tree's proc/interrupts is rewritten during the interval.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper/common-setup
+	_common_setup
+}
+
+# add_count IRQ COLUMN N: N more interrupts of IRQ on proc/interrupts'
+# COLUMN (1 is the first), in the kernel's "%10u" fields; per_cpu_count
+# too when the tree has it.
+add_count() {
+	local f=$ROOT/proc/interrupts s=$ROOT/sys/kernel/irq/$1/per_cpu_count
+	awk -v irq="$1:" -v col="$2" -v n="$3" '
+		$1 == irq {
+			w = index($0, ":") + 1 + 11 * (col - 1)
+			v = substr($0, w, 11) + n
+			$0 = substr($0, 1, w - 1) sprintf(" %10u", v) substr($0, w + 11)
+		}
+		{ print }' "$f" >"$f.new"
+	cat "$f.new" >"$f"
+	rm "$f.new"
+	if [[ -f $s ]]; then
+		awk -F, -v OFS=, -v col="$2" -v n="$3" '{ $col += n; print }' \
+			"$s" >"$s.new"
+		cat "$s.new" >"$s"
+		rm "$s.new"
+	fi
+}
+
+# within_5 RATE WANT: RATE is within 5 % of WANT.
+within_5() {
+	awk -v r="$1" -v w="$2" 'BEGIN { exit !(r >= w * 0.95 && r <= w * 1.05) }'
+}
+
+@test "show -i: a count added during the interval is the IRQ's RATE" {
+	local opt
+	for opt in --debugfs --no-sysirq; do
+		make_root --dir "$BATS_TEST_TMPDIR/r$opt" --cpus 4 --irq 24=a \
+			--affinity 1 --irq 25=b --affinity 2 "$opt"
+		irqaff show -n >"$BATS_TEST_TMPDIR/before"
+		irqaff show -i 1 >"$BATS_TEST_TMPDIR/out" &
+		sleep 0.3
+		add_count 24 2 500
+		wait $!
+		run cat "$BATS_TEST_TMPDIR/out"
+		assert_line --index 0 'IRQ AFFINITY EFFECTIVE NODE   TOTAL  RATE NAME'
+		[[ ${lines[1]} =~ ^\ 24\ 1\ +1\ +0\ 1000506\ +([0-9.]+)\ a$ ]]
+		within_5 "${BASH_REMATCH[1]}" 500
+		assert_line --index 2 ' 25 2        2            0 1040006   0.0 b'
+	done
+}
+
+@test "show -i with a selector reads only those IRQs, and -o chooses RATE" {
+	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 2
+	irqaff show -n -o irq,rate -i 1 25 >"$BATS_TEST_TMPDIR/out" &
+	sleep 0.3
+	add_count 25 3 2000
+	wait $!
+	run cat "$BATS_TEST_TMPDIR/out"
+	assert_equal "${#lines[@]}" 1
+	[[ ${lines[0]} =~ ^25\ ([0-9.]+)$ ]]
+	within_5 "${BASH_REMATCH[1]}" 2000
+}
+
+@test "show -i -c: a block per sample headed by its time; JSON per sample" {
+	make_root --cpus 2 --irq 24=a --affinity 1
+	run --separate-stderr -0 irqaff show -i 0.1 -c 2 -o irq,rate
+	assert_equal "${#lines[@]}" 6
+	assert_line --index 0 --regexp '^20[0-9]{2}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$'
+	assert_line --index 1 'IRQ RATE'
+	assert_line --index 2 ' 24  0.0'
+	assert_line --index 3 --regexp '^20[0-9]{2}-'
+	run --separate-stderr -0 irqaff show -J -i 0.1 -o irq,rate,total
+	assert_line --index 1 --regexp '^   "time": "20[0-9-]{8}T[0-9:]{8}Z",$'
+	assert_line --index 2 --regexp '^   "interval": 0\.[0-9]{3},$'
+	assert_line --index 4 '      {"irq": 24, "rate": 0.0, "total": 500001}'
+	run --separate-stderr -0 irqaff show -o +rate -i 0.1 -n
+	assert_output '24 1 1 0 500001 a 0.0'
+}
+
+@test "show: -c and RATE need -i; a bad interval is status 2" {
+	make_root --cpus 2 --irq 24=a
+	run --separate-stderr -2 irqaff show -c 2
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: show: -c needs -i'
+	run --separate-stderr -2 irqaff show -o irq,rate
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: show: RATE needs -i'
+	run --separate-stderr -2 irqaff show -i 0
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: show: interval "0" is not a number of seconds from 0 to 86400'
+	run --separate-stderr -2 irqaff show -i 1 -c x
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: show: count "x" is invalid'
+}
