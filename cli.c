@@ -3,8 +3,9 @@
  * words for mistakes, usage and help, and the clock of sampling commands.
  */
 #include <err.h>
-#include <signal.h>
 #include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
@@ -157,7 +158,7 @@ exit_output(int status)
 }
 
 /* -i: a positive number of seconds, a day at most, as sleep(1) takes it. */
-int
+static int
 parse_interval(const struct command *cmd, const char *arg, double *secs)
 {
 	char *end;
@@ -171,8 +172,35 @@ parse_interval(const struct command *cmd, const char *arg, double *secs)
 	return EXIT_OK;
 }
 
-/* The monotonic clock in seconds, for intervals between samples. */
-double
+/* -i SECONDS and -c COUNT; other options are the caller's (-1). */
+int
+sampling_option(const struct command *cmd, int ch, const char *arg,
+    struct sampling *sm)
+{
+	const char *errstr;
+
+	if (ch == 'i') {
+		sm->on = true;
+		return parse_interval(cmd, arg, &sm->interval);
+	}
+	if (ch != 'c')
+		return -1;
+	sm->count = strtonum(arg, 1, LLONG_MAX, &errstr);
+	if (errstr != NULL)
+		return usage_error(cmd, "count \"%s\" is %s", quoted(arg),
+		    errstr);
+	return EXIT_OK;
+}
+
+int
+sampling_check(const struct command *cmd, const struct sampling *sm)
+{
+	if (sm->count != 0 && !sm->on)
+		return usage_error(cmd, "-c needs -i");
+	return EXIT_OK;
+}
+
+static double
 clock_now(void)
 {
 	struct timespec ts;
@@ -181,15 +209,47 @@ clock_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Sleeps until a time of clock_now(): samples do not drift. */
+/* The first read starts now. */
 void
-clock_sleep_until(double t)
+sampling_begin(struct sampling *sm)
+{
+	sm->start = clock_now();
+}
+
+/*
+ * Sleeps until the interval after the last read's start, on the
+ * monotonic clock so that samples do not drift; the next read starts
+ * then. The time is kept for the sample's heading: UTC in ISO 8601 for
+ * JSON, local time for people.
+ */
+void
+sampling_next(struct sampling *sm, bool json)
 {
 	struct timespec ts;
+	double t = sm->start + sm->interval, now;
+	time_t wall;
 
 	ts.tv_sec = (time_t)t;
 	ts.tv_nsec = (long)((t - ts.tv_sec) * 1e9);
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
 	    EINTR)
 		continue;
+	now = clock_now();
+	sm->elapsed = now - sm->start;
+	sm->start = now;
+	wall = time(NULL);
+	if (json)
+		strftime(sm->stamp, sizeof(sm->stamp), "%Y-%m-%dT%H:%M:%SZ",
+		    gmtime(&wall));
+	else
+		strftime(sm->stamp, sizeof(sm->stamp), "%Y-%m-%d %H:%M:%S",
+		    localtime(&wall));
+}
+
+/* With -c, each block of a table opens with its time, as vmstat -t. */
+void
+sampling_head(const struct sampling *sm, long long n, bool noheadings)
+{
+	if (sm->count != 0 && !noheadings)
+		printf("%s%s\n", n > 0 ? "\n" : "", sm->stamp);
 }

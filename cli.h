@@ -7,6 +7,7 @@
 #define IRQAFF_CLI_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -41,8 +42,22 @@ int	 exit_status(int);
 int	 exit_applied(const struct tally *);
 void	 applying(void);
 int	 exit_output(int);
-int	 parse_interval(const struct command *, const char *, double *);
-double	 clock_now(void);
-void	 clock_sleep_until(double);
+
+/* -i and -c of a command that samples, and its clock. */
+struct sampling {
+	bool		 on;		/* -i given */
+	double		 interval;
+	long long	 count;		/* -c; 0: one sample */
+	double		 start;		/* of the last read */
+	double		 elapsed;	/* between the last two reads */
+	char		 stamp[32];	/* the time of the last sample */
+};
+
+int	 sampling_option(const struct command *, int, const char *,
+	    struct sampling *);
+int	 sampling_check(const struct command *, const struct sampling *);
+void	 sampling_begin(struct sampling *);
+void	 sampling_next(struct sampling *, bool);
+void	 sampling_head(const struct sampling *, long long, bool);
 
 #endif

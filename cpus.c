@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "commands.h"
 #include "interrupts.h"
@@ -118,10 +117,8 @@ struct cpus {
 	size_t		 ncells;
 	enum col	 cols[NCOLS * 2];
 	size_t		 ncols;
-	bool		 json, noheadings, sampling;
-	double		 interval, elapsed;
-	double		 start;		/* of the last pass */
-	long long	 count;
+	bool		 json, noheadings;
+	struct sampling	 sm;
 };
 
 static int
@@ -201,7 +198,7 @@ add_row(struct cpus *c, const struct irqrow *r,
 	}
 	for (k = 0; k < r->ncounts; k++) {
 		c->rows[cpu[k]].total += counts[k];
-		if (!c->sampling)
+		if (!c->sm.on)
 			top_add(&c->rows[cpu[k]], counts[k], r->irq, name);
 	}
 	for (cl = cells_of(c, r->irq, at); cl != NULL &&
@@ -293,7 +290,7 @@ count_irqs(struct cpus *c)
 		for (cpu = cpuset_first(set); cpu >= 0;
 		    cpu = cpuset_next(set, cpu + 1)) {
 			c->rows[cpu].irqs++;
-			if (!c->sampling)
+			if (!c->sm.on)
 				continue;
 			c->cells = xreallocarray(c->cells, c->ncells + 1,
 			    sizeof(*c->cells));
@@ -350,8 +347,8 @@ cell(struct cpus *c, int cpu, enum col col, bool escape)
 			err(1, NULL);
 		break;
 	case C_RATE:
-		if (r->counted && c->sampling && asprintf(&s, "%.1f",
-		    (r->total - r->before) / c->elapsed) < 0)
+		if (r->counted && c->sm.on && asprintf(&s, "%.1f",
+		    (r->total - r->before) / c->sm.elapsed) < 0)
 			err(1, NULL);
 		break;
 	case C_TOP:
@@ -434,9 +431,9 @@ json_cell(struct cpus *c, int cpu, enum col col)
 			    r->top[i].irq);
 			json_string(stdout, r->top[i].name ? r->top[i].name :
 			    "");
-			if (c->sampling)
+			if (c->sm.on)
 				printf(",\"rate\":%.1f}",
-				    r->top[i].count / c->elapsed);
+				    r->top[i].count / c->sm.elapsed);
 			else
 				printf(",\"count\":%llu}", r->top[i].count);
 		}
@@ -460,8 +457,8 @@ print_json(struct cpus *c, const char *stamp)
 	int cpu;
 
 	printf("{");
-	if (c->sampling)
-		printf("\"time\":\"%s\",\"interval\":%.3f,", stamp, c->elapsed);
+	if (c->sm.on)
+		printf("\"time\":\"%s\",\"interval\":%.3f,", stamp, c->sm.elapsed);
 	printf("\"cpus\":[");
 	for (cpu = cpuset_first(c->want); cpu >= 0;
 	    cpu = cpuset_next(c->want, cpu + 1)) {
@@ -480,7 +477,6 @@ print_json(struct cpus *c, const char *stamp)
 static int
 cpus_options(int argc, char *argv[], struct cpus *c)
 {
-	const char *errstr;
 	size_t k;
 	int ch, rc;
 
@@ -497,32 +493,24 @@ cpus_options(int argc, char *argv[], struct cpus *c)
 		case 'J':
 			c->json = true;
 			break;
-		case 'i':
-			if ((rc = parse_interval(&cpus_command, optarg,
-			    &c->interval)) != 0)
+		default:
+			if ((rc = sampling_option(&cpus_command, ch, optarg,
+			    &c->sm)) != EXIT_OK)
 				return rc;
-			c->sampling = true;
-			break;
-		case 'c':
-			c->count = strtonum(optarg, 1, LLONG_MAX, &errstr);
-			if (errstr != NULL)
-				return usage_error(&cpus_command,
-				    "count \"%s\" is %s", quoted(optarg),
-				    errstr);
 			break;
 		}
 	}
 	if (argc - optind > 1)
 		return usage_error(&cpus_command,
 		    "expected at most one CPU set");
-	if (c->count != 0 && !c->sampling)
-		return usage_error(&cpus_command, "-c needs -i");
+	if ((rc = sampling_check(&cpus_command, &c->sm)) != EXIT_OK)
+		return rc;
 	for (k = 0; k < c->ncols; k++)
-		if (c->cols[k] == C_RATE && !c->sampling)
+		if (c->cols[k] == C_RATE && !c->sm.on)
 			return usage_error(&cpus_command, "RATE needs -i");
 	if (c->ncols == 0)
 		for (k = 0; k < NCOLS; k++)
-			if (k != C_RATE || c->sampling)
+			if (k != C_RATE || c->sm.on)
 				c->cols[c->ncols++] = k;
 	return EXIT_OK;
 }
@@ -535,41 +523,29 @@ static int
 sample(struct cpus *c)
 {
 	struct cell *cl;
-	char stamp[64];
-	double next;
 	long long n;
 	size_t i;
-	time_t t;
 
-	for (n = 0; n < (c->count ? c->count : 1); n++) {
+	for (n = 0; n < (c->sm.count ? c->sm.count : 1); n++) {
 		for (i = 0; i < c->m.nbits; i++) {
 			c->rows[i].before = c->rows[i].total;
 			c->rows[i].ntop = 0;
 		}
 		for (i = 0; i < c->ncells; i++)
 			c->cells[i].before = c->cells[i].count;
-		clock_sleep_until(c->start + c->interval);
-		next = clock_now();
+		sampling_next(&c->sm, c->json);
 		if (read_counts(c, false) != 0)
 			return EXIT_FAIL;
-		c->elapsed = next - c->start;
-		c->start = next;
 		for (i = 0; i < c->ncells; i++) {
 			cl = &c->cells[i];
 			top_add(&c->rows[cl->cpu],
 			    (uint32_t)(cl->count - cl->before), cl->irq,
 			    cl->name);
 		}
-		t = time(NULL);
-		if (c->json) {
-			strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ",
-			    gmtime(&t));
-			print_json(c, stamp);
-		} else {
-			strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S",
-			    localtime(&t));
-			if (c->count && !c->noheadings)
-				printf("%s%s\n", n ? "\n" : "", stamp);
+		if (c->json)
+			print_json(c, c->sm.stamp);
+		else {
+			sampling_head(&c->sm, n, c->noheadings);
 			print_table(c);
 		}
 		if (fflush(stdout) != 0)
@@ -621,10 +597,10 @@ cpus_main(int argc, char *argv[])
 	    "sys/devices/system/cpu/nohz_full")) == NULL)
 		c.nohz = xcpuset(c.m.nbits);
 	c.rows = xcalloc(c.m.nbits, sizeof(*c.rows));
-	if (count_irqs(&c) != 0 || (c.start = clock_now(),
+	if (count_irqs(&c) != 0 || (sampling_begin(&c.sm),
 	    read_counts(&c, true)) != 0)
 		status = EXIT_FAIL;
-	else if (c.sampling)
+	else if (c.sm.on)
 		status = sample(&c);
 	else if (c.json)
 		print_json(&c, NULL);

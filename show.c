@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "commands.h"
 #include "interrupts.h"
@@ -109,9 +108,7 @@ struct show {
 	size_t		 nrows;
 	struct device	*devices;	/* for DEVICE, sorted by IRQ */
 	size_t		 ndevices;
-	bool		 sampling;	/* -i */
-	double		 interval, start, elapsed;
-	long long	 count;
+	struct sampling	 sm;		/* -i, -c */
 	struct irqs	 before;	/* the IRQs of the last sample */
 	unsigned long long *totals;	/* and their totals, ULLONG_MAX: - */
 };
@@ -552,7 +549,7 @@ print_json(const struct show *sh, const char *stamp)
 	printf("{\n");
 	if (stamp != NULL)
 		printf("   \"time\": \"%s\",\n   \"interval\": %.3f,\n", stamp,
-		    sh->elapsed);
+		    sh->sm.elapsed);
 	printf("   \"interrupts\": [");
 	for (i = 0; i < sh->nrows; i++) {
 		printf("%s\n      {", i ? "," : "");
@@ -713,9 +710,8 @@ static const struct {
 static int
 show_options(int argc, char *argv[], struct show *sh)
 {
-	const char *errstr;
 	size_t i;
-	int ch;
+	int ch, rc;
 
 	while ((ch = getopts(argc, argv, &show_command, "mJno:aqi:c:",
 	    show_opts)) != -1) {
@@ -739,38 +735,30 @@ show_options(int argc, char *argv[], struct show *sh)
 			break;
 		case 'q':	/* show never warns; kept for scripts */
 			break;
-		case 'i':
-			if (parse_interval(&show_command, optarg,
-			    &sh->interval) != EXIT_OK)
-				return EXIT_USAGE;
-			sh->sampling = true;
-			break;
-		case 'c':
-			sh->count = strtonum(optarg, 1, LLONG_MAX, &errstr);
-			if (errstr != NULL)
-				return usage_error(&show_command,
-				    "count \"%s\" is %s", quoted(optarg),
-				    errstr);
+		default:
+			if ((rc = sampling_option(&show_command, ch, optarg,
+			    &sh->sm)) != EXIT_OK)
+				return rc;
 			break;
 		}
 	}
 	if (argc - optind > 1)
 		return usage_error(&show_command,
 		    "expected at most one IRQ list");
-	if (sh->count != 0 && !sh->sampling)
-		return usage_error(&show_command, "-c needs -i");
+	if ((rc = sampling_check(&show_command, &sh->sm)) != EXIT_OK)
+		return rc;
 	if (sh->ncols == 0)
 		for (i = 0; i < nitems(default_cols); i++) {
 			sh->cols[sh->ncols++] = default_cols[i];
-			if (default_cols[i] == C_TOTAL && sh->sampling)
+			if (default_cols[i] == C_TOTAL && sh->sm.on)
 				sh->cols[sh->ncols++] = C_RATE;
 		}
 	for (i = 0; i < sh->ncols; i++)
 		sh->want[sh->cols[i]] = true;
-	if (sh->want[C_RATE] && !sh->sampling)
+	if (sh->want[C_RATE] && !sh->sm.on)
 		return usage_error(&show_command, "RATE needs -i");
 	/* a rate is a difference of totals */
-	if (sh->sampling)
+	if (sh->sm.on)
 		sh->want[C_TOTAL] = true;
 	for (i = 0; i < nitems(info_cols); i++)
 		if (sh->want[info_cols[i].col])
@@ -819,7 +807,7 @@ rates(struct show *sh, bool first)
 		    (was = sh->totals[at]) == ULLONG_MAX ||
 		    now == ULLONG_MAX || now < was)
 			continue;
-		snprintf(buf, sizeof(buf), "%.1f", (now - was) / sh->elapsed);
+		snprintf(buf, sizeof(buf), "%.1f", (now - was) / sh->sm.elapsed);
 		sh->rows[i].cell[C_RATE] = xstrdup(buf);
 	}
 	irqs_free(&sh->before);
@@ -848,32 +836,18 @@ print_rows(struct show *sh, const char *stamp)
 static int
 sample(struct show *sh)
 {
-	char stamp[64];
-	double next;
 	long long n;
-	time_t t;
 
 	rates(sh, true);
-	for (n = 0; n < (sh->count ? sh->count : 1); n++) {
+	for (n = 0; n < (sh->sm.count ? sh->sm.count : 1); n++) {
 		free_rows(sh);
-		clock_sleep_until(sh->start + sh->interval);
-		next = clock_now();
+		sampling_next(&sh->sm, sh->json);
 		if (read_rows(sh) != 0)
 			return EXIT_FAIL;
-		sh->elapsed = next - sh->start;
-		sh->start = next;
 		rates(sh, false);
-		t = time(NULL);
-		if (sh->json)
-			strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ",
-			    gmtime(&t));
-		else {
-			strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S",
-			    localtime(&t));
-			if (sh->count && !sh->noheadings)
-				printf("%s%s\n", n ? "\n" : "", stamp);
-		}
-		print_rows(sh, sh->json ? stamp : NULL);
+		if (!sh->json)
+			sampling_head(&sh->sm, n, sh->noheadings);
+		print_rows(sh, sh->json ? sh->sm.stamp : NULL);
 		if (fflush(stdout) != 0)
 			break;
 	}
@@ -898,10 +872,10 @@ show_main(int argc, char *argv[])
 	}
 	if (status == EXIT_OK && sh.want[C_DEVICE])
 		map_devices(&sh);
-	sh.start = clock_now();
+	sampling_begin(&sh.sm);
 	if (status == EXIT_OK && read_rows(&sh) != 0)
 		status = EXIT_FAIL;
-	if (status == EXIT_OK && sh.sampling)
+	if (status == EXIT_OK && sh.sm.on)
 		status = sample(&sh);
 	else if (status == EXIT_OK)
 		print_rows(&sh, NULL);
