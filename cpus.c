@@ -67,7 +67,7 @@ static const struct column {
 	[C_RATE] =	{ "RATE", "rate", true,
 	    "interrupts per second over the interval (-i)" },
 	[C_TOP] =	{ "TOP", "top", false,
-	    "its busiest IRQs, as NAME(IRQ); by rate with -i" },
+	    "its busiest IRQs, NAME(IRQ) each; by rate with -i" },
 };
 
 static void
@@ -356,9 +356,8 @@ cell(struct cpus *c, int cpu, enum col col, bool escape)
 			name = (char *)(r->top[i].name ? r->top[i].name : "");
 			if (escape && (name = escaped(name)) == NULL)
 				err(1, NULL);
-			if (asprintf(&item, "%s%s%s%s%u%s", s ? s : "",
-			    s ? "," : "", name, *name ? "(" : "",
-			    r->top[i].irq, *name ? ")" : "") < 0)
+			if (asprintf(&item, "%s%s%s(%u)", s ? s : "",
+			    s ? " " : "", name, r->top[i].irq) < 0)
 				err(1, NULL);
 			if (escape)
 				free(name);

@@ -38,10 +38,10 @@ irqs_on() {
 		--irq 24=a --affinity 0 --irq 25=b --affinity 2-3 --irq 26
 	run --separate-stderr -0 irqaff cpus
 	assert_output 'CPU NODE STATE                     IRQS  TOTAL TOP
-  0    0 online                       1 780000 26,b(25),a(24)
+  0    0 online                       1 780000 (26) b(25) a(24)
   1    - offline                      0      - -
-  2    0 online,nohz_full             0 780006 26,b(25),a(24)
-  3    0 online,isolated,nohz_full    2 780009 26,b(25),a(24)'
+  2    0 online,nohz_full             0 780006 (26) b(25) a(24)
+  3    0 online,isolated,nohz_full    2 780009 (26) b(25) a(24)'
 	assert_equal "$stderr" ''
 }
 

@@ -57,6 +57,22 @@ irq_numbers() {
 	assert_equal "${#output}" $((8192 / 4 + 8192 / 32 - 1))
 }
 
+@test "cpus sums each of 8192 columns and counts the IRQs on each CPU" {
+	big_tree 8192 50
+	local want
+	want=$(awk 'NR == 1 { n = NF; next }
+		$1 ~ /^[0-9]+:$/ { for (i = 1; i <= n; i++) s[i] += $(i + 1) }
+		END { printf "%d %d\n%d %d\n%d %d", 0, s[1], 4095, s[4096],
+			8191, s[8192] }' "$ROOT/proc/interrupts")
+	run --separate-stderr -0 irqaff cpus -n -o cpu,total 0,4095,8191
+	assert_equal "$(tr -s ' ' <<<"$output" | sed 's/^ //')" "$want"
+	# each IRQ is delivered to CPU IRQ mod 8192, so CPU k has IRQ k alone
+	local first
+	first=$(irq_numbers | head -n 1)
+	run --separate-stderr -0 irqaff cpus -n -o cpu,irqs "$first,8191"
+	assert_output "$(printf '%4d 1\n8191 0' "$first")"
+}
+
 @test "set all 0-8191:1/2 writes every IRQ's mask, the list being too long" {
 	big_tree 8192 50
 	local mask irq bad='' sum
