@@ -4,6 +4,8 @@
  * what each one reads and how it differs from irqaff).
  *
  *	floor show TREE		interrupts, then 3 files an IRQ
+ *	floor cpus TREE		each CPU's column of interrupts summed, then
+ *				each IRQ's effective_affinity_list
  *	floor show1 TREE IRQ	one IRQ: 3 files in proc, 6 in sysfs; when
  *				per_cpu_count is cut, proc/interrupts up to
  *				the IRQ's row
@@ -232,6 +234,8 @@ struct rows {
 	size_t			 taillen;
 	long			 want;		/* show1: the one row wanted */
 	long long		 found;		/* its total, or -1 */
+	int			*cpu;		/* cpus: column to CPU */
+	unsigned long long	*sum;		/* cpus: column sums */
 };
 
 /* One IRQ's line of show: its files, its total, the rest of its row. */
@@ -241,6 +245,8 @@ show_row(struct rows *r)
 	static char aff[SMALL], eff[SMALL];
 	char rel[64], node[32];
 
+	if (r->sum != NULL)
+		return;
 	if (r->want >= 0) {
 		if ((long)r->irq == r->want)
 			r->found = r->total;
@@ -298,15 +304,46 @@ counts(struct rows *r, const char *p, const char *end)
 	return p;
 }
 
+/* counts() for cpus: each count added to its column's sum. */
+static const char *
+col_counts(struct rows *r, const char *p, const char *end)
+{
+	unsigned long long cur = r->cur;
+	int inword = r->inword, col = r->col;
+	unsigned int d;
+
+	for (; p < end; p++) {
+		if ((d = (unsigned char)*p - '0') < 10) {
+			cur = cur * 10 + d;
+			inword = 1;
+			continue;
+		}
+		if (inword) {
+			r->sum[col++] += cur;
+			cur = 0;
+			inword = 0;
+		}
+		if (*p != ' ' || col == r->ncols)
+			break;
+	}
+	r->cur = cur;
+	r->inword = inword;
+	r->col = col;
+	return p;
+}
+
 /* One byte outside the counts. */
 static void
 other_byte(struct rows *r, int c)
 {
 	switch (r->state) {
 	case HEAD:
-		if (c != ' ' && c != '\n' && !r->inword)
+		if (c != ' ' && c != '\n' && !r->inword && r->ncols < MAXCPUS)
 			r->ncols++;
 		r->inword = c != ' ' && c != '\n';
+		if (r->cpu != NULL && c >= '0' && c <= '9' && r->ncols > 0)
+			r->cpu[r->ncols - 1] = r->cpu[r->ncols - 1] * 10 +
+			    (c - '0');
 		if (c == '\n')
 			r->state = LEAD;
 		break;
@@ -352,7 +389,8 @@ feed(struct rows *r, const char *p, size_t n)
 	const char *end = p + n, *nl;
 
 	while (p < end) {
-		if (r->state == COUNTS && (p = counts(r, p, end)) == end)
+		if (r->state == COUNTS && (p = r->sum != NULL ?
+		    col_counts(r, p, end) : counts(r, p, end)) == end)
 			break;
 		if (r->state == SKIP) {
 			if ((nl = memchr(p, '\n', end - p)) == NULL)
@@ -380,6 +418,66 @@ cmd_show(void)
 		die("proc/interrupts");
 	close(fd);
 	return 0;
+}
+
+/* A kernel list ("0-3,8"): one more IRQ for each of its CPUs. */
+static void
+list_count(const char *s, int *n)
+{
+	char *end;
+	long a, b;
+
+	while (*s != '\0' && *s != '\n') {
+		a = b = strtol(s, &end, 10);
+		if (end == s)
+			return;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (a < 0 || b < a || b >= MAXCPUS)
+			return;
+		for (; a <= b; a++)
+			n[a]++;
+		s = *end == ',' ? end + 1 : end;
+	}
+}
+
+/*
+ * Each CPU's column of proc/interrupts summed over the numbered rows
+ * (TOTAL), and how many IRQs' effective_affinity_list name it (IRQS).
+ */
+static int
+cmd_cpus(void)
+{
+	static char buf[CHUNK], eff[SMALL];
+	static unsigned long long sum[MAXCPUS];
+	static int cpu[MAXCPUS], nirqs[MAXCPUS];
+	static struct rows r;
+	char rel[64];
+	ssize_t n;
+	size_t i, nirq;
+	int fd, k, *irqs;
+
+	if ((fd = open_in("proc/interrupts", O_RDONLY)) == -1)
+		die("proc/interrupts");
+	r.want = -1;
+	r.cpu = cpu;
+	r.sum = sum;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		feed(&r, buf, n);
+	if (n < 0)
+		die("proc/interrupts");
+	close(fd);
+	irqs = irq_list(&nirq);
+	for (i = 0; i < nirq; i++) {
+		snprintf(rel, sizeof(rel),
+		    "proc/irq/%d/effective_affinity_list", irqs[i]);
+		if (slurp(rel, eff, sizeof(eff)) > 0)
+			list_count(eff, nirqs);
+	}
+	for (k = 0; k < r.ncols; k++)
+		printf("%d %d %llu\n", cpu[k], cpu[k] < MAXCPUS ?
+		    nirqs[cpu[k]] : 0, sum[k]);
+	return fflush(stdout) == 0 ? 0 : 1;
 }
 
 /*
@@ -775,8 +873,8 @@ main(int argc, char *argv[])
 	static char obuf[1 << 16];
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: floor show|show1|set|spread|save|"
-		    "restore|check TREE [ARG]\n");
+		fprintf(stderr, "usage: floor show|show1|cpus|set|spread|"
+		    "save|restore|check TREE [ARG]\n");
 		return 2;
 	}
 	if ((rootfd = open(argv[2], O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1)
@@ -784,6 +882,8 @@ main(int argc, char *argv[])
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	if (strcmp(argv[1], "show") == 0 && argc == 3)
 		return cmd_show();
+	if (strcmp(argv[1], "cpus") == 0 && argc == 3)
+		return cmd_cpus();
 	if (strcmp(argv[1], "show1") == 0 && argc == 4)
 		return cmd_show1(atoi(argv[3]));
 	if (strcmp(argv[1], "set") == 0 && argc == 4)
