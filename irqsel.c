@@ -1,6 +1,7 @@
 /*
  * IRQ selectors: "24", "24-31", "all", "dev:eth0" or a glob, comma
- * separated. No I/O, no printing.
+ * separated, and last "cpu:" with the rest of the text. No I/O, no
+ * printing.
  */
 #include <errno.h>
 #include <limits.h>
@@ -39,6 +40,14 @@ irqsel_item(const char *s, size_t len, struct irqsel *it, struct perr *pe)
 			return perr_set(pe, EINVAL, "\"%s\" names no device",
 			    visquote(b, sizeof(b), s, len));
 		it->kind = SEL_DEV;
+		if ((it->arg = strndup(s + 4, len - 4)) == NULL)
+			return -ENOMEM;
+		return 0;
+	}
+	if (len >= 4 && strncmp(s, "cpu:", 4) == 0) {
+		if (len == 4)
+			return perr_set(pe, EINVAL, "\"cpu:\" names no CPUs");
+		it->kind = SEL_CPU;
 		if ((it->arg = strndup(s + 4, len - 4)) == NULL)
 			return -ENOMEM;
 		return 0;
@@ -86,7 +95,11 @@ irqsel_parse(const char *s, struct irqsel **selp, size_t *np, struct perr *pe)
 	int rc;
 
 	for (;;) {
-		len = strcspn(s, ",");
+		/* a CPU set has commas of its own: it takes the rest */
+		if (strncmp(s, "cpu:", 4) == 0)
+			len = strlen(s);
+		else
+			len = strcspn(s, ",");
 		if ((tmp = reallocarray(sel, n + 1, sizeof(*sel))) == NULL) {
 			irqsel_free(sel, n);
 			return -ENOMEM;

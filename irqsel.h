@@ -1,6 +1,7 @@
 /*
  * IRQ selectors: "24", "24-31", "all", "dev:eth0", or a glob, comma
- * separated. No I/O, no printing.
+ * separated, and last "cpu:" with the rest of the text, a CPU set that
+ * may hold commas. No I/O, no printing.
  */
 #ifndef IRQAFF_IRQSEL_H
 #define IRQAFF_IRQSEL_H
@@ -9,12 +10,12 @@
 
 #include "text.h"
 
-enum irqsel_kind { SEL_RANGE, SEL_ALL, SEL_DEV, SEL_GLOB };
+enum irqsel_kind { SEL_RANGE, SEL_ALL, SEL_DEV, SEL_GLOB, SEL_CPU };
 
 struct irqsel {
 	enum irqsel_kind	 kind;
 	unsigned int		 lo, hi;
-	char			*arg;	/* SEL_DEV name, SEL_GLOB pattern */
+	char			*arg;	/* device, glob or CPU set */
 };
 
 int	 irqsel_parse(const char *, struct irqsel **, size_t *, struct perr *);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "irqsel.h"
+#include "machine.h"
 #include "procfs.h"
 #include "select.h"
 #include "xalloc.h"
@@ -232,10 +233,60 @@ glob_matches(const char *glob, unsigned int irq, struct names *nm)
 	return false;
 }
 
+/* A cpu: item's CPUs, and room to read an IRQ's. */
+struct oncpus {
+	struct cpuset	*want;
+	struct cpuset	*set;
+};
+
+/*
+ * Whether an IRQ runs on one of the CPUs: its effective CPUs, or its
+ * requested ones when the kernel has no effective_affinity files.
+ */
+static bool
+runs_on(unsigned int irq, struct oncpus *on)
+{
+	struct perr pe;
+	int rc;
+
+	if ((rc = affinity_read(irq, AFF_EFFECTIVE, on->set, &pe)) == -ENOENT)
+		rc = affinity_read(irq, AFF_REQUESTED, on->set, &pe);
+	/* -ENOENT: the IRQ is gone */
+	if (rc != 0 && rc != -ENOENT)
+		warnx("irq %u: %s", irq, pe.msg);
+	return rc == 0 && cpuset_intersects(on->set, on->want);
+}
+
+/*
+ * The CPUs of a cpu: item, the text after "cpu:", read as every CPU set
+ * operand is. 0, or after saying why -EINVAL for a bad set, -EIO when
+ * the machine's CPUs cannot be known.
+ */
+static int
+oncpus_read(const char *arg, const char *text, struct oncpus *on)
+{
+	struct machine m;
+	struct perr pe;
+	int rc = 0;
+
+	if (machine_load(&m) != 0) {
+		machine_free(&m);
+		return -EIO;
+	}
+	on->want = xcpuset(m.nbits);
+	on->set = xcpuset(m.nbits);
+	if (machine_cpus(&m, text, CPUS_NONEMPTY, on->want, &pe) != 0) {
+		warnx("IRQ list \"%s\": %s", quoted(arg), pe.msg);
+		rc = -EINVAL;
+	}
+	machine_free(&m);
+	return rc;
+}
+
 /* Marks what one selector item picks; returns how many it picked. */
 static size_t
 select_item(const struct irqsel *it, const struct irqs *all, bool *pick,
-    struct names *names)
+    struct names *names, struct oncpus *on)
 {
 	struct irqs dev;
 	size_t i, at, hits = 0;
@@ -257,6 +308,8 @@ select_item(const struct irqsel *it, const struct irqs *all, bool *pick,
 			hit = true;
 		else if (it->kind == SEL_RANGE)
 			hit = all->v[i] >= it->lo && all->v[i] <= it->hi;
+		else if (it->kind == SEL_CPU)
+			hit = runs_on(all->v[i], on);
 		else
 			hit = glob_matches(it->arg, all->v[i], &names[i]);
 		pick[i] |= hit;
@@ -266,8 +319,11 @@ select_item(const struct irqsel *it, const struct irqs *all, bool *pick,
 }
 
 static void
-nothing_picked(const char *arg, const struct irqsel *it)
+nothing_picked(const char *arg, const struct irqsel *it,
+    const struct oncpus *on)
 {
+	char *list;
+
 	if (it->kind == SEL_RANGE && it->lo == it->hi)
 		warnx("IRQ %u does not exist", it->lo);
 	else if (it->kind == SEL_RANGE)
@@ -279,19 +335,26 @@ nothing_picked(const char *arg, const struct irqsel *it)
 	else if (it->kind == SEL_GLOB)
 		warnx("IRQ list \"%s\": \"%s\" matches no IRQ", quoted(arg),
 		    quoted(it->arg));
-	else
+	else if (it->kind == SEL_CPU) {
+		list = xformat(on->want, false);
+		warnx("IRQ list \"%s\": no IRQ runs on CPU %s", quoted(arg),
+		    list);
+		free(list);
+	} else
 		warnx("IRQ list \"%s\": there are no IRQs", quoted(arg));
 }
 
 /*
  * The IRQs a selector picks among those that exist; every item must
  * pick one. 0, or after saying why -EINVAL for a bad selector or one
- * that picks nothing, another negative errno when proc/irq is unreadable.
+ * that picks nothing, another negative errno when proc/irq or the
+ * machine's CPUs are unreadable.
  */
 int
 irqs_select(const char *arg, struct irqs *out)
 {
 	struct irqs all;
+	struct oncpus on = { NULL, NULL };
 	struct irqsel *sel;
 	struct names *names;
 	struct perr pe;
@@ -307,15 +370,20 @@ irqs_select(const char *arg, struct irqs *out)
 		warnx("IRQ list \"%s\": %s", quoted(arg), pe.msg);
 		return -EINVAL;
 	}
-	if ((rc = irqs_all(&all)) != 0) {
+	/* only the last item can be cpu: */
+	if ((sel[nsel - 1].kind == SEL_CPU &&
+	    (rc = oncpus_read(arg, sel[nsel - 1].arg, &on)) != 0) ||
+	    (rc = irqs_all(&all)) != 0) {
+		cpuset_free(on.want);
+		cpuset_free(on.set);
 		irqsel_free(sel, nsel);
 		return rc;
 	}
 	pick = xcalloc(all.n, sizeof(*pick));
 	names = xcalloc(all.n, sizeof(*names));
 	for (i = 0; rc == 0 && i < nsel; i++)
-		if (select_item(&sel[i], &all, pick, names) == 0) {
-			nothing_picked(arg, &sel[i]);
+		if (select_item(&sel[i], &all, pick, names, &on) == 0) {
+			nothing_picked(arg, &sel[i], &on);
 			rc = -EINVAL;
 		}
 	if (rc == 0) {
@@ -329,6 +397,8 @@ irqs_select(const char *arg, struct irqs *out)
 		irq_actions_free(names[i].v, names[i].n);
 	free(names);
 	free(pick);
+	cpuset_free(on.want);
+	cpuset_free(on.set);
 	irqs_free(&all);
 	irqsel_free(sel, nsel);
 	return rc;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
-# IRQ selectors, shared by set, spread and show: numbers, ranges, all,
-# globs over whole action names, dev:NAME; an item that matches nothing
-# is an error and nothing is written.
+# IRQ selectors, shared by set, spread, show and explain: numbers, ranges,
+# all, globs over whole action names, dev:NAME, cpu:LIST; an item that
+# matches nothing is an error and nothing is written.
 
 bats_require_minimum_version 1.5.0
 
@@ -240,5 +240,260 @@ selected() {
 	run --separate-stderr irqaff set 'nosuch,24,9999,dev:nosuch' 1
 	assert_failure 2
 	assert_equal "$stderr" 'irqaff: IRQ list "nosuch,24,9999,dev:nosuch": "nosuch" matches no IRQ'
+	assert_equal "$(tree_sum)" "$before"
+}
+
+# For cpu:LIST. 8 CPUs, node 0 0-3 and node 1 4-7; each IRQ requests
+# (AFFINITY) and runs on (EFFECTIVE):
+#   24 a  0-3  1    25 b  2-5  3    26 c  3  3    27 d  4-7  6    28 e  0-7  0
+cpu_root() {
+	make_root --dir "$BATS_TEST_TMPDIR/cpu" --cpus 8 --nodes 2 \
+		--irq 24=a --affinity 0-3 --effective 1 \
+		--irq 25=b --affinity 2-5 --effective 3 \
+		--irq 26=c --affinity 3 --effective 3 \
+		--irq 27=d --affinity 4-7 --effective 6 \
+		--irq 28=e --effective 0 "$@"
+}
+
+@test "cpu:N selects the IRQs that run on CPU N" {
+	cpu_root
+	selected cpu:3
+	assert_success
+	assert_output "$(printf '%s\n' 25 26)"
+	assert_equal "$stderr" ""
+	selected cpu:6
+	assert_success
+	assert_output "27"
+}
+
+@test "cpu: takes a CPU list with ranges and commas" {
+	cpu_root
+	selected cpu:0-1
+	assert_success
+	assert_output "$(printf '%s\n' 24 28)"
+	selected cpu:1,6
+	assert_success
+	assert_output "$(printf '%s\n' 24 27)"
+	selected cpu:1-7:2/4
+	assert_success
+	assert_output "$(printf '%s\n' 24 27)"
+}
+
+@test "show cpu:3 -J lists exactly the IRQs whose effective CPUs include 3" {
+	cpu_root
+	run --separate-stderr irqaff show cpu:3 -J -o irq,affinity,effective
+	assert_success
+	assert_output - <<-'EOF'
+		{
+		   "interrupts": [
+		      {"irq": 25, "affinity": "2-5", "effective": "3"},
+		      {"irq": 26, "affinity": "3", "effective": "3"}
+		   ]
+		}
+	EOF
+	assert_equal "$stderr" ""
+}
+
+@test "cpu: reads the requested CPUs where there are no effective files" {
+	cpu_root --no-effective
+	selected cpu:3
+	assert_success
+	assert_output "$(printf '%s\n' 24 25 26 28)"
+	selected cpu:7
+	assert_success
+	assert_output "$(printf '%s\n' 27 28)"
+	run --separate-stderr irqaff show -J -o irq,affinity,effective cpu:6-7
+	assert_success
+	assert_output - <<-'EOF'
+		{
+		   "interrupts": [
+		      {"irq": 27, "affinity": "4-7", "effective": null},
+		      {"irq": 28, "affinity": "0-7", "effective": null}
+		   ]
+		}
+	EOF
+}
+
+@test "cpu: reads the effective mask file where there is no list file" {
+	cpu_root --no-list-files
+	selected cpu:3
+	assert_success
+	assert_output "$(printf '%s\n' 25 26)"
+	rm -rf "$BATS_TEST_TMPDIR/cpu"
+	cpu_root --no-list-files --no-effective
+	selected cpu:7
+	assert_success
+	assert_output "$(printf '%s\n' 27 28)"
+}
+
+@test "cpu: falls back to the requested CPUs IRQ by IRQ" {
+	cpu_root
+	rm "$(irq_dir 24)"/effective_affinity*
+	selected cpu:3
+	assert_success
+	assert_output "$(printf '%s\n' 24 25 26)"
+}
+
+@test "cpu: combines with the items before it, without repeats" {
+	cpu_root
+	selected 24,cpu:3
+	assert_success
+	assert_output "$(printf '%s\n' 24 25 26)"
+	selected 'e,25,cpu:3,6'
+	assert_success
+	assert_output "$(printf '%s\n' 25 26 27 28)"
+}
+
+@test "cpu: takes the rest of the argument: an item after it is a CPU" {
+	cpu_root
+	selected cpu:3,24
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" 'irqaff: IRQ list "cpu:3,24": CPU list "3,24": CPU 24 is beyond the last possible CPU 7'
+	selected cpu:3,a
+	assert_failure 2
+	assert_equal "$stderr" 'irqaff: IRQ list "cpu:3,a": CPU list "3,a": region "a": "a" is not a number'
+}
+
+@test "cpu:node:K selects the IRQs that run on node K's CPUs" {
+	cpu_root
+	selected cpu:node:1
+	assert_success
+	assert_output "27"
+	selected cpu:node:0
+	assert_success
+	assert_output "$(printf '%s\n' 24 25 26 28)"
+	selected 26,cpu:1,node:1
+	assert_success
+	assert_output "$(printf '%s\n' 24 26 27)"
+}
+
+@test "cpu:0x is a CPU mask" {
+	cpu_root
+	selected cpu:0x48
+	assert_success
+	assert_output "$(printf '%s\n' 25 26 27)"
+	selected cpu:0X2
+	assert_success
+	assert_output "24"
+}
+
+@test "cpu:0x takes a mask with commas whole" {
+	make_root --dir "$BATS_TEST_TMPDIR/wide" --cpus 40 \
+		--irq 24=a --effective 33 --irq 25=b --effective 1
+	selected cpu:0x2,00000000
+	assert_success
+	assert_output "24"
+	selected cpu:0x2,00000002
+	assert_success
+	assert_output "$(printf '%s\n' 24 25)"
+}
+
+@test "an IRQ whose effective CPUs cannot be read is said and not picked" {
+	cpu_root
+	printf 'x\n' >"$(irq_dir 25)/effective_affinity_list"
+	selected cpu:3
+	assert_success
+	assert_output "26"
+	assert_equal "$stderr" "irqaff: irq 25: $ROOT/proc/irq/25/effective_affinity_list: region \"x\": \"x\" is not a number"
+}
+
+@test "explain cpu: explains the IRQs that run there" {
+	cpu_root
+	run --separate-stderr irqaff explain -v cpu:3
+	assert_success
+	assert_output - <<-'EOF'
+		irq 25 b: single-target: 2-5 requested, delivered to CPU 3 only: x86 interrupt controllers in physical mode deliver to one CPU of the set; this is normal
+		irq 26 c: ok: 3 requested, runs on CPU 3
+	EOF
+}
+
+@test "spread cpu: spreads the IRQs that run there" {
+	cpu_root
+	run --separate-stderr irqaff spread -n -c 4-5 cpu:3
+	assert_success
+	assert_output "$(printf '%s\n' 'irq 25 b: 4' 'irq 26 c: 5')"
+}
+
+@test "set cpu: writes exactly the IRQs that run there" {
+	cpu_root
+	run --separate-stderr irqaff set cpu:3 1
+	assert_success
+	assert_equal "$stderr" ""
+	assert_equal "$(lists 24 25 26 27 28)" "$(printf '%s\n' 0-3 1 1 4-7 0-7)"
+	run --separate-stderr irqaff set -v 24,cpu:node:1 0-1
+	assert_success
+	assert_output "$(printf '%s\n' 'irq 24: 0-3 -> 0-1' 'irq 27: 4-7 -> 0-1')"
+	assert_equal "$(lists 24 25 26 27 28)" "$(printf '%s\n' 0-1 1 1 0-1 0-7)"
+}
+
+@test "set cpu: leaves a managed IRQ to the kernel, unless it is named" {
+	cpu_root --managed 26
+	run --separate-stderr irqaff set cpu:3 1
+	assert_success
+	assert_equal "$stderr" "irqaff: note: 1 kernel-managed IRQ left to the kernel"
+	assert_equal "$(lists 25 26)" "$(printf '%s\n' 1 3)"
+	run --separate-stderr irqaff set 26,cpu:3 2
+	assert_failure 3
+	assert_equal "$stderr" "irqaff: irq 26: cannot set 2: the affinity of this IRQ is managed by its driver or cannot be moved (managed by the kernel)"
+	assert_equal "$(lists 25 26)" "$(printf '%s\n' 2 3)"
+}
+
+@test "cpu: with no CPUs after it is an error" {
+	cpu_root
+	selected cpu:
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" 'irqaff: IRQ list "cpu:": "cpu:" names no CPUs'
+	selected 24,cpu:
+	assert_failure 2
+	assert_equal "$stderr" 'irqaff: IRQ list "24,cpu:": "cpu:" names no CPUs'
+}
+
+@test "cpu: with a bad CPU set is an error, named before items that match nothing" {
+	cpu_root
+	selected cpu:x
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" 'irqaff: IRQ list "cpu:x": CPU list "x": region "x": "x" is not a number'
+	selected 99,cpu:9
+	assert_failure 2
+	assert_equal "$stderr" 'irqaff: IRQ list "99,cpu:9": CPU list "9": CPU 9 is beyond the last possible CPU 7'
+	selected cpu:node:2
+	assert_failure 2
+	assert_equal "$stderr" 'irqaff: IRQ list "cpu:node:2": CPU list "node:2": NUMA node 2 does not exist'
+	selected cpu:0x0
+	assert_failure 2
+	assert_equal "$stderr" 'irqaff: IRQ list "cpu:0x0": CPU mask "0x0": selects no CPU'
+	selected $'cpu:1\n2'
+	assert_failure 2
+	assert_equal "$stderr" 'irqaff: IRQ list "cpu:1\n2": CPU list "1\n2": a newline before the end'
+}
+
+@test "cpu: that picks no IRQ is an error" {
+	cpu_root
+	selected cpu:7
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" 'irqaff: IRQ list "cpu:7": no IRQ runs on CPU 7'
+	selected 24,cpu:5,7
+	assert_failure 2
+	assert_equal "$stderr" 'irqaff: IRQ list "24,cpu:5,7": no IRQ runs on CPU 5,7'
+	# an item before it that matches nothing is named first
+	selected 99,cpu:7
+	assert_failure 2
+	assert_equal "$stderr" "irqaff: IRQ 99 does not exist"
+}
+
+@test "set writes nothing when cpu: is empty, bad or picks no IRQ" {
+	local before arg
+	cpu_root
+	before=$(tree_sum)
+	for arg in cpu: 24,cpu:x cpu:7 24,cpu:5,7; do
+		run --separate-stderr irqaff set "$arg" 1
+		assert_failure 2
+		assert_output ""
+	done
+	assert_equal "$stderr" 'irqaff: IRQ list "24,cpu:5,7": no IRQ runs on CPU 5,7'
 	assert_equal "$(tree_sum)" "$before"
 }

@@ -1,6 +1,7 @@
 /*
- * irqsel_parse() on any input: one item per comma-separated field, each
- * well formed, or a failure with a one-line reason and nothing to free.
+ * irqsel_parse() on any input: one item per comma-separated field, up to
+ * a field that starts with "cpu:" and takes the rest, each well formed,
+ * or a failure with a one-line reason and nothing to free.
  */
 #include <errno.h>
 #include <limits.h>
@@ -10,6 +11,13 @@
 #include <string.h>
 
 #include "common.h"
+
+/* The length of the field at p: up to a comma, or all of a cpu: field. */
+static size_t
+field_len(const char *p)
+{
+	return strncmp(p, "cpu:", 4) == 0 ? strlen(p) : strcspn(p, ",");
+}
 
 static void
 check_item(const struct irqsel *it, const char *field, size_t len)
@@ -35,7 +43,15 @@ check_item(const struct irqsel *it, const char *field, size_t len)
 		break;
 	case SEL_GLOB:
 		if (it->arg == NULL || it->arg[0] == '\0' ||
-		    strlen(it->arg) != len || memcmp(it->arg, field, len) != 0)
+		    strlen(it->arg) != len || memcmp(it->arg, field, len) != 0 ||
+		    strncmp(field, "cpu:", 4) == 0)
+			abort();
+		break;
+	case SEL_CPU:
+		/* the rest of the input, so the last item */
+		if (it->arg == NULL || it->arg[0] == '\0' ||
+		    strncmp(field, "cpu:", 4) != 0 || field[len] != '\0' ||
+		    strcmp(it->arg, field + 4) != 0)
 			abort();
 		break;
 	default:
@@ -57,7 +73,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(s, data, size);
 	s[size] = '\0';
-	for (fields = 1, p = s; (p = strchr(p, ',')) != NULL; p++)
+	for (fields = 1, p = s; p[len = field_len(p)] != '\0'; p += len + 1)
 		fields++;
 	memset(&pe, 0, sizeof(pe));
 	if ((rc = irqsel_parse(s, &sel, &n, &pe)) != 0) {
@@ -68,7 +84,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (n != fields || sel == NULL)
 			abort();
 		for (i = 0, p = s; i < n; i++, p += len + 1) {
-			len = strcspn(p, ",");
+			len = field_len(p);
 			check_item(&sel[i], p, len);
 		}
 		irqsel_free(sel, n);
