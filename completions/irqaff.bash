@@ -1,13 +1,15 @@
 # bash completion for irqaff(8)
 #
 # Commands, their options, IRQ numbers and action names (asked of irqaff
-# itself), dev: devices, node: NUMA nodes and show's columns. It needs only
-# bash, not the bash-completion package. The root is --root or IRQAFF_ROOT.
+# itself), dev: devices, node: NUMA nodes and show's and cpus' columns. It
+# needs only bash, not the bash-completion package. The root is --root or
+# IRQAFF_ROOT.
 
-_irqaff_commands='show set spread default isolate explain save restore check
-mask list'
+_irqaff_commands='show set spread default isolate explain cpus save restore
+check mask list'
 _irqaff_columns='IRQ AFFINITY EFFECTIVE NODE TOTAL NAME HINT ONLINE CHIP
-HWIRQ TYPE FLOW DEVICE MANAGED'
+HWIRQ TYPE FLOW DEVICE MANAGED RATE'
+_irqaff_cpus_columns='CPU NODE STATE IRQS TOTAL RATE TOP'
 
 # The options of one command, as its --help lists them.
 _irqaff_options()
@@ -16,7 +18,7 @@ _irqaff_options()
 	case $1 in
 	show)
 		o=(-m --mask -J --json -n --noheadings -o --output -a --all
-			-q --quiet) ;;
+			-q --quiet -i --interval -c --count) ;;
 	set)
 		o=(-n --dry-run -v --verbose -m --mask -q --quiet) ;;
 	spread)
@@ -29,6 +31,9 @@ _irqaff_options()
 			--check) ;;
 	explain)
 		o=(-v --verbose -J --json) ;;
+	cpus)
+		o=(-o --output -n --noheadings -J --json -i --interval
+			-c --count) ;;
 	save)
 		o=(-o --output) ;;
 	restore)
@@ -50,6 +55,9 @@ _irqaff_takes_value()
 	show:-o | show:--output | save:-o | save:--output) return 0 ;;
 	spread:-c | spread:--cpus | spread:-x | spread:--exclude) return 0 ;;
 	mask:-b | mask:--bits | list:-b | list:--bits) return 0 ;;
+	cpus:-o | cpus:--output | cpus:-i | cpus:--interval) return 0 ;;
+	cpus:-c | cpus:--count | show:-i | show:--interval) return 0 ;;
+	show:-c | show:--count) return 0 ;;
 	esac
 	return 1
 }
@@ -186,6 +194,14 @@ _irqaff_complete_irqs()
 {
 	local cur=$1 x
 	local -a c=()
+	# cpu: takes the rest of the word, a CPU set with commas of its own
+	if [[ $cur == cpu:* ]]; then
+		_irqaff_complete_cpus "$cur" cpu:
+		return 0
+	elif [[ $cur == *,cpu:* ]]; then
+		_irqaff_complete_cpus "$cur" "${cur%%,cpu:*},cpu:"
+		return 0
+	fi
 	_irqaff_split "$cur"
 	if [[ $_irqaff_tail == dev:* ]]; then
 		while read -r x; do
@@ -195,16 +211,19 @@ _irqaff_complete_irqs()
 		while IFS= read -r x; do
 			c+=("$_irqaff_head$x")
 		done < <(_irqaff_irqs)
-		c+=("${_irqaff_head}all" "${_irqaff_head}dev:")
+		c+=("${_irqaff_head}all" "${_irqaff_head}dev:"
+			"${_irqaff_head}cpu:")
 	fi
 	_irqaff_reply "$cur" "${c[@]}"
 }
 
+# $1 the word, $2 a fixed part in front of the set (cpu: in an IRQ list).
 _irqaff_complete_cpus()
 {
-	local cur=$1 x
+	local cur=$1 lead=${2-} x
 	local -a c=()
-	_irqaff_split "$cur"
+	_irqaff_split "${cur#"$lead"}"
+	_irqaff_head=$lead$_irqaff_head
 	if [[ $_irqaff_tail != node:* ]]; then
 		c+=("${_irqaff_head}all" "${_irqaff_head}N")
 	fi
@@ -214,10 +233,11 @@ _irqaff_complete_cpus()
 	_irqaff_reply "$cur" "${c[@]}"
 }
 
-# $1 the word, $2 a fixed part in front of the list (--output=).
+# $1 the word, $2 a fixed part in front of the list (--output=), $3 the
+# columns (show's by default).
 _irqaff_complete_columns()
 {
-	local cur=$1 lead=${2-} body head x
+	local cur=$1 lead=${2-} cols=${3-$_irqaff_columns} body head x
 	local -a c=()
 	body=${cur#"$lead"}
 	if [[ $body == *,* ]]; then
@@ -227,7 +247,7 @@ _irqaff_complete_columns()
 	else
 		head=$lead
 	fi
-	for x in $_irqaff_columns; do
+	for x in $cols; do
 		c+=("$head$x")
 	done
 	_irqaff_reply "$cur" "${c[@]}"
@@ -302,13 +322,21 @@ _irqaff()
 	save:-o | save:--output)
 		_irqaff_complete_files "$cur"
 		return 0 ;;
-	mask:-b | mask:--bits | list:-b | list:--bits)
+	cpus:-o | cpus:--output)
+		_irqaff_complete_columns "$cur" '' "$_irqaff_cpus_columns"
+		return 0 ;;
+	mask:-b | mask:--bits | list:-b | list:--bits | cpus:-i | \
+		cpus:--interval | cpus:-c | cpus:--count | show:-i | \
+		show:--interval | show:-c | show:--count)
 		COMPREPLY=()
 		return 0 ;;
 	esac
 	case $cmd:$cur in
 	show:--output=*)
 		_irqaff_complete_columns "$cur" --output=
+		return 0 ;;
+	cpus:--output=*)
+		_irqaff_complete_columns "$cur" --output= "$_irqaff_cpus_columns"
 		return 0 ;;
 	*:-*)
 		# shellcheck disable=SC2046
@@ -319,7 +347,7 @@ _irqaff()
 	case $cmd:$npos in
 	show:0 | set:0 | spread:0 | explain:0)
 		_irqaff_complete_irqs "$cur" ;;
-	set:1 | default:0 | isolate:0)
+	set:1 | default:0 | isolate:0 | cpus:0)
 		_irqaff_complete_cpus "$cur" ;;
 	restore:0 | check:0)
 		_irqaff_complete_files "$cur" ;;

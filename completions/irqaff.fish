@@ -1,8 +1,8 @@
 # fish completion for irqaff(8): commands, options, IRQ numbers and action
 # names (asked of irqaff itself), dev: devices, node: NUMA nodes, columns.
 
-set -l commands show set spread default isolate explain save restore check \
-    mask list
+set -l commands show set spread default isolate explain cpus save restore \
+    check mask list
 
 # The root irqaff will use: --root, else IRQAFF_ROOT.
 function __irqaff_root
@@ -41,8 +41,11 @@ function __irqaff_position
         else
             switch "$cmd:$t"
                 case 'show:-o' 'show:--output' 'save:-o' 'save:--output' \
+                    'show:-i' 'show:--interval' 'show:-c' 'show:--count' \
                     'spread:-c' 'spread:--cpus' 'spread:-x' 'spread:--exclude' \
-                    'mask:-b' 'mask:--bits' 'list:-b' 'list:--bits'
+                    'mask:-b' 'mask:--bits' 'list:-b' 'list:--bits' \
+                    'cpus:-o' 'cpus:--output' 'cpus:-i' 'cpus:--interval' \
+                    'cpus:-c' 'cpus:--count'
                     set skip 1
                 case '*:-*'
                 case '*'
@@ -64,6 +67,12 @@ function __irqaff_head
 end
 
 function __irqaff_irqs
+    # cpu: takes the rest of the token, a CPU set with commas of its own
+    set -l lead (string match -r -- '^(?:cpu:|.*?,cpu:)' "$(commandline -ct)")
+    if test -n "$lead"
+        __irqaff_cpus $lead
+        return
+    end
     set -l head (__irqaff_head)
     set -l root (__irqaff_root)
     set -l tail (string replace -- "$head" '' (commandline -ct))
@@ -85,10 +94,17 @@ function __irqaff_irqs
     end
     echo "$head"all
     echo "$head"dev:
+    echo "$head"cpu:
 end
 
+# $argv[1], when given: a fixed part in front of the set (cpu: in an IRQ
+# list); the current token up to its last comma after it goes before each
+# item.
 function __irqaff_cpus
-    set -l head (__irqaff_head)
+    set -l lead "$argv[1]"
+    set -l rest (string sub -s (math (string length -- "$lead") + 1) -- \
+        "$(commandline -ct)")
+    set -l head "$lead"(string match -r -- '^.*,' "$rest"; or echo '')
     set -l root (__irqaff_root)
     echo "$head"all
     echo "$head"N
@@ -101,7 +117,14 @@ end
 function __irqaff_columns
     set -l head (string match -r -- '^\+?(?:.*,)?' (commandline -ct))
     for c in IRQ AFFINITY EFFECTIVE NODE TOTAL NAME HINT ONLINE CHIP HWIRQ \
-        TYPE FLOW DEVICE MANAGED
+        TYPE FLOW DEVICE MANAGED RATE
+        echo "$head$c"
+    end
+end
+
+function __irqaff_cpus_columns
+    set -l head (string match -r -- '^\+?(?:.*,)?' (commandline -ct))
+    for c in CPU NODE STATE IRQS TOTAL RATE TOP
         echo "$head$c"
     end
 end
@@ -122,6 +145,8 @@ complete -c irqaff -n $nocmd -a default \
     -d 'show or set the affinity of new IRQs'
 complete -c irqaff -n $nocmd -a isolate -d 'keep interrupts off a set of CPUs'
 complete -c irqaff -n $nocmd -a explain -d 'say why IRQs run where they run'
+complete -c irqaff -n $nocmd -a cpus \
+    -d 'show where interrupts land, CPU by CPU'
 complete -c irqaff -n $nocmd -a save \
     -d "write a snapshot of every IRQ's affinity"
 complete -c irqaff -n $nocmd -a restore -d 'apply a snapshot'
@@ -143,6 +168,10 @@ complete -c irqaff -n $c -s o -l output -x -a '(__irqaff_columns)' \
 complete -c irqaff -n $c -s a -l all \
     -d 'also IRQs with no row in /proc/interrupts'
 complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
+complete -c irqaff -n $c -s i -l interval -x \
+    -d 'sample for a number of seconds and add RATE'
+complete -c irqaff -n $c -s c -l count -x \
+    -d 'number of samples, each headed by its time'
 complete -c irqaff -n '__irqaff_arg show 0' -a '(__irqaff_irqs)'
 
 set c '__fish_seen_subcommand_from set'
@@ -192,6 +221,17 @@ complete -c irqaff -n $c -s v -l verbose \
     -d 'also list the IRQs with nothing to explain'
 complete -c irqaff -n $c -s J -l json -d 'print the findings as JSON'
 complete -c irqaff -n '__irqaff_arg explain 0' -a '(__irqaff_irqs)'
+
+set c '__fish_seen_subcommand_from cpus'
+complete -c irqaff -n $c -s o -l output -x -a '(__irqaff_cpus_columns)' \
+    -d 'columns to print'
+complete -c irqaff -n $c -s n -l noheadings -d 'print no header line'
+complete -c irqaff -n $c -s J -l json -d 'print JSON'
+complete -c irqaff -n $c -s i -l interval -x \
+    -d 'sample for a number of seconds: add RATE, rank TOP by rate'
+complete -c irqaff -n $c -s c -l count -x \
+    -d 'number of samples, each headed by its time'
+complete -c irqaff -n '__irqaff_arg cpus 0' -a '(__irqaff_cpus)'
 
 set c '__fish_seen_subcommand_from save'
 complete -c irqaff -n $c -s o -l output -r -F -d 'write to a file'

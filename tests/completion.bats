@@ -68,8 +68,8 @@ help_commands() {
 
 @test "bash completes the command names" {
 	complete_line irqaff ''
-	assert_equal "$reply" \
-		"show set spread default isolate explain save restore check mask list"
+	assert_equal "$reply" "show set spread default isolate explain cpus \
+save restore check mask list"
 }
 
 @test "bash completes the commands irqaff --help lists, no more, no fewer" {
@@ -198,6 +198,30 @@ help_commands() {
 	assert_equal "$reply" "eth1 eth1-TxRx-0 eth1-TxRx-1"
 }
 
+@test "bash offers cpu: among the IRQ selector prefixes" {
+	complete_line irqaff set c
+	assert_equal "$reply" "cpu:"
+	complete_line irqaff show 9,c
+	assert_equal "$reply" "9,cpu:"
+	complete_line irqaff explain ''
+	assert_equal "${COMPREPLY[*]: -3}" "all dev: cpu:"
+}
+
+@test "bash completes a CPU set after cpu:, commas and node: included" {
+	complete_line irqaff show cpu:
+	assert_equal "$reply" "all N node:0 node:1"
+	complete_line irqaff set 9,cpu:node:
+	assert_equal "$reply" "0 1"
+	complete_line irqaff explain cpu:0-3,n
+	assert_equal "$reply" "0-3,node:0 0-3,node:1"
+	complete_unsplit irqaff spread eth0-TxRx-0,cpu:1,node:
+	assert_equal "$reply" \
+		"eth0-TxRx-0,cpu:1,node:0 eth0-TxRx-0,cpu:1,node:1"
+	# the rest of the word is one CPU set: no IRQ items after it
+	complete_unsplit irqaff set cpu:1,e
+	assert_equal "$reply" ""
+}
+
 @test "bash completes show's columns after -o, a comma and a plus" {
 	complete_line irqaff show -o E
 	assert_equal "$reply" "EFFECTIVE"
@@ -213,6 +237,55 @@ help_commands() {
 	complete_line irqaff show -o ''
 	assert_equal "$reply" "$(irqaff show --help |
 		sed -n '/^Columns/,/^$/s/^  \([A-Z]*\) .*/\1/p' | paste -sd ' ')"
+}
+
+@test "bash completes the options of cpus" {
+	complete_line irqaff cpus -
+	assert_equal "$reply" "-o --output -n --noheadings -J --json \
+-i --interval -c --count -h --help"
+	complete_line irqaff cpus -n --i
+	assert_equal "$reply" "--interval"
+}
+
+@test "bash completes the column names cpus --help lists after -o" {
+	complete_line irqaff cpus -o ''
+	assert_equal "$reply" "CPU NODE STATE IRQS TOTAL RATE TOP"
+	assert_equal "$reply" "$(irqaff cpus --help |
+		sed -n '/^Columns/,/^$/s/^  \([A-Z]*\) .*/\1/p' | paste -sd ' ')"
+}
+
+@test "bash completes cpus' columns after a comma, a plus and --output=" {
+	complete_line irqaff cpus -o T
+	assert_equal "$reply" "TOTAL TOP"
+	complete_line irqaff cpus -o CPU,S
+	assert_equal "$reply" "CPU,STATE"
+	complete_line irqaff cpus -i 1 -o +R
+	assert_equal "$reply" "+RATE"
+	complete_line irqaff cpus --output=CPU,I
+	assert_equal "$reply" "CPU,IRQS"
+	# show's columns are not cpus' columns
+	complete_line irqaff cpus -o A
+	assert_equal "$reply" ""
+}
+
+@test "bash completes CPU sets for the operand of cpus, after its options too" {
+	complete_line irqaff cpus ''
+	assert_equal "$reply" "all N node:0 node:1"
+	complete_line irqaff cpus -o CPU,TOP -i 0.5 -c 3 node:
+	assert_equal "$reply" "0 1"
+	complete_line irqaff cpus --interval 1 --count 2 -n ''
+	assert_equal "$reply" "all N node:0 node:1"
+	complete_unsplit irqaff cpus -J 0,node:
+	assert_equal "$reply" "0,node:0 0,node:1"
+}
+
+@test "bash completes nothing for cpus' interval and count, nor after its CPU set" {
+	complete_line irqaff cpus -i ''
+	assert_equal "$reply" ""
+	complete_line irqaff cpus --interval 1 --count ''
+	assert_equal "$reply" ""
+	complete_line irqaff cpus -i 1 -c 2 0-3 ''
+	assert_equal "$reply" ""
 }
 
 @test "bash completes file names for restore, check and save -o" {
@@ -333,6 +406,28 @@ zsh_complete() {
 	assert_output "--help --json --mask --quiet -h -J -m -q"
 }
 
+@test "zsh completes cpus' options, columns and CPU sets" {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	run zsh_complete 'irqaff cpus -J -'
+	assert_output "--count --help --interval --noheadings --output -c -h -i -n -o"
+	run zsh_complete 'irqaff cpus -o CPU,T'
+	assert_output "TOTAL TOP"
+	run zsh_complete 'irqaff cpus --output=+R'
+	assert_output "RATE"
+	run zsh_complete 'irqaff cpus -i 1 -c 2 0,node:'
+	assert_output "0 1"
+}
+
+@test "zsh completes cpu: and a CPU set after it" {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	run zsh_complete 'irqaff set c'
+	assert_output "cpu:"
+	run zsh_complete 'irqaff show 9,cpu:'
+	assert_output "all N node:"
+	run zsh_complete 'irqaff explain cpu:0-3,node:'
+	assert_output "0 1"
+}
+
 @test "the fish completion parses" {
 	command -v fish >/dev/null || skip "fish is not installed"
 	run fish --no-execute "$COMPLETIONS/irqaff.fish"
@@ -366,6 +461,25 @@ zsh_complete() {
 	EOF
 }
 
+@test "fish completes cpu: and a CPU set after it" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
+		complete -C 'irqaff set c'
+		complete -C 'irqaff show 9,cpu:'
+		complete -C 'irqaff explain cpu:0-3,node:'
+		complete -C 'irqaff set cpu:1,eth'"
+	assert_success
+	assert_output - <<-'EOF'
+		cpu:
+		9,cpu:all
+		9,cpu:N
+		9,cpu:node:0
+		9,cpu:node:1
+		cpu:0-3,node:0
+		cpu:0-3,node:1
+	EOF
+}
+
 @test "fish completes isolate's CPU sets and explain's IRQs" {
 	command -v fish >/dev/null || skip "fish is not installed"
 	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
@@ -382,5 +496,23 @@ zsh_complete() {
 		eth1-TxRx-1
 		9,dev:eth0
 		9,dev:eth1
+	EOF
+}
+
+@test "fish completes cpus' columns and CPU sets, and nothing after -i" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
+		complete -C 'irqaff cpus -o CPU,T'
+		complete -C 'irqaff cpus -i 1 -o +R'
+		complete -C 'irqaff cpus -i 1 -c 2 0,node:'
+		complete -C 'irqaff cpus -i '
+		complete -C 'irqaff cpus 0-3 '"
+	assert_success
+	assert_output - <<-'EOF'
+		CPU,TOP	columns to print
+		CPU,TOTAL	columns to print
+		+RATE	columns to print
+		0,node:0
+		0,node:1
 	EOF
 }
