@@ -115,7 +115,7 @@ add_count() {
 @test "cpus -i: a count added during the interval is that CPU's RATE" {
 	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 2
 	irqaff cpus -n -o cpu,rate,top -i 1 >"$BATS_TEST_TMPDIR/out" &
-	sleep 0.3
+	sleep 0.5
 	add_count 24 2 1000
 	wait $!
 	run cat "$BATS_TEST_TMPDIR/out"

@@ -44,7 +44,7 @@ within_5() {
 			--affinity 1 --irq 25=b --affinity 2 "$opt"
 		irqaff show -n >"$BATS_TEST_TMPDIR/before"
 		irqaff show -i 1 >"$BATS_TEST_TMPDIR/out" &
-		sleep 0.3
+		sleep 0.5
 		add_count 24 2 500
 		wait $!
 		run cat "$BATS_TEST_TMPDIR/out"
@@ -58,7 +58,7 @@ within_5() {
 @test "show -i with a selector reads only those IRQs, and -o chooses RATE" {
 	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 2
 	irqaff show -n -o irq,rate -i 1 25 >"$BATS_TEST_TMPDIR/out" &
-	sleep 0.3
+	sleep 0.5
 	add_count 25 3 2000
 	wait $!
 	run cat "$BATS_TEST_TMPDIR/out"
