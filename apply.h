@@ -8,14 +8,19 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "machine.h"
 
 /*
  * APPLY_NAMED: the user named this IRQ by its number alone, so a
  * kernel-managed IRQ is an error, not an IRQ to leave to the kernel.
+ * APPLY_JSON: outcomes are recorded in the tally for tally_json(), and
+ * nothing is printed on standard output.
  */
-enum { APPLY_DRYRUN = 1, APPLY_VERBOSE = 2, APPLY_NAMED = 4 };
+enum {
+	APPLY_DRYRUN = 1, APPLY_VERBOSE = 2, APPLY_NAMED = 4, APPLY_JSON = 8
+};
 
 enum apply_result {
 	APPLY_UNCHANGED, APPLY_CHANGED, APPLY_FAILED, APPLY_MANAGED
@@ -29,12 +34,29 @@ struct change {
 };
 
 /*
+ * One IRQ, or the default affinity, as the JSON result lists it; the
+ * strings are owned, NULL when not known.
+ */
+struct outcome {
+	long			 irq;	/* -1: the default affinity */
+	enum apply_result	 result;
+	char			*old, *new;	/* CPU lists */
+	int			 err;	/* failed: its errno, or 0 */
+	char			*msg;	/* failed: the sentence */
+};
+
+/*
  * What a run did, file by file; managed: left to the kernel; stop: no
- * write can succeed (not root).
+ * write can succeed (not root). With APPLY_JSON, v holds every outcome
+ * but an IRQ's unchanged, and stop_err and stop_msg why the run stopped.
  */
 struct tally {
-	size_t	 changed, unchanged, failed, managed;
-	bool	 stop;
+	size_t		 changed, unchanged, failed, managed;
+	bool		 stop;
+	int		 stop_err;
+	char		*stop_msg;
+	struct outcome	*v;
+	size_t		 n, cap;
 };
 
 enum apply_result apply_irq(struct machine *, unsigned int,
@@ -44,5 +66,13 @@ enum apply_result apply_default(struct machine *, const struct cpuset *, int,
 void		 apply_all(struct machine *, const struct change *, size_t,
 		    int, struct tally *);
 void		 apply_note(const struct tally *, int);
+
+void		 tally_add(struct tally *, int, long, enum apply_result,
+		    const struct cpuset *, const struct cpuset *, int,
+		    const char *);
+void		 tally_skip(struct tally *, int, long,
+		    const struct cpuset *);
+void		 tally_json(FILE *, struct tally *, int);
+void		 tally_free(struct tally *);
 
 #endif

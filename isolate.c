@@ -80,15 +80,9 @@ struct isolate {
 	struct entry		*e;
 	size_t			 n;
 	struct cpuset		*dfrom, *dto;	/* the default affinity */
-	enum apply_result	 dresult;
 	struct tally		 tl;
 	struct findings		 notes;
 	struct isolation	 iso;
-};
-
-static const char *const results[] = {
-	[APPLY_UNCHANGED] = "unchanged", [APPLY_CHANGED] = "changed",
-	[APPLY_FAILED] = "failed", [APPLY_MANAGED] = "managed",
 };
 
 static int
@@ -124,10 +118,10 @@ isolate_options(int argc, char *argv[], struct isolate *is, int *cpus)
 	if (is->check && (is->dryrun || (is->flags & APPLY_VERBOSE)))
 		return usage_error(&isolate_command,
 		    "--check writes nothing; -n and -v do not apply");
-	if (is->dryrun && !is->json)
+	if (is->dryrun)
 		is->flags |= APPLY_DRYRUN;
 	if (is->json)
-		is->flags &= ~APPLY_VERBOSE;
+		is->flags = (is->flags & ~APPLY_VERBOSE) | APPLY_JSON;
 	return EXIT_OK;
 }
 
@@ -238,7 +232,8 @@ plan_irq(struct isolate *is, struct entry *e)
 	if (affinity_read(e->irq, AFF_REQUESTED, e->from, &pe) != 0) {
 		warnx("irq %u: %s", e->irq, pe.msg);
 		e->kind = K_FAILED;
-		is->tl.failed++;
+		tally_add(&is->tl, is->flags, e->irq, APPLY_FAILED, NULL, NULL,
+		    perr_errno(&pe), pe.msg);
 		return;
 	}
 	if (!cpuset_intersects(e->from, is->cpus)) {
@@ -265,7 +260,8 @@ plan_default(struct isolate *is)
 		warnx("%s", pe.msg);
 		cpuset_free(is->dfrom);
 		is->dfrom = NULL;
-		is->tl.failed++;
+		tally_add(&is->tl, is->flags, -1, APPLY_FAILED, NULL, NULL,
+		    perr_errno(&pe), pe.msg);
 		return;
 	}
 	is->dto = xcpudup(is->dfrom);
@@ -298,36 +294,39 @@ plan(struct isolate *is)
 	return EXIT_OK;
 }
 
-/* The default first, so that IRQs set up meanwhile avoid the CPUs too. */
+/*
+ * The default first, so that IRQs set up meanwhile avoid the CPUs too.
+ * An IRQ off the CPUs counts as unchanged.
+ */
 static void
 apply_plan(struct isolate *is)
 {
 	struct entry *e;
 	size_t i;
 
-	if (is->dfrom != NULL && is->json && is->dryrun)
-		is->dresult = cpuset_equal(is->dfrom, is->dto) ?
-		    APPLY_UNCHANGED : APPLY_CHANGED;
-	else if (is->dfrom != NULL)
-		is->dresult = apply_default(&is->m, is->dto, is->flags,
-		    &is->tl);
+	if (is->dfrom != NULL)
+		apply_default(&is->m, is->dto, is->flags, &is->tl);
 	for (i = 0; i < is->n; i++) {
 		e = &is->e[i];
-		if (e->kind == K_OFF && e->was != NULL)
-			printf("irq %u: %s unchanged\n", e->irq,
-			    *e->was ? e->was : "-");
-		else if (e->kind == K_MANAGED &&
-		    (is->flags & (APPLY_VERBOSE | APPLY_DRYRUN)))
-			printf("irq %u: managed by the kernel, left alone\n",
-			    e->irq);
+		if (e->kind == K_OFF) {
+			if (e->was != NULL)
+				printf("irq %u: %s unchanged\n", e->irq,
+				    *e->was ? e->was : "-");
+			tally_add(&is->tl, is->flags, e->irq, APPLY_UNCHANGED,
+			    NULL, NULL, 0, NULL);
+		} else if (e->kind == K_MANAGED) {
+			if ((is->flags & (APPLY_VERBOSE | APPLY_DRYRUN)) &&
+			    !is->json)
+				printf("irq %u: managed by the kernel, left "
+				    "alone\n", e->irq);
+			tally_add(&is->tl, is->flags, e->irq, APPLY_MANAGED,
+			    NULL, NULL, 0, NULL);
+		}
 		if (e->kind != K_MOVE)
 			continue;
 		if (is->tl.stop) {
 			e->result = APPLY_FAILED;
-			is->tl.failed++;
-		} else if (is->json && is->dryrun) {
-			e->result = APPLY_CHANGED;
-			is->tl.changed++;
+			tally_skip(&is->tl, is->flags, e->irq, e->to);
 		} else
 			e->result = apply_irq(&is->m, e->irq, e->to,
 			    is->flags, &is->tl);
@@ -389,27 +388,7 @@ json_set(const char *sep, const char *key, const struct cpuset *set)
 	free(s);
 }
 
-/* An IRQ the result lists: moved or to move, failed, or stuck here. */
-static bool
-listed(const struct entry *e, bool check)
-{
-	if (check)
-		return e->kind != K_OFF;
-	return e->kind == K_MOVE || e->kind == K_FAILED || managed_here(e);
-}
-
-static const char *
-result_of(const struct isolate *is, const struct entry *e)
-{
-	if (e->kind == K_FAILED)
-		return "failed";
-	if (e->kind == K_MANAGED)
-		return "managed";
-	if (is->dryrun && e->result == APPLY_CHANGED)
-		return "planned";
-	return results[e->result];
-}
-
+/* An IRQ and where it runs, or with --check also its kind. */
 static void
 json_irq(const struct isolate *is, const struct entry *e)
 {
@@ -421,38 +400,50 @@ json_irq(const struct isolate *is, const struct entry *e)
 	if (is->check)
 		printf(",\"kind\":\"%s\"", e->kind == K_MANAGED ? "managed" :
 		    e->kind == K_MOVE ? "movable" : "unknown");
-	if (!is->check && e->kind == K_MOVE) {
-		json_set(",", "from", e->from);
-		json_set(",", "to", e->to);
-	}
 	if (e->on != NULL)
 		json_set(",", e->guessed ? "requested" : "effective", e->on);
-	if (!is->check)
-		printf(",\"result\":\"%s\"", result_of(is, e));
 	putchar('}');
 }
 
+/* --check -J: the IRQs on the CPUs, the default, the findings. */
 static void
 print_json(const struct isolate *is, bool clean)
 {
 	const char *sep = "";
 	size_t i;
 
-	printf("{\"cpus\":\"%s\"", is->iso.list);
-	if (is->check)
-		printf(",\"isolated\":%s", clean ? "true" : "false");
-	if (is->dfrom != NULL && is->check)
+	printf("{\"cpus\":\"%s\",\"isolated\":%s", is->iso.list,
+	    clean ? "true" : "false");
+	if (is->dfrom != NULL)
 		json_set(",", "default", is->dfrom);
-	else if (is->dfrom != NULL) {
-		json_set(",\"default\":{", "from", is->dfrom);
-		json_set(",", "to", is->dto);
-		printf(",\"result\":\"%s\"}", is->dryrun &&
-		    is->dresult == APPLY_CHANGED ? "planned" :
-		    results[is->dresult]);
-	}
 	printf(",\"irqs\":[");
 	for (i = 0; i < is->n; i++) {
-		if (!listed(&is->e[i], is->check))
+		if (is->e[i].kind == K_OFF)
+			continue;
+		fputs(sep, stdout);
+		json_irq(is, &is->e[i]);
+		sep = ",";
+	}
+	printf("],\"findings\":");
+	findings_json(stdout, &is->notes);
+	printf("}\n");
+}
+
+/*
+ * -J: the result every command gives, and the managed IRQs that stay on
+ * the CPUs, where they run, with the findings.
+ */
+static void
+print_result(struct isolate *is)
+{
+	const char *sep = "";
+	size_t i;
+
+	printf("{\"cpus\":\"%s\",", is->iso.list);
+	tally_json(stdout, &is->tl, is->flags);
+	printf(",\"stuck\":[");
+	for (i = 0; i < is->n; i++) {
+		if (!managed_here(&is->e[i]))
 			continue;
 		fputs(sep, stdout);
 		json_irq(is, &is->e[i]);
@@ -550,7 +541,7 @@ run_isolate(struct isolate *is)
 	apply_plan(is);
 	find_notes(is);
 	if (is->json)
-		print_json(is, false);
+		print_result(is);
 	else if (!is->quiet)
 		warn_notes(is);
 	return exit_applied(&is->tl);
@@ -568,6 +559,7 @@ isolate_free(struct isolate *is)
 	cpuset_free(is->dfrom);
 	cpuset_free(is->dto);
 	findings_free(&is->notes);
+	tally_free(&is->tl);
 	isolation_free(&is->iso);
 	machine_free(&is->m);
 }

@@ -1,5 +1,6 @@
 /* set: give IRQs one CPU set, validated before any write. */
 #include <err.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "apply.h"
@@ -13,9 +14,10 @@ static int set_main(int, char *[]);
 
 const struct command set_command = {
 	"set", set_main, "give IRQs a set of CPUs",
-	"[-nvmq] irqs cpus",
+	"[-nvJmq] irqs cpus",
 	"  -n, --dry-run  print what would change, write nothing\n"
 	"  -v, --verbose  print a line for every IRQ\n"
+	"  -J, --json     print the result as JSON\n"
 	"  -m, --mask     read cpus as a kernel mask (ff,00000000)\n"
 	"  -q, --quiet    no irqbalance warning\n",
 	NULL
@@ -24,6 +26,7 @@ const struct command set_command = {
 static const struct option set_opts[] = {
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "json", no_argument, NULL, 'J' },
 	{ "mask", no_argument, NULL, 'm' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -60,7 +63,7 @@ set_main(int argc, char *argv[])
 	int ch, flags = 0, cpus = CPUS_ONLINE, status;
 	size_t i;
 
-	while ((ch = getopts(argc, argv, &set_command, "nvmq", set_opts)) !=
+	while ((ch = getopts(argc, argv, &set_command, "nvJmq", set_opts)) !=
 	    -1) {
 		switch (ch) {
 		case 'n':
@@ -68,6 +71,9 @@ set_main(int argc, char *argv[])
 			break;
 		case 'v':
 			flags |= APPLY_VERBOSE;
+			break;
+		case 'J':
+			flags |= APPLY_JSON;
 			break;
 		case 'm':
 			cpus |= CPUS_MASK;
@@ -80,6 +86,8 @@ set_main(int argc, char *argv[])
 	if (argc - optind != 2)
 		return usage_error(&set_command,
 		    "expected an IRQ list and a CPU set");
+	if (flags & APPLY_JSON)
+		flags &= ~APPLY_VERBOSE;
 	if (machine_load(&m) != 0)
 		return EXIT_FAIL;
 	want = xcpuset(m.nbits);
@@ -103,6 +111,12 @@ set_main(int argc, char *argv[])
 	apply_all(&m, c, irqs.n, flags, &tl);
 	apply_note(&tl, flags);
 	status = exit_applied(&tl);
+	if (flags & APPLY_JSON) {
+		putchar('{');
+		tally_json(stdout, &tl, flags);
+		puts("}");
+	}
+	tally_free(&tl);
 	free(c);
 out:
 	irqs_free(&irqs);

@@ -25,7 +25,7 @@ const struct command spread_command = {
 	"[-nvJq] [-c cpus] [-x cpus] [--linear] [--include-isolated] irqs",
 	"  -n, --dry-run           print the plan, write nothing\n"
 	"  -v, --verbose           print a line for every IRQ\n"
-	"  -J, --json              print the plan as JSON\n"
+	"  -J, --json              print the result as JSON\n"
 	"  -c, --cpus CPUS         the CPUs to use (default: the device's "
 	"node)\n"
 	"  -x, --exclude CPUS      CPUs not to use\n"
@@ -271,29 +271,20 @@ cpu_order(struct machine *m, const struct cpuset *pool, bool linear,
 }
 
 static void
-print_plan(const struct change *c, size_t n, bool json)
+print_plan(const struct change *c, size_t n)
 {
 	char *name, *raw;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		name = raw = irq_names(c[i].irq);
-		if (!json && (name = escaped(raw)) == NULL)
+		raw = irq_names(c[i].irq);
+		if ((name = escaped(raw)) == NULL)
 			err(EXIT_FAIL, NULL);
-		if (json) {
-			printf("%s{\"irq\":%u,\"name\":", i ? "," : "[",
-			    c[i].irq);
-			json_string(stdout, name);
-			printf(",\"cpu\":%d}", cpuset_first(c[i].want));
-		} else
-			printf("irq %u%s%s: %d\n", c[i].irq, *name ? " " : "",
-			    name, cpuset_first(c[i].want));
-		if (name != raw)
-			free(name);
+		printf("irq %u%s%s: %d\n", c[i].irq, *name ? " " : "", name,
+		    cpuset_first(c[i].want));
+		free(name);
 		free(raw);
 	}
-	if (json)
-		printf("]\n");
 }
 
 /* The CPUs to spread over; NULL, already warned, when none is left. */
@@ -336,7 +327,7 @@ make_pool(struct machine *m, const struct cpuset *named,
 struct spread {
 	struct machine	 m;
 	const char	*carg, *xarg;
-	bool		 dryrun, json, linear, isolated, quiet;
+	bool		 dryrun, linear, isolated, quiet;
 	int		 flags;
 	struct cpuset	*named, *exclude;
 };
@@ -356,7 +347,7 @@ spread_options(int argc, char *argv[], struct spread *sp)
 			sp->flags |= APPLY_VERBOSE;
 			break;
 		case 'J':
-			sp->json = true;
+			sp->flags |= APPLY_JSON;
 			break;
 		case 'c':
 			sp->carg = optarg;
@@ -377,6 +368,8 @@ spread_options(int argc, char *argv[], struct spread *sp)
 	}
 	if (argc - optind != 1)
 		return usage_error(&spread_command, "expected one IRQ list");
+	if (sp->flags & APPLY_JSON)
+		sp->flags &= ~APPLY_VERBOSE;
 	return EXIT_OK;
 }
 
@@ -407,6 +400,7 @@ spread_cpus(struct spread *sp)
 /*
  * One CPU per IRQ in spreading order, round robin; the sets are owned.
  * IRQs the kernel manages (debugfs says so) are left out of the plan.
+ * With -J -n, what would change is read as a dry run reads it.
  */
 static int
 spread_irqs(struct spread *sp, const struct irqs *irqs,
@@ -416,15 +410,17 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	struct change *c;
 	struct cpuset **sets;
 	struct slot *order;
+	unsigned int *left;		/* the managed IRQs */
 	size_t i, k, n, managed = 0;
-	int status = EXIT_OK;
+	int status = EXIT_OK, json = sp->flags & APPLY_JSON;
 
 	order = cpu_order(&sp->m, pool, sp->linear, &n);
 	c = xcalloc(irqs->n, sizeof(*c));
 	sets = xcalloc(irqs->n, sizeof(*sets));
+	left = xcalloc(irqs->n, sizeof(*left));
 	for (i = k = 0; i < irqs->n; i++) {
 		if (irq_state(irqs->v[i]) & IRQ_MANAGED) {
-			managed++;
+			left[managed++] = irqs->v[i];
 			continue;
 		}
 		sets[k] = xcpuset(sp->m.nbits);
@@ -435,9 +431,11 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	if (managed > 0)
 		warnx("note: %zu kernel-managed IRQ%s left out of the plan",
 		    managed, managed == 1 ? "" : "s");
-	if (sp->dryrun || sp->json)
-		print_plan(c, k, sp->json);
-	if (!sp->dryrun) {
+	if (sp->dryrun && !json)
+		print_plan(c, k);
+	if (sp->dryrun && json)
+		apply_all(&sp->m, c, k, sp->flags | APPLY_DRYRUN, &tl);
+	else if (!sp->dryrun) {
 		if (!sp->quiet)
 			irqbalance_warn();
 		applying();
@@ -445,9 +443,21 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 		apply_note(&tl, sp->flags);
 		status = exit_applied(&tl);
 	}
+	if (json) {
+		/* after apply_note(): its note is not about these */
+		for (i = 0; i < managed; i++)
+			tally_add(&tl, sp->flags, left[i], APPLY_MANAGED, NULL,
+			    NULL, 0, NULL);
+		putchar('{');
+		tally_json(stdout, &tl, sp->flags |
+		    (sp->dryrun ? APPLY_DRYRUN : 0));
+		puts("}");
+	}
+	tally_free(&tl);
 	for (i = 0; i < k; i++)
 		cpuset_free(sets[i]);
 	free(sets);
+	free(left);
 	free(c);
 	free(order);
 	return status;

@@ -4,6 +4,7 @@
  */
 #include <sys/param.h>
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,53 @@ perr_set(struct perr *pe, int code, const char *fmt, ...)
 		va_end(ap);
 	}
 	return -code;
+}
+
+/*
+ * The errno of a failed system call that perr_set() was given with its
+ * strerror() last, as the readers of files give it; 0 for a parser's
+ * refusal, which has an errno but no system call.
+ */
+int
+perr_errno(const struct perr *pe)
+{
+	const char *s = strerror(pe->code);
+	size_t len = strlen(pe->msg), slen = strlen(s);
+
+	if (pe->code == 0 || len < slen + 2 ||
+	    strncmp(pe->msg + len - slen - 2, ": ", 2) != 0 ||
+	    strcmp(pe->msg + len - slen, s) != 0)
+		return 0;
+	return pe->code;
+}
+
+/* The symbolic name of an errno an affinity file gives, or NULL. */
+const char *
+errno_name(int e)
+{
+	static const struct {
+		int		 e;
+		const char	*name;
+	} names[] = {
+		{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { EIO, "EIO" },
+		{ ENXIO, "ENXIO" }, { EAGAIN, "EAGAIN" },
+		{ ENOMEM, "ENOMEM" }, { EACCES, "EACCES" },
+		{ EFAULT, "EFAULT" }, { EBUSY, "EBUSY" },
+		{ ENODEV, "ENODEV" }, { ENOTDIR, "ENOTDIR" },
+		{ EISDIR, "EISDIR" }, { EINVAL, "EINVAL" },
+		{ ENFILE, "ENFILE" }, { EMFILE, "EMFILE" },
+		{ EFBIG, "EFBIG" }, { ENOSPC, "ENOSPC" }, { EROFS, "EROFS" },
+		{ ERANGE, "ERANGE" }, { ELOOP, "ELOOP" },
+		{ ENAMETOOLONG, "ENAMETOOLONG" }, { EOVERFLOW, "EOVERFLOW" },
+		{ EOPNOTSUPP, "EOPNOTSUPP" }, { ESTALE, "ESTALE" },
+		{ EDQUOT, "EDQUOT" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].e == e)
+			return names[i].name;
+	return NULL;
 }
 
 /*

@@ -23,5 +23,7 @@ const char	*visquote(char *, size_t, const char *, size_t);
 const char	*quoted(const char *);
 char		*escaped(const char *);
 void		 json_string(FILE *, const char *);
+const char	*errno_name(int);
+int		 perr_errno(const struct perr *);
 
 #endif

@@ -267,3 +267,59 @@ $(usage_of default)"
 	assert_equal "$stderr" "irqaff: default: unknown option --bogus
 $(usage_of default)"
 }
+
+@test "default -J prints the set as JSON, a list even with -m" {
+	tree
+	printf 'f0,0000ff00\n' >"$DEFAULT"
+	run --separate-stderr -0 irqaff default -J
+	assert_output '{"default":"8-15,36-39"}'
+	assert_equal "$stderr" ""
+	run --separate-stderr -0 irqaff default -J -m
+	assert_output '{"default":"8-15,36-39"}'
+	rm "$DEFAULT"
+	run --separate-stderr -1 irqaff default -J
+	assert_output ''
+	assert_equal "$stderr" "irqaff: $DEFAULT: No such file or directory"
+}
+
+@test "default -J CPUS prints the result; a second run is unchanged" {
+	tree
+	run --separate-stderr -0 irqaff default -J 0-3
+	assert_output '{"dry_run":false,"default":{"old":"0-39","new":"0-3","result":"changed"},"changed":[],"unchanged":0,"failed":[],"managed":[]}'
+	assert_equal "$stderr" ""
+	assert_file "$DEFAULT" $'00,0000000f\n'
+	local before
+	before=$(tree_sum)
+	run --separate-stderr -0 irqaff default -J -v 0-3
+	assert_output '{"dry_run":false,"default":{"old":"0-3","new":"0-3","result":"unchanged"},"changed":[],"unchanged":0,"failed":[],"managed":[]}'
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "default -n -J says what would change and writes nothing" {
+	tree
+	local before
+	before=$(tree_sum)
+	run --separate-stderr -0 irqaff default -n -J 20-39
+	assert_output '{"dry_run":true,"default":{"old":"0-39","new":"20-39","result":"changed"},"changed":[],"unchanged":0,"failed":[],"managed":[]}'
+	assert_equal "$stderr" ""
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "default -J CPUS: a failed write is in the result with its errno" {
+	tree
+	run --separate-stderr -1 faulty "$DEFAULT:EINVAL" irqaff default -J 1
+	assert_output '{"dry_run":false,"default":{"old":"0-39","new":"1","result":"failed","errno":"EINVAL","error":"cannot set 1: the kernel refused the CPU set (Invalid argument)"},"changed":[],"unchanged":0,"failed":[],"managed":[]}'
+	assert_equal "$stderr" 'irqaff: default: cannot set 1: the kernel refused the CPU set (Invalid argument)'
+	rm "$DEFAULT"
+	run --separate-stderr -1 irqaff default -J 1
+	assert_output '{"dry_run":false,"default":{"old":null,"new":"1","result":"failed","errno":"ENOENT","error":"'"$DEFAULT"': No such file or directory"},"changed":[],"unchanged":0,"failed":[],"managed":[]}'
+	assert_equal "$stderr" "irqaff: default: $DEFAULT: No such file or directory"
+}
+
+@test "a write to the default that fails with EIO is a failure, not the kernel's" {
+	tree
+	run --separate-stderr -1 faulty "$DEFAULT:EIO" irqaff default -v 1
+	assert_output ''
+	assert_equal "$stderr" "irqaff: default: cannot set 1: $DEFAULT: Input/output error"
+	assert_file "$DEFAULT" $'ff,ffffffff\n'
+}

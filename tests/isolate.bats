@@ -220,13 +220,15 @@ CPU 4-7: not isolated from interrupts"
 	assert_equal "$stderr" "irqaff: warning: irqbalance: runs and bans only CPU 5 (IRQBALANCE_BANNED_CPULIST); add IRQBALANCE_BANNED_CPULIST=4-7 to $ROOT/etc/default/irqbalance and restart it"
 }
 
-@test "isolate -J: the result, with the default and what stays" {
+@test "isolate -J: the result, with the default and the managed IRQs that stay" {
 	tree --managed 27
 	run --separate-stderr -0 irqaff isolate -J 6-7
-	assert_output '{"cpus":"6-7","default":{"from":"0-7","to":"0-5","result":"changed"},"irqs":[{"irq":24,"name":"a","from":"0-7","to":"0-5","result":"changed"},{"irq":25,"name":"b","from":"4-7","to":"4-5","result":"changed"},{"irq":27,"name":"d","effective":"7","result":"managed"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 6-7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_output '{"cpus":"6-7","dry_run":false,"default":{"old":"0-7","new":"0-5","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-5"},{"irq":25,"name":"b","old":"4-7","new":"4-5"}],"unchanged":1,"failed":[],"managed":[{"irq":27,"name":"d"}],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 6-7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
 	assert_equal "$stderr" ''
-	run --separate-stderr -0 irqaff isolate -J 6-7
-	assert_output '{"cpus":"6-7","default":{"from":"0-5","to":"0-5","result":"unchanged"},"irqs":[{"irq":27,"name":"d","effective":"7","result":"managed"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 6-7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_equal "$(lists 24 25 26 27)" $'0-5\n4-5\n0-1\n6-7'
+	run --separate-stderr -0 irqaff isolate -J -v 6-7
+	assert_output '{"cpus":"6-7","dry_run":false,"default":{"old":"0-5","new":"0-5","result":"unchanged"},"changed":[],"unchanged":3,"failed":[],"managed":[{"irq":27,"name":"d"}],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 6-7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_equal "$stderr" ''
 }
 
 @test "isolate -n -J plans without writing" {
@@ -234,8 +236,27 @@ CPU 4-7: not isolated from interrupts"
 	local before
 	before=$(tree_sum)
 	run --separate-stderr -0 irqaff isolate -n -J 0
-	assert_output '{"cpus":"0","default":{"from":"0-7","to":"1-7","result":"planned"},"irqs":[{"irq":24,"name":"a","from":"0-7","to":"1-7","result":"planned"},{"irq":26,"name":"c","from":"0-1","to":"1","result":"planned"}],"findings":[]}'
+	assert_output '{"cpus":"0","dry_run":true,"default":{"old":"0-7","new":"1-7","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"1-7"},{"irq":26,"name":"c","old":"0-1","new":"1"}],"unchanged":2,"failed":[],"managed":[],"stuck":[],"findings":[]}'
+	assert_equal "$stderr" ''
 	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "isolate -J: a refused write fails, a refusal with EIO is the kernel's" {
+	tree
+	run --separate-stderr -3 faulty "$(irq_dir 25)/smp_affinity_list:EINVAL,$(irq_dir 27)/smp_affinity_list:EIO" \
+		irqaff isolate -J 4-7
+	assert_output '{"cpus":"4-7","dry_run":false,"default":{"old":"0-7","new":"0-3","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-3"}],"unchanged":1,"failed":[{"irq":25,"name":"b","new":"0-3","errno":"EINVAL","error":"cannot set 0-3: the kernel refused the CPU set (Invalid argument)"}],"managed":[{"irq":27,"name":"d"}],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 4-7; boot with isolcpus=managed_irq,4-7 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_equal "$stderr" 'irqaff: irq 25: cannot set 0-3: the kernel refused the CPU set (Invalid argument)'
+}
+
+@test "isolate -J: an IRQ or a default that cannot be read fails" {
+	tree
+	rm "$(irq_dir 25)/smp_affinity_list" "$(irq_dir 25)/smp_affinity"
+	printf 'zz\n' >"$ROOT/proc/irq/default_smp_affinity"
+	run --separate-stderr -3 irqaff isolate -J 4-7
+	assert_output '{"cpus":"4-7","dry_run":false,"default":{"old":null,"new":null,"result":"failed","errno":null,"error":"'"$ROOT"'/proc/irq/default_smp_affinity: \"z\" is not a hex digit"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-3"},{"irq":27,"name":"d","old":"6-7","new":"0-3"}],"unchanged":1,"failed":[{"irq":25,"name":"b","new":null,"errno":"ENOENT","error":"'"$ROOT"'/proc/irq/25/smp_affinity: No such file or directory"}],"managed":[],"stuck":[],"findings":[]}'
+	assert_equal "${stderr_lines[0]}" "irqaff: irq 25: $ROOT/proc/irq/25/smp_affinity: No such file or directory"
+	assert_equal "${stderr_lines[1]}" "irqaff: $ROOT/proc/irq/default_smp_affinity: \"z\" is not a hex digit"
 }
 
 @test "bad CPU sets are refused before anything is written" {

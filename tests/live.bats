@@ -200,13 +200,13 @@ save_all() {
 	run --separate-stderr irqaff isolate -J "$last"
 	assert_success
 	second=$output
-	run jq -r '.irqs[] | select(.result != "managed") | .irq' <<<"$second"
+	run jq -r '(.changed + .failed)[] | .irq' <<<"$second"
 	assert_success
 	assert_output ""
 	while read -r irq list; do
 		list=$(cat "/proc/irq/$irq/smp_affinity_list")
 		if cpu_in "$last" "$list"; then
-			run jq -e ".irqs[] | select(.irq == $irq)" <<<"$second"
+			run jq -e ".managed[] | select(.irq == $irq)" <<<"$second"
 			assert_success
 		fi
 	done <"$BATS_TEST_TMPDIR/all"

@@ -1,0 +1,133 @@
+#!/usr/bin/env bats
+# -J: set, spread, default and isolate print one JSON object, the same
+# members for every command: what changed, how many were unchanged, what
+# failed (with the errno's name and the sentence of the warning) and what
+# the kernel manages; the warnings and the exit status stay as without -J.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper/common-setup
+	_common_setup
+}
+
+# Four CPUs and the IRQs 24 a, 25 b and 26 c, in DIR when given.
+tree() {
+	make_root ${1:+--dir "$1"} --cpus 4 --irq 24=a --irq 25=b --irq 26=c
+}
+
+# failed_of JSON: the failed list, one compact line, keys sorted.
+failed_of() {
+	jq -S -c '.failed' <<<"$1"
+}
+
+@test "each kind of failure has its errno, or null when no system call failed" {
+	make_root --cpus 4 --irq 24=a --irq 25=b --irq 26=c --irq 27=
+	rm "$(irq_dir 24)/smp_affinity_list" "$(irq_dir 24)/smp_affinity"
+	run --separate-stderr -3 faulty "$(irq_dir 25)/smp_affinity_list:ENOSPC,$(irq_dir 26)/smp_affinity_list:drop" \
+		irqaff set -J 24-27 1
+	assert_equal "$(failed_of "$output")" '[{"errno":"ENOENT","error":"'"$ROOT"'/proc/irq/24/smp_affinity: No such file or directory","irq":24,"name":"a","new":"1"},{"errno":"ENOSPC","error":"cannot set 1: no free interrupt vectors on the target CPUs (No space left on device)","irq":25,"name":"b","new":"1"},{"errno":null,"error":"wrote 1, but '"$ROOT"'/proc/irq/26/smp_affinity_list reads back \"0-3\"","irq":26,"name":"c","new":"1"}]'
+	assert_equal "$(jq -c '.changed' <<<"$output")" '[{"irq":27,"name":"","old":"0-3","new":"1"}]'
+	assert_equal "${stderr_lines[0]}" "irqaff: irq 24: $ROOT/proc/irq/24/smp_affinity: No such file or directory"
+	assert_equal "${stderr_lines[1]}" 'irqaff: irq 25: cannot set 1: no free interrupt vectors on the target CPUs (No space left on device)'
+	assert_equal "${stderr_lines[2]}" "irqaff: irq 26: wrote 1, but $ROOT/proc/irq/26/smp_affinity_list reads back \"0-3\""
+	assert_equal "${#stderr_lines[@]}" 3
+}
+
+@test "files that are no CPU list, a directory or a fifo fail with their own errno or null" {
+	tree
+	printf 'precious\n' >"$(irq_dir 24)/smp_affinity_list"
+	rm "$(irq_dir 25)/smp_affinity_list"
+	mkdir "$(irq_dir 25)/smp_affinity_list"
+	rm "$(irq_dir 26)/smp_affinity_list"
+	mkfifo "$(irq_dir 26)/smp_affinity_list"
+	run --separate-stderr -1 irqaff set -J 24-26 1
+	# a directory in proc/irq/25 is an action name too: not compared
+	assert_equal "$(jq -c 'del(.failed[].name)' <<<"$output")" '{"dry_run":false,"changed":[],"unchanged":0,"failed":[{"irq":24,"new":"1","errno":null,"error":"'"$ROOT"'/proc/irq/24/smp_affinity_list holds \"precious\", not a CPU list; left alone"},{"irq":25,"new":"1","errno":"EISDIR","error":"'"$ROOT"'/proc/irq/25/smp_affinity_list: Is a directory"},{"irq":26,"new":"1","errno":null,"error":"'"$ROOT"'/proc/irq/26/smp_affinity_list: not a regular file; left alone"}],"managed":[]}'
+	assert_equal "${#stderr_lines[@]}" 3
+}
+
+@test "each errno the kernel gives is named" {
+	tree
+	local e
+	for e in EIO EPERM EINVAL ERANGE EBUSY EACCES ENOSPC; do
+		run --separate-stderr -1 faulty "$(irq_dir 24)/smp_affinity_list:$e" \
+			irqaff set -J 24 1
+		assert_equal "$(jq -r '.failed[0].errno' <<<"$output")" "$e"
+		assert_equal "irqaff: irq 24: $(jq -r '.failed[0].error' <<<"$output")" "$stderr"
+	done
+}
+
+@test "a refusal with EIO of an IRQ not named by number is the kernel's" {
+	tree
+	run --separate-stderr -0 faulty "$(irq_dir 25)/smp_affinity_list:EIO" \
+		irqaff set -J 'a,b' 1
+	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"a","old":"0-3","new":"1"}],"unchanged":0,"failed":[],"managed":[{"irq":25,"name":"b"}]}'
+	assert_equal "$stderr" 'irqaff: note: 1 kernel-managed IRQ left to the kernel'
+}
+
+@test "when no write can succeed, the IRQs never tried fail for the same reason" {
+	command -v setpriv >/dev/null || skip "setpriv is not installed"
+	[[ $(id -u) == 0 ]] || skip "needs root to drop to another user"
+	local d why
+	tree
+	chmod -R a+rX "$BATS_TEST_TMPDIR"
+	for d in "$BATS_TEST_TMPDIR/.." "$BATS_TEST_TMPDIR/../.." \
+		"$BATS_RUN_TMPDIR"; do
+		chmod a+x "$d"
+	done
+	why="cannot write $ROOT/proc/irq/24/smp_affinity_list: Permission denied; changing affinity needs root"
+	run --separate-stderr -1 setpriv --reuid=65534 --regid=65534 \
+		--clear-groups "$IRQAFF_BIN" --root "$ROOT" set -J all 1
+	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[{"irq":24,"name":"a","new":"1","errno":"EACCES","error":"'"$why"'"},{"irq":25,"name":"b","new":"1","errno":"EACCES","error":"'"$why"'"},{"irq":26,"name":"c","new":"1","errno":"EACCES","error":"'"$why"'"}],"managed":[]}'
+	assert_equal "$stderr" "irqaff: irq 24: $why"
+}
+
+@test "names are JSON strings: control bytes escaped, bad UTF-8 replaced" {
+	make_root --cpus 2 --irq $'24=a\033[2Jb' --irq $'25=\xffz' --irq 26=
+	run --separate-stderr -0 irqaff set -J 24-26 1
+	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"a\u001b[2Jb","old":"0-1","new":"1"},{"irq":25,"name":"\ufffdz","old":"0-1","new":"1"},{"irq":26,"name":"","old":"0-1","new":"1"}],"unchanged":0,"failed":[],"managed":[]}'
+	run -0 jq -r '.changed[1].name' <<<"$output"
+	assert_output $'\uFFFDz'
+}
+
+@test "every command's result has the common members, and jq reads it" {
+	local cmd keys
+	tree
+	for cmd in 'set -J all 1' 'set -nJ all 2' 'spread -J all' \
+		'spread -n -J all' 'default -J 1-3' 'isolate -J 0'; do
+		# shellcheck disable=SC2086
+		run --separate-stderr -0 irqaff $cmd
+		assert_equal "${#lines[@]}" 1
+		keys=$(jq -c '[keys_unsorted[] | select(. != "cpus" and . != "default" and . != "stuck" and . != "findings")]' <<<"$output")
+		assert_equal "$keys" '["dry_run","changed","unchanged","failed","managed"]'
+	done
+}
+
+@test "-J leaves the exit status as it is without it" {
+	local args want n=0 spec seen=
+	for args in 'set 24-26 1' 'set 25 1' 'set 24-26 9' 'spread 24-26' \
+		'isolate 3' 'spread -c 1 25' 'default 1' 'set -n 24-26 2'; do
+		n=$((n + 1))
+		tree "$BATS_TEST_TMPDIR/plain$n"
+		spec=$(irq_dir 25)/smp_affinity_list:ENOSPC
+		# shellcheck disable=SC2086
+		run faulty "$spec" irqaff $args
+		want=$status
+		tree "$BATS_TEST_TMPDIR/json$n"
+		spec=$(irq_dir 25)/smp_affinity_list:ENOSPC
+		# shellcheck disable=SC2086
+		run faulty "$spec" irqaff ${args%% *} -J ${args#* }
+		assert_equal "$args: $status" "$args: $want"
+		seen+=" $want"
+	done
+	assert_equal "$seen" ' 3 1 2 3 3 1 0 0'
+}
+
+@test "a lost standard output with -J is status 4 after the writes" {
+	tree
+	run --separate-stderr -4 bash -c 'irqaff set -J 24-26 1 >/dev/full'
+	assert_equal "$stderr" 'irqaff: standard output: No space left on device'
+	assert_equal "$(lists 24 25 26)" $'1\n1\n1'
+}
+
