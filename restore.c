@@ -2,10 +2,13 @@
  * restore and check: apply a snapshot, or compare the machine with it.
  *
  * restore checks every line first (status 2, nothing written). A line
- * that picks no IRQ is reported and counts as a failed IRQ: status 3, or 1
- * when nothing else could be done. A set with no online CPU is only right
- * for an IRQ that has it already. check prints each difference, and
- * exits 0 when there is none, 1 when there is one.
+ * that picks no IRQ, unless optional, is reported and counts as a
+ * failed IRQ: status 3, or 1 when nothing else could be done. A set with
+ * no online CPU is only right for an IRQ that has it already. check
+ * prints each difference, and exits 0 when there is none, 1 when there
+ * is one. With --only, the lines resolve as without it, and only the
+ * selected IRQs are applied or compared. -J prints the result as one
+ * JSON object (JSON RESULTS in irqaff(8)).
  */
 #include <err.h>
 #include <errno.h>
@@ -26,34 +29,42 @@ static void check_help(FILE *);
 
 const struct command restore_command = {
 	"restore", restore_main, "apply a snapshot",
-	"[-nvq] [--by-number] file",
+	"[-nvqJ] [--by-number] [--only irqs] file",
 	"  -n, --dry-run    print what would change, write nothing\n"
 	"  -v, --verbose    print a line for every IRQ\n"
 	"  -q, --quiet      no irqbalance warning\n"
-	"      --by-number  match IRQs by number, not by name\n",
+	"  -J, --json       print the result as JSON\n"
+	"      --by-number  match IRQs by number, not by name\n"
+	"      --only IRQS  apply to these IRQs only, not the default\n",
 	NULL
 };
 
 const struct command check_command = {
 	"check", check_main, "compare the machine with a snapshot",
-	"[--by-number] file",
-	"      --by-number  match IRQs by number, not by name\n",
+	"[-J] [--by-number] [--only irqs] file",
+	"  -J, --json       print the differences as JSON\n"
+	"      --by-number  match IRQs by number, not by name\n"
+	"      --only IRQS  compare these IRQs only, not the default\n",
 	check_help
 };
 
-enum { OPT_BY_NUMBER = 256 };
+enum { OPT_BY_NUMBER = 256, OPT_ONLY };
 
 static const struct option restore_opts[] = {
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "json", no_argument, NULL, 'J' },
 	{ "by-number", no_argument, NULL, OPT_BY_NUMBER },
+	{ "only", required_argument, NULL, OPT_ONLY },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 
 static const struct option check_opts[] = {
+	{ "json", no_argument, NULL, 'J' },
 	{ "by-number", no_argument, NULL, OPT_BY_NUMBER },
+	{ "only", required_argument, NULL, OPT_ONLY },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -63,6 +74,8 @@ struct run {
 	struct machine	 m;
 	struct snap	 s;
 	struct mirqs	 mi;
+	const char	*only_arg;	/* --only */
+	struct irqs	 only;
 	int		 flags;
 	bool		 quiet;
 	struct tally	 tl;
@@ -72,6 +85,7 @@ static void
 run_free(struct run *r)
 {
 	mirqs_free(&r->mi);
+	irqs_free(&r->only);
 	snap_free(&r->s);
 	machine_free(&r->m);
 }
@@ -85,9 +99,9 @@ check_help(FILE *fp)
 }
 
 /*
- * One operand, the machine, the snapshot and the IRQs there are. For
- * check, a snapshot that cannot be read or has no entry is bad input
- * (2): status 1 means drift.
+ * One operand, the machine, the --only selection, the snapshot and the
+ * IRQs there are. For check, a snapshot that cannot be read or has no
+ * entry is bad input (2): status 1 means drift.
  */
 static int
 run_load(int argc, char *argv[], const struct command *cmd, struct run *r)
@@ -99,6 +113,11 @@ run_load(int argc, char *argv[], const struct command *cmd, struct run *r)
 		return usage_error(cmd, "expected one snapshot file");
 	if (machine_load(&r->m) != 0)
 		return EXIT_FAIL;
+	if (r->only_arg != NULL &&
+	    (rc = irqs_select(r->only_arg, &r->only)) != 0) {
+		run_free(r);
+		return exit_status(rc);
+	}
 	if ((rc = snap_read(&r->s, &r->m, argv[optind])) == 0 && check &&
 	    r->s.n == 0) {
 		warnx("%s: no entries", r->s.label);
@@ -126,27 +145,31 @@ offline_only(struct run *r, const char *label, long irq, const struct entry *e)
 	struct cpuset *cur = xcpuset(r->m.nbits);
 	enum apply_result res = APPLY_FAILED;
 	struct perr pe;
-	char *list;
+	char *list, msg[sizeof(pe.msg)];
+	int err = 0;
 
 	if ((irq < 0 ? default_read(cur, &pe) :
-	    affinity_read(irq, AFF_REQUESTED, cur, &pe)) != 0)
+	    affinity_read(irq, AFF_REQUESTED, cur, &pe)) != 0) {
 		warnx("%s", pe.msg);
-	else if (cpuset_equal(cur, e->want)) {
-		if (r->flags & APPLY_VERBOSE) {
+		strlcpy(msg, pe.msg, sizeof(msg));
+		err = perr_errno(&pe);
+	} else if (cpuset_equal(cur, e->want)) {
+		if ((r->flags & (APPLY_VERBOSE | APPLY_JSON)) ==
+		    APPLY_VERBOSE) {
 			list = xformat(cur, false);
 			printf("%s: %s unchanged\n", label, list);
 			free(list);
 		}
 		res = APPLY_UNCHANGED;
-	} else
-		snap_warn(&r->s, e->line, "%s: CPU %s \"%s\": selects no "
-		    "online CPU", label, strncasecmp(e->sl.cpus, "0x", 2) == 0 ?
-		    "mask" : "list", quoted(e->sl.cpus));
+	} else {
+		snprintf(msg, sizeof(msg), "CPU %s \"%s\": selects no online "
+		    "CPU", strncasecmp(e->sl.cpus, "0x", 2) == 0 ? "mask" :
+		    "list", quoted(e->sl.cpus));
+		snap_warn(&r->s, e->line, "%s: %s", label, msg);
+	}
+	tally_add(&r->tl, r->flags, irq, res, res == APPLY_UNCHANGED ? cur :
+	    NULL, e->want, err, res == APPLY_FAILED ? msg : NULL);
 	cpuset_free(cur);
-	if (res == APPLY_FAILED)
-		r->tl.failed++;
-	else
-		r->tl.unchanged++;
 	return res;
 }
 
@@ -165,6 +188,22 @@ offline_note(struct run *r)
 	}
 	machine_note_offline(&r->m, all);
 	cpuset_free(all);
+}
+
+/* The lines that pick no IRQ, as the "problems" member. */
+static void
+problems_json(const struct snap *s)
+{
+	size_t i;
+
+	printf(",\"problems\":[");
+	for (i = 0; i < s->nproblems; i++) {
+		printf("%s{\"line\":%zu,\"error\":", i > 0 ? "," : "",
+		    s->problems[i].line);
+		json_string(stdout, s->problems[i].msg);
+		putchar('}');
+	}
+	putchar(']');
 }
 
 static enum apply_result
@@ -195,7 +234,7 @@ restore_main(int argc, char *argv[])
 	int ch, status;
 
 	memset(&r, 0, sizeof(r));
-	while ((ch = getopts(argc, argv, &restore_command, "nvq",
+	while ((ch = getopts(argc, argv, &restore_command, "nvqJ",
 	    restore_opts)) != -1) {
 		switch (ch) {
 		case 'n':
@@ -207,14 +246,23 @@ restore_main(int argc, char *argv[])
 		case 'q':
 			r.quiet = true;
 			break;
+		case 'J':
+			r.flags |= APPLY_JSON;
+			break;
 		case OPT_BY_NUMBER:
 			r.s.by_number = true;
 			break;
+		case OPT_ONLY:
+			r.only_arg = optarg;
+			break;
 		}
 	}
+	if (r.flags & APPLY_JSON)
+		r.flags &= ~APPLY_VERBOSE;
 	if ((status = run_load(argc, argv, &restore_command, &r)) != EXIT_OK)
 		return status;
-	r.tl.failed = snap_resolve(&r.s, &r.mi);
+	r.tl.failed = snap_resolve(&r.s, &r.mi,
+	    r.only_arg != NULL ? &r.only : NULL);
 	offline_note(&r);
 	if (!r.quiet)
 		irqbalance_warn();
@@ -226,29 +274,100 @@ restore_main(int argc, char *argv[])
 		if (r.mi.v[i].by != NULL)
 			restore_one(&r, r.mi.nums.v[i], r.mi.v[i].by);
 	for (; i < r.mi.nums.n; i++)
-		r.tl.failed += r.mi.v[i].by != NULL;
+		if (r.mi.v[i].by != NULL)
+			tally_skip(&r.tl, r.flags, r.mi.nums.v[i],
+			    r.mi.v[i].by->want);
 	apply_note(&r.tl, r.flags);
 	status = exit_applied(&r.tl);
+	if (r.flags & APPLY_JSON) {
+		putchar('{');
+		tally_json(stdout, &r.tl, r.flags);
+		problems_json(&r.s);
+		puts("}");
+	}
+	tally_free(&r.tl);
 	run_free(&r);
 	return status;
 }
 
+/* check's report: lines on stdout, or with -J the members of one object. */
+struct report {
+	bool	 json;
+	FILE	*diffs, *failed;	/* -J: the elements of each array */
+	char	*dtext, *ftext;
+	size_t	 dlen, flen, matching;
+	char	*dflt;			/* -J: the default's member */
+};
+
+static void
+report_open(struct report *rp)
+{
+	if (!rp->json)
+		return;
+	if ((rp->diffs = open_memstream(&rp->dtext, &rp->dlen)) == NULL ||
+	    (rp->failed = open_memstream(&rp->ftext, &rp->flen)) == NULL)
+		err(EXIT_FAIL, NULL);
+}
+
+/* An IRQ's number and name as JSON members, after sep. */
+static void
+json_irq(FILE *fp, const char *sep, unsigned int irq, const char *names)
+{
+	fprintf(fp, "%s{\"irq\":%u,\"name\":", sep, irq);
+	json_string(fp, names);
+}
+
+/* A file that could not be read: a warning, and with -J an element. */
+static void
+report_failed(struct report *rp, unsigned int irq, const char *names,
+    const struct perr *pe)
+{
+	const char *e;
+
+	warnx("%s", pe->msg);
+	if (!rp->json)
+		return;
+	json_irq(rp->failed, ftell(rp->failed) > 0 ? "," : "", irq, names);
+	e = errno_name(perr_errno(pe));
+	fprintf(rp->failed, e != NULL ? ",\"errno\":\"%s\"" : ",\"errno\":null",
+	    e);
+	fputs(",\"error\":", rp->failed);
+	json_string(rp->failed, pe->msg);
+	putc('}', rp->failed);
+}
+
 /*
- * Prints a difference; returns whether there is one. A kernel-managed
- * IRQ's is printed apart: it is not drift anyone can mend.
+ * Reports a difference; returns whether there is one. A kernel-managed
+ * IRQ's is reported apart: it is not drift anyone can mend. irq < 0 is
+ * the default affinity.
  */
 static bool
-differs(const char *label, const struct cpuset *cur, const struct cpuset *want,
-    bool managed)
+differs(struct report *rp, long irq, const char *names,
+    const struct cpuset *cur, const struct cpuset *want, bool managed)
 {
 	char *a, *b;
 
-	if (cpuset_equal(cur, want))
+	if (cpuset_equal(cur, want)) {
+		rp->matching += irq >= 0;
 		return false;
+	}
 	a = xformat(cur, false);
 	b = xformat(want, false);
-	printf("%s: %s (want %s%s)\n", label, a, b,
-	    managed ? "; managed by the kernel, not drift" : "");
+	if (rp->json && irq < 0) {
+		if (asprintf(&rp->dflt, ",\"default\":{\"current\":\"%s\","
+		    "\"want\":\"%s\"}", a, b) < 0)
+			err(EXIT_FAIL, NULL);
+	} else if (rp->json) {
+		json_irq(rp->diffs, ftell(rp->diffs) > 0 ? "," : "", irq,
+		    names);
+		fprintf(rp->diffs, ",\"current\":\"%s\",\"want\":\"%s\","
+		    "\"managed\":%s}", a, b, managed ? "true" : "false");
+	} else if (irq < 0)
+		printf("default: %s (want %s)\n", a, b);
+	else
+		printf("irq %ld%s%s: %s (want %s%s)\n", irq,
+		    *names != '\0' ? " " : "", names, a, b,
+		    managed ? "; managed by the kernel, not drift" : "");
 	free(a);
 	free(b);
 	return true;
@@ -256,33 +375,49 @@ differs(const char *label, const struct cpuset *cur, const struct cpuset *want,
 
 /* Compares one IRQ; returns 1 for a difference or a failure to read. */
 static size_t
-check_irq(struct run *r, size_t i, struct cpuset *cur)
+check_irq(struct run *r, struct report *rp, size_t i, struct cpuset *cur)
 {
 	const struct mirq *q = &r->mi.v[i];
 	unsigned int irq = r->mi.nums.v[i];
 	struct perr pe;
-	char *label, *names;
+	char *names;
 	bool diff, managed;
 
+	names = names_text(q->names, q->nnames, false);
 	if (affinity_read(irq, AFF_REQUESTED, cur, &pe) != 0) {
-		warnx("%s", pe.msg);
+		report_failed(rp, irq, names, &pe);
+		free(names);
 		return 1;
 	}
-	names = names_text(q->names, q->nnames, false);
-	if (asprintf(&label, "irq %u%s%s", irq, *names != '\0' ? " " : "",
-	    names) < 0)
-		err(EXIT_FAIL, NULL);
 	managed = irq_state(irq) & IRQ_MANAGED;
-	diff = differs(label, cur, q->by->want, managed) && !managed;
-	free(label);
+	diff = differs(rp, irq, names, cur, q->by->want, managed) && !managed;
 	free(names);
 	return diff;
+}
+
+/* -J: the object, then the report's memory. */
+static void
+report_close(struct report *rp, const struct snap *s)
+{
+	if (!rp->json)
+		return;
+	if (fclose(rp->diffs) != 0 || fclose(rp->failed) != 0)
+		err(EXIT_FAIL, NULL);
+	printf("{\"differences\":[%s]%s,\"matching\":%zu,\"failed\":[%s]",
+	    rp->dtext, rp->dflt != NULL ? rp->dflt : "", rp->matching,
+	    rp->ftext);
+	problems_json(s);
+	puts("}");
+	free(rp->dtext);
+	free(rp->ftext);
+	free(rp->dflt);
 }
 
 /* 0 when the machine matches, 1 when it differs, 2 for a bad file. */
 static int
 check_main(int argc, char *argv[])
 {
+	struct report rp = { .json = false };
 	struct run r;
 	struct cpuset *cur;
 	struct perr pe;
@@ -290,26 +425,34 @@ check_main(int argc, char *argv[])
 	int ch, status;
 
 	memset(&r, 0, sizeof(r));
-	r.s.check = true;
-	while ((ch = getopts(argc, argv, &check_command, "", check_opts)) !=
+	while ((ch = getopts(argc, argv, &check_command, "J", check_opts)) !=
 	    -1)
-		if (ch == OPT_BY_NUMBER)
+		if (ch == 'J')
+			rp.json = true;
+		else if (ch == OPT_BY_NUMBER)
 			r.s.by_number = true;
+		else if (ch == OPT_ONLY)
+			r.only_arg = optarg;
+	/* the lines that pick nothing: on stdout, or warnings beside JSON */
+	r.s.check = !rp.json;
 	if ((status = run_load(argc, argv, &check_command, &r)) != EXIT_OK)
 		return status;
 	cur = xcpuset(r.m.nbits);
-	diffs = snap_resolve(&r.s, &r.mi);
+	report_open(&rp);
+	diffs = snap_resolve(&r.s, &r.mi,
+	    r.only_arg != NULL ? &r.only : NULL);
 	if (r.s.dflt != NULL) {
 		if (default_read(cur, &pe) != 0) {
 			warnx("%s", pe.msg);
 			diffs++;
 		} else
-			diffs += differs("default", cur, r.s.dflt->want,
+			diffs += differs(&rp, -1, "", cur, r.s.dflt->want,
 			    false);
 	}
 	for (i = 0; i < r.mi.nums.n; i++)
 		if (r.mi.v[i].by != NULL)
-			diffs += check_irq(&r, i, cur);
+			diffs += check_irq(&r, &rp, i, cur);
+	report_close(&rp, &r.s);
 	cpuset_free(cur);
 	run_free(&r);
 	return diffs > 0 ? EXIT_FAIL : EXIT_OK;

@@ -1,7 +1,8 @@
 /*
  * save: every IRQ's requested affinity, with its action names, in the
- * snapshot format (snapline.c). The snapshot is made in memory first,
- * then written: all or nothing.
+ * snapshot format (snapline.c); with --only, the selected IRQs' and not
+ * the default. The snapshot is made in memory first, then written: all
+ * or nothing.
  */
 #include <err.h>
 #include <errno.h>
@@ -21,13 +22,17 @@ static int save_main(int, char *[]);
 
 const struct command save_command = {
 	"save", save_main, "write a snapshot of every IRQ's affinity",
-	"[-o file]",
-	"  -o, --output FILE  write to FILE, not standard output\n",
+	"[-o file] [--only irqs]",
+	"  -o, --output FILE  write to FILE, not standard output\n"
+	"      --only IRQS    save these IRQs only, not the default\n",
 	NULL
 };
 
+enum { OPT_ONLY = 256 };
+
 static const struct option save_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
+	{ "only", required_argument, NULL, OPT_ONLY },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -66,8 +71,9 @@ save_irq(FILE *fp, unsigned int irq, struct cpuset *set)
 	return 0;
 }
 
+/* The IRQs of only, or else the default and every IRQ. */
 static int
-save_all(FILE *fp, struct machine *m)
+save_all(FILE *fp, struct machine *m, const struct irqs *only)
 {
 	struct cpuset *set = xcpuset(m->nbits);
 	struct irqs irqs = { NULL, 0 };
@@ -79,6 +85,12 @@ save_all(FILE *fp, struct machine *m)
 	fprintf(fp, "# irqaff snapshot, %u CPUs\n"
 	    "# IRQ CPUS \"NAME\"...; see SNAPSHOT FILES in irqaff(8)\n",
 	    m->nbits);
+	if (only != NULL) {
+		for (i = 0, rc = 0; rc == 0 && i < only->n; i++)
+			rc = save_irq(fp, only->v[i], set);
+		cpuset_free(set);
+		return rc;
+	}
 	if ((rc = default_read(set, &pe)) != 0)
 		warnx("%s", pe.msg);
 	else {
@@ -98,7 +110,8 @@ static int
 save_main(int argc, char *argv[])
 {
 	struct machine m;
-	const char *out = NULL;
+	struct irqs only = { NULL, 0 };
+	const char *out = NULL, *only_arg = NULL;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *fp;
@@ -108,14 +121,21 @@ save_main(int argc, char *argv[])
 	    -1)
 		if (ch == 'o')
 			out = optarg;
+		else if (ch == OPT_ONLY)
+			only_arg = optarg;
 	if (argc - optind != 0)
 		return usage_error(&save_command, "unexpected argument %s",
 		    quoted(argv[optind]));
 	if (machine_load(&m) != 0)
 		return EXIT_FAIL;
+	if (only_arg != NULL &&
+	    (status = exit_status(irqs_select(only_arg, &only))) != EXIT_OK) {
+		machine_free(&m);
+		return status;
+	}
 	if ((fp = open_memstream(&text, &len)) == NULL)
 		err(EXIT_FAIL, NULL);
-	rc = save_all(fp, &m);
+	rc = save_all(fp, &m, only_arg != NULL ? &only : NULL);
 	if (fclose(fp) != 0)
 		err(EXIT_FAIL, NULL);
 	if (rc != 0)
@@ -128,6 +148,7 @@ save_main(int argc, char *argv[])
 	} else
 		fwrite(text, 1, len, stdout);
 	free(text);
+	irqs_free(&only);
 	machine_free(&m);
 	return status;
 }

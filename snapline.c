@@ -1,7 +1,7 @@
 /*
  * The snapshot grammar, one entry a line:
  *
- *	line	= [ entry ] [ "#" comment ]
+ *	line	= [ [ "?" ] entry ] [ "#" comment ]
  *	entry	= "default" SP cpus		default_smp_affinity
  *		| irq SP cpus *( SP name )	what save writes
  *		| pattern SP cpus		written by hand
@@ -14,10 +14,12 @@
  *	escape	= '\\' | '\"' | '\n' | '\t' | '\' 1*3( octal digit )
  *	SP	= 1*( ' ' | TAB | CR )
  *
+ * A "?" right before an entry makes it optional: it may match no IRQ.
  * A word that starts with a digit must be an IRQ number; a word "default"
- * is the keyword: quote such names. A # outside a string starts a comment.
- * CR is a blank, so lines may end in CR LF. snapline_quote() writes any
- * name so that it reads back byte for byte.
+ * is the keyword: quote such names, and patterns that start with "?". A
+ * # outside a string starts a comment. CR is a blank, so lines may end in
+ * CR LF. snapline_quote() writes any name so that it reads back byte for
+ * byte.
  */
 #include <errno.h>
 #include <limits.h>
@@ -146,6 +148,10 @@ line_kind(const struct token *t0, struct snapline *sl, size_t *max,
 	const char *errstr;
 
 	*max = 2;
+	/* a leading "?" is the optional mark: only a second one gets here */
+	if (!t0->string && t0->s[0] == '?')
+		return perr_set(pe, EINVAL, "\"%s\" after \"?\": a pattern "
+		    "that starts with \"?\" needs quotes", quoted(t0->s));
 	if (!t0->string && strcmp(t0->s, "default") == 0)
 		sl->kind = SNAP_DEFAULT;
 	else if (!t0->string && t0->s[0] >= '0' && t0->s[0] <= '9') {
@@ -220,15 +226,22 @@ snapline_parse(const char *line, size_t len, struct snapline *sl,
 {
 	struct tokens t = { NULL, 0 };
 	size_t max;
-	char *copy;
-	int rc;
+	char *copy, *p;
+	int rc = 0;
 
 	memset(sl, 0, sizeof(*sl));
 	if (memchr(line, '\0', len) != NULL)
 		return perr_set(pe, EINVAL, "a NUL byte");
 	if ((copy = strndup(line, len)) == NULL)
 		return -ENOMEM;
-	if ((rc = tokenize(copy, &t, pe)) == 0 && t.n > 0 &&
+	p = copy + strspn(copy, " \t\r");
+	if (*p == '?') {
+		sl->optional = true;
+		if (*++p == '\0' || strchr(" \t\r#", *p) != NULL)
+			rc = perr_set(pe, EINVAL, "\"?\" must come right "
+			    "before an entry, as in \"?eth2-* 1\"");
+	}
+	if (rc == 0 && (rc = tokenize(p, &t, pe)) == 0 && t.n > 0 &&
 	    (rc = line_kind(&t.v[0], sl, &max, pe)) == 0 &&
 	    (rc = check_words(&t, max, pe)) == 0)
 		rc = fill(&t, sl, pe);

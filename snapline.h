@@ -6,6 +6,7 @@
 #ifndef IRQAFF_SNAPLINE_H
 #define IRQAFF_SNAPLINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -16,6 +17,7 @@ enum snap_kind { SNAP_NONE, SNAP_DEFAULT, SNAP_IRQ, SNAP_PATTERN };
 /* What a line says; every pointer is owned by the struct. */
 struct snapline {
 	enum snap_kind	 kind;		/* SNAP_NONE: blank or comment */
+	bool		 optional;	/* "?": may match no IRQ */
 	unsigned int	 irq;		/* SNAP_IRQ */
 	char		*pattern;	/* SNAP_PATTERN */
 	char		*cpus;		/* the CPU set, as written */

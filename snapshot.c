@@ -9,7 +9,9 @@
  * without --by-number, a line without names skips an IRQ that has names
  * (it had none when saved: its number may now be another device's). A
  * pattern line gives its CPUs to every IRQ it matches. When lines pick
- * the same IRQ, the last one wins.
+ * the same IRQ, the last one wins. An optional line ("?") that matches
+ * no IRQ at all is no problem; with a selection (--only), neither is any
+ * line that picks no IRQ, and problems are those of selected IRQs.
  */
 #include <err.h>
 #include <errno.h>
@@ -38,13 +40,13 @@ snap_warn(const struct snap *s, size_t line, const char *fmt, ...)
 	warnx("%s:%zu: %s", s->label, line, msg);
 }
 
-/* A line that cannot be applied: on stdout for check, else a warning. */
+/* A line that cannot be applied, kept for snap_resolve to report. */
 static void
-problem(const struct snap *s, const struct entry *e, const char *fmt, ...)
+problem(struct snap *s, const struct entry *e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static void
-problem(const struct snap *s, const struct entry *e, const char *fmt, ...)
+problem(struct snap *s, const struct entry *e, const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
@@ -52,10 +54,44 @@ problem(const struct snap *s, const struct entry *e, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (s->check)
-		printf("%s:%zu: %s\n", s->label, e->line, msg);
-	else
-		warnx("%s:%zu: %s", s->label, e->line, msg);
+	s->problems = xreallocarray(s->problems, s->nproblems + 1,
+	    sizeof(*s->problems));
+	s->problems[s->nproblems].line = e->line;
+	s->problems[s->nproblems++].msg = xstrdup(msg);
+}
+
+static int
+cmpproblem(const void *a, const void *b)
+{
+	const struct problem *x = a, *y = b;
+
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* The problems in line order: on stdout for check, else warnings. */
+static void
+report(struct snap *s)
+{
+	const struct problem *p;
+	size_t i;
+
+	if (s->nproblems > 1 && mergesort(s->problems, s->nproblems,
+	    sizeof(*s->problems), cmpproblem) != 0)
+		err(1, NULL);
+	for (i = 0; i < s->nproblems; i++) {
+		p = &s->problems[i];
+		if (s->check)
+			printf("%s:%zu: %s\n", s->label, p->line, p->msg);
+		else
+			warnx("%s:%zu: %s", s->label, p->line, p->msg);
+	}
+}
+
+/* Whether an IRQ is one snap_resolve was asked about. */
+static bool
+selected(const struct snap *s, unsigned int irq)
+{
+	return s->only == NULL || irqs_find(s->only, irq, NULL);
 }
 
 /* Names for a message: "a" "b" when strings, else a, b. */
@@ -91,12 +127,17 @@ snap_free(struct snap *s)
 
 	for (i = 0; i < s->n; i++)
 		entry_free(&s->v[i]);
+	for (i = 0; i < s->nproblems; i++)
+		free(s->problems[i].msg);
 	free(s->v);
 	free(s->slots);
 	free(s->label);
+	free(s->problems);
 	s->v = NULL;
 	s->n = 0;
 	s->label = NULL;
+	s->problems = NULL;
+	s->nproblems = 0;
 }
 
 /* FNV-1a over what makes two lines the same: kind, pattern, CPUs. */
@@ -122,7 +163,8 @@ same_entry(const struct entry *a, const struct entry *b)
 	if (a->sl.kind != b->sl.kind)
 		return false;
 	return a->sl.kind == SNAP_DEFAULT ||
-	    (strcmp(a->sl.pattern, b->sl.pattern) == 0 &&
+	    (a->sl.optional == b->sl.optional &&
+	    strcmp(a->sl.pattern, b->sl.pattern) == 0 &&
 	    strcmp(a->sl.cpus, b->sl.cpus) == 0);
 }
 
@@ -337,38 +379,53 @@ pattern_hits(const struct mirqs *mi, struct entry *e)
 			}
 }
 
-static size_t
-number_hit(const struct snap *s, const struct mirqs *mi, struct entry *e)
+static void
+number_hit(struct snap *s, const struct mirqs *mi, struct entry *e)
 {
 	const struct mirq *q;
 	size_t at;
 	char *now;
 
 	if (!irqs_find(&mi->nums, e->sl.irq, &at)) {
-		problem(s, e, "IRQ %u does not exist", e->sl.irq);
-		return 1;
+		if (!e->sl.optional && s->only == NULL)
+			problem(s, e, "IRQ %u does not exist", e->sl.irq);
+		return;
 	}
 	q = &mi->v[at];
 	if (e->sl.nnames == 0 && !s->by_number && q->nnames > 0) {
-		now = names_text(q->names, q->nnames, true);
-		problem(s, e, "IRQ %u has no name in the snapshot but is %s "
-		    "here; give its name or use --by-number", e->sl.irq, now);
-		free(now);
-		return 1;
+		if (selected(s, e->sl.irq)) {
+			now = names_text(q->names, q->nnames, true);
+			problem(s, e, "IRQ %u has no name in the snapshot but "
+			    "is %s here; give its name or use --by-number",
+			    e->sl.irq, now);
+			free(now);
+		}
+		return;
 	}
 	add_hit(e, at);
-	return 0;
 }
 
-/* Reports the lines of a group of equal names that could not be paired. */
+/*
+ * Reports the lines of a group of equal names that could not be paired
+ * with the nq IRQs that have those names: with a selection, when one of
+ * those is selected; optional lines, only when there are some.
+ */
 static void
-unpaired(const struct snap *s, struct entry **ents, size_t ne, size_t nq)
+unpaired(struct snap *s, struct entry **ents, size_t ne,
+    const struct named *q, size_t nq)
 {
 	char *text;
 	size_t k;
 
+	for (k = 0; s->only != NULL && k < nq; k++)
+		if (selected(s, q[k].irq))
+			break;
+	if (s->only != NULL && k == nq)
+		return;
 	text = names_text(ents[0]->sl.names, ents[0]->sl.nnames, true);
-	for (k = 0; k < ne; k++)
+	for (k = 0; k < ne; k++) {
+		if (nq == 0 && ents[k]->sl.optional)
+			continue;
 		if (nq == 0)
 			problem(s, ents[k], "%s matches no IRQ", text);
 		else if (ne == 1)
@@ -376,6 +433,7 @@ unpaired(const struct snap *s, struct entry **ents, size_t ne, size_t nq)
 		else
 			problem(s, ents[k], "%s matches %zu IRQs, not the %zu "
 			    "of the snapshot", text, nq, ne);
+	}
 	free(text);
 }
 
@@ -383,12 +441,11 @@ unpaired(const struct snap *s, struct entry **ents, size_t ne, size_t nq)
  * Lines with the same names and the IRQs with those names, each sorted
  * by number, are paired when there are as many of one as of the other.
  */
-static size_t
-name_hits(const struct snap *s, struct mirqs *mi, struct entry **ents,
-    size_t ne)
+static void
+name_hits(struct snap *s, struct mirqs *mi, struct entry **ents, size_t ne)
 {
 	struct named *q = xcalloc(mi->nums.n, sizeof(*q));
-	size_t nq = 0, i, j = 0, gi, gj, k, problems = 0;
+	size_t nq = 0, i, j = 0, gi, gj, k;
 	char **names;
 	size_t nnames;
 
@@ -412,53 +469,53 @@ name_hits(const struct snap *s, struct mirqs *mi, struct entry **ents,
 		if (gj - j == gi - i)
 			for (k = 0; k < gi - i; k++)
 				add_hit(ents[i + k], q[j + k].at);
-		else {
-			unpaired(s, ents + i, gi - i, gj - j);
-			problems += gi - i;
-		}
+		else
+			unpaired(s, ents + i, gi - i, q + j, gj - j);
 		j = gj;
 	}
 	free(q);
-	return problems;
 }
 
 /*
  * Finds the IRQs each line picks, and for each IRQ the last line that
- * picks it. Returns how many lines pick none, each reported.
+ * picks it. With only, the IRQs it selects keep theirs, the others and
+ * the default none. Returns how many lines cannot be applied, each
+ * reported, in line order.
  */
 size_t
-snap_resolve(struct snap *s, struct mirqs *mi)
+snap_resolve(struct snap *s, struct mirqs *mi, const struct irqs *only)
 {
 	struct entry **ents, *e;
-	size_t i, k, ne = 0, problems = 0;
+	size_t i, k, ne = 0;
 
+	s->only = only;
 	ents = xcalloc(s->n, sizeof(*ents));
 	for (i = 0; i < s->n; i++) {
 		e = &s->v[i];
 		if (e->sl.kind == SNAP_PATTERN) {
 			pattern_hits(mi, e);
-			if (e->nhit == 0) {
+			if (e->nhit == 0 && !e->sl.optional && only == NULL)
 				problem(s, e, "\"%s\" matches no IRQ",
 				    quoted(e->sl.pattern));
-				problems++;
-			}
 		} else if (e->sl.kind == SNAP_IRQ) {
 			if (e->sl.nnames > 0 && !s->by_number)
 				ents[ne++] = e;
 			else
-				problems += number_hit(s, mi, e);
+				number_hit(s, mi, e);
 		}
 	}
-	problems += name_hits(s, mi, ents, ne);
+	name_hits(s, mi, ents, ne);
 	free(ents);
 	for (i = 0; i < s->n; i++) {
 		e = &s->v[i];
-		if (e->sl.kind == SNAP_DEFAULT)
+		if (e->sl.kind == SNAP_DEFAULT && only == NULL)
 			s->dflt = e;
 		for (k = 0; k < e->nhit; k++)
-			if (mi->v[e->hit[k]].by == NULL ||
-			    mi->v[e->hit[k]].by->line < e->line)
+			if (selected(s, mi->nums.v[e->hit[k]]) &&
+			    (mi->v[e->hit[k]].by == NULL ||
+			    mi->v[e->hit[k]].by->line < e->line))
 				mi->v[e->hit[k]].by = e;
 	}
-	return problems;
+	report(s);
+	return s->nproblems;
 }

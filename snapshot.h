@@ -21,6 +21,12 @@ struct entry {
 	size_t		 nhit;
 };
 
+/* A line that cannot be applied, and why (msg is owned). */
+struct problem {
+	size_t		 line;
+	char		*msg;
+};
+
 struct snap {
 	char		*label;		/* the file, escaped for messages */
 	struct entry	*v;
@@ -28,6 +34,9 @@ struct snap {
 	size_t		*slots;		/* hash of pattern lines into v */
 	size_t		 nslots;
 	const struct entry *dflt;	/* the last default line */
+	struct problem	*problems;	/* snap_resolve's, in line order */
+	size_t		 nproblems;
+	const struct irqs *only;	/* snap_resolve's selection, or NULL */
 	bool		 by_number;
 	bool		 check;		/* report to stdout, not stderr */
 };
@@ -51,7 +60,7 @@ void	 snap_warn(const struct snap *, size_t, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
 int	 mirqs_load(struct mirqs *);
 void	 mirqs_free(struct mirqs *);
-size_t	 snap_resolve(struct snap *, struct mirqs *);
+size_t	 snap_resolve(struct snap *, struct mirqs *, const struct irqs *);
 char	*names_text(char **, size_t, bool);
 
 #endif

@@ -78,3 +78,46 @@ EOF
 	assert_failure 2
 	assert_equal "$stderr" "irqaff: $SNAP:1: CPU mask \"0x0\": selects no CPU"
 }
+
+@test "check --only compares the selected IRQs and not the default" {
+	tree
+	irqaff save -o "$SNAP"
+	irqaff set 41 5
+	irqaff set 51 6
+	irqaff default 1
+	run --separate-stderr irqaff check --only dev:eth0 "$SNAP"
+	assert_failure 1
+	assert_equal "$stderr" ""
+	assert_output 'irq 41 eth0-TxRx-0: 5 (want 0-7)'
+	run --separate-stderr irqaff check --only 50,52 "$SNAP"
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+	run --separate-stderr irqaff check "$SNAP"
+	assert_failure 1
+	assert_output - <<'EOF2'
+default: 1 (want 0-7)
+irq 41 eth0-TxRx-0: 5 (want 0-7)
+irq 51 nvme0q1: 6 (want 0-7)
+EOF2
+}
+
+@test "check --only reports the problems of the selected IRQs only" {
+	tree
+	printf 'eth9-* 1\n99 2\n40 1\n?eth2-* 3\neth0-TxRx-* 0-7\n' >"$SNAP"
+	run --separate-stderr irqaff check --only eth0-TxRx-* "$SNAP"
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+	run --separate-stderr irqaff check --only 40 "$SNAP"
+	assert_failure 1
+	assert_equal "$stderr" ""
+	assert_output "$SNAP:3: IRQ 40 has no name in the snapshot but is \"eth0\" here; give its name or use --by-number"
+	run --separate-stderr irqaff check "$SNAP"
+	assert_failure 1
+	assert_output - <<EOF2
+$SNAP:1: "eth9-*" matches no IRQ
+$SNAP:2: IRQ 99 does not exist
+$SNAP:3: IRQ 40 has no name in the snapshot but is "eth0" here; give its name or use --by-number
+EOF2
+}

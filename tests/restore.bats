@@ -199,7 +199,7 @@ irqaff: $SNAP:18: CPU list \"1,,2x\": region \"2x\": unexpected \"x\""
 	run --separate-stderr irqaff restore
 	assert_failure 2
 	assert_equal "$stderr" "irqaff: restore: expected one snapshot file
-usage: irqaff restore [-nvq] [--by-number] file"
+usage: irqaff restore [-nvqJ] [--by-number] [--only irqs] file"
 }
 
 @test "a hand-written file: patterns, masks, nodes, and the last line wins" {
@@ -359,4 +359,239 @@ irqaff: $SNAP:5: irq 31: CPU list \"6-7\": selects no online CPU"
 	run --separate-stderr -2 irqaff check "$SNAP"
 	assert_equal "$stderr" "irqaff: $SNAP: no entries"
 	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "problems are reported in line order, name lines among the others" {
+	tree
+	printf '41 1 "gone"\neth9-* 2\n99 3\n42 4 "eth0-TxRx-1"\n7 1 "b" "c"\n' \
+		>"$SNAP"
+	run --separate-stderr irqaff restore "$SNAP"
+	assert_failure 3
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $SNAP:1: \"gone\" matches no IRQ
+irqaff: $SNAP:2: \"eth9-*\" matches no IRQ
+irqaff: $SNAP:3: IRQ 99 does not exist
+irqaff: $SNAP:5: \"b\" \"c\" matches no IRQ"
+	assert_file "$(list_of 42)" $'4\n'
+	run --separate-stderr irqaff check "$SNAP"
+	assert_failure 1
+	assert_equal "$stderr" ""
+	assert_output "$SNAP:1: \"gone\" matches no IRQ
+$SNAP:2: \"eth9-*\" matches no IRQ
+$SNAP:3: IRQ 99 does not exist
+$SNAP:5: \"b\" \"c\" matches no IRQ"
+}
+
+# A file for hosts with and without eth2: optional lines for eth2's IRQs
+# by pattern, by quoted pattern, by name and by number, then lines for
+# what every host has.
+optional_file() {
+	cat >"$SNAP" <<'EOF2'
+# eth2 is not on every host
+?eth2-TxRx-* 4-5
+?"eth2 rx" 6
+?99 7 "eth2-TxRx-0"
+?98 7	# no name
+eth0-TxRx-* 2-3
+?nvme0q* 6
+EOF2
+}
+
+@test "optional lines that match nothing are skipped; without ? they are status 3" {
+	tree
+	optional_file
+	run --separate-stderr irqaff restore "$SNAP"
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+	assert_equal "$(lists 40 41 42 43 50 51 52)" "0-7
+2-3
+2-3
+2-3
+6
+6
+6"
+	run --separate-stderr irqaff check "$SNAP"
+	assert_success
+	assert_output ""
+	sed -i 's/^?//' "$SNAP"
+	irqaff set -q 40-52 0-7
+	keep_tree
+	run --separate-stderr irqaff restore "$SNAP"
+	assert_failure 3
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $SNAP:2: \"eth2-TxRx-*\" matches no IRQ
+irqaff: $SNAP:3: \"eth2 rx\" matches no IRQ
+irqaff: $SNAP:4: \"eth2-TxRx-0\" matches no IRQ
+irqaff: $SNAP:5: IRQ 98 does not exist"
+	run changed_files
+	assert_output - <<'EOF2'
+proc/irq/41/smp_affinity_list
+proc/irq/42/smp_affinity_list
+proc/irq/43/smp_affinity_list
+proc/irq/50/smp_affinity_list
+proc/irq/51/smp_affinity_list
+proc/irq/52/smp_affinity_list
+EOF2
+}
+
+@test "optional lines apply on a host that has the device" {
+	tree 40 50 --nic eth2:2:0:60 --irq '70=eth2 rx' --irq 98
+	optional_file
+	run --separate-stderr irqaff restore "$SNAP"
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+	# 61 is eth2-TxRx-0: line 4 comes after line 2
+	assert_equal "$(lists 60 61 62 70 98 41 50)" "0-7
+7
+4-5
+6
+7
+2-3
+6"
+}
+
+@test "an optional line for names that two IRQs have is still reported" {
+	make_root --cpus 4 --irq 5=i8042 --irq 7=i8042 --irq 9=acpi
+	printf '?1 1 "i8042"\n?2 2 "acpi"\n' >"$SNAP"
+	run --separate-stderr irqaff restore "$SNAP"
+	assert_failure 3
+	assert_equal "$stderr" "irqaff: $SNAP:1: \"i8042\" matches 2 IRQs"
+	assert_equal "$(lists 5 7 9)" $'0-3\n0-3\n2'
+}
+
+@test "a ? must come right before an entry; a pattern after it that starts with ? needs quotes" {
+	tree
+	keep_tree
+	printf '?\n? eth0 1\n?# a comment\n??th0-* 1\n  ?default 1\n' >"$SNAP"
+	run --separate-stderr irqaff restore "$SNAP"
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $SNAP:1: \"?\" must come right before an entry, as in \"?eth2-* 1\"
+irqaff: $SNAP:2: \"?\" must come right before an entry, as in \"?eth2-* 1\"
+irqaff: $SNAP:3: \"?\" must come right before an entry, as in \"?eth2-* 1\"
+irqaff: $SNAP:4: \"?th0-*\" after \"?\": a pattern that starts with \"?\" needs quotes"
+	run changed_files
+	assert_output ""
+}
+
+@test "a quoted pattern may start with ?, and ?default is the default" {
+	tree
+	printf '"?th0-TxRx-0" 5\n?"?vme0q1" 6\n?default 1-2\n' >"$SNAP"
+	run --separate-stderr irqaff restore -v "$SNAP"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output - <<'EOF2'
+default: 0-7 -> 1-2
+irq 41: 0-7 -> 5
+irq 51: 0-7 -> 6
+EOF2
+}
+
+@test "restore --only dev:eth0 writes eth0's IRQs and nothing else" {
+	save_layout
+	irqaff set -q 40-52 7
+	irqaff default 0-7
+	keep_tree
+	run --separate-stderr irqaff restore -v --only dev:eth0 "$SNAP"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output - <<'EOF2'
+irq 40: 7 -> 0-7
+irq 41: 7 -> 1
+irq 42: 7 -> 2-3
+irq 43: 7 -> 0-7
+EOF2
+	run changed_files
+	assert_output - <<'EOF2'
+proc/irq/40/smp_affinity_list
+proc/irq/41/smp_affinity_list
+proc/irq/42/smp_affinity_list
+proc/irq/43/smp_affinity_list
+EOF2
+	run --separate-stderr irqaff check --only dev:eth0 "$SNAP"
+	assert_success
+	assert_output ""
+}
+
+@test "restore --only resolves the lines as without it: the last line wins" {
+	tree
+	printf 'eth0-TxRx-* 5\nnvme0q* 6\n"eth0-TxRx-1" 3\n40 4 "eth0"\n' >"$SNAP"
+	keep_tree
+	run --separate-stderr irqaff restore -v --only 41-42,51 "$SNAP"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output - <<'EOF2'
+irq 41: 0-7 -> 5
+irq 42: 0-7 -> 3
+irq 51: 0-7 -> 6
+EOF2
+	run changed_files
+	assert_output - <<'EOF2'
+proc/irq/41/smp_affinity_list
+proc/irq/42/smp_affinity_list
+proc/irq/51/smp_affinity_list
+EOF2
+}
+
+@test "restore --only reports only the problems of the selected IRQs" {
+	tree
+	cat >"$SNAP" <<'EOF2'
+eth2-TxRx-* 4
+99 3
+98 5 "eth2-TxRx-0"
+40 1
+1 2 "nvme0q0"
+2 2 "nvme0q0"
+eth0-TxRx-* 2-3
+nvme0q[12] 6
+EOF2
+	# lines that pick nothing, and the problems of nvme0q0 and of 40,
+	# are none of eth0's TxRx IRQs' business
+	run --separate-stderr irqaff restore --only eth0-TxRx-* "$SNAP"
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+	assert_equal "$(lists 40 41 42 43 50 51 52)" \
+		$'0-7\n2-3\n2-3\n2-3\n0-7\n0-7\n0-7'
+	run --separate-stderr irqaff restore --only dev:eth0 "$SNAP"
+	assert_failure 1
+	assert_equal "$stderr" "irqaff: $SNAP:4: IRQ 40 has no name in the snapshot but is \"eth0\" here; give its name or use --by-number"
+	run --separate-stderr irqaff restore --only dev:nvme0 "$SNAP"
+	assert_failure 3
+	assert_equal "$stderr" "irqaff: $SNAP:5: \"nvme0q0\" matches 1 IRQs, not the 2 of the snapshot
+irqaff: $SNAP:6: \"nvme0q0\" matches 1 IRQs, not the 2 of the snapshot"
+	assert_equal "$(lists 50 51 52)" $'0-7\n6\n6'
+}
+
+@test "restore --only with no line for the selected IRQs does nothing: status 0" {
+	tree
+	printf 'eth0-* 1\ndefault 2\n' >"$SNAP"
+	keep_tree
+	run --separate-stderr irqaff restore -v --only dev:nvme0 "$SNAP"
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+	run changed_files
+	assert_output ""
+}
+
+@test "a bad --only selector is bad input: status 2 and nothing written" {
+	save_layout
+	irqaff set -q 40-52 7
+	keep_tree
+	run --separate-stderr irqaff restore --only dev:eth9 "$SNAP"
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "irqaff: IRQ list \"dev:eth9\": device eth9 has no IRQs or does not exist"
+	run --separate-stderr irqaff restore --only 5- "$SNAP"
+	assert_failure 2
+	assert_equal "$stderr" "irqaff: IRQ list \"5-\": \"5-\" is not an IRQ or range"
+	run --separate-stderr irqaff check --only 99 "$SNAP"
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "irqaff: IRQ 99 does not exist"
+	run changed_files
+	assert_output ""
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
-# -J: set, spread, default and isolate print one JSON object, the same
-# members for every command: what changed, how many were unchanged, what
-# failed (with the errno's name and the sentence of the warning) and what
-# the kernel manages; the warnings and the exit status stay as without -J.
+# -J: set, spread, default, isolate and restore print one JSON object, the
+# same members for every command: what changed, how many were unchanged,
+# what failed (with the errno's name and the sentence of the warning) and
+# what the kernel manages; check prints its differences. The warnings and
+# the exit status stay as without -J.
 
 bats_require_minimum_version 1.5.0
 
@@ -131,3 +132,65 @@ failed_of() {
 	assert_equal "$(lists 24 25 26)" $'1\n1\n1'
 }
 
+# restore and check: eth0 (IRQ 40 "eth0", 41-43 eth0-TxRx-0..2) on 8 CPUs,
+# CPU 7 offline, and a snapshot for it with a line that picks nothing.
+snap_tree() {
+	make_root --cpus 8 --offline 7 --nic eth0:3:0:40
+	SNAP=$BATS_TEST_TMPDIR/snap
+	printf '%s\n' 'default 0-3' 'eth0-TxRx-* 2' '?eth9-* 3' 'nosuch* 4' \
+		'"eth0" 7' >"$SNAP"
+}
+
+@test "restore -J: the default, the changes, an offline-only set and the lines that pick nothing" {
+	snap_tree
+	run --separate-stderr -3 irqaff restore -J "$SNAP"
+	assert_equal "$output" '{"dry_run":false,"default":{"old":"0-7","new":"0-3","result":"changed"},"changed":[{"irq":41,"name":"eth0-TxRx-0","old":"0-7","new":"2"},{"irq":42,"name":"eth0-TxRx-1","old":"0-7","new":"2"},{"irq":43,"name":"eth0-TxRx-2","old":"0-7","new":"2"}],"unchanged":0,"failed":[{"irq":40,"name":"eth0","new":"7","errno":null,"error":"CPU list \"7\": selects no online CPU"}],"managed":[],"problems":[{"line":4,"error":"\"nosuch*\" matches no IRQ"}]}'
+	assert_equal "$stderr" "irqaff: $SNAP:4: \"nosuch*\" matches no IRQ
+irqaff: $SNAP:5: irq 40: CPU list \"7\": selects no online CPU"
+	assert_equal "$(cat "$(irq_dir 41)/smp_affinity_list")" 2
+	# the second run: nothing left to change; the same two failures
+	run --separate-stderr -1 irqaff restore -J "$SNAP"
+	assert_equal "$(jq -c '[.default.result, .changed, .unchanged, (.failed | length), (.problems | length)]' <<<"$output")" '["unchanged",[],3,1,1]'
+}
+
+@test "restore -nJ lists what would change and writes nothing" {
+	snap_tree
+	sed -i '/nosuch/d; /"eth0"/d' "$SNAP"
+	keep=$BATS_TEST_TMPDIR/keep
+	cp -a "$ROOT" "$keep"
+	run --separate-stderr -0 irqaff restore -nJ --only dev:eth0 "$SNAP"
+	assert_equal "$output" '{"dry_run":true,"changed":[{"irq":41,"name":"eth0-TxRx-0","old":"0-7","new":"2"},{"irq":42,"name":"eth0-TxRx-1","old":"0-7","new":"2"},{"irq":43,"name":"eth0-TxRx-2","old":"0-7","new":"2"}],"unchanged":0,"failed":[],"managed":[],"problems":[]}'
+	diff -r --no-dereference "$keep" "$ROOT"
+}
+
+@test "restore -J: a refused write is failed with its errno" {
+	snap_tree
+	sed -i '/nosuch/d; /"eth0"/d; /default/d' "$SNAP"
+	run --separate-stderr -3 faulty "$(irq_dir 42)/smp_affinity_list:EINVAL" \
+		irqaff restore -J "$SNAP"
+	assert_equal "$(jq -c '.failed' <<<"$output")" '[{"irq":42,"name":"eth0-TxRx-1","new":"2","errno":"EINVAL","error":"cannot set 2: the kernel refused the CPU set (Invalid argument)"}]'
+	assert_equal "$(jq -c '[.changed[].irq]' <<<"$output")" '[41,43]'
+}
+
+@test "check -J: differences, the default, what matches, and the lines that pick nothing on stderr" {
+	snap_tree
+	echo 1 >"$(irq_dir 43)/smp_affinity_list"
+	sed -i 's/^eth0-TxRx-\* 2$/eth0-TxRx-* 0-7/' "$SNAP"
+	run --separate-stderr -1 irqaff check -J "$SNAP"
+	assert_equal "$output" '{"differences":[{"irq":40,"name":"eth0","current":"0-7","want":"7","managed":false},{"irq":43,"name":"eth0-TxRx-2","current":"1","want":"0-7","managed":false}],"default":{"current":"0-7","want":"0-3"},"matching":2,"failed":[],"problems":[{"line":4,"error":"\"nosuch*\" matches no IRQ"}]}'
+	assert_equal "$stderr" "irqaff: $SNAP:4: \"nosuch*\" matches no IRQ"
+	# and the same check as text, for comparison: problems on stdout
+	run --separate-stderr -1 irqaff check "$SNAP"
+	assert_equal "$output" "$SNAP:4: \"nosuch*\" matches no IRQ
+default: 0-7 (want 0-3)
+irq 40 eth0: 0-7 (want 7)
+irq 43 eth0-TxRx-2: 1 (want 0-7)"
+}
+
+@test "check -J on a machine that matches" {
+	snap_tree
+	printf '%s\n' 'eth0-TxRx-* 0-7' >"$SNAP"
+	run --separate-stderr -0 irqaff check -J "$SNAP"
+	assert_equal "$output" '{"differences":[],"matching":3,"failed":[],"problems":[]}'
+	assert_equal "$stderr" ""
+}

@@ -223,5 +223,49 @@ snap.tmp-XyZ789"
 	run --separate-stderr irqaff save "$SNAP"
 	assert_failure 2
 	assert_equal "$stderr" "irqaff: save: unexpected argument $SNAP
-usage: irqaff save [-o file]"
+usage: irqaff save [-o file] [--only irqs]"
+}
+
+@test "save --only writes the header and the selected IRQs' lines, no default" {
+	tree 40 50 --irq 9
+	irqaff set 41 1
+	irqaff default 0-3
+	run --separate-stderr irqaff save --only dev:eth0
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output - <<'EOF2'
+# irqaff snapshot, 8 CPUs
+# IRQ CPUS "NAME"...; see SNAPSHOT FILES in irqaff(8)
+40 0-7 "eth0"
+41 1 "eth0-TxRx-0"
+42 0-7 "eth0-TxRx-1"
+43 0-7 "eth0-TxRx-2"
+EOF2
+	run --separate-stderr irqaff save -o "$SNAP" --only nvme0q1,9
+	assert_success
+	assert_output ""
+	assert_file "$SNAP" '# irqaff snapshot, 8 CPUs
+# IRQ CPUS "NAME"...; see SNAPSHOT FILES in irqaff(8)
+9 0-7
+51 0-7 "nvme0q1"
+'
+	irqaff set 42 2
+	run --separate-stderr bash -c 'irqaff save --only dev:eth0 | irqaff check -'
+	assert_success
+	assert_output ""
+}
+
+@test "save --only with a bad selector is bad input and writes nothing" {
+	tree
+	printf 'old\n' >"$SNAP"
+	run --separate-stderr irqaff save -o "$SNAP" --only dev:eth9
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "irqaff: IRQ list \"dev:eth9\": device eth9 has no IRQs or does not exist"
+	assert_file "$SNAP" $'old\n'
+	assert_equal "$(ls -A "$BATS_TEST_TMPDIR" | grep -c tmp-)" 0
+	run --separate-stderr irqaff save --only ''
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "irqaff: IRQ list \"\": empty item"
 }

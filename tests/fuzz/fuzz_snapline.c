@@ -1,7 +1,8 @@
 /*
  * snapline_parse() on any line: a failure is one printable line and
  * leaves nothing to free; what parses writes back (names through
- * snapline_quote(), as save writes them) and parses to the same entry.
+ * snapline_quote(), as save writes them, and "?" before an optional
+ * entry) and parses to the same entry.
  * And the input as a name, quoted the way save quotes it, reads back
  * byte for byte.
  */
@@ -22,6 +23,8 @@ write_back(const struct snapline *sl, size_t *len)
 
 	if ((fp = open_memstream(&text, len)) == NULL)
 		abort();
+	if (sl->optional)
+		putc('?', fp);
 	if (sl->kind == SNAP_DEFAULT)
 		fputs("default", fp);
 	else if (sl->kind == SNAP_IRQ)
@@ -43,7 +46,8 @@ same(const struct snapline *a, const struct snapline *b)
 {
 	size_t i;
 
-	if (a->kind != b->kind || a->irq != b->irq ||
+	if (a->kind != b->kind || a->optional != b->optional ||
+	    a->irq != b->irq ||
 	    strcmp(a->cpus, b->cpus) != 0 || a->nnames != b->nnames ||
 	    (a->pattern == NULL) != (b->pattern == NULL) ||
 	    (a->pattern != NULL && strcmp(a->pattern, b->pattern) != 0))
@@ -65,12 +69,13 @@ check_line(const char *data, size_t size)
 	memset(&pe, 0, sizeof(pe));
 	if ((rc = snapline_parse(data, size, &sl, &pe)) != 0) {
 		if (rc != -EINVAL || pe.code != EINVAL || pe.msg[0] == '\0' ||
-		    !printable(pe.msg) || sl.cpus != NULL || sl.names != NULL)
+		    !printable(pe.msg) || sl.cpus != NULL || sl.names != NULL ||
+		    sl.optional)
 			abort();
 		return;
 	}
 	if (sl.kind == SNAP_NONE) {
-		if (sl.cpus != NULL || sl.nnames != 0)
+		if (sl.cpus != NULL || sl.nnames != 0 || sl.optional)
 			abort();
 		return;
 	}

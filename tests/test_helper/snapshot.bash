@@ -35,3 +35,18 @@ save_layout() {
 	irqaff default 0-3
 	irqaff save -o "$SNAP"
 }
+
+# keep_tree: a copy of the tree as it is now, for changed_files.
+keep_tree() {
+	rm -rf "$BATS_TEST_TMPDIR/kept"
+	cp -a "$ROOT" "$BATS_TEST_TMPDIR/kept"
+}
+
+# changed_files: what differs from keep_tree's copy, one a line: the path
+# of each file that changed, relative to the root, and diff's "Only in"
+# lines for files added or removed.
+changed_files() {
+	local kept=$BATS_TEST_TMPDIR/kept
+	LC_ALL=C diff -rq --no-dereference "$kept" "$ROOT" |
+		sed "s|^Files $kept/\(.*\) and $ROOT/.* differ\$|\1|"
+}
