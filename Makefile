@@ -4,6 +4,12 @@ SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+# The interface hooks go where ifupdown, networkd-dispatcher and
+# NetworkManager look, under /etc whatever PREFIX is: ifupdown reads only
+# /etc/network.
+SYSCONFDIR ?= /etc
+HOOKS = network/if-up.d/irqaff networkd-dispatcher/configured.d/irqaff \
+	NetworkManager/dispatcher.d/90-irqaff
 
 # Each completion goes where its shell looks without being told, for
 # PREFIX=/usr (a package) and PREFIX=/usr/local (an administrator's
@@ -154,6 +160,12 @@ install: irqaff irqaff.8
 	sed 's|@SBINDIR@|$(SBINDIR)|g' systemd/irqaff-restore.service.in \
 		> $(DESTDIR)$(SYSTEMDUNITDIR)/irqaff-restore.service
 	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/irqaff-restore.service
+	for h in $(HOOKS); do \
+		install -d $(DESTDIR)$(SYSCONFDIR)/$${h%/*} && \
+		sed 's|@SBINDIR@|$(SBINDIR)|g' hooks/irqaff-ifup.in \
+			> $(DESTDIR)$(SYSCONFDIR)/$$h && \
+		chmod 0755 $(DESTDIR)$(SYSCONFDIR)/$$h || exit 1; \
+	done
 
 # Removes exactly the files install put, given the same variables; the
 # directories stay, as other packages share them.
@@ -162,6 +174,7 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/irqaff $(DESTDIR)$(ZSHCOMPDIR)/_irqaff \
 		$(DESTDIR)$(FISHCOMPDIR)/irqaff.fish \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/irqaff-restore.service
+	rm -f $(HOOKS:%=$(DESTDIR)$(SYSCONFDIR)/%)
 
 clean:
 	rm -rf irqaff irqaff.8 $(OBJS) $(SRCS:.c=.d) asan fuzz tests/fault.so

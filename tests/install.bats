@@ -40,6 +40,9 @@ expected_files() {
 	case $1 in
 	/usr)
 		cat <<-'EOF'
+			755 etc/NetworkManager/dispatcher.d/90-irqaff
+			755 etc/network/if-up.d/irqaff
+			755 etc/networkd-dispatcher/configured.d/irqaff
 			644 usr/lib/systemd/system/irqaff-restore.service
 			755 usr/sbin/irqaff
 			644 usr/share/bash-completion/completions/irqaff
@@ -50,6 +53,9 @@ expected_files() {
 		;;
 	/usr/local)
 		cat <<-'EOF'
+			755 etc/NetworkManager/dispatcher.d/90-irqaff
+			755 etc/network/if-up.d/irqaff
+			755 etc/networkd-dispatcher/configured.d/irqaff
 			644 usr/local/lib/systemd/system/irqaff-restore.service
 			755 usr/local/sbin/irqaff
 			644 usr/local/share/bash-completion/completions/irqaff
@@ -207,15 +213,39 @@ zsh_complete() {
 	assert_success
 }
 
+@test "the installed interface hooks are one script that runs the binary from SBINDIR" {
+	local hook
+	install_into
+	for hook in network/if-up.d/irqaff \
+		networkd-dispatcher/configured.d/irqaff \
+		NetworkManager/dispatcher.d/90-irqaff; do
+		run sed 's|/usr/sbin/irqaff |@SBINDIR@/irqaff |' \
+			"$DEST/etc/$hook"
+		assert_output "$(cat "$REPO/hooks/irqaff-ifup.in")"
+		run grep -c '^/usr/sbin/irqaff restore ' "$DEST/etc/$hook"
+		assert_output 1
+	done
+}
+
 @test "make install honours the directory variables" {
-	run install_into SBINDIR=/usr/bin MANDIR=/usr/man
+	run install_into SBINDIR=/usr/bin MANDIR=/usr/man SYSCONFDIR=/opt/etc
 	assert_success
 	[ -x "$DEST/usr/bin/irqaff" ]
 	[ -f "$DEST/usr/man/man8/irqaff.8" ]
 	[ ! -e "$DEST/usr/sbin" ]
+	[ ! -e "$DEST/etc" ]
 	run grep -E '^ExecStart=[-@:+!]*/usr/bin/irqaff( |$)' \
 		"$DEST/usr/lib/systemd/system/irqaff-restore.service"
 	assert_success
+	run grep -l '^/usr/bin/irqaff restore ' \
+		"$DEST/opt/etc/network/if-up.d/irqaff" \
+		"$DEST/opt/etc/networkd-dispatcher/configured.d/irqaff" \
+		"$DEST/opt/etc/NetworkManager/dispatcher.d/90-irqaff"
+	assert_equal "${#lines[@]}" 3
+	run uninstall_from SBINDIR=/usr/bin MANDIR=/usr/man SYSCONFDIR=/opt/etc
+	assert_success
+	run not_directories
+	assert_output ""
 }
 
 @test "make install and uninstall honour BASHCOMPDIR, ZSHCOMPDIR and FISHCOMPDIR" {
@@ -227,6 +257,9 @@ zsh_complete() {
 		644 c/bash/irqaff
 		644 c/fish/irqaff.fish
 		644 c/zsh/_irqaff
+		755 etc/NetworkManager/dispatcher.d/90-irqaff
+		755 etc/network/if-up.d/irqaff
+		755 etc/networkd-dispatcher/configured.d/irqaff
 		644 usr/local/lib/systemd/system/irqaff-restore.service
 		755 usr/local/sbin/irqaff
 		644 usr/local/share/man/man8/irqaff.8
@@ -252,10 +285,14 @@ zsh_complete() {
 @test "make uninstall leaves the other files in the directories it shares" {
 	install_into
 	touch "$DEST/usr/share/bash-completion/completions/other" \
-		"$DEST/usr/share/zsh/vendor-completions/_other"
+		"$DEST/usr/share/zsh/vendor-completions/_other" \
+		"$DEST/etc/network/if-up.d/other" \
+		"$DEST/etc/NetworkManager/dispatcher.d/01-other"
 	uninstall_from PREFIX=/usr
 	run not_directories
 	assert_output - <<-'EOF'
+		etc/NetworkManager/dispatcher.d/01-other
+		etc/network/if-up.d/other
 		usr/share/bash-completion/completions/other
 		usr/share/zsh/vendor-completions/_other
 	EOF
