@@ -82,10 +82,12 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 
 SRCS = apply.c bootargs.c cli.c convert.c cpus.c cpuset.c default.c \
 	explain.c findings.c interrupts.c irqaff.c irqbalance.c irqinfo.c \
-	irqsel.c isolate.c isolation.c machine.c procfs.c restore.c save.c \
-	select.c set.c show.c snapline.c snapshot.c spread.c text.c xalloc.c
+	irqsel.c isolate.c isolation.c machine.c netqueue.c procfs.c \
+	queuename.c queues.c restore.c save.c select.c set.c show.c \
+	snapline.c snapshot.c spread.c text.c xalloc.c
 # The pure layer: no I/O, no printing; what the fuzzers link.
-PURE = bootargs.c cpuset.c interrupts.c irqsel.c snapline.c text.c
+PURE = bootargs.c cpuset.c interrupts.c irqsel.c queuename.c snapline.c \
+	text.c
 OBJS = $(SRCS:.c=.o)
 ASAN_OBJS = $(SRCS:%.c=asan/%.o)
 FUZZERS = $(patsubst tests/fuzz/%.c,fuzz/%,$(wildcard tests/fuzz/fuzz_*.c)) \

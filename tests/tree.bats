@@ -691,3 +691,117 @@ EOF2
 	assert [ ! -e "$BATS_TEST_TMPDIR/e0" ]
 	assert [ ! -e "$BATS_TEST_TMPDIR/e2" ]
 }
+
+# vectors: "IRQ NAME" for each numbered row of proc/interrupts.
+vectors() {
+	awk '$1 ~ /^[0-9]+:$/ { print $1 + 0, $NF }' "$ROOT/proc/interrupts"
+}
+
+@test "--driver: each driver's vector names, in its order" {
+	make_root --cpus 4 --nic eth0:2 --nic eth1:2 --driver i40e \
+		--nic eth2:1 --driver ice --nic eth3:2 --driver split \
+		--nic ens5:2 --driver ena --nic eth4:2 --driver mlx5 \
+		--nic eth5:2 --driver gve --nic eth6:1 --driver bnx2x \
+		--nic ens192:2 --driver vmxnet3
+	run -0 vectors
+	assert_output '24 eth0
+25 eth0-TxRx-0
+26 eth0-TxRx-1
+27 i40e-0000:3c:00.0:misc
+28 i40e-eth1-TxRx-0
+29 i40e-eth1-TxRx-1
+30 ice-0000:3d:00.0:misc
+31 ice-eth2-TxRx-0
+32 eth3
+33 eth3-rx-0
+34 eth3-rx-1
+35 eth3-tx-0
+36 eth3-tx-1
+37 ena-mgmnt@pci:0000:3f:00.0
+38 ens5-Tx-Rx-0
+39 ens5-Tx-Rx-1
+40 mlx5_async0@pci:0000:40:00.0
+41 mlx5_comp0@pci:0000:40:00.0
+42 mlx5_comp1@pci:0000:40:00.0
+43 gve-ntfy-blk0@pci:0000:41:00.0
+44 gve-ntfy-blk1@pci:0000:41:00.0
+45 gve-ntfy-blk2@pci:0000:41:00.0
+46 gve-ntfy-blk3@pci:0000:41:00.0
+47 gve-mgmnt@pci:0000:41:00.0
+48 eth6
+49 eth6-fp-0
+50 ens192-rxtx-0
+51 ens192-rxtx-1
+52 ens192-event-2'
+	# each vector is the device's, and a directory of its IRQ
+	run -0 ls "$ROOT/sys/class/net/eth5/device/msi_irqs"
+	assert_output "$(printf '%s\n' 43 44 45 46 47)"
+	assert [ -d "$(irq_dir 44)/gve-ntfy-blk1@pci:0000:41:00.0" ]
+	# and no queue directories without --queues
+	assert [ ! -e "$ROOT/sys/class/net/eth0/queues" ]
+}
+
+@test "--queues: rx-K and tx-K of each NIC, masks of the tree's width" {
+	make_root --cpus 36 --queues --nic eth0:2 --nic eth1:1 \
+		--virtio-nic eth2:1 --nvme nvme0:1
+	run -0 bash -c 'find "$1" -path "*/queues*" -printf "%P\n" |
+		LC_ALL=C sort' _ "$ROOT/sys/devices"
+	assert_output 'pci0000:00/0000:00:03.0/virtio0/net/eth2/queues
+pci0000:00/0000:00:03.0/virtio0/net/eth2/queues/rx-0
+pci0000:00/0000:00:03.0/virtio0/net/eth2/queues/rx-0/rps_cpus
+pci0000:00/0000:00:03.0/virtio0/net/eth2/queues/tx-0
+pci0000:00/0000:3b:00.0/net/eth0/queues
+pci0000:00/0000:3b:00.0/net/eth0/queues/rx-0
+pci0000:00/0000:3b:00.0/net/eth0/queues/rx-0/rps_cpus
+pci0000:00/0000:3b:00.0/net/eth0/queues/rx-1
+pci0000:00/0000:3b:00.0/net/eth0/queues/rx-1/rps_cpus
+pci0000:00/0000:3b:00.0/net/eth0/queues/tx-0
+pci0000:00/0000:3b:00.0/net/eth0/queues/tx-0/xps_cpus
+pci0000:00/0000:3b:00.0/net/eth0/queues/tx-1
+pci0000:00/0000:3b:00.0/net/eth0/queues/tx-1/xps_cpus
+pci0000:00/0000:3c:00.0/net/eth1/queues
+pci0000:00/0000:3c:00.0/net/eth1/queues/rx-0
+pci0000:00/0000:3c:00.0/net/eth1/queues/rx-0/rps_cpus
+pci0000:00/0000:3c:00.0/net/eth1/queues/tx-0'
+	local q=$ROOT/sys/class/net/eth0/queues
+	assert_equal "$(contents "$q/tx-1/xps_cpus")" '0,00000000'
+	assert_equal "$(contents "$q/rx-0/rps_cpus")" '0,00000000'
+	assert_equal "$(contents \
+		"$ROOT/sys/class/net/eth2/queues/rx-0/rps_cpus")" '0,00000000'
+}
+
+@test "--xps and --rps: the kernel's %*pb of 4 and 64 CPUs" {
+	make_root --cpus 4 --nic eth0:2 --xps eth0:0=0-3 --xps eth0:1=1 \
+		--rps eth0:1=2-3
+	local q=$ROOT/sys/class/net/eth0/queues
+	assert_equal "$(cat "$q/tx-0/xps_cpus" "$q/tx-1/xps_cpus" \
+		"$q/rx-0/rps_cpus" "$q/rx-1/rps_cpus")" $'f\n2\n0\nc'
+	make_root --dir "$BATS_TEST_TMPDIR/w64" --cpus 64 --nic eth0:2 \
+		--xps eth0:01=0,63 --rps eth0:0=32-39
+	q=$ROOT/sys/class/net/eth0/queues
+	assert_equal "$(cat "$q/tx-0/xps_cpus" "$q/tx-1/xps_cpus" \
+		"$q/rx-0/rps_cpus" "$q/rx-1/rps_cpus")" \
+		$'00000000,00000000\n80000000,00000001\n000000ff,00000000\n00000000,00000000'
+	assert_equal "$(kmask 64 0,63)" '80000000,00000001'
+}
+
+@test "--driver, --xps and --rps errors" {
+	local e=$BATS_TEST_TMPDIR/e
+	run -1 make_root --dir "$e" --driver ixgbe --nic eth0:1
+	assert_output 'tree.bash: make_root: --driver needs a --nic before it'
+	run -1 make_root --dir "$e" --nvme nvme0:1 --driver mlx5
+	assert_output 'tree.bash: make_root: --driver needs a --nic before it'
+	run -1 make_root --dir "$e" --nic eth0:1 --driver e1000
+	assert_output 'tree.bash: make_root: --driver "e1000": not ixgbe, i40e, ice, split, ena, mlx5, gve, bnx2x or vmxnet3'
+	run -1 make_root --dir "$e" --nic eth0:2 --xps eth0=1
+	assert_output 'tree.bash: make_root: --xps "eth0=1": not NAME:QUEUE=LIST'
+	run -1 make_root --dir "$e" --nic eth0:2 --rps eth0:2=1
+	assert_output 'tree.bash: make_root: --rps eth0:2: no such queue'
+	run -1 make_root --dir "$e" --nvme nvme0:2 --rps nvme0:0=1
+	assert_output 'tree.bash: make_root: --rps nvme0:0: no such queue'
+	run -1 make_root --dir "$e" --nic eth0:1 --xps eth0:0=1
+	assert_output 'tree.bash: make_root: --xps eth0:0: one queue, no xps_cpus'
+	run -1 make_root --dir "$e" --cpus 4 --nic eth0:2 --xps eth0:1=4
+	assert_output 'tree.bash: CPU list "4": CPU 4 is not below 4'
+	assert [ ! -e "$e" ]
+}

@@ -118,3 +118,13 @@ grinds() {
 	grinds 0 show -i 0.1 -o irq,total,rate
 	grinds 0 show -i 0.1 -o irq,rate 24-26
 }
+
+@test "queues is clean under valgrind" {
+	make_root --dir "$BATS_TEST_TMPDIR/q" --cpus 4 --nic eth0:2 \
+		--xps eth0:1=1 --nic eth1:2 --driver gve --virtio-nic eth2:2 \
+		--nic eth3:1 --driver mlx5
+	printf 'zz\n' >"$ROOT/sys/class/net/eth1/queues/rx-1/rps_cpus"
+	grinds 1 queues
+	grinds 0 queues -J -o dev,queue,irq,aligned eth2,eth0,eth3
+	grinds 2 queues -o +irq eth0,nosuch
+}

@@ -54,6 +54,11 @@
 # --idle IRQS          counts 0 (kernel/irq/proc.c show_interrupts())
 # --hint LIST          affinity_hint "%*pb" (irq_affinity_hint_proc_show())
 # --no-effective       no effective_affinity* (!GENERIC_IRQ_EFFECTIVE_AFF_MASK)
+# --driver DRIVER      the latest --nic's vector names (_tree_nic_name)
+# --queues             queue directories for --nic and --virtio-nic
+#                      (net/core/net-sysfs.c; see _tree_write_queues)
+# --xps NAME:K=LIST    tx-K's xps_cpus, --rps NAME:K=LIST rx-K's rps_cpus
+#                      (imply --queues)
 # Both --irqbalance options imply --irqbalance, whose proc/4242/environ is
 # "LANG=C.UTF-8\0PATH=/usr/local/sbin:...:/bin\0" then the --irqbalance-env
 # entries. An --idle IRQ counts 0 in proc/interrupts, per_cpu_count,
@@ -296,6 +301,9 @@ _tree_reset() {
 	declare -ga _T_CHIP=() _T_HW=() _T_NAMES=() _T_INODE=() _T_AFF=() _T_EFF=()
 	declare -ga _T_DEV_KIND=() _T_DEV_NAME=() _T_DEV_Q=() _T_DEV_NODE=()
 	declare -ga _T_DEV_FIRST=() _T_DEV_BDF=() _T_DEV_VIRTIO=()
+	declare -ga _T_DEV_DRIVER=()
+	declare -gA _T_XPS=() _T_RPS=()
+	declare -g _T_QUEUES=0 _T_CURDEV=''
 	declare -gA _T_MASKS=()
 	declare -g _T_IRQBALANCE=0 _T_ALL='' _T_ONLINE_LIST='' _T_CUR=''
 	declare -g _T_SYSIRQ=1 _T_DEBUGFS=0 _T_EFFFILES=1 _T_CMDLINE=''
@@ -352,11 +360,13 @@ _tree_free_run() {
 
 # _tree_dev_nvec VAR D: how many MSI-X vectors device D uses: one per
 # queue and one more (a NIC's link vector, the NVMe admin queue, a virtio
-# device's config vector); a virtio-net queue pair is two queues.
+# device's config vector); a virtio-net queue pair is two queues, and so
+# is a queue of a NIC whose --driver gives rx and tx vectors apart.
 _tree_dev_nvec() {
 	local -n _dn_out=$1
 	_dn_out=$((_T_DEV_Q[$2] + 1))
-	if [[ ${_T_DEV_KIND[$2]} == virtio-nic ]]; then
+	if [[ ${_T_DEV_KIND[$2]} == virtio-nic ||
+		${_T_DEV_DRIVER[$2]:-} == @(split|gve) ]]; then
 		_dn_out=$((2 * _T_DEV_Q[$2] + 1))
 	fi
 }
@@ -371,6 +381,7 @@ _tree_dev_nvec() {
 # are input.K and output.K in turn (drivers/net/virtio_net.c,
 # virtnet_find_vqs()), virtio_blk's req.K (drivers/block/virtio_blk.c,
 # init_vq()). A guest has no interrupt remapping: the chip is PCI-MSI.
+# A --nic names its vectors as its --driver does (_tree_nic_name).
 _tree_dev_irqs() {
 	local d=$1 i n name base bdf=${_T_DEV_BDF[$1]} kind=${_T_DEV_KIND[$1]}
 	local dev=${_T_DEV_NAME[$1]} first=${_T_DEV_FIRST[$1]} chip=IR-PCI-MSI
@@ -390,14 +401,57 @@ _tree_dev_irqs() {
 			name=$v-output.$((i / 2 - 1))
 		elif [[ $kind == virtio-blk ]]; then
 			name=$v-req.$((i - 1))
-		elif ((i == 0)); then
-			name=$dev
 		else
-			name="$dev-TxRx-$((i - 1))"
+			_tree_nic_name name "$d" "$i"
 		fi
 		_tree_irq_add $((first + i)) "$name" "$chip" \
 			"$((base + i))-edge" "${_T_DEV_NODE[d]}" || return
 	done
+}
+
+# _tree_nic_name VAR D I: the action name of vector I of NIC D, Q
+# queues, BDF its PCI address, as its --driver requests it:
+#   ixgbe  NAME, then NAME-TxRx-K (the default: igb_request_msix();
+#          ixgbe_request_msix_irqs() names them so, its NAME vector last)
+#   i40e   i40e-BDF:misc, then i40e-NAME-TxRx-K (i40e_setup_misc_vector(),
+#          i40e_vsi_request_irq_msix() with i40e_vsi_open()'s basename)
+#   ice    the same with "ice-" (ice_req_irq_msix_misc(), ice_vsi_open())
+#   split  NAME, then NAME-rx-K and NAME-tx-K, a vector each (igb and
+#          ixgbe without queue pairs: igb_request_msix())
+#   ena    ena-mgmnt@pci:BDF, then NAME-Tx-Rx-K (ena_setup_mgmnt_intr(),
+#          ena_setup_io_intr())
+#   mlx5   mlx5_async0@pci:BDF, then mlx5_compK@pci:BDF (mlx5 pci_irq.c
+#          irq_set_name(), "%s@pci:%s")
+#   gve    gve-ntfy-blkK@pci:BDF for K < 2Q, the first Q serving tx-K and
+#          the next rx-(K-Q), then gve-mgmnt@pci:BDF, the last vector
+#          (gve_alloc_notify_blocks(), gve_tx_idx_to_ntfy())
+#   bnx2x  NAME, then NAME-fp-K (bnx2x_req_msix_irqs())
+#   vmxnet3 NAME-rxtx-K, then NAME-event-Q (vmxnet3_request_irqs() as
+#          vmxnet3_probe() sets it up for as many rx as tx queues)
+_tree_nic_name() {
+	local -n _nn_out=$1
+	local d=$2 i=$3 q=${_T_DEV_Q[$2]} dev=${_T_DEV_NAME[$2]}
+	local bdf=${_T_DEV_BDF[$2]} drv=${_T_DEV_DRIVER[$2]:-ixgbe}
+	case $drv:$((i == 0)) in
+	gve:*)
+		_nn_out=gve-ntfy-blk$i@pci:$bdf
+		((i < 2 * q)) || _nn_out=gve-mgmnt@pci:$bdf ;;
+	i40e:1 | ice:1) _nn_out=$drv-$bdf:misc ;;
+	i40e:0 | ice:0) _nn_out=$drv-$dev-TxRx-$((i - 1)) ;;
+	ena:1) _nn_out=ena-mgmnt@pci:$bdf ;;
+	ena:0) _nn_out=$dev-Tx-Rx-$((i - 1)) ;;
+	mlx5:1) _nn_out=mlx5_async0@pci:$bdf ;;
+	mlx5:0) _nn_out=mlx5_comp$((i - 1))@pci:$bdf ;;
+	split:0)
+		_nn_out=$dev-rx-$((i - 1))
+		((i <= q)) || _nn_out=$dev-tx-$((i - 1 - q)) ;;
+	bnx2x:0) _nn_out=$dev-fp-$((i - 1)) ;;
+	vmxnet3:*)
+		_nn_out=$dev-rxtx-$i
+		((i < q)) || _nn_out=$dev-event-$i ;;
+	*:1) _nn_out=$dev ;;
+	*) _nn_out=$dev-TxRx-$((i - 1)) ;;
+	esac
 }
 
 # _tree_dev_spec KIND SPEC: parse NAME:QUEUES[:NODE[:FIRSTIRQ]].
@@ -417,6 +471,7 @@ _tree_dev_spec() {
 	local d=${#_T_DEV_KIND[@]}
 	_T_DEV_KIND[d]=$kind _T_DEV_NAME[d]=$name _T_DEV_Q[d]=$q
 	_T_DEV_NODE[d]=$node _T_DEV_FIRST[d]=${first:+$((10#$first))}
+	_T_CURDEV=$d
 	printf -v "_T_DEV_BDF[d]" '%04x:%02x:00.0' $(((0x3b + d) >> 8)) \
 		$(((0x3b + d) & 0xff))
 	if [[ $kind == virtio-* ]]; then
@@ -1127,6 +1182,41 @@ _tree_write_devices() {
 	done
 }
 
+# _tree_write_queues: with --queues, each NIC's queues as net-sysfs.c
+# registers them (netdev_register_kobject()): queues/rx-K/rps_cpus and
+# queues/tx-K/xps_cpus for K below its queue count, each a "%*pb" mask
+# of the tree's width, nr_cpu_ids bits (show_rps_map(), xps_queue_show():
+# "%*pb\n"), empty but for --rps and --xps. On a NIC with one queue the
+# kernel has xps_cpus but fails its read with ENOENT (xps_cpus_show(),
+# !netif_is_multiqueue()); the tree leaves it out, which reads the same.
+# The other queue files (tx_timeout, byte_queue_limits/, ...) are left
+# out.
+_tree_write_queues() {
+	local d k dir sub mask
+	local -a dirs=()
+	for d in "${!_T_DEV_KIND[@]}"; do
+		[[ ${_T_DEV_KIND[d]} == @(nic|virtio-nic) ]] || continue
+		_tree_dev_sub sub "$d"
+		dir=$ROOT/sys/devices/pci0000:00/${_T_DEV_BDF[d]}/$sub/queues
+		for ((k = 0; k < _T_DEV_Q[d]; k++)); do
+			dirs+=("$dir/rx-$k" "$dir/tx-$k")
+		done
+	done
+	_tree_mkdirs "${dirs[@]}"
+	for d in "${!_T_DEV_KIND[@]}"; do
+		[[ ${_T_DEV_KIND[d]} == @(nic|virtio-nic) ]] || continue
+		_tree_dev_sub sub "$d"
+		dir=$ROOT/sys/devices/pci0000:00/${_T_DEV_BDF[d]}/$sub/queues
+		for ((k = 0; k < _T_DEV_Q[d]; k++)); do
+			_tree_mask mask "${_T_RPS[${_T_DEV_NAME[d]}:$k]:-}"
+			printf '%s\n' "$mask" >"$dir/rx-$k/rps_cpus"
+			((_T_DEV_Q[d] > 1)) || continue
+			_tree_mask mask "${_T_XPS[${_T_DEV_NAME[d]}:$k]:-}"
+			printf '%s\n' "$mask" >"$dir/tx-$k/xps_cpus"
+		done
+	done
+}
+
 # _tree_write_block NAME PATH: a disk's sys/block entry (the kernel
 # without CONFIG_SYSFS_DEPRECATED: block/genhd.c, block_depr links);
 # PATH is the disk's directory under sys/devices.
@@ -1275,6 +1365,63 @@ _tree_irq_opt() {
 	esac
 }
 
+# _tree_driver_opt DRIVER: --driver, for the latest --nic (see
+# _tree_nic_name).
+_tree_driver_opt() {
+	local d=$_T_CURDEV
+	if [[ -z $d || ${_T_DEV_KIND[d]} != nic ]]; then
+		_tree_err "make_root: --driver needs a --nic before it"
+		return 1
+	fi
+	if [[ $1 != @(ixgbe|i40e|ice|split|ena|mlx5|gve|bnx2x|vmxnet3) ]]; then
+		_tree_err "make_root: --driver \"$1\": not ixgbe, i40e, ice," \
+			"split, ena, mlx5, gve, bnx2x or vmxnet3"
+		return 1
+	fi
+	_T_DEV_DRIVER[d]=$1
+}
+
+# _tree_queue_opt --xps|--rps NAME:K=LIST: the CPUs of queue tx-K or rx-K
+# of NIC NAME; checked once every device is known (_tree_queue_check).
+_tree_queue_opt() {
+	if ! [[ $2 =~ ^([^:/]+):([0-9]+)=(.*)$ ]]; then
+		_tree_err "make_root: $1 \"$2\": not NAME:QUEUE=LIST"
+		return 1
+	fi
+	local key=${BASH_REMATCH[1]}:$((10#${BASH_REMATCH[2]}))
+	if [[ $1 == --xps ]]; then
+		_T_XPS[$key]=${BASH_REMATCH[3]}
+	else
+		_T_RPS[$key]=${BASH_REMATCH[3]}
+	fi
+	_T_QUEUES=1
+}
+
+# _tree_queue_check OPTION SET: each NAME:K of SET (_T_XPS or _T_RPS) is a
+# queue of a NIC with a list of the tree's CPUs, and an xps_cpus is there.
+_tree_queue_check() {
+	local -n _qc_set=$2
+	local key name k d found
+	for key in "${!_qc_set[@]}"; do
+		name=${key%:*} k=${key##*:} found=''
+		for d in "${!_T_DEV_KIND[@]}"; do
+			if [[ ${_T_DEV_NAME[d]} == "$name" &&
+				${_T_DEV_KIND[d]} == @(nic|virtio-nic) ]]; then
+				found=$d
+			fi
+		done
+		if [[ -z $found ]] || ((k >= _T_DEV_Q[found])); then
+			_tree_err "make_root: $1 $key: no such queue"
+			return 1
+		fi
+		if [[ $1 == --xps ]] && ((_T_DEV_Q[found] == 1)); then
+			_tree_err "make_root: $1 $key: one queue, no xps_cpus"
+			return 1
+		fi
+		_parse_list "${_qc_set[$key]}" "$_T_NCPUS" || return
+	done
+}
+
 # _tree_irq_spec NUM[=NAME1|NAME2...]: an --irq.
 _tree_irq_spec() {
 	local num=${1%%=*} names=''
@@ -1287,11 +1434,12 @@ _tree_irq_spec() {
 }
 
 _T_FLAG_OPTS=' --no-list-files --no-sysirq --irqbalance --debugfs
- --no-effective '
+ --no-effective --queues '
 _T_VALUE_OPTS=' --dir --cpus --nodes --sockets --threads --nr-irqs --offline
  --isolated --nohz-full --legacy --irq --chip --hwirq --irq-node --affinity
  --effective --hint --nic --nvme --virtio-nic --virtio-blk --cmdline
- --irqbalance-env --irqbalance-args --managed --pending --idle '
+ --irqbalance-env --irqbalance-args --managed --pending --idle --driver
+ --xps --rps '
 
 # _tree_options ARGS...: parse make_root's options into the _T_* state
 # and the caller's locals.
@@ -1306,6 +1454,7 @@ _tree_options() {
 			--irqbalance) _T_IRQBALANCE=1 ;;
 			--debugfs) _T_DEBUGFS=1 ;;
 			--no-effective) _T_EFFFILES=0 ;;
+			--queues) _T_QUEUES=1 ;;
 			esac
 			shift
 			continue
@@ -1337,6 +1486,8 @@ _tree_options() {
 		# NAME:QUEUES[:NODE[:FIRSTIRQ]] as --nic; see _tree_write_virtio
 		--virtio-nic) _tree_dev_spec virtio-nic "$2" || return ;;
 		--virtio-blk) _tree_dev_spec virtio-blk "$2" || return ;;
+		--driver) _tree_driver_opt "$2" || return ;;
+		--xps | --rps) _tree_queue_opt "$1" "$2" || return ;;
 		--cmdline) _T_CMDLINE=$2 _T_HAS_CMDLINE=1 ;;
 		--irqbalance-env)
 			if [[ $2 != [!=]*=* ]]; then
@@ -1407,6 +1558,8 @@ _tree_make_root() {
 	_tree_irq_set _T_MANAGED --managed "${managed#,}" || return
 	_tree_irq_set _T_PENDING --pending "${pending#,}" || return
 	_tree_irq_set _T_IDLE --idle "${idle#,}" || return
+	_tree_queue_check --xps _T_XPS || return
+	_tree_queue_check --rps _T_RPS || return
 	for c in "${!_T_HINT[@]}"; do
 		_parse_list "${_T_HINT[c]}" "$ncpus" || return
 	done
@@ -1416,6 +1569,7 @@ _tree_make_root() {
 	_tree_write_cpus "$isolated" "$nohz"
 	_tree_write_procs
 	_tree_write_devices
+	((_T_QUEUES == 0)) || _tree_write_queues
 	_tree_write_online
 	_tree_write_irqs || return
 	((_T_DEBUGFS == 0)) || _tree_write_debugfs
