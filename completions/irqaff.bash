@@ -1,15 +1,17 @@
 # bash completion for irqaff(8)
 #
 # Commands, their options, IRQ numbers and action names (asked of irqaff
-# itself), dev: devices, node: NUMA nodes and show's and cpus' columns. It
+# itself), dev: devices, interfaces with queues, node: NUMA nodes and the
+# columns of show, cpus and queues. It
 # needs only bash, not the bash-completion package. The root is --root or
 # IRQAFF_ROOT.
 
-_irqaff_commands='show set spread default isolate explain cpus save restore
-check mask list'
+_irqaff_commands='show set spread default isolate explain cpus queues save
+restore check mask list'
 _irqaff_columns='IRQ AFFINITY EFFECTIVE NODE TOTAL NAME HINT ONLINE CHIP
 HWIRQ TYPE FLOW DEVICE MANAGED RATE'
 _irqaff_cpus_columns='CPU NODE STATE IRQS TOTAL RATE TOP'
+_irqaff_queues_columns='DEV QUEUE IRQ CPUS XPS RPS ALIGNED'
 
 # The options of one command, as its --help lists them.
 _irqaff_options()
@@ -20,12 +22,12 @@ _irqaff_options()
 		o=(-m --mask -J --json -n --noheadings -o --output -a --all
 			-q --quiet -i --interval -c --count) ;;
 	set)
-		o=(-n --dry-run -v --verbose -m --mask -q --quiet) ;;
+		o=(-n --dry-run -v --verbose -J --json -m --mask -q --quiet) ;;
 	spread)
 		o=(-n --dry-run -v --verbose -J --json -c --cpus -x --exclude
 			--linear --include-isolated -q --quiet) ;;
 	default)
-		o=(-m --mask -n --dry-run -v --verbose) ;;
+		o=(-m --mask -n --dry-run -v --verbose -J --json) ;;
 	isolate)
 		o=(-n --dry-run -v --verbose -q --quiet -J --json -m --mask
 			--check) ;;
@@ -34,12 +36,15 @@ _irqaff_options()
 	cpus)
 		o=(-o --output -n --noheadings -J --json -i --interval
 			-c --count) ;;
+	queues)
+		o=(-J --json -n --noheadings -o --output) ;;
 	save)
-		o=(-o --output) ;;
+		o=(-o --output --only) ;;
 	restore)
-		o=(-n --dry-run -v --verbose -q --quiet --by-number) ;;
+		o=(-n --dry-run -v --verbose -q --quiet -J --json --by-number
+			--only) ;;
 	check)
-		o=(--by-number) ;;
+		o=(-J --json --by-number --only) ;;
 	mask | list)
 		o=(-b --bits) ;;
 	*)
@@ -57,7 +62,8 @@ _irqaff_takes_value()
 	mask:-b | mask:--bits | list:-b | list:--bits) return 0 ;;
 	cpus:-o | cpus:--output | cpus:-i | cpus:--interval) return 0 ;;
 	cpus:-c | cpus:--count | show:-i | show:--interval) return 0 ;;
-	show:-c | show:--count) return 0 ;;
+	show:-c | show:--count | queues:-o | queues:--output) return 0 ;;
+	save:--only | restore:--only | check:--only) return 0 ;;
 	esac
 	return 1
 }
@@ -168,6 +174,18 @@ _irqaff_devices()
 	done
 }
 
+# Network interfaces with queues.
+_irqaff_interfaces()
+{
+	local p d
+	p=$(_irqaff_prefix)
+	for d in "$p"/sys/class/net/*; do
+		if [[ -d $d/queues ]]; then
+			printf '%s\n' "${d##*/}"
+		fi
+	done
+}
+
 _irqaff_nodes()
 {
 	local p d
@@ -190,19 +208,22 @@ _irqaff_split()
 	_irqaff_tail=${1#"$_irqaff_head"}
 }
 
+# $1 the word, $2 a fixed part in front of the list (--only=).
 _irqaff_complete_irqs()
 {
-	local cur=$1 x
+	local cur=$1 lead=${2-} body x
 	local -a c=()
+	body=${cur#"$lead"}
 	# cpu: takes the rest of the word, a CPU set with commas of its own
-	if [[ $cur == cpu:* ]]; then
-		_irqaff_complete_cpus "$cur" cpu:
+	if [[ $body == cpu:* ]]; then
+		_irqaff_complete_cpus "$cur" "${lead}cpu:"
 		return 0
-	elif [[ $cur == *,cpu:* ]]; then
-		_irqaff_complete_cpus "$cur" "${cur%%,cpu:*},cpu:"
+	elif [[ $body == *,cpu:* ]]; then
+		_irqaff_complete_cpus "$cur" "$lead${body%%,cpu:*},cpu:"
 		return 0
 	fi
-	_irqaff_split "$cur"
+	_irqaff_split "$body"
+	_irqaff_head=$lead$_irqaff_head
 	if [[ $_irqaff_tail == dev:* ]]; then
 		while read -r x; do
 			c+=("${_irqaff_head}dev:$x")
@@ -251,6 +272,18 @@ _irqaff_complete_columns()
 		c+=("$head$x")
 	done
 	_irqaff_reply "$cur" "${c[@]}"
+}
+
+# A comma-separated list of interfaces with queues: $1 the word.
+_irqaff_complete_interfaces()
+{
+	local x
+	local -a c=()
+	_irqaff_split "$1"
+	while read -r x; do
+		c+=("$_irqaff_head$x")
+	done < <(_irqaff_interfaces)
+	_irqaff_reply "$1" "${c[@]}"
 }
 
 _irqaff_complete_files()
@@ -322,8 +355,14 @@ _irqaff()
 	save:-o | save:--output)
 		_irqaff_complete_files "$cur"
 		return 0 ;;
+	save:--only | restore:--only | check:--only)
+		_irqaff_complete_irqs "$cur"
+		return 0 ;;
 	cpus:-o | cpus:--output)
 		_irqaff_complete_columns "$cur" '' "$_irqaff_cpus_columns"
+		return 0 ;;
+	queues:-o | queues:--output)
+		_irqaff_complete_columns "$cur" '' "$_irqaff_queues_columns"
 		return 0 ;;
 	mask:-b | mask:--bits | list:-b | list:--bits | cpus:-i | \
 		cpus:--interval | cpus:-c | cpus:--count | show:-i | \
@@ -338,6 +377,13 @@ _irqaff()
 	cpus:--output=*)
 		_irqaff_complete_columns "$cur" --output= "$_irqaff_cpus_columns"
 		return 0 ;;
+	queues:--output=*)
+		_irqaff_complete_columns "$cur" --output= \
+			"$_irqaff_queues_columns"
+		return 0 ;;
+	save:--only=* | restore:--only=* | check:--only=*)
+		_irqaff_complete_irqs "$cur" --only=
+		return 0 ;;
 	*:-*)
 		# shellcheck disable=SC2046
 		_irqaff_reply "$cur" $(_irqaff_options "$cmd")
@@ -351,6 +397,8 @@ _irqaff()
 		_irqaff_complete_cpus "$cur" ;;
 	restore:0 | check:0)
 		_irqaff_complete_files "$cur" ;;
+	queues:0)
+		_irqaff_complete_interfaces "$cur" ;;
 	*)
 		COMPREPLY=() ;;
 	esac

@@ -1,8 +1,9 @@
 # fish completion for irqaff(8): commands, options, IRQ numbers and action
-# names (asked of irqaff itself), dev: devices, node: NUMA nodes, columns.
+# names (asked of irqaff itself), dev: devices, interfaces with queues,
+# node: NUMA nodes, columns.
 
-set -l commands show set spread default isolate explain cpus save restore \
-    check mask list
+set -l commands show set spread default isolate explain cpus queues save \
+    restore check mask list
 
 # The root irqaff will use: --root, else IRQAFF_ROOT.
 function __irqaff_root
@@ -45,7 +46,8 @@ function __irqaff_position
                     'spread:-c' 'spread:--cpus' 'spread:-x' 'spread:--exclude' \
                     'mask:-b' 'mask:--bits' 'list:-b' 'list:--bits' \
                     'cpus:-o' 'cpus:--output' 'cpus:-i' 'cpus:--interval' \
-                    'cpus:-c' 'cpus:--count'
+                    'cpus:-c' 'cpus:--count' 'queues:-o' 'queues:--output' \
+                    'save:--only' 'restore:--only' 'check:--only'
                     set skip 1
                 case '*:-*'
                 case '*'
@@ -61,14 +63,16 @@ function __irqaff_arg
     test "$(__irqaff_position)" = "$argv[1] $argv[2]"
 end
 
-# The current token up to its last comma, to put in front of each item.
+# The current token up to its last comma, and an --only= it starts with,
+# to put in front of each item.
 function __irqaff_head
-    string match -r -- '^.*,' (commandline -ct); or echo ''
+    string match -r -- '^(?:--only=)?(?:.*,)?' (commandline -ct)
 end
 
 function __irqaff_irqs
     # cpu: takes the rest of the token, a CPU set with commas of its own
-    set -l lead (string match -r -- '^(?:cpu:|.*?,cpu:)' "$(commandline -ct)")
+    set -l lead (string match -r -- '^(?:--only=)?(?:cpu:|.*?,cpu:)' \
+        "$(commandline -ct)")
     if test -n "$lead"
         __irqaff_cpus $lead
         return
@@ -129,6 +133,22 @@ function __irqaff_cpus_columns
     end
 end
 
+# Network interfaces with queues, after the token's last comma.
+function __irqaff_interfaces
+    set -l head (string match -r -- '^.*,' (commandline -ct); or echo '')
+    set -l root (__irqaff_root)
+    for d in $root/sys/class/net/*
+        test -d $d/queues; and echo "$head"(basename $d)
+    end
+end
+
+function __irqaff_queues_columns
+    set -l head (string match -r -- '^\+?(?:.*,)?' (commandline -ct))
+    for c in DEV QUEUE IRQ CPUS XPS RPS ALIGNED
+        echo "$head$c"
+    end
+end
+
 complete -c irqaff -f
 
 # Before the command.
@@ -147,6 +167,8 @@ complete -c irqaff -n $nocmd -a isolate -d 'keep interrupts off a set of CPUs'
 complete -c irqaff -n $nocmd -a explain -d 'say why IRQs run where they run'
 complete -c irqaff -n $nocmd -a cpus \
     -d 'show where interrupts land, CPU by CPU'
+complete -c irqaff -n $nocmd -a queues \
+    -d 'show network queues, their IRQs and XPS/RPS'
 complete -c irqaff -n $nocmd -a save \
     -d "write a snapshot of every IRQ's affinity"
 complete -c irqaff -n $nocmd -a restore -d 'apply a snapshot'
@@ -178,6 +200,7 @@ set c '__fish_seen_subcommand_from set'
 complete -c irqaff -n $c -s n -l dry-run \
     -d 'print what would change, write nothing'
 complete -c irqaff -n $c -s v -l verbose -d 'print a line for every IRQ'
+complete -c irqaff -n $c -s J -l json -d 'print the result as JSON'
 complete -c irqaff -n $c -s m -l mask -d 'read cpus as a kernel mask'
 complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
 complete -c irqaff -n '__irqaff_arg set 0' -a '(__irqaff_irqs)'
@@ -186,7 +209,7 @@ complete -c irqaff -n '__irqaff_arg set 1' -a '(__irqaff_cpus)'
 set c '__fish_seen_subcommand_from spread'
 complete -c irqaff -n $c -s n -l dry-run -d 'print the plan, write nothing'
 complete -c irqaff -n $c -s v -l verbose -d 'print a line for every IRQ'
-complete -c irqaff -n $c -s J -l json -d 'print the plan as JSON'
+complete -c irqaff -n $c -s J -l json -d 'print the result as JSON'
 complete -c irqaff -n $c -s c -l cpus -x -a '(__irqaff_cpus)' \
     -d 'the CPUs to use'
 complete -c irqaff -n $c -s x -l exclude -x -a '(__irqaff_cpus)' \
@@ -203,6 +226,8 @@ complete -c irqaff -n $c -s m -l mask \
 complete -c irqaff -n $c -s n -l dry-run \
     -d 'print what would change, write nothing'
 complete -c irqaff -n $c -s v -l verbose -d 'print the change'
+complete -c irqaff -n $c -s J -l json \
+    -d 'print the set, or the result, as JSON'
 complete -c irqaff -n '__irqaff_arg default 0' -a '(__irqaff_cpus)'
 
 set c '__fish_seen_subcommand_from isolate'
@@ -233,19 +258,34 @@ complete -c irqaff -n $c -s c -l count -x \
     -d 'number of samples, each headed by its time'
 complete -c irqaff -n '__irqaff_arg cpus 0' -a '(__irqaff_cpus)'
 
+set c '__fish_seen_subcommand_from queues'
+complete -c irqaff -n $c -s J -l json -d 'print JSON'
+complete -c irqaff -n $c -s n -l noheadings -d 'print no header line'
+complete -c irqaff -n $c -s o -l output -x -a '(__irqaff_queues_columns)' \
+    -d 'columns to print'
+complete -c irqaff -n '__irqaff_arg queues 0' -a '(__irqaff_interfaces)'
+
 set c '__fish_seen_subcommand_from save'
 complete -c irqaff -n $c -s o -l output -r -F -d 'write to a file'
+complete -c irqaff -n $c -l only -x -a '(__irqaff_irqs)' \
+    -d 'save these IRQs only, not the default'
 
 set c '__fish_seen_subcommand_from restore'
 complete -c irqaff -n $c -s n -l dry-run \
     -d 'print what would change, write nothing'
 complete -c irqaff -n $c -s v -l verbose -d 'print a line for every IRQ'
 complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
+complete -c irqaff -n $c -s J -l json -d 'print the result as JSON'
 complete -c irqaff -n $c -l by-number -d 'match IRQs by number, not by name'
+complete -c irqaff -n $c -l only -x -a '(__irqaff_irqs)' \
+    -d 'apply to these IRQs only, not the default'
 complete -c irqaff -n '__irqaff_arg restore 0' -F
 
 set c '__fish_seen_subcommand_from check'
+complete -c irqaff -n $c -s J -l json -d 'print the differences as JSON'
 complete -c irqaff -n $c -l by-number -d 'match IRQs by number, not by name'
+complete -c irqaff -n $c -l only -x -a '(__irqaff_irqs)' \
+    -d 'compare these IRQs only, not the default'
 complete -c irqaff -n '__irqaff_arg check 0' -F
 
 set c '__fish_seen_subcommand_from mask list'

@@ -69,7 +69,7 @@ help_commands() {
 @test "bash completes the command names" {
 	complete_line irqaff ''
 	assert_equal "$reply" "show set spread default isolate explain cpus \
-save restore check mask list"
+queues save restore check mask list"
 }
 
 @test "bash completes the commands irqaff --help lists, no more, no fewer" {
@@ -90,7 +90,7 @@ save restore check mask list"
 @test "bash completes the options of set" {
 	complete_line irqaff set -
 	assert_equal "$reply" \
-		"-n --dry-run -v --verbose -m --mask -q --quiet -h --help"
+		"-n --dry-run -v --verbose -J --json -m --mask -q --quiet -h --help"
 }
 
 @test "bash completes the long options of set by prefix" {
@@ -288,6 +288,27 @@ save restore check mask list"
 	assert_equal "$reply" ""
 }
 
+@test "bash completes queues' options, columns and interfaces with queues" {
+	mkdir "$ROOT/sys/class/net/eth1/queues"
+	complete_line irqaff queues -
+	assert_equal "$reply" "-J --json -n --noheadings -o --output -h --help"
+	complete_line irqaff queues -o ''
+	assert_equal "$reply" "$(irqaff queues --help |
+		sed -n '/^Columns/,/^$/s/^  \([A-Z]*\) .*/\1/p' | paste -sd ' ')"
+	complete_line irqaff queues --output=DEV,X
+	assert_equal "$reply" "DEV,XPS"
+	complete_line irqaff queues -o +A
+	assert_equal "$reply" "+ALIGNED"
+	# eth0 has no queues directory
+	complete_line irqaff queues -J -o DEV ''
+	assert_equal "$reply" "eth1"
+	mkdir "$ROOT/sys/class/net/eth0/queues"
+	complete_unsplit irqaff queues -n eth1,
+	assert_equal "$reply" "eth1,eth0 eth1,eth1"
+	complete_line irqaff queues eth0 ''
+	assert_equal "$reply" ""
+}
+
 @test "bash completes file names for restore, check and save -o" {
 	mkdir "$BATS_TEST_TMPDIR/snaps"
 	touch "$BATS_TEST_TMPDIR/snaps/a.conf" "$BATS_TEST_TMPDIR/snaps/b.conf"
@@ -418,6 +439,17 @@ zsh_complete() {
 	assert_output "0 1"
 }
 
+@test "zsh completes queues' options, columns and interfaces" {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	mkdir "$ROOT/sys/class/net/eth1/queues"
+	run zsh_complete 'irqaff queues -J -'
+	assert_output "--help --noheadings --output -h -n -o"
+	run zsh_complete 'irqaff queues -o DEV,A'
+	assert_output "ALIGNED"
+	run zsh_complete 'irqaff queues -n e'
+	assert_output "eth1"
+}
+
 @test "zsh completes cpu: and a CPU set after it" {
 	command -v zsh >/dev/null || skip "zsh is not installed"
 	run zsh_complete 'irqaff set c'
@@ -514,5 +546,19 @@ zsh_complete() {
 		+RATE	columns to print
 		0,node:0
 		0,node:1
+	EOF
+}
+
+@test "fish completes queues' columns and interfaces with queues" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	mkdir "$ROOT/sys/class/net/eth1/queues"
+	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
+		complete -C 'irqaff queues -o DEV,X'
+		complete -C 'irqaff queues -J eth1,'
+		complete -C 'irqaff queues eth1 '"
+	assert_success
+	assert_output - <<-'EOF'
+		DEV,XPS	columns to print
+		eth1,eth1
 	EOF
 }
