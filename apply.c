@@ -176,24 +176,20 @@ target_write(struct target *t, int flags, struct tally *tl)
 }
 
 /*
- * listrel may be NULL: a file that takes masks only. irq < 0 is the
- * default affinity.
+ * listrel may be NULL: a file that takes masks only. irq -1 is the
+ * default affinity, APPLY_NOIRQ a file that is no IRQ's.
  */
 static enum apply_result
-apply_file(struct machine *m, long irq, const char *listrel,
-    const char *maskrel, const struct cpuset *want, int flags,
-    struct tally *tl)
+apply_file(struct machine *m, const char *label, long irq,
+    const char *listrel, const char *maskrel, const struct cpuset *want,
+    int flags, struct tally *tl)
 {
 	struct target t = { .irq = irq >= 0, .want = want };
 	enum apply_result r = APPLY_FAILED;
 	struct cpuset *old = NULL;
-	char label[32], *was = NULL;
+	char *was = NULL;
 	bool say = !(flags & APPLY_JSON);
 
-	if (irq < 0)
-		strlcpy(label, "default", sizeof(label));
-	else
-		snprintf(label, sizeof(label), "irq %ld", irq);
 	t.label = label;
 	t.text = xformat(want, false);
 	t.cur = xcpuset(m->nbits);
@@ -266,9 +262,10 @@ apply_irq(struct machine *m, unsigned int irq, const struct cpuset *want,
 		tally_add(tl, flags, irq, APPLY_MANAGED, NULL, NULL, 0, NULL);
 		return APPLY_MANAGED;
 	}
+	snprintf(label, sizeof(label), "irq %u", irq);
 	snprintf(list, sizeof(list), "proc/irq/%u/smp_affinity_list", irq);
 	snprintf(mask, sizeof(mask), "proc/irq/%u/smp_affinity", irq);
-	return apply_file(m, irq, list, mask, want, flags, tl);
+	return apply_file(m, label, irq, list, mask, want, flags, tl);
 }
 
 /*
@@ -279,7 +276,20 @@ enum apply_result
 apply_default(struct machine *m, const struct cpuset *want, int flags,
     struct tally *tl)
 {
-	return apply_file(m, -1, NULL, DEFAULT_AFFINITY, want,
+	return apply_file(m, "default", -1, NULL, DEFAULT_AFFINITY, want,
+	    flags | APPLY_NAMED, tl);
+}
+
+/*
+ * A mask file that is no IRQ's, such as a queue's xps_cpus (rel, under
+ * the root), labelled as its messages say; counted, not recorded for
+ * JSON.
+ */
+enum apply_result
+apply_mask(struct machine *m, const char *label, const char *rel,
+    const struct cpuset *want, int flags, struct tally *tl)
+{
+	return apply_file(m, label, APPLY_NOIRQ, NULL, rel, want,
 	    flags | APPLY_NAMED, tl);
 }
 
@@ -328,7 +338,8 @@ tally_add(struct tally *tl, int flags, long irq, enum apply_result r,
 		tl->managed++;
 	else
 		tl->failed++;
-	if (!(flags & APPLY_JSON) || (r == APPLY_UNCHANGED && irq >= 0))
+	if (!(flags & APPLY_JSON) || irq == APPLY_NOIRQ ||
+	    (r == APPLY_UNCHANGED && irq >= 0))
 		return;
 	if (tl->n == tl->cap) {
 		tl->cap = tl->cap ? 2 * tl->cap : 16;

@@ -6,6 +6,7 @@
 #ifndef IRQAFF_APPLY_H
 #define IRQAFF_APPLY_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -21,6 +22,9 @@
 enum {
 	APPLY_DRYRUN = 1, APPLY_VERBOSE = 2, APPLY_NAMED = 4, APPLY_JSON = 8
 };
+
+/* The irq of an outcome that is no IRQ's: counted, never recorded. */
+#define APPLY_NOIRQ	LONG_MIN
 
 enum apply_result {
 	APPLY_UNCHANGED, APPLY_CHANGED, APPLY_FAILED, APPLY_MANAGED
@@ -63,6 +67,8 @@ enum apply_result apply_irq(struct machine *, unsigned int,
 		    const struct cpuset *, int, struct tally *);
 enum apply_result apply_default(struct machine *, const struct cpuset *, int,
 		    struct tally *);
+enum apply_result apply_mask(struct machine *, const char *, const char *,
+		    const struct cpuset *, int, struct tally *);
 void		 apply_all(struct machine *, const struct change *, size_t,
 		    int, struct tally *);
 void		 apply_note(const struct tally *, int);
