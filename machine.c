@@ -214,10 +214,10 @@ cpus_nodes(struct machine *m, const char *arg, struct cpuset *out,
 }
 
 /*
- * Every CPU-set operand: a kernel list with node:K items, or a mask when
- * it starts with 0x or CPUS_MASK is given. With CPUS_ONLINE it must name
- * an online CPU: the kernel would otherwise fall back to its default
- * affinity in silence. The sentence in pe names the operand.
+ * Every CPU-set operand: a kernel list with node:K items, a mask when it
+ * starts with 0x or CPUS_MASK is given, or "none". With CPUS_ONLINE it
+ * must name an online CPU: the kernel would otherwise fall back to its
+ * default affinity in silence. The sentence in pe names the operand.
  */
 int
 machine_cpus(struct machine *m, const char *arg, int flags,
@@ -230,7 +230,11 @@ machine_cpus(struct machine *m, const char *arg, int flags,
 	/* the kernel stops at a newline; an argument is used whole */
 	if (strcspn(arg, "\n") + 1 < strlen(arg))
 		rc = perr_set(&why, EINVAL, "a newline before the end");
-	else if (mask)
+	else if (strcmp(arg, "none") == 0) {
+		/* no CPU: what clears a queue's XPS or RPS */
+		cpuset_zero(out);
+		rc = 0;
+	} else if (mask)
 		rc = cpumask_parse(out, arg, &why);
 	else
 		rc = cpus_nodes(m, arg, out, &why);

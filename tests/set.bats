@@ -305,6 +305,10 @@ irq 26: 0-7 -> 2-3"
 	run --separate-stderr irqaff set -m 24 0
 	assert_failure 2
 	assert_equal "$stderr" 'irqaff: CPU mask "0": selects no CPU'
+	# "none", which clears XPS and RPS masks, is no set for an IRQ
+	run --separate-stderr irqaff set 24 none
+	assert_failure 2
+	assert_equal "$stderr" 'irqaff: CPU list "none": selects no CPU'
 	assert_equal "$(tree_sum)" "$before"
 }
 
