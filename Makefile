@@ -80,7 +80,7 @@ LDLIBS += $(shell $(PKG_CONFIG) --libs libbsd-overlay)
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 
-SRCS = apply.c bootargs.c cli.c convert.c cpus.c cpuset.c default.c \
+SRCS = apply.c bootargs.c cli.c columns.c convert.c cpus.c cpuset.c default.c \
 	explain.c findings.c interrupts.c irqaff.c irqbalance.c irqinfo.c \
 	irqsel.c isolate.c isolation.c machine.c netqueue.c procfs.c \
 	queuename.c queues.c restore.c save.c select.c set.c show.c \

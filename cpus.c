@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "columns.h"
 #include "commands.h"
 #include "interrupts.h"
 #include "machine.h"
@@ -50,34 +51,31 @@ static const struct option cpus_opts[] = {
 
 enum col { C_CPU, C_NODE, C_STATE, C_IRQS, C_TOTAL, C_RATE, C_TOP, NCOLS };
 
-static const struct column {
-	const char	*name;
-	const char	*key;		/* in JSON */
-	bool		 right;
-	const char	*help;
-} columns[NCOLS] = {
-	[C_CPU] =	{ "CPU", "cpu", true, "CPU number" },
-	[C_NODE] =	{ "NODE", "node", true, "NUMA node" },
-	[C_STATE] =	{ "STATE", "state", false,
+static const struct column columns[NCOLS] = {
+	[C_CPU] =	{ "CPU", "cpu", true, false, "CPU number" },
+	[C_NODE] =	{ "NODE", "node", true, false, "NUMA node" },
+	[C_STATE] =	{ "STATE", "state", false, false,
 	    "online or offline, isolated, nohz_full" },
-	[C_IRQS] =	{ "IRQS", "irqs", true,
+	[C_IRQS] =	{ "IRQS", "irqs", true, false,
 	    "IRQs whose effective CPUs include it" },
-	[C_TOTAL] =	{ "TOTAL", "total", true,
+	[C_TOTAL] =	{ "TOTAL", "total", true, false,
 	    "interrupts it handled (numbered rows of /proc/interrupts)" },
-	[C_RATE] =	{ "RATE", "rate", true,
+	[C_RATE] =	{ "RATE", "rate", true, false,
 	    "interrupts per second over the interval (-i)" },
-	[C_TOP] =	{ "TOP", "top", false,
+	[C_TOP] =	{ "TOP", "top", false, false,
 	    "its busiest IRQs, NAME(IRQ) each; by rate with -i" },
+};
+
+/* All but RATE, which -i adds. */
+static const unsigned int default_cols[] = {
+	C_CPU, C_NODE, C_STATE, C_IRQS, C_TOTAL, C_TOP
 };
 
 static void
 cpus_columns(FILE *fp)
 {
-	size_t i;
-
 	fprintf(fp, "\nColumns (all by default; RATE with -i only):\n");
-	for (i = 0; i < NCOLS; i++)
-		fprintf(fp, "  %-6s %s\n", columns[i].name, columns[i].help);
+	columns_help(fp, columns, NCOLS);
 }
 
 /* An IRQ among a CPU's busiest: its count, or its count in a sample. */
@@ -115,7 +113,7 @@ struct cpus {
 	size_t		 nnames;
 	struct cell	*cells;		/* by IRQ, then CPU */
 	size_t		 ncells;
-	enum col	 cols[NCOLS * 2];
+	unsigned int	 cols[NCOLS * 2];
 	size_t		 ncols;
 	bool		 json, noheadings;
 	struct sampling	 sm;
@@ -124,31 +122,12 @@ struct cpus {
 static int
 add_columns(struct cpus *c, const char *arg)
 {
-	char *copy, *p, *name;
-	size_t i;
-	int rc = 0;
+	struct perr pe;
 
-	if (*arg == '+') {
-		arg++;
-		for (i = 0; i < NCOLS; i++)
-			if (i != C_RATE)
-				c->cols[c->ncols++] = i;
-	}
-	copy = xstrdup(arg);
-	for (p = copy; rc == 0 && (name = strsep(&p, ",")) != NULL;) {
-		for (i = 0; i < NCOLS; i++)
-			if (strcasecmp(name, columns[i].name) == 0)
-				break;
-		if (i == NCOLS)
-			rc = usage_error(&cpus_command,
-			    "unknown column \"%s\"", quoted(name));
-		else if (c->ncols == nitems(c->cols))
-			rc = usage_error(&cpus_command, "too many columns");
-		else
-			c->cols[c->ncols++] = i;
-	}
-	free(copy);
-	return rc;
+	if (columns_parse(columns, NCOLS, default_cols, nitems(default_cols),
+	    arg, c->cols, &c->ncols, nitems(c->cols), &pe) != 0)
+		return usage_error(&cpus_command, "%s", pe.msg);
+	return 0;
 }
 
 /* Keeps the NTOP largest counts, the earlier IRQ first among equals. */
@@ -377,7 +356,6 @@ print_table(struct cpus *c)
 	size_t width[nitems(c->cols)], k, len;
 	char *v;
 	int cpu;
-	bool last;
 
 	for (k = 0; k < c->ncols; k++) {
 		width[k] = c->noheadings ? 0 : strlen(columns[c->cols[k]].name);
@@ -389,20 +367,15 @@ print_table(struct cpus *c)
 			free(v);
 		}
 	}
-	for (k = 0; !c->noheadings && k < c->ncols; k++) {
-		last = k + 1 == c->ncols;
-		printf(columns[c->cols[k]].right ? "%*s%s" : "%-*s%s",
-		    last && !columns[c->cols[k]].right ? 0 : (int)width[k],
-		    columns[c->cols[k]].name, last ? "\n" : " ");
-	}
+	for (k = 0; !c->noheadings && k < c->ncols; k++)
+		columns_cell(stdout, &columns[c->cols[k]], width[k],
+		    columns[c->cols[k]].name, k + 1 == c->ncols);
 	for (cpu = cpuset_first(c->want); cpu >= 0;
 	    cpu = cpuset_next(c->want, cpu + 1))
 		for (k = 0; k < c->ncols; k++) {
-			last = k + 1 == c->ncols;
 			v = cell(c, cpu, c->cols[k], true);
-			printf(columns[c->cols[k]].right ? "%*s%s" : "%-*s%s",
-			    last && !columns[c->cols[k]].right ? 0 :
-			    (int)width[k], v ? v : "-", last ? "\n" : " ");
+			columns_cell(stdout, &columns[c->cols[k]], width[k],
+			    v ? v : "-", k + 1 == c->ncols);
 			free(v);
 		}
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "columns.h"
 #include "commands.h"
 #include "machine.h"
 #include "netqueue.h"
@@ -40,34 +41,30 @@ static const struct option queues_opts[] = {
 
 enum col { C_DEV, C_QUEUE, C_IRQ, C_CPUS, C_XPS, C_RPS, C_ALIGNED, NCOLS };
 
-static const struct column {
-	const char	*name;
-	const char	*key;		/* in JSON */
-	bool		 right;
-	const char	*help;
-} columns[NCOLS] = {
-	[C_DEV] =	{ "DEV", "dev", false, "network interface" },
-	[C_QUEUE] =	{ "QUEUE", "queue", false, "rx-N or tx-N" },
-	[C_IRQ] =	{ "IRQ", "irq", true,
+static const struct column columns[NCOLS] = {
+	[C_DEV] =	{ "DEV", "dev", false, false, "network interface" },
+	[C_QUEUE] =	{ "QUEUE", "queue", false, false, "rx-N or tx-N" },
+	[C_IRQ] =	{ "IRQ", "irq", true, false,
 	    "the IRQ serving the queue, by its action name" },
-	[C_CPUS] =	{ "CPUS", "cpus", false,
+	[C_CPUS] =	{ "CPUS", "cpus", false, false,
 	    "that IRQ's effective CPUs (requested without effective files)" },
-	[C_XPS] =	{ "XPS", "xps", false,
+	[C_XPS] =	{ "XPS", "xps", false, false,
 	    "tx queues: the CPUs that send on it (xps_cpus)" },
-	[C_RPS] =	{ "RPS", "rps", false,
+	[C_RPS] =	{ "RPS", "rps", false, false,
 	    "rx queues: the CPUs its packets go on to (rps_cpus)" },
-	[C_ALIGNED] =	{ "ALIGNED", "aligned", false,
+	[C_ALIGNED] =	{ "ALIGNED", "aligned", false, false,
 	    "tx queues: XPS is the IRQ's requested CPUs (yes, no)" },
+};
+
+static const unsigned int default_cols[] = {
+	C_DEV, C_QUEUE, C_IRQ, C_CPUS, C_XPS, C_RPS, C_ALIGNED
 };
 
 static void
 queues_columns(FILE *fp)
 {
-	size_t i;
-
 	fprintf(fp, "\nColumns (all by default):\n");
-	for (i = 0; i < NCOLS; i++)
-		fprintf(fp, "  %-8s %s\n", columns[i].name, columns[i].help);
+	columns_help(fp, columns, NCOLS);
 }
 
 /*
@@ -87,7 +84,7 @@ struct irqsets {
 
 struct queues {
 	struct machine	 m;
-	enum col	 cols[NCOLS * 4];
+	unsigned int	 cols[NCOLS * 4];
 	size_t		 ncols;
 	bool		 json, noheadings;
 	struct row	*rows;
@@ -99,30 +96,12 @@ struct queues {
 static int
 add_columns(struct queues *qs, const char *arg)
 {
-	char *copy, *p, *name;
-	size_t i;
-	int rc = EXIT_OK;
+	struct perr pe;
 
-	if (*arg == '+') {
-		arg++;
-		for (i = 0; i < NCOLS; i++)
-			qs->cols[qs->ncols++] = i;
-	}
-	copy = xstrdup(arg);
-	for (p = copy; rc == EXIT_OK && (name = strsep(&p, ",")) != NULL;) {
-		for (i = 0; i < NCOLS; i++)
-			if (strcasecmp(name, columns[i].name) == 0)
-				break;
-		if (i == NCOLS)
-			rc = usage_error(&queues_command,
-			    "unknown column \"%s\"", quoted(name));
-		else if (qs->ncols == nitems(qs->cols))
-			rc = usage_error(&queues_command, "too many columns");
-		else
-			qs->cols[qs->ncols++] = i;
-	}
-	free(copy);
-	return rc;
+	if (columns_parse(columns, NCOLS, default_cols, nitems(default_cols),
+	    arg, qs->cols, &qs->ncols, nitems(qs->cols), &pe) != 0)
+		return usage_error(&queues_command, "%s", pe.msg);
+	return EXIT_OK;
 }
 
 /* An IRQ's effective CPUs (requested without the files) and requested. */
@@ -273,7 +252,6 @@ print_table(struct queues *qs)
 	const struct column *c;
 	const char *v;
 	char *t;
-	bool last;
 
 	/* names from the system reach the terminal only as vis(3) escapes */
 	for (i = 0; i < qs->nrows; i++) {
@@ -297,10 +275,7 @@ print_table(struct queues *qs)
 			v = i > 0 ? qs->rows[i - 1].cell[qs->cols[k]] : c->name;
 			if (v == NULL || *v == '\0')
 				v = "-";
-			last = k + 1 == qs->ncols;
-			printf(c->right ? "%*s%s" : "%-*s%s",
-			    last && !c->right ? 0 : (int)width[k], v,
-			    last ? "\n" : " ");
+			columns_cell(stdout, c, width[k], v, k + 1 == qs->ncols);
 		}
 }
 
@@ -360,8 +335,8 @@ queues_options(int argc, char *argv[], struct queues *qs)
 		return usage_error(&queues_command,
 		    "expected at most one list of interfaces");
 	if (qs->ncols == 0)
-		for (k = 0; k < NCOLS; k++)
-			qs->cols[qs->ncols++] = k;
+		for (k = 0; k < nitems(default_cols); k++)
+			qs->cols[qs->ncols++] = default_cols[k];
 	return EXIT_OK;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "columns.h"
 #include "commands.h"
 #include "interrupts.h"
 #include "irqinfo.h"
@@ -24,36 +25,32 @@ enum col {
 	C_MANAGED, C_RATE, NCOLS
 };
 
-static const struct column {
-	const char	*name;
-	bool		 right;		/* aligned right in the table */
-	bool		 number;	/* a number in JSON */
-	const char	*help;
-} columns[NCOLS] = {
-	[C_IRQ] =	{ "IRQ", true, true, "interrupt number" },
-	[C_AFFINITY] =	{ "AFFINITY", false, false,
+static const struct column columns[NCOLS] = {
+	[C_IRQ] =	{ "IRQ", "irq", true, true, "interrupt number" },
+	[C_AFFINITY] =	{ "AFFINITY", "affinity", false, false,
 	    "requested CPUs (smp_affinity_list)" },
-	[C_EFFECTIVE] =	{ "EFFECTIVE", false, false,
+	[C_EFFECTIVE] =	{ "EFFECTIVE", "effective", false, false,
 	    "CPUs the interrupt is delivered to (effective_affinity_list)" },
-	[C_NODE] =	{ "NODE", true, true, "NUMA node of the IRQ" },
-	[C_TOTAL] =	{ "TOTAL", true, true,
+	[C_NODE] =	{ "NODE", "node", true, true, "NUMA node of the IRQ" },
+	[C_TOTAL] =	{ "TOTAL", "total", true, true,
 	    "interrupts counted on the online CPUs" },
-	[C_NAME] =	{ "NAME", false, false, "action names" },
-	[C_HINT] =	{ "HINT", false, false,
+	[C_NAME] =	{ "NAME", "name", false, false, "action names" },
+	[C_HINT] =	{ "HINT", "hint", false, false,
 	    "CPUs the driver suggests (affinity_hint)" },
-	[C_ONLINE] =	{ "ONLINE", false, false,
+	[C_ONLINE] =	{ "ONLINE", "online", false, false,
 	    "requested CPUs that are online" },
-	[C_CHIP] =	{ "CHIP", false, false, "interrupt controller" },
-	[C_HWIRQ] =	{ "HWIRQ", true, true,
+	[C_CHIP] =	{ "CHIP", "chip", false, false, "interrupt controller" },
+	[C_HWIRQ] =	{ "HWIRQ", "hwirq", true, true,
 	    "hardware IRQ number in its domain" },
-	[C_TYPE] =	{ "TYPE", false, false, "trigger: Level or Edge" },
-	[C_FLOW] =	{ "FLOW", false, false,
+	[C_TYPE] =	{ "TYPE", "type", false, false,
+	    "trigger: Level or Edge" },
+	[C_FLOW] =	{ "FLOW", "flow", false, false,
 	    "flow handler, as edge or fasteoi" },
-	[C_DEVICE] =	{ "DEVICE", false, false,
+	[C_DEVICE] =	{ "DEVICE", "device", false, false,
 	    "network interface or PCI device" },
-	[C_MANAGED] =	{ "MANAGED", false, false,
+	[C_MANAGED] =	{ "MANAGED", "managed", false, false,
 	    "the kernel owns the affinity (yes, no; - unknown)" },
-	[C_RATE] =	{ "RATE", true, true,
+	[C_RATE] =	{ "RATE", "rate", true, true,
 	    "interrupts per second over the interval (-i)" },
 };
 
@@ -75,7 +72,7 @@ const struct command show_command = {
 	show_columns
 };
 
-static const enum col default_cols[] = {
+static const unsigned int default_cols[] = {
 	C_IRQ, C_AFFINITY, C_EFFECTIVE, C_NODE, C_TOTAL, C_NAME
 };
 
@@ -96,7 +93,7 @@ struct device {
 
 struct show {
 	struct machine	 m;
-	enum col	 cols[NCOLS * 4];
+	unsigned int	 cols[NCOLS * 4];
 	size_t		 ncols;
 	bool		 want[NCOLS];
 	bool		 masks, json, noheadings, all;
@@ -116,31 +113,14 @@ struct show {
 static int
 add_columns(struct show *sh, const char *arg)
 {
-	char *copy, *p, *name;
-	size_t i;
-	int rc = 0;
+	struct perr pe;
 
-	if (*arg == '+') {
-		arg++;
-		for (i = 0; i < nitems(default_cols); i++)
-			sh->cols[sh->ncols++] = default_cols[i];
+	if (columns_parse(columns, NCOLS, default_cols, nitems(default_cols),
+	    arg, sh->cols, &sh->ncols, nitems(sh->cols), &pe) != 0) {
+		warnx("show: %s", pe.msg);
+		return -1;
 	}
-	copy = xstrdup(arg);
-	for (p = copy; rc == 0 && (name = strsep(&p, ",")) != NULL;) {
-		for (i = 0; i < NCOLS; i++)
-			if (strcasecmp(name, columns[i].name) == 0)
-				break;
-		if (i == NCOLS) {
-			warnx("show: unknown column \"%s\"", quoted(name));
-			rc = -1;
-		} else if (sh->ncols == nitems(sh->cols)) {
-			warnx("show: too many columns");
-			rc = -1;
-		} else
-			sh->cols[sh->ncols++] = i;
-	}
-	free(copy);
-	return rc;
+	return 0;
 }
 
 /* An affinity as a list; NULL for "-": unreadable or empty. */
@@ -556,10 +536,7 @@ print_json(const struct show *sh, const char *stamp)
 		for (k = 0; k < sh->ncols; k++) {
 			c = &columns[sh->cols[k]];
 			v = cell_text(sh, &sh->rows[i], sh->cols[k], &owned);
-			printf("%s\"", k ? ", " : "");
-			for (const char *p = c->name; *p; p++)
-				putchar(*p - 'A' + 'a');
-			printf("\": ");
+			printf("%s\"%s\": ", k ? ", " : "", c->key);
 			if (v == NULL)
 				printf("null");
 			else if (sh->cols[k] == C_MANAGED)
@@ -613,7 +590,6 @@ print_table(const struct show *sh)
 	size_t width[nitems(sh->cols)], i, k, len, masklen;
 	const char *v;
 	char *owned;
-	bool last;
 
 	cpuset_zero(sh->scratch);
 	owned = xformat(sh->scratch, true);
@@ -634,12 +610,8 @@ print_table(const struct show *sh)
 			else if ((v = cell_text(sh, &sh->rows[i - 1],
 			    sh->cols[k], &owned)) == NULL)
 				v = "-";
-			last = k + 1 == sh->ncols;
-			if (columns[sh->cols[k]].right)
-				printf("%*s", (int)width[k], v);
-			else
-				printf("%-*s", last ? 0 : (int)width[k], v);
-			printf("%s", last ? "\n" : " ");
+			columns_cell(stdout, &columns[sh->cols[k]], width[k], v,
+			    k + 1 == sh->ncols);
 			free(owned);
 		}
 	}
@@ -661,11 +633,8 @@ static const struct option show_opts[] = {
 static void
 show_columns(FILE *fp)
 {
-	size_t i;
-
 	fprintf(fp, "\nColumns (-o; +LIST adds to the default):\n");
-	for (i = 0; i < NCOLS; i++)
-		fprintf(fp, "  %-10s %s\n", columns[i].name, columns[i].help);
+	columns_help(fp, columns, NCOLS);
 }
 
 static void
