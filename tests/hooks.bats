@@ -49,7 +49,7 @@ reset_eth0() {
 
 # hook FRAMEWORK IFACE [EVENT]: run the hook as FRAMEWORK does when IFACE
 # changes, with only the variables it sets (and PATH, IRQAFF_ROOT,
-# IRQAFF_CONF when set, and the fault injector's):
+# IRQAFF_CONF when set, and the fault injector's and the sanitizer's):
 #   ifupdown  if-up.d: IFACE, MODE (EVENT, default start), PHASE, ...
 #   networkd  networkd-dispatcher's configured.d: IFACE, STATE (EVENT,
 #             default configured), AdministrativeState, OperationalState
@@ -60,7 +60,8 @@ hook() {
 	local -a env=(env -i "PATH=$PATH" "IRQAFF_ROOT=$ROOT"
 		${IRQAFF_CONF+"IRQAFF_CONF=$IRQAFF_CONF"}
 		${LD_PRELOAD+"LD_PRELOAD=$LD_PRELOAD"}
-		${IRQAFF_FAULT+"IRQAFF_FAULT=$IRQAFF_FAULT"})
+		${IRQAFF_FAULT+"IRQAFF_FAULT=$IRQAFF_FAULT"}
+		${ASAN_OPTIONS+"ASAN_OPTIONS=$ASAN_OPTIONS"})
 	case $fw in
 	ifupdown)
 		"${env[@]}" IFACE="$iface" LOGICAL="$iface" ADDRFAM=inet \
