@@ -84,7 +84,7 @@ SRCS = apply.c bootargs.c cli.c columns.c convert.c cpus.c cpuset.c default.c \
 	explain.c findings.c interrupts.c irqaff.c irqbalance.c irqinfo.c \
 	irqsel.c isolate.c isolation.c machine.c netqueue.c procfs.c \
 	queuename.c queues.c restore.c save.c select.c set.c show.c \
-	snapline.c snapshot.c spread.c text.c xalloc.c
+	snapline.c snapshot.c spread.c text.c xalloc.c xps.c
 # The pure layer: no I/O, no printing; what the fuzzers link.
 PURE = bootargs.c cpuset.c interrupts.c irqsel.c queuename.c snapline.c \
 	text.c

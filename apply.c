@@ -218,11 +218,12 @@ apply_file(struct machine *m, const char *label, long irq,
 	} else if (flags & APPLY_DRYRUN) {
 		if (say)
 			printf("%s: %s -> %s\n", label, was ? was : "-",
-			    t.text);
+			    *t.text ? t.text : "-");
 		r = APPLY_CHANGED;
 	} else if ((r = target_write(&t, flags, tl)) == APPLY_CHANGED &&
 	    say && (flags & APPLY_VERBOSE))
-		printf("%s: %s -> %s\n", label, was ? was : "-", t.text);
+		printf("%s: %s -> %s\n", label, was ? was : "-",
+		    *t.text ? t.text : "-");
 	else if (r == APPLY_MANAGED && say && (flags & APPLY_VERBOSE))
 		printf("%s: managed by the kernel, left alone\n", label);
 	free(was);

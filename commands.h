@@ -17,5 +17,7 @@ extern const struct command restore_command;
 extern const struct command check_command;
 extern const struct command mask_command;
 extern const struct command list_command;
+extern const struct command xps_command;
+extern const struct command rps_command;
 
 #endif

@@ -14,6 +14,7 @@
 #include "procfs.h"
 #include "queuename.h"
 #include "select.h"
+#include "text.h"
 #include "xalloc.h"
 
 #define NET_DIR	"sys/class/net"
@@ -282,4 +283,68 @@ netif_free(struct netif *nif)
 	free(nif->name);
 	free(nif->device);
 	memset(nif, 0, sizeof(*nif));
+}
+
+/*
+ * The mask file of an interface's queue, rx-N's rps_cpus or tx-N's
+ * xps_cpus, relative to the root, in rel: 0, or in silence -ENODEV when
+ * there is no such interface, -ENOENT when it has no such queue, -ENXIO
+ * when the queue has no such file.
+ */
+int
+netqueue_find(const char *dev, enum nqkind kind, unsigned int n, char *rel,
+    size_t size)
+{
+	struct netqueue q = { kind, n, NULL, 0, -1 };
+	struct netif nif = { .name = (char *)dev };
+	char *slash;
+	int rc;
+
+	if (*dev == '\0' || strcmp(dev, ".") == 0 || strcmp(dev, "..") == 0 ||
+	    strchr(dev, '/') != NULL || strlen(dev) > NAME_MAX)
+		return -ENODEV;
+	snprintf(rel, size, NET_DIR "/%s", dev);
+	if (!procfs_exists(rel))
+		return -ENODEV;
+	netqueue_path(&nif, &q, rel, size);
+	if (procfs_exists(rel))
+		return 0;
+	slash = strrchr(rel, '/');
+	*slash = '\0';
+	rc = procfs_exists(rel) ? -ENXIO : -ENOENT;
+	*slash = '/';
+	return rc;
+}
+
+/*
+ * Whether a queue's mask file can be written as it is: read as a mask
+ * of the machine's width (netif_read() said why not, but for ENOENT) and
+ * a regular file. 0, or -errno after saying why, labelled "eth0 tx-3".
+ */
+int
+netqueue_check(const struct netif *nif, const struct netqueue *q)
+{
+	char rel[PATH_MAX], name[32];
+	struct pfile pf;
+	int rc;
+
+	netqueue_path(nif, q, rel, sizeof(rel));
+	netqueue_name(q, name, sizeof(name));
+	if (q->err == -ENOENT)
+		warnx("%s %s: %s: %s", quoted(nif->name), name,
+		    procfs_path(rel), strerror(ENOENT));
+	if (q->cpus == NULL)
+		return q->err != 0 ? q->err : -EINVAL;
+	if ((rc = pfile_open(&pf, rel, false)) != 0) {
+		warnc(-rc, "%s %s: %s", quoted(nif->name), name,
+		    procfs_path(rel));
+		return rc;
+	}
+	if (!pf.regular) {
+		warnx("%s %s: %s: not a regular file", quoted(nif->name), name,
+		    procfs_path(rel));
+		rc = -EPERM;
+	}
+	pfile_close(&pf);
+	return rc;
 }

@@ -45,5 +45,11 @@ const char	*netqueue_file(const struct netqueue *);
 void		 netqueue_name(const struct netqueue *, char *, size_t);
 void		 netqueue_path(const struct netif *, const struct netqueue *,
 		    char *, size_t);
+/* A queue's mask file: 0, -ENODEV, -ENOENT (no queue), -ENXIO (no file). */
+int		 netqueue_find(const char *, enum nqkind, unsigned int, char *,
+		    size_t);
+
+/* Whether its mask file holds a mask and is a regular file; said. */
+int		 netqueue_check(const struct netif *, const struct netqueue *);
 
 #endif

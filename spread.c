@@ -3,6 +3,7 @@
  * thread of every physical core, then the second threads, and so on.
  */
 #include <err.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +13,10 @@
 #include "commands.h"
 #include "irqbalance.h"
 #include "irqsel.h"
+#include "netqueue.h"
 #include "procfs.h"
 #include "select.h"
+#include "text.h"
 #include "xalloc.h"
 
 #define CPU_DIR	"sys/devices/system/cpu"
@@ -22,7 +25,8 @@ static int spread_main(int, char *[]);
 
 const struct command spread_command = {
 	"spread", spread_main, "give each IRQ of a device its own CPU",
-	"[-nvJq] [-c cpus] [-x cpus] [--linear] [--include-isolated] irqs",
+	"[-nvJq] [-c cpus] [-x cpus] [--linear] [--include-isolated] [--xps] "
+	"irqs",
 	"  -n, --dry-run           print the plan, write nothing\n"
 	"  -v, --verbose           print a line for every IRQ\n"
 	"  -J, --json              print the result as JSON\n"
@@ -31,11 +35,12 @@ const struct command spread_command = {
 	"  -x, --exclude CPUS      CPUs not to use\n"
 	"      --linear            plain CPU order, not cores first\n"
 	"      --include-isolated  also use isolated and nohz_full CPUs\n"
+	"      --xps               also set the XPS CPUs of their tx queues\n"
 	"  -q, --quiet             no irqbalance warning\n",
 	NULL
 };
 
-enum { OPT_LINEAR = 256, OPT_ISOLATED };
+enum { OPT_LINEAR = 256, OPT_ISOLATED, OPT_XPS };
 
 static const struct option spread_opts[] = {
 	{ "dry-run", no_argument, NULL, 'n' },
@@ -45,6 +50,7 @@ static const struct option spread_opts[] = {
 	{ "exclude", required_argument, NULL, 'x' },
 	{ "linear", no_argument, NULL, OPT_LINEAR },
 	{ "include-isolated", no_argument, NULL, OPT_ISOLATED },
+	{ "xps", no_argument, NULL, OPT_XPS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -270,23 +276,6 @@ cpu_order(struct machine *m, const struct cpuset *pool, bool linear,
 	return s;
 }
 
-static void
-print_plan(const struct change *c, size_t n)
-{
-	char *name, *raw;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		raw = irq_names(c[i].irq);
-		if ((name = escaped(raw)) == NULL)
-			err(EXIT_FAIL, NULL);
-		printf("irq %u%s%s: %d\n", c[i].irq, *name ? " " : "", name,
-		    cpuset_first(c[i].want));
-		free(name);
-		free(raw);
-	}
-}
-
 /* The CPUs to spread over; NULL, already warned, when none is left. */
 static struct cpuset *
 make_pool(struct machine *m, const struct cpuset *named,
@@ -324,10 +313,178 @@ make_pool(struct machine *m, const struct cpuset *named,
 	return pool;
 }
 
+/* A tx queue whose XPS follows an IRQ of the plan; all owned. */
+struct xq {
+	char			*dev, *queue, *label, *rel;
+	size_t			 ci;		/* its IRQ's change */
+	struct cpuset		*old;
+	bool			 tried;
+	enum apply_result	 r;
+};
+
+/*
+ * The tx queues the planned IRQs serve (netif_match(), as queues finds
+ * them), in interface and queue order; a queue without xps_cpus (a device
+ * of one queue) is left out. EXIT_OK, or EXIT_FAIL after saying which
+ * mask file cannot be read or written as it is.
+ */
+static int
+plan_xps(struct machine *m, const struct change *c, size_t k,
+    struct xq **vp, size_t *np)
+{
+	struct netif nif;
+	struct netqueue *q;
+	struct xq *v = NULL, *x;
+	char **names, *dev, name[32], rel[PATH_MAX];
+	size_t nn, n = 0, i, j, ci;
+	int rc, status = EXIT_OK;
+
+	if (netif_names(&names, &nn) != 0)
+		return EXIT_FAIL;
+	for (i = 0; i < nn; i++) {
+		if ((rc = netif_read(m, names[i], &nif)) != 0) {
+			if (rc != -ENODEV && rc != -ENOENT)
+				status = EXIT_FAIL;
+			continue;
+		}
+		netif_match(&nif);
+		for (j = 0; j < nif.nq; j++) {
+			q = &nif.q[j];
+			if (q->kind != NQ_TX || q->irq < 0 || q->err == -ENOENT)
+				continue;
+			for (ci = 0; ci < k && (int)c[ci].irq != q->irq; ci++)
+				;
+			if (ci == k)
+				continue;
+			if (netqueue_check(&nif, q) != 0) {
+				status = EXIT_FAIL;
+				continue;
+			}
+			v = xreallocarray(v, n + 1, sizeof(*v));
+			x = &v[n++];
+			memset(x, 0, sizeof(*x));
+			netqueue_name(q, name, sizeof(name));
+			netqueue_path(&nif, q, rel, sizeof(rel));
+			x->dev = xstrdup(nif.name);
+			x->queue = xstrdup(name);
+			if ((dev = escaped(nif.name)) == NULL ||
+			    asprintf(&x->label, "%s %s", dev, name) < 0)
+				err(EXIT_FAIL, NULL);
+			free(dev);
+			x->rel = xstrdup(rel);
+			x->ci = ci;
+			x->old = xcpudup(q->cpus);
+		}
+		netif_free(&nif);
+	}
+	procfs_dir_free(names, nn);
+	if (status == EXIT_OK && n == 0)
+		warnx("spread: --xps: no transmit queue with XPS is served by "
+		    "these IRQs");
+	*vp = v;
+	*np = n;
+	return status;
+}
+
+static void
+xq_free(struct xq *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].dev);
+		free(v[i].queue);
+		free(v[i].label);
+		free(v[i].rel);
+		cpuset_free(v[i].old);
+	}
+	free(v);
+}
+
+/*
+ * The IRQs, then the XPS of each queue whose IRQ is where the plan puts
+ * it (a queue of an IRQ that failed is left alone). The queues are
+ * counted in tq.
+ */
+static void
+apply_plan(struct machine *m, const struct change *c, size_t k,
+    struct xq *xq, size_t nx, int flags, struct tally *tl, struct tally *tq)
+{
+	enum apply_result *r;
+	size_t i;
+
+	r = xcalloc(k, sizeof(*r));
+	for (i = 0; i < k; i++) {
+		r[i] = APPLY_FAILED;
+		if (tl->stop)
+			tally_skip(tl, flags, c[i].irq, c[i].want);
+		else
+			r[i] = apply_irq(m, c[i].irq, c[i].want, flags, tl);
+	}
+	for (i = 0; i < nx; i++) {
+		if (tl->stop || tq->stop || (r[xq[i].ci] != APPLY_CHANGED &&
+		    r[xq[i].ci] != APPLY_UNCHANGED))
+			continue;
+		xq[i].tried = true;
+		xq[i].r = apply_mask(m, xq[i].label, xq[i].rel,
+		    c[xq[i].ci].want, flags, tq);
+	}
+	free(r);
+}
+
+/* ,"xps":[{"dev":"eth0","queue":"tx-0","old":"0-3","new":"1",...}] */
+static void
+xps_json(const struct change *c, const struct xq *xq, size_t nx)
+{
+	static const char *const results[] = {
+		[APPLY_UNCHANGED] = "unchanged", [APPLY_CHANGED] = "changed",
+		[APPLY_FAILED] = "failed", [APPLY_MANAGED] = "managed",
+	};
+	const char *sep = "";
+	char *old, *new;
+	size_t i;
+
+	fputs(",\"xps\":[", stdout);
+	for (i = 0; i < nx; i++) {
+		if (!xq[i].tried)
+			continue;
+		old = xformat(xq[i].old, false);
+		new = xformat(c[xq[i].ci].want, false);
+		printf("%s{\"dev\":", sep);
+		json_string(stdout, xq[i].dev);
+		printf(",\"queue\":\"%s\",\"old\":\"%s\",\"new\":\"%s\","
+		    "\"result\":\"%s\"}", xq[i].queue, old, new,
+		    results[xq[i].r]);
+		sep = ",";
+		free(old);
+		free(new);
+	}
+	putchar(']');
+}
+
+static void
+print_plan(const struct change *c, size_t n, const struct xq *xq, size_t nx)
+{
+	char *name, *raw;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		raw = irq_names(c[i].irq);
+		if ((name = escaped(raw)) == NULL)
+			err(EXIT_FAIL, NULL);
+		printf("irq %u%s%s: %d\n", c[i].irq, *name ? " " : "", name,
+		    cpuset_first(c[i].want));
+		free(name);
+		free(raw);
+	}
+	for (i = 0; i < nx; i++)
+		printf("%s: %d\n", xq[i].label, cpuset_first(c[xq[i].ci].want));
+}
+
 struct spread {
 	struct machine	 m;
 	const char	*carg, *xarg;
-	bool		 dryrun, linear, isolated, quiet;
+	bool		 dryrun, linear, isolated, quiet, xps;
 	int		 flags;
 	struct cpuset	*named, *exclude;
 };
@@ -360,6 +517,9 @@ spread_options(int argc, char *argv[], struct spread *sp)
 			break;
 		case OPT_ISOLATED:
 			sp->isolated = true;
+			break;
+		case OPT_XPS:
+			sp->xps = true;
 			break;
 		case 'q':
 			sp->quiet = true;
@@ -406,12 +566,13 @@ static int
 spread_irqs(struct spread *sp, const struct irqs *irqs,
     const struct cpuset *pool)
 {
-	struct tally tl = { 0 };
+	struct tally tl = { 0 }, tq = { 0 }, sum = { 0 };
+	struct xq *xq = NULL;
 	struct change *c;
 	struct cpuset **sets;
 	struct slot *order;
 	unsigned int *left;		/* the managed IRQs */
-	size_t i, k, n, managed = 0;
+	size_t i, k, n, nx = 0, managed = 0;
 	int status = EXIT_OK, json = sp->flags & APPLY_JSON;
 
 	order = cpu_order(&sp->m, pool, sp->linear, &n);
@@ -431,17 +592,22 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	if (managed > 0)
 		warnx("note: %zu kernel-managed IRQ%s left out of the plan",
 		    managed, managed == 1 ? "" : "s");
+	if (sp->xps && (status = plan_xps(&sp->m, c, k, &xq, &nx)) != EXIT_OK)
+		goto out;
 	if (sp->dryrun && !json)
-		print_plan(c, k);
+		print_plan(c, k, xq, nx);
 	if (sp->dryrun && json)
-		apply_all(&sp->m, c, k, sp->flags | APPLY_DRYRUN, &tl);
+		apply_plan(&sp->m, c, k, xq, nx, sp->flags | APPLY_DRYRUN, &tl,
+		    &tq);
 	else if (!sp->dryrun) {
 		if (!sp->quiet)
 			irqbalance_warn();
 		applying();
-		apply_all(&sp->m, c, k, sp->flags, &tl);
+		apply_plan(&sp->m, c, k, xq, nx, sp->flags, &tl, &tq);
 		apply_note(&tl, sp->flags);
-		status = exit_applied(&tl);
+		sum.changed = tl.changed + tq.changed;
+		sum.failed = tl.failed + tq.failed;
+		status = exit_applied(&sum);
 	}
 	if (json) {
 		/* after apply_note(): its note is not about these */
@@ -451,8 +617,13 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 		putchar('{');
 		tally_json(stdout, &tl, sp->flags |
 		    (sp->dryrun ? APPLY_DRYRUN : 0));
+		if (sp->xps)
+			xps_json(c, xq, nx);
 		puts("}");
 	}
+out:
+	xq_free(xq, nx);
+	tally_free(&tq);
 	tally_free(&tl);
 	for (i = 0; i < k; i++)
 		cpuset_free(sets[i]);

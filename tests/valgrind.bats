@@ -119,6 +119,21 @@ grinds() {
 	grinds 0 show -i 0.1 -o irq,rate 24-26
 }
 
+@test "xps, rps and spread --xps are clean under valgrind" {
+	make_root --dir "$BATS_TEST_TMPDIR/q" --cpus 4 --nic eth0:4 \
+		--xps eth0:1=1 --nic eth1:1
+	printf 'zz\n' >"$ROOT/sys/class/net/eth0/queues/rx-3/rps_cpus"
+	grinds 0 xps -n eth0 2-3
+	grinds 0 xps -v eth0:tx-1-2 none
+	grinds 1 rps eth0 1
+	grinds 0 rps eth0:0-2 node:0
+	grinds 2 xps eth0:9 1
+	grinds 2 xps nosuch 1
+	grinds 0 spread -q -v --xps dev:eth0
+	grinds 0 spread -q -J -n --xps dev:eth0
+	grinds 0 spread -q --xps dev:eth1
+}
+
 @test "queues is clean under valgrind" {
 	make_root --dir "$BATS_TEST_TMPDIR/q" --cpus 4 --nic eth0:2 \
 		--xps eth0:1=1 --nic eth1:2 --driver gve --virtio-nic eth2:2 \
