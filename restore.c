@@ -8,7 +8,10 @@
  * prints each difference, and exits 0 when there is none, 1 when there
  * is one. With --only, the lines resolve as without it, and only the
  * selected IRQs are applied or compared. -J prints the result as one
- * JSON object (JSON RESULTS in irqaff(8)).
+ * JSON object (JSON RESULTS in irqaff(8)). Queue lines (xps, rps) are
+ * applied after the IRQs, so that XPS follows the IRQ layout, and with
+ * --only only for the interfaces its dev: items name; a queue that is not
+ * there, or cannot be set, counts as a failed IRQ.
  */
 #include <err.h>
 #include <errno.h>
@@ -20,6 +23,7 @@
 #include "apply.h"
 #include "commands.h"
 #include "irqbalance.h"
+#include "procfs.h"
 #include "snapshot.h"
 #include "xalloc.h"
 
@@ -79,6 +83,7 @@ struct run {
 	int		 flags;
 	bool		 quiet;
 	struct tally	 tl;
+	struct tally	 qtl;		/* the queues' */
 };
 
 static void
@@ -118,6 +123,8 @@ run_load(int argc, char *argv[], const struct command *cmd, struct run *r)
 		run_free(r);
 		return exit_status(rc);
 	}
+	if (r->only_arg != NULL)
+		snap_only_devs(&r->s, r->only_arg);
 	if ((rc = snap_read(&r->s, &r->m, argv[optind])) == 0 && check &&
 	    r->s.n == 0) {
 		warnx("%s: no entries", r->s.label);
@@ -181,8 +188,13 @@ offline_note(struct run *r)
 	const struct entry *e;
 	size_t i;
 
-	for (i = 0; i <= r->mi.nums.n; i++) {
-		e = i < r->mi.nums.n ? r->mi.v[i].by : r->s.dflt;
+	for (i = 0; i <= r->mi.nums.n + r->s.nqueues; i++) {
+		if (i < r->mi.nums.n)
+			e = r->mi.v[i].by;
+		else if (i == r->mi.nums.n)
+			e = r->s.dflt;
+		else
+			e = r->s.queues[i - r->mi.nums.n - 1].e;
 		if (e != NULL && cpuset_intersects(e->want, r->m.online))
 			cpuset_or(all, e->want);
 	}
@@ -220,6 +232,38 @@ restore_one(struct run *r, long irq, const struct entry *e)
 	if (irq < 0)
 		return apply_default(&r->m, e->want, r->flags, &r->tl);
 	return apply_irq(&r->m, irq, e->want, r->flags, &r->tl);
+}
+
+/* Whether the file has xps or rps lines: -J then has "queues". */
+static bool
+has_queues(const struct snap *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->v[i].sl.kind == SNAP_XPS || s->v[i].sl.kind == SNAP_RPS)
+			return true;
+	return false;
+}
+
+/* Each queue line's mask, after the IRQs; none once no write can be. */
+static void
+restore_queues(struct run *r)
+{
+	const struct snapq *q;
+	char label[128];
+	size_t i;
+
+	for (i = 0; i < r->s.nqueues; i++) {
+		q = &r->s.queues[i];
+		if (r->tl.stop || r->qtl.stop) {
+			tally_skip(&r->qtl, r->flags, APPLY_NOIRQ, q->e->want);
+			continue;
+		}
+		snap_queue_label(q->e, label, sizeof(label));
+		apply_mask(&r->m, label, q->rel, q->e->want, r->flags,
+		    &r->qtl);
+	}
 }
 
 /*
@@ -277,15 +321,23 @@ restore_main(int argc, char *argv[])
 		if (r.mi.v[i].by != NULL)
 			tally_skip(&r.tl, r.flags, r.mi.nums.v[i],
 			    r.mi.v[i].by->want);
+	restore_queues(&r);
 	apply_note(&r.tl, r.flags);
-	status = exit_applied(&r.tl);
+	status = exit_applied(&(struct tally){
+	    .changed = r.tl.changed + r.qtl.changed,
+	    .failed = r.tl.failed + r.qtl.failed });
 	if (r.flags & APPLY_JSON) {
 		putchar('{');
 		tally_json(stdout, &r.tl, r.flags);
+		if (has_queues(&r.s))
+			printf(",\"queues\":{\"changed\":%zu,"
+			    "\"unchanged\":%zu,\"failed\":%zu}", r.qtl.changed,
+			    r.qtl.unchanged, r.qtl.failed);
 		problems_json(&r.s);
 		puts("}");
 	}
 	tally_free(&r.tl);
+	tally_free(&r.qtl);
 	run_free(&r);
 	return status;
 }
@@ -297,6 +349,9 @@ struct report {
 	char	*dtext, *ftext;
 	size_t	 dlen, flen, matching;
 	char	*dflt;			/* -J: the default's member */
+	FILE	*qdiffs, *qfailed;	/* -J: the queues' */
+	char	*qdtext, *qftext;
+	size_t	 qdlen, qflen, qmatching;
 };
 
 static void
@@ -305,7 +360,9 @@ report_open(struct report *rp)
 	if (!rp->json)
 		return;
 	if ((rp->diffs = open_memstream(&rp->dtext, &rp->dlen)) == NULL ||
-	    (rp->failed = open_memstream(&rp->ftext, &rp->flen)) == NULL)
+	    (rp->failed = open_memstream(&rp->ftext, &rp->flen)) == NULL ||
+	    (rp->qdiffs = open_memstream(&rp->qdtext, &rp->qdlen)) == NULL ||
+	    (rp->qfailed = open_memstream(&rp->qftext, &rp->qflen)) == NULL)
 		err(EXIT_FAIL, NULL);
 }
 
@@ -395,21 +452,91 @@ check_irq(struct run *r, struct report *rp, size_t i, struct cpuset *cur)
 	return diff;
 }
 
+/* A queue's "dev" and "queue" members, after sep. */
+static void
+json_queue(FILE *fp, const struct entry *e)
+{
+	bool tx = e->sl.kind == SNAP_XPS;
+
+	fprintf(fp, "%s{\"dev\":", ftell(fp) > 0 ? "," : "");
+	json_string(fp, e->sl.dev);
+	fprintf(fp, ",\"queue\":\"%s-%u\"", tx ? "tx" : "rx", e->sl.queue);
+}
+
+/*
+ * Compares one queue's mask; returns 1 for a difference or a failure to
+ * read. The empty set is "none", as in the snapshot.
+ */
+static size_t
+check_queue(struct run *r, struct report *rp, const struct snapq *q)
+{
+	struct cpuset *cur = xcpuset(r->m.nbits);
+	char label[128], msg[1024], *buf = NULL, *a, *b;
+	struct perr pe;
+	size_t diff = 1;
+	int rc;
+
+	snap_queue_label(q->e, label, sizeof(label));
+	if ((rc = procfs_read(q->rel, &buf)) != 0)
+		snprintf(msg, sizeof(msg), "%s: %s: %s", label,
+		    procfs_path(q->rel), strerror(-rc));
+	else if ((rc = cpumask_parse(cur, buf, &pe)) != 0)
+		snprintf(msg, sizeof(msg), "%s: %s: %s", label,
+		    procfs_path(q->rel), pe.msg);
+	free(buf);
+	if (rc != 0) {
+		warnx("%s", msg);
+		if (rp->json) {
+			json_queue(rp->qfailed, q->e);
+			fprintf(rp->qfailed, errno_name(-rc) != NULL ?
+			    ",\"errno\":\"%s\"" : ",\"errno\":null",
+			    errno_name(-rc));
+			fputs(",\"error\":", rp->qfailed);
+			json_string(rp->qfailed, msg);
+			putc('}', rp->qfailed);
+		}
+	} else if (cpuset_equal(cur, q->e->want)) {
+		rp->qmatching++;
+		diff = 0;
+	} else {
+		a = xformat(cur, false);
+		b = xformat(q->e->want, false);
+		if (rp->json) {
+			json_queue(rp->qdiffs, q->e);
+			fprintf(rp->qdiffs, ",\"current\":\"%s\",\"want\":"
+			    "\"%s\"}", a, b);
+		} else
+			printf("%s: %s (want %s)\n", label,
+			    *a != '\0' ? a : "none", *b != '\0' ? b : "none");
+		free(a);
+		free(b);
+	}
+	cpuset_free(cur);
+	return diff;
+}
+
 /* -J: the object, then the report's memory. */
 static void
 report_close(struct report *rp, const struct snap *s)
 {
 	if (!rp->json)
 		return;
-	if (fclose(rp->diffs) != 0 || fclose(rp->failed) != 0)
+	if (fclose(rp->diffs) != 0 || fclose(rp->failed) != 0 ||
+	    fclose(rp->qdiffs) != 0 || fclose(rp->qfailed) != 0)
 		err(EXIT_FAIL, NULL);
 	printf("{\"differences\":[%s]%s,\"matching\":%zu,\"failed\":[%s]",
 	    rp->dtext, rp->dflt != NULL ? rp->dflt : "", rp->matching,
 	    rp->ftext);
+	if (has_queues(s))
+		printf(",\"queues\":{\"differences\":[%s],\"matching\":%zu,"
+		    "\"failed\":[%s]}", rp->qdtext, rp->qmatching,
+		    rp->qftext);
 	problems_json(s);
 	puts("}");
 	free(rp->dtext);
 	free(rp->ftext);
+	free(rp->qdtext);
+	free(rp->qftext);
 	free(rp->dflt);
 }
 
@@ -452,6 +579,8 @@ check_main(int argc, char *argv[])
 	for (i = 0; i < r.mi.nums.n; i++)
 		if (r.mi.v[i].by != NULL)
 			diffs += check_irq(&r, &rp, i, cur);
+	for (i = 0; i < r.s.nqueues; i++)
+		diffs += check_queue(&r, &rp, &r.s.queues[i]);
 	report_close(&rp, &r.s);
 	cpuset_free(cur);
 	run_free(&r);

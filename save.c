@@ -1,8 +1,10 @@
 /*
  * save: every IRQ's requested affinity, with its action names, in the
- * snapshot format (snapline.c); with --only, the selected IRQs' and not
- * the default. The snapshot is made in memory first, then written: all
- * or nothing.
+ * snapshot format (snapline.c), then the XPS and RPS CPUs of every queue
+ * of the interfaces that have a device (lo, veth and bridges have none,
+ * and no stable names); with --only, the selected IRQs' and the queues
+ * of the interfaces its dev: items name, not the default. The snapshot
+ * is made in memory first, then written: all or nothing.
  */
 #include <err.h>
 #include <errno.h>
@@ -11,7 +13,9 @@
 #include <string.h>
 
 #include "commands.h"
+#include "irqsel.h"
 #include "machine.h"
+#include "netqueue.h"
 #include "procfs.h"
 #include "select.h"
 #include "snapline.h"
@@ -71,9 +75,96 @@ save_irq(FILE *fp, unsigned int irq, struct cpuset *set)
 	return 0;
 }
 
+/* The interface's name as a word, or quoted when it cannot be one. */
+static void
+put_dev(FILE *fp, const char *name)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)name; *p != '\0'; p++)
+		if (*p <= ' ' || *p >= 0x7f || *p == '"' || *p == '#' ||
+		    *p == '\\')
+			break;
+	if (*p == '\0' && p != (const unsigned char *)name)
+		fputs(name, fp);
+	else
+		snapline_quote(fp, name);
+}
+
+/*
+ * One line per queue of an interface that has a device. A mask the
+ * kernel will not read (ENOENT: xps_cpus of a single-queue device) gives
+ * no line; an interface gone since it was listed, none at all.
+ */
+static int
+save_netif(FILE *fp, struct machine *m, const char *name)
+{
+	struct netif nif;
+	const struct netqueue *q;
+	char qname[32], *list;
+	size_t i;
+	int rc;
+
+	if ((rc = netif_read(m, name, &nif)) != 0)
+		return rc == -ENODEV || rc == -ENOENT ? 0 : rc;
+	for (i = 0, rc = 0; nif.device != NULL && i < nif.nq; i++) {
+		q = &nif.q[i];
+		if (q->cpus == NULL) {
+			if (q->err != -ENOENT) {
+				rc = q->err;
+				break;
+			}
+			continue;
+		}
+		netqueue_name(q, qname, sizeof(qname));
+		fputs(q->kind == NQ_TX ? "xps " : "rps ", fp);
+		put_dev(fp, nif.name);
+		list = xformat(q->cpus, false);
+		fprintf(fp, " %s %s\n", qname, *list != '\0' ? list : "none");
+		free(list);
+	}
+	netif_free(&nif);
+	return rc;
+}
+
+/* Whether the selector has the item dev:NAME. */
+static bool
+dev_named(const char *only_arg, const char *name)
+{
+	struct irqsel *items;
+	struct perr pe;
+	size_t n, i;
+	bool named = false;
+
+	if (irqsel_parse(only_arg, &items, &n, &pe) != 0)
+		return false;
+	for (i = 0; i < n && !named; i++)
+		named = items[i].kind == SEL_DEV &&
+		    strcmp(items[i].arg, name) == 0;
+	irqsel_free(items, n);
+	return named;
+}
+
+/* The queues of every interface, or with --only of those it names. */
+static int
+save_queues(FILE *fp, struct machine *m, const char *only_arg)
+{
+	char **names;
+	size_t n, i;
+	int rc;
+
+	if ((rc = netif_names(&names, &n)) != 0)
+		return rc;
+	for (i = 0; rc == 0 && i < n; i++)
+		if (only_arg == NULL || dev_named(only_arg, names[i]))
+			rc = save_netif(fp, m, names[i]);
+	procfs_dir_free(names, n);
+	return rc;
+}
+
 /* The IRQs of only, or else the default and every IRQ. */
 static int
-save_all(FILE *fp, struct machine *m, const struct irqs *only)
+save_irqs(FILE *fp, struct machine *m, const struct irqs *only)
 {
 	struct cpuset *set = xcpuset(m->nbits);
 	struct irqs irqs = { NULL, 0 };
@@ -135,7 +226,8 @@ save_main(int argc, char *argv[])
 	}
 	if ((fp = open_memstream(&text, &len)) == NULL)
 		err(EXIT_FAIL, NULL);
-	rc = save_all(fp, &m, only_arg != NULL ? &only : NULL);
+	if ((rc = save_irqs(fp, &m, only_arg != NULL ? &only : NULL)) == 0)
+		rc = save_queues(fp, &m, only_arg);
 	if (fclose(fp) != 0)
 		err(EXIT_FAIL, NULL);
 	if (rc != 0)

@@ -5,7 +5,14 @@
  *	entry	= "default" SP cpus		default_smp_affinity
  *		| irq SP cpus *( SP name )	what save writes
  *		| pattern SP cpus		written by hand
+ *		| "xps" SP dev SP txq SP qcpus	a queue's xps_cpus
+ *		| "rps" SP dev SP rxq SP qcpus	a queue's rps_cpus
  *	irq	= 1*DIGIT
+ *	dev	= word | string			a network interface
+ *	txq	= "tx-" number			as the kernel names queues
+ *	rxq	= "rx-" number
+ *	number	= "0" | %x31-39 *DIGIT		up to 65535
+ *	qcpus	= "none" | cpus			"none": the empty set
  *	name	= string			an action name, exactly
  *	pattern	= word | string			fnmatch(3) on each action name
  *	cpus	= word				as for set: list, 0x mask, node:K
@@ -14,9 +21,10 @@
  *	escape	= '\\' | '\"' | '\n' | '\t' | '\' 1*3( octal digit )
  *	SP	= 1*( ' ' | TAB | CR )
  *
- * A "?" right before an entry makes it optional: it may match no IRQ.
- * A word that starts with a digit must be an IRQ number; a word "default"
- * is the keyword: quote such names, and patterns that start with "?". A
+ * A "?" right before an entry makes it optional: it may match no IRQ, or
+ * no interface or queue. A word that starts with a digit must be an IRQ
+ * number; the words "default", "xps" and "rps" are keywords: quote such
+ * names, and patterns that start with "?". A
  * # outside a string starts a comment. CR is a blank, so lines may end in
  * CR LF. snapline_quote() writes any name so that it reads back byte for
  * byte.
@@ -27,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "queuename.h"
 #include "snapline.h"
 
 struct token {
@@ -154,6 +163,11 @@ line_kind(const struct token *t0, struct snapline *sl, size_t *max,
 		    "that starts with \"?\" needs quotes", quoted(t0->s));
 	if (!t0->string && strcmp(t0->s, "default") == 0)
 		sl->kind = SNAP_DEFAULT;
+	else if (!t0->string && (strcmp(t0->s, "xps") == 0 ||
+	    strcmp(t0->s, "rps") == 0)) {
+		sl->kind = t0->s[0] == 'x' ? SNAP_XPS : SNAP_RPS;
+		*max = 4;
+	}
 	else if (!t0->string && t0->s[0] >= '0' && t0->s[0] <= '9') {
 		sl->kind = SNAP_IRQ;
 		sl->irq = strtonum(t0->s, 0, INT_MAX, &errstr);
@@ -170,11 +184,42 @@ line_kind(const struct token *t0, struct snapline *sl, size_t *max,
 	return 0;
 }
 
+/* "xps DEV tx-N CPUS", "rps DEV rx-N CPUS": the words between. */
 static int
-check_words(const struct tokens *t, size_t max, struct perr *pe)
+check_queue(const struct tokens *t, struct snapline *sl, struct perr *pe)
+{
+	const char *want = sl->kind == SNAP_XPS ? "tx-" : "rx-", *q, *errstr;
+
+	if (t->n != 4)
+		return perr_set(pe, EINVAL, "\"%s\" takes an interface, a "
+		    "queue and a CPU set, as in \"%s eth0 %s0 0-3\"",
+		    t->v[0].s, t->v[0].s, want);
+	if (*t->v[1].s == '\0')
+		return perr_set(pe, EINVAL, "an empty interface name");
+	q = t->v[2].s;
+	if (t->v[2].string || strncmp(q, want, 3) != 0 ||
+	    q[3] < '0' || q[3] > '9' || (q[3] == '0' && q[4] != '\0') ||
+	    strspn(q + 3, "0123456789") != strlen(q + 3))
+		return perr_set(pe, EINVAL, "\"%s\" is not a queue of %s: "
+		    "%sN", quoted(q), t->v[0].s, want);
+	sl->queue = strtonum(q + 3, 0, QUEUENAME_MAX, &errstr);
+	if (errstr != NULL)
+		return perr_set(pe, EINVAL, "queue \"%s\": the number is "
+		    "over %u", quoted(q), QUEUENAME_MAX);
+	if (t->v[3].string)
+		return perr_set(pe, EINVAL, "the CPU set \"%s\" is quoted",
+		    quoted(t->v[3].s));
+	return 0;
+}
+
+static int
+check_words(const struct tokens *t, struct snapline *sl, size_t max,
+    struct perr *pe)
 {
 	size_t i;
 
+	if (sl->kind == SNAP_XPS || sl->kind == SNAP_RPS)
+		return check_queue(t, sl, pe);
 	if (t->n < 2)
 		return perr_set(pe, EINVAL, "no CPU set after \"%s\"",
 		    quoted(t->v[0].s));
@@ -196,6 +241,9 @@ fill(const struct tokens *t, struct snapline *sl, struct perr *pe)
 {
 	size_t i;
 
+	if (sl->kind == SNAP_XPS || sl->kind == SNAP_RPS)
+		return (sl->dev = strdup(t->v[1].s)) == NULL ||
+		    (sl->cpus = strdup(t->v[3].s)) == NULL ? -ENOMEM : 0;
 	if ((sl->cpus = strdup(t->v[1].s)) == NULL)
 		return -ENOMEM;
 	if (sl->kind == SNAP_PATTERN &&
@@ -243,7 +291,7 @@ snapline_parse(const char *line, size_t len, struct snapline *sl,
 	}
 	if (rc == 0 && (rc = tokenize(p, &t, pe)) == 0 && t.n > 0 &&
 	    (rc = line_kind(&t.v[0], sl, &max, pe)) == 0 &&
-	    (rc = check_words(&t, max, pe)) == 0)
+	    (rc = check_words(&t, sl, max, pe)) == 0)
 		rc = fill(&t, sl, pe);
 	if (rc != 0)
 		snapline_free(sl);
@@ -261,6 +309,7 @@ snapline_free(struct snapline *sl)
 		free(sl->names[i]);
 	free(sl->names);
 	free(sl->pattern);
+	free(sl->dev);
 	free(sl->cpus);
 	memset(sl, 0, sizeof(*sl));
 }

@@ -12,14 +12,18 @@
 
 #include "text.h"
 
-enum snap_kind { SNAP_NONE, SNAP_DEFAULT, SNAP_IRQ, SNAP_PATTERN };
+enum snap_kind {
+	SNAP_NONE, SNAP_DEFAULT, SNAP_IRQ, SNAP_PATTERN, SNAP_XPS, SNAP_RPS
+};
 
 /* What a line says; every pointer is owned by the struct. */
 struct snapline {
 	enum snap_kind	 kind;		/* SNAP_NONE: blank or comment */
-	bool		 optional;	/* "?": may match no IRQ */
+	bool		 optional;	/* "?": may match no IRQ or queue */
 	unsigned int	 irq;		/* SNAP_IRQ */
 	char		*pattern;	/* SNAP_PATTERN */
+	char		*dev;		/* SNAP_XPS, SNAP_RPS: interface */
+	unsigned int	 queue;		/* and its tx-N or rx-N */
 	char		*cpus;		/* the CPU set, as written */
 	char		**names;	/* SNAP_IRQ: sorted, no repeats */
 	size_t		 nnames;

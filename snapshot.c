@@ -12,15 +12,22 @@
  * the same IRQ, the last one wins. An optional line ("?") that matches
  * no IRQ at all is no problem; with a selection (--only), neither is any
  * line that picks no IRQ, and problems are those of selected IRQs.
+ *
+ * A queue line (xps, rps) names its interface and queue; the last line
+ * for a queue wins. With a selection, only the lines of interfaces that
+ * a dev: item names apply, and only theirs have problems.
  */
 #include <err.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "irqsel.h"
+#include "netqueue.h"
 #include "procfs.h"
 #include "snapshot.h"
 #include "xalloc.h"
@@ -129,6 +136,15 @@ snap_free(struct snap *s)
 		entry_free(&s->v[i]);
 	for (i = 0; i < s->nproblems; i++)
 		free(s->problems[i].msg);
+	for (i = 0; i < s->nqueues; i++)
+		free(s->queues[i].rel);
+	for (i = 0; i < s->nonly_devs; i++)
+		free(s->only_devs[i]);
+	free(s->queues);
+	free(s->only_devs);
+	s->queues = NULL;
+	s->only_devs = NULL;
+	s->nqueues = s->nonly_devs = 0;
 	free(s->v);
 	free(s->slots);
 	free(s->label);
@@ -168,6 +184,13 @@ same_entry(const struct entry *a, const struct entry *b)
 	    strcmp(a->sl.cpus, b->sl.cpus) == 0);
 }
 
+/* Lines with IRQ numbers are all kept, for pairing; queue lines too. */
+static bool
+hashed(const struct entry *e)
+{
+	return e->sl.kind == SNAP_DEFAULT || e->sl.kind == SNAP_PATTERN;
+}
+
 static void
 rehash(struct snap *s)
 {
@@ -177,7 +200,7 @@ rehash(struct snap *s)
 	s->nslots = s->nslots == 0 ? 64 : s->nslots * 2;
 	s->slots = xcalloc(s->nslots, sizeof(*s->slots));
 	for (i = 0; i < s->n; i++) {
-		if (s->v[i].sl.kind == SNAP_IRQ)
+		if (!hashed(&s->v[i]))
 			continue;
 		for (h = entry_hash(&s->v[i]); s->slots[h % s->nslots] != 0; h++)
 			;
@@ -195,7 +218,7 @@ add_entry(struct snap *s, struct entry *e)
 {
 	size_t h, *slot = NULL;
 
-	if (e->sl.kind != SNAP_IRQ) {
+	if (hashed(e)) {
 		if (2 * s->n >= s->nslots)
 			rehash(s);
 		for (h = entry_hash(e); s->slots[h % s->nslots] != 0; h++)
@@ -231,7 +254,9 @@ read_entry(struct snap *s, struct machine *m, size_t lineno,
 		err(1, NULL);
 	if (rc == 0 && e.sl.kind != SNAP_NONE) {
 		e.want = xcpuset(m->nbits);
-		rc = machine_cpus(m, e.sl.cpus, CPUS_NONEMPTY, e.want, &pe);
+		/* a queue may have no CPU: "none" */
+		rc = machine_cpus(m, e.sl.cpus, e.sl.kind == SNAP_XPS ||
+		    e.sl.kind == SNAP_RPS ? 0 : CPUS_NONEMPTY, e.want, &pe);
 	}
 	if (rc != 0) {
 		snap_warn(s, lineno, "%s", pe.msg);
@@ -476,6 +501,120 @@ name_hits(struct snap *s, struct mirqs *mi, struct entry **ents, size_t ne)
 	free(q);
 }
 
+/* The dev: items of a selector irqs_select() took, for queue lines. */
+void
+snap_only_devs(struct snap *s, const char *arg)
+{
+	struct irqsel *items;
+	struct perr pe;
+	size_t n, i;
+
+	if (irqsel_parse(arg, &items, &n, &pe) != 0)
+		errx(1, "%s", pe.msg);
+	for (i = 0; i < n; i++)
+		if (items[i].kind == SEL_DEV) {
+			s->only_devs = xreallocarray(s->only_devs,
+			    s->nonly_devs + 1, sizeof(*s->only_devs));
+			s->only_devs[s->nonly_devs++] = xstrdup(items[i].arg);
+		}
+	irqsel_free(items, n);
+}
+
+/* "xps eth0 tx-3", the interface escaped. */
+void
+snap_queue_label(const struct entry *e, char *buf, size_t size)
+{
+	bool tx = e->sl.kind == SNAP_XPS;
+
+	snprintf(buf, size, "%s %s %s-%u", tx ? "xps" : "rps",
+	    quoted(e->sl.dev), tx ? "tx" : "rx", e->sl.queue);
+}
+
+static int
+cmpqline(const void *a, const void *b)
+{
+	const struct entry *x = *(const struct entry *const *)a;
+	const struct entry *y = *(const struct entry *const *)b;
+	int r;
+
+	if ((r = strverscmp(x->sl.dev, y->sl.dev)) != 0 ||
+	    (r = strcmp(x->sl.dev, y->sl.dev)) != 0)
+		return r;
+	if (x->sl.queue != y->sl.queue)
+		return x->sl.queue > y->sl.queue ? 1 : -1;
+	if (x->sl.kind != y->sl.kind)
+		return (x->sl.kind == SNAP_XPS) - (y->sl.kind == SNAP_XPS);
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+static bool
+dev_selected(const struct snap *s, const char *dev)
+{
+	size_t i;
+
+	if (s->only == NULL)
+		return true;
+	for (i = 0; i < s->nonly_devs; i++)
+		if (strcmp(s->only_devs[i], dev) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The queues the queue lines name, in the order of interfaces and
+ * queues, each with the last line for it; a queue that is not there is
+ * a problem of each of its lines but the optional ones.
+ */
+static void
+queue_hits(struct snap *s)
+{
+	const struct entry **v, *e;
+	char rel[PATH_MAX], label[128];
+	size_t n = 0, i, j, k;
+	int rc;
+
+	v = xcalloc(s->n, sizeof(*v));
+	for (i = 0; i < s->n; i++)
+		if ((s->v[i].sl.kind == SNAP_XPS ||
+		    s->v[i].sl.kind == SNAP_RPS) &&
+		    dev_selected(s, s->v[i].sl.dev))
+			v[n++] = &s->v[i];
+	if (n > 1 && mergesort(v, n, sizeof(*v), cmpqline) != 0)
+		err(1, NULL);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n &&
+		    strcmp(v[i]->sl.dev, v[j]->sl.dev) == 0 &&
+		    v[i]->sl.queue == v[j]->sl.queue &&
+		    v[i]->sl.kind == v[j]->sl.kind; j++)
+			;
+		e = v[j - 1];
+		rc = netqueue_find(e->sl.dev, e->sl.kind == SNAP_XPS ? NQ_TX :
+		    NQ_RX, e->sl.queue, rel, sizeof(rel));
+		if (rc == 0) {
+			s->queues = xreallocarray(s->queues, s->nqueues + 1,
+			    sizeof(*s->queues));
+			s->queues[s->nqueues].e = e;
+			s->queues[s->nqueues++].rel = xstrdup(rel);
+			continue;
+		}
+		snap_queue_label(e, label, sizeof(label));
+		for (k = i; k < j; k++) {
+			if (v[k]->sl.optional)
+				continue;
+			if (rc == -ENODEV)
+				problem(s, v[k], "%s: no such interface",
+				    label);
+			else if (rc == -ENOENT)
+				problem(s, v[k], "%s: no such queue", label);
+			else
+				problem(s, v[k], "%s: the queue has no %s",
+				    label, e->sl.kind == SNAP_XPS ?
+				    "xps_cpus" : "rps_cpus");
+		}
+	}
+	free(v);
+}
+
 /*
  * Finds the IRQs each line picks, and for each IRQ the last line that
  * picks it. With only, the IRQs it selects keep theirs, the others and
@@ -506,6 +645,7 @@ snap_resolve(struct snap *s, struct mirqs *mi, const struct irqs *only)
 	}
 	name_hits(s, mi, ents, ne);
 	free(ents);
+	queue_hits(s);
 	for (i = 0; i < s->n; i++) {
 		e = &s->v[i];
 		if (e->sl.kind == SNAP_DEFAULT && only == NULL)

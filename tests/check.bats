@@ -121,3 +121,50 @@ $SNAP:2: IRQ 99 does not exist
 $SNAP:3: IRQ 40 has no name in the snapshot but is "eth0" here; give its name or use --by-number
 EOF2
 }
+
+@test "check compares each queue line: differences before, none after restore" {
+	queue_tree
+	irqaff save -o "$SNAP"
+	run --separate-stderr irqaff check "$SNAP"
+	assert_success
+	assert_output ""
+	printf '3\n' >"$(qfile eth0 tx-0)"
+	printf 'f\n' >"$(qfile eth0 rx-1)"
+	printf '0\n' >"$(qfile eth1 rx-0)"
+	keep_tree
+	run --separate-stderr irqaff check "$SNAP"
+	assert_failure 1
+	assert_equal "$stderr" ""
+	assert_output - <<'EOF2'
+xps eth0 tx-0: 0-1 (want 0-3)
+rps eth0 rx-1: 0-3 (want none)
+rps eth1 rx-0: none (want 3)
+EOF2
+	run --separate-stderr irqaff check -J "$SNAP"
+	assert_failure 1
+	assert_output '{"differences":[],"matching":5,"failed":[],"queues":{"differences":[{"dev":"eth0","queue":"tx-0","current":"0-1","want":"0-3"},{"dev":"eth0","queue":"rx-1","current":"0-3","want":""},{"dev":"eth1","queue":"rx-0","current":"","want":"3"}],"matching":2,"failed":[]},"problems":[]}'
+	run --separate-stderr irqaff check --only dev:eth1 "$SNAP"
+	assert_failure 1
+	assert_output 'rps eth1 rx-0: none (want 3)'
+	run changed_files
+	assert_output ""
+	irqaff restore "$SNAP"
+	run --separate-stderr irqaff check "$SNAP"
+	assert_success
+	assert_output ""
+}
+
+@test "check: a missing queue is a problem unless ?, a mask it cannot read a failure" {
+	queue_tree
+	printf '?xps eth2 tx-0 1\nrps eth0 rx-9 1\nxps eth0 tx-1 1\n' >"$SNAP"
+	run --separate-stderr irqaff check "$SNAP"
+	assert_failure 1
+	assert_equal "$stderr" ""
+	assert_output "$SNAP:2: rps eth0 rx-9: no such queue"
+	printf 'zz\n' >"$(qfile eth0 tx-1)"
+	run --separate-stderr irqaff check -J "$SNAP"
+	assert_failure 1
+	assert_equal "$stderr" "irqaff: $SNAP:2: rps eth0 rx-9: no such queue
+irqaff: xps eth0 tx-1: $(qfile eth0 tx-1): \"z\" is not a hex digit"
+	assert_output "{\"differences\":[],\"matching\":0,\"failed\":[],\"queues\":{\"differences\":[],\"matching\":0,\"failed\":[{\"dev\":\"eth0\",\"queue\":\"tx-1\",\"errno\":\"EINVAL\",\"error\":\"xps eth0 tx-1: $(qfile eth0 tx-1): \\\"z\\\" is not a hex digit\"}]},\"problems\":[{\"line\":2,\"error\":\"rps eth0 rx-9: no such queue\"}]}"
+}

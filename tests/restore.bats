@@ -595,3 +595,209 @@ irqaff: $SNAP:6: \"nvme0q0\" matches 1 IRQs, not the 2 of the snapshot"
 	run changed_files
 	assert_output ""
 }
+
+@test "save, change queue masks, restore: every mask file as it was, nothing else" {
+	queue_tree
+	irqaff set -q 41 1
+	irqaff save -o "$SNAP"
+	keep_tree
+	printf '3\n' >"$(qfile eth0 tx-0)"
+	printf '0\n' >"$(qfile eth0 tx-1)"
+	printf 'f\n' >"$(qfile eth0 rx-1)"
+	printf '0\n' >"$(qfile eth1 rx-0)"
+	run --separate-stderr irqaff restore -v "$SNAP"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output - <<'EOF2'
+default: 0-3 unchanged
+irq 40: 0-3 unchanged
+irq 41: 1 unchanged
+irq 42: 0-3 unchanged
+irq 50: 0-3 unchanged
+irq 51: 0-3 unchanged
+rps eth0 rx-0: 2-3 unchanged
+xps eth0 tx-0: 0-1 -> 0-3
+rps eth0 rx-1: 0-3 -> -
+xps eth0 tx-1: - -> 1
+rps eth1 rx-0: - -> 3
+EOF2
+	assert_file "$(qfile eth0 tx-0)" $'f\n'
+	assert_file "$(qfile eth0 rx-1)" $'0\n'
+	run changed_files
+	assert_output ""
+	run --separate-stderr irqaff restore "$SNAP"
+	assert_success
+	assert_output ""
+	run changed_files
+	assert_output ""
+}
+
+@test "restore writes queue masks at the machine's width: 64 CPUs" {
+	make_root --cpus 64 --nodes 2 --nic eth0:2:0:40 --xps eth0:0=32
+	printf 'xps eth0 tx-0 1,63\nrps eth0 rx-1 0x3\nxps eth0 tx-1 none\n' \
+		>"$SNAP"
+	keep_tree
+	run --separate-stderr irqaff restore "$SNAP"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_file "$(qfile eth0 tx-0)" $'80000000,00000002\n'
+	assert_file "$(qfile eth0 rx-1)" $'00000000,00000003\n'
+	run changed_files
+	assert_output - <<'EOF2'
+sys/devices/pci0000:00/0000:3b:00.0/net/eth0/queues/rx-1/rps_cpus
+sys/devices/pci0000:00/0000:3b:00.0/net/eth0/queues/tx-0/xps_cpus
+EOF2
+}
+
+@test "restore -n and -J: queue lines counted apart from the IRQs" {
+	queue_tree
+	printf '%s\n' 'xps eth0 tx-0 1' 'rps eth0 rx-0 2-3' 'xps eth0 tx-1 none' \
+		'41 2 "eth0-TxRx-0"' >"$SNAP"
+	keep_tree
+	run --separate-stderr irqaff restore -n "$SNAP"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output - <<'EOF2'
+irq 41: 0-3 -> 2
+xps eth0 tx-0: 0-3 -> 1
+xps eth0 tx-1: 1 -> -
+EOF2
+	run --separate-stderr irqaff restore -n -J "$SNAP"
+	assert_success
+	assert_output '{"dry_run":true,"changed":[{"irq":41,"name":"eth0-TxRx-0","old":"0-3","new":"2"}],"unchanged":0,"failed":[],"managed":[],"queues":{"changed":2,"unchanged":1,"failed":0},"problems":[]}'
+	run changed_files
+	assert_output ""
+}
+
+@test "queue lines: a missing interface or queue is a problem unless ?, in line order" {
+	queue_tree
+	cat >"$SNAP" <<'EOF2'
+xps eth0 tx-0 1
+?xps eth2 tx-0 1
+xps eth2 tx-0 2
+"nosuch" 1
+?rps eth0 rx-7 1
+rps eth0 rx-7 2
+xps eth1 tx-0 1
+rps "eth0" rx-1 3
+EOF2
+	keep_tree
+	run --separate-stderr irqaff restore "$SNAP"
+	assert_failure 3
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $SNAP:3: xps eth2 tx-0: no such interface
+irqaff: $SNAP:4: \"nosuch\" matches no IRQ
+irqaff: $SNAP:6: rps eth0 rx-7: no such queue
+irqaff: $SNAP:7: xps eth1 tx-0: the queue has no xps_cpus"
+	assert_file "$(qfile eth0 tx-0)" $'2\n'
+	assert_file "$(qfile eth0 rx-1)" $'8\n'
+	run changed_files
+	assert_output - <<'EOF2'
+sys/devices/pci0000:00/0000:3b:00.0/net/eth0/queues/rx-1/rps_cpus
+sys/devices/pci0000:00/0000:3b:00.0/net/eth0/queues/tx-0/xps_cpus
+EOF2
+	run --separate-stderr irqaff restore -J "$SNAP"
+	assert_failure 1
+	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[],"managed":[],"queues":{"changed":0,"unchanged":2,"failed":0},"problems":[{"line":3,"error":"xps eth2 tx-0: no such interface"},{"line":4,"error":"\"nosuch\" matches no IRQ"},{"line":6,"error":"rps eth0 rx-7: no such queue"},{"line":7,"error":"xps eth1 tx-0: the queue has no xps_cpus"}]}'
+	sed -i '/^[xr]ps eth[12]\|^"\|^rps eth0 rx-7/d' "$SNAP"
+	run --separate-stderr irqaff restore "$SNAP"
+	assert_success
+	assert_equal "$stderr" ""
+}
+
+@test "the last line for a queue wins" {
+	queue_tree
+	printf 'xps eth0 tx-0 1\nxps eth0 tx-0 2\nrps eth0 rx-0 3\n?rps eth0 rx-0 none\n' >"$SNAP"
+	run --separate-stderr irqaff restore -v "$SNAP"
+	assert_success
+	assert_output - <<'EOF2'
+rps eth0 rx-0: 2-3 -> -
+xps eth0 tx-0: 0-3 -> 2
+EOF2
+}
+
+@test "restore --only dev:eth0 applies eth0's queue lines and not eth1's" {
+	queue_tree
+	irqaff save -o "$SNAP"
+	printf '1\n' >"$(qfile eth0 tx-0)"
+	printf '1\n' >"$(qfile eth1 rx-0)"
+	printf 'xps eth2 tx-0 1\n' >>"$SNAP"
+	irqaff set -q 41,51 2
+	keep_tree
+	run --separate-stderr irqaff restore -v --only dev:eth0 "$SNAP"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output - <<'EOF2'
+irq 40: 0-3 unchanged
+irq 41: 2 -> 0-3
+irq 42: 0-3 unchanged
+rps eth0 rx-0: 2-3 unchanged
+xps eth0 tx-0: 0 -> 0-3
+rps eth0 rx-1: - unchanged
+xps eth0 tx-1: 1 unchanged
+EOF2
+	run changed_files
+	assert_output - <<'EOF2'
+proc/irq/41/smp_affinity_list
+sys/devices/pci0000:00/0000:3b:00.0/net/eth0/queues/tx-0/xps_cpus
+EOF2
+	assert_file "$(qfile eth1 rx-0)" $'1\n'
+	run --separate-stderr irqaff restore -v --only 'eth1*' "$SNAP"
+	assert_success
+	assert_output $'irq 50: 0-3 unchanged\nirq 51: 2 -> 0-3'
+	assert_file "$(qfile eth1 rx-0)" $'1\n'
+}
+
+@test "bad queue lines are refused with status 2 and nothing is written" {
+	queue_tree
+	keep_tree
+	cat >"$SNAP" <<'EOF2'
+xps eth0 rx-0 1
+rps eth0 tx-0 1
+xps eth0 tx-0
+xps eth0 tx-01 1
+xps eth0 tx-0 1 "name"
+xps "" tx-0 1
+xps eth0 "tx-0" 1
+rps eth0 rx-0 "1"
+rps eth0 rx-65536 1
+xps eth0 tx-0 9
+xps eth0 tx-0 none,1
+xps
+"xps" 1
+41 1
+EOF2
+	run --separate-stderr irqaff restore "$SNAP"
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $SNAP:1: \"rx-0\" is not a queue of xps: tx-N
+irqaff: $SNAP:2: \"tx-0\" is not a queue of rps: rx-N
+irqaff: $SNAP:3: \"xps\" takes an interface, a queue and a CPU set, as in \"xps eth0 tx-0 0-3\"
+irqaff: $SNAP:4: \"tx-01\" is not a queue of xps: tx-N
+irqaff: $SNAP:5: \"xps\" takes an interface, a queue and a CPU set, as in \"xps eth0 tx-0 0-3\"
+irqaff: $SNAP:6: an empty interface name
+irqaff: $SNAP:7: \"tx-0\" is not a queue of xps: tx-N
+irqaff: $SNAP:8: the CPU set \"1\" is quoted
+irqaff: $SNAP:9: queue \"rx-65536\": the number is over 65535
+irqaff: $SNAP:10: CPU list \"9\": CPU 9 is beyond the last possible CPU 3
+irqaff: $SNAP:11: CPU list \"none,1\": region \"none\": \"none\" is not a number
+irqaff: $SNAP:12: \"xps\" takes an interface, a queue and a CPU set, as in \"xps eth0 tx-0 0-3\""
+	run changed_files
+	assert_output ""
+}
+
+@test "a queue that cannot be set counts as a failure: status 3, or 1 alone" {
+	queue_tree
+	printf 'zz\n' >"$(qfile eth0 tx-1)"
+	printf '41 2 "eth0-TxRx-0"\nxps eth0 tx-1 2\n' >"$SNAP"
+	keep_tree
+	run --separate-stderr irqaff restore "$SNAP"
+	assert_failure 3
+	assert_output ""
+	assert_equal "$stderr" "irqaff: xps eth0 tx-1: $(qfile eth0 tx-1) holds \"zz\", not a CPU mask; left alone"
+	run changed_files
+	assert_output 'proc/irq/41/smp_affinity_list'
+	run --separate-stderr irqaff restore -J "$SNAP"
+	assert_failure 1
+	assert_output '{"dry_run":false,"changed":[],"unchanged":1,"failed":[],"managed":[],"queues":{"changed":0,"unchanged":0,"failed":1},"problems":[]}'
+}

@@ -269,3 +269,68 @@ EOF2
 	assert_output ""
 	assert_equal "$stderr" "irqaff: IRQ list \"\": empty item"
 }
+
+@test "save writes each queue's XPS and RPS after the IRQs, none for empty" {
+	queue_tree
+	run --separate-stderr irqaff save
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output - <<'EOF2'
+# irqaff snapshot, 4 CPUs
+# IRQ CPUS "NAME"...; see SNAPSHOT FILES in irqaff(8)
+default 0-3
+40 0-3 "eth0"
+41 0-3 "eth0-TxRx-0"
+42 0-3 "eth0-TxRx-1"
+50 0-3 "eth1"
+51 0-3 "eth1-TxRx-0"
+rps eth0 rx-0 2-3
+xps eth0 tx-0 0-3
+rps eth0 rx-1 none
+xps eth0 tx-1 1
+rps eth1 rx-0 3
+EOF2
+}
+
+@test "save writes queue masks of 64 CPUs as lists" {
+	make_root --cpus 64 --nodes 2 --nic eth0:2:0:40 --xps eth0:0=32 \
+		--xps eth0:1=0-63 --rps eth0:1=1,33
+	assert_file "$(qfile eth0 tx-0)" $'00000001,00000000\n'
+	run --separate-stderr irqaff save
+	assert_success
+	assert_equal "$stderr" ""
+	assert_equal "$(grep -v '^[#0-9d]' <<<"$output")" 'rps eth0 rx-0 none
+xps eth0 tx-0 32
+rps eth0 rx-1 1,33
+xps eth0 tx-1 0-63'
+}
+
+@test "save --only writes the queues of the interfaces its dev: items name" {
+	queue_tree
+	run --separate-stderr irqaff save --only dev:eth1,41
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output - <<'EOF2'
+# irqaff snapshot, 4 CPUs
+# IRQ CPUS "NAME"...; see SNAPSHOT FILES in irqaff(8)
+41 0-3 "eth0-TxRx-0"
+50 0-3 "eth1"
+51 0-3 "eth1-TxRx-0"
+rps eth1 rx-0 3
+EOF2
+	run --separate-stderr irqaff save --only 'eth0*'
+	assert_success
+	refute_output --partial xps
+	refute_output --partial rps
+}
+
+@test "a queue mask that cannot be read fails the save and writes nothing" {
+	queue_tree
+	printf 'old\n' >"$SNAP"
+	printf 'zz\n' >"$(qfile eth0 tx-1)"
+	run --separate-stderr irqaff save -o "$SNAP"
+	assert_failure 1
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $(qfile eth0 tx-1): \"z\" is not a hex digit"
+	assert_file "$SNAP" $'old\n'
+}

@@ -2,9 +2,10 @@
  * snapline_parse() on any line: a failure is one printable line and
  * leaves nothing to free; what parses writes back (names through
  * snapline_quote(), as save writes them, and "?" before an optional
- * entry) and parses to the same entry.
- * And the input as a name, quoted the way save quotes it, reads back
- * byte for byte.
+ * entry) and parses to the same entry; a queue line's queue is tx-N for
+ * xps, rx-N for rps, N at most QUEUENAME_MAX, its interface not empty.
+ * And the input as a name or an interface, quoted the way save quotes
+ * it, reads back byte for byte.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "queuename.h"
 
 static char *
 write_back(const struct snapline *sl, size_t *len)
@@ -29,7 +31,12 @@ write_back(const struct snapline *sl, size_t *len)
 		fputs("default", fp);
 	else if (sl->kind == SNAP_IRQ)
 		fprintf(fp, "%u", sl->irq);
-	else
+	else if (sl->kind == SNAP_XPS || sl->kind == SNAP_RPS) {
+		fputs(sl->kind == SNAP_XPS ? "xps " : "rps ", fp);
+		snapline_quote(fp, sl->dev);
+		fprintf(fp, " %s-%u", sl->kind == SNAP_XPS ? "tx" : "rx",
+		    sl->queue);
+	} else
 		snapline_quote(fp, sl->pattern);
 	fprintf(fp, " %s", sl->cpus);
 	for (i = 0; i < sl->nnames; i++) {
@@ -47,7 +54,9 @@ same(const struct snapline *a, const struct snapline *b)
 	size_t i;
 
 	if (a->kind != b->kind || a->optional != b->optional ||
-	    a->irq != b->irq ||
+	    a->irq != b->irq || a->queue != b->queue ||
+	    (a->dev == NULL) != (b->dev == NULL) ||
+	    (a->dev != NULL && strcmp(a->dev, b->dev) != 0) ||
 	    strcmp(a->cpus, b->cpus) != 0 || a->nnames != b->nnames ||
 	    (a->pattern == NULL) != (b->pattern == NULL) ||
 	    (a->pattern != NULL && strcmp(a->pattern, b->pattern) != 0))
@@ -70,7 +79,7 @@ check_line(const char *data, size_t size)
 	if ((rc = snapline_parse(data, size, &sl, &pe)) != 0) {
 		if (rc != -EINVAL || pe.code != EINVAL || pe.msg[0] == '\0' ||
 		    !printable(pe.msg) || sl.cpus != NULL || sl.names != NULL ||
-		    sl.optional)
+		    sl.dev != NULL || sl.optional)
 			abort();
 		return;
 	}
@@ -79,6 +88,10 @@ check_line(const char *data, size_t size)
 			abort();
 		return;
 	}
+	if ((sl.kind == SNAP_XPS || sl.kind == SNAP_RPS) != (sl.dev != NULL) ||
+	    (sl.dev != NULL && (*sl.dev == '\0' || sl.nnames != 0 ||
+	    sl.queue > QUEUENAME_MAX)))
+		abort();
 	text = write_back(&sl, &len);
 	if (snapline_parse(text, len, &again, &pe) != 0)
 		abort();
@@ -112,6 +125,20 @@ check_name(const char *data, size_t size)
 	    snapline_parse(text, len, &sl, &pe) != 0 ||
 	    sl.kind != SNAP_IRQ || sl.nnames != 1 ||
 	    strcmp(sl.names[0], name) != 0)
+		abort();
+	snapline_free(&sl);
+	free(text);
+	text = NULL;
+	if ((fp = open_memstream(&text, &len)) == NULL)
+		abort();
+	fputs("?rps ", fp);
+	snapline_quote(fp, name);
+	fputs(" rx-65535 none", fp);
+	if (fclose(fp) != 0)
+		abort();
+	if (snapline_parse(text, len, &sl, &pe) != 0 ||
+	    sl.kind != SNAP_RPS || !sl.optional || sl.queue != 65535 ||
+	    strcmp(sl.dev, name) != 0 || strcmp(sl.cpus, "none") != 0)
 		abort();
 	snapline_free(&sl);
 	free(text);

@@ -50,3 +50,23 @@ changed_files() {
 	LC_ALL=C diff -rq --no-dereference "$kept" "$ROOT" |
 		sed "s|^Files $kept/\(.*\) and $ROOT/.* differ\$|\1|"
 }
+
+# qfile DEV QUEUE: the mask file of a queue, xps_cpus of tx-K, rps_cpus of
+# rx-K.
+qfile() {
+	local f=rps_cpus
+	[[ $2 == tx-* ]] && f=xps_cpus
+	printf '%s/sys/class/net/%s/queues/%s/%s' "$ROOT" "$1" "$2" "$f"
+}
+
+# queue_tree [make_root options]: four CPUs, eth0 with two queues (IRQs
+# 40-42) and eth1 with one (50-51), some XPS and RPS set, and lo, whose
+# queues have no device and are never saved.
+queue_tree() {
+	make_root --cpus 4 --nic eth0:2:0:40 --nic eth1:1:0:50 \
+		--xps eth0:0=0-3 --xps eth0:1=1 --rps eth0:0=2-3 \
+		--rps eth1:0=3 "$@"
+	mkdir -p "$ROOT/sys/devices/virtual/net/lo/queues/"{rx-0,tx-0}
+	printf '0\n' >"$ROOT/sys/devices/virtual/net/lo/queues/rx-0/rps_cpus"
+	ln -s ../../devices/virtual/net/lo "$ROOT/sys/class/net/lo"
+}
