@@ -6,8 +6,8 @@
 # needs only bash, not the bash-completion package. The root is --root or
 # IRQAFF_ROOT.
 
-_irqaff_commands='show set spread default isolate explain cpus queues save
-restore check mask list'
+_irqaff_commands='show set spread default isolate explain cpus queues xps
+rps save restore check mask list'
 _irqaff_columns='IRQ AFFINITY EFFECTIVE NODE TOTAL NAME HINT ONLINE CHIP
 HWIRQ TYPE FLOW DEVICE MANAGED RATE'
 _irqaff_cpus_columns='CPU NODE STATE IRQS TOTAL RATE TOP'
@@ -25,7 +25,7 @@ _irqaff_options()
 		o=(-n --dry-run -v --verbose -J --json -m --mask -q --quiet) ;;
 	spread)
 		o=(-n --dry-run -v --verbose -J --json -c --cpus -x --exclude
-			--linear --include-isolated -q --quiet) ;;
+			--linear --include-isolated --xps -q --quiet) ;;
 	default)
 		o=(-m --mask -n --dry-run -v --verbose -J --json) ;;
 	isolate)
@@ -38,6 +38,8 @@ _irqaff_options()
 			-c --count) ;;
 	queues)
 		o=(-J --json -n --noheadings -o --output) ;;
+	xps | rps)
+		o=(-n --dry-run -v --verbose) ;;
 	save)
 		o=(-o --output --only) ;;
 	restore)
@@ -393,12 +395,15 @@ _irqaff()
 	case $cmd:$npos in
 	show:0 | set:0 | spread:0 | explain:0)
 		_irqaff_complete_irqs "$cur" ;;
-	set:1 | default:0 | isolate:0 | cpus:0)
+	set:1 | default:0 | isolate:0 | cpus:0 | xps:1 | rps:1)
 		_irqaff_complete_cpus "$cur" ;;
 	restore:0 | check:0)
 		_irqaff_complete_files "$cur" ;;
 	queues:0)
 		_irqaff_complete_interfaces "$cur" ;;
+	xps:0 | rps:0)
+		# shellcheck disable=SC2046
+		_irqaff_reply "$cur" $(_irqaff_interfaces) ;;
 	*)
 		COMPREPLY=() ;;
 	esac

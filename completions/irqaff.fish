@@ -2,8 +2,8 @@
 # names (asked of irqaff itself), dev: devices, interfaces with queues,
 # node: NUMA nodes, columns.
 
-set -l commands show set spread default isolate explain cpus queues save \
-    restore check mask list
+set -l commands show set spread default isolate explain cpus queues xps rps \
+    save restore check mask list
 
 # The root irqaff will use: --root, else IRQAFF_ROOT.
 function __irqaff_root
@@ -169,6 +169,10 @@ complete -c irqaff -n $nocmd -a cpus \
     -d 'show where interrupts land, CPU by CPU'
 complete -c irqaff -n $nocmd -a queues \
     -d 'show network queues, their IRQs and XPS/RPS'
+complete -c irqaff -n $nocmd -a xps \
+    -d 'give transmit queues the CPUs that send on them'
+complete -c irqaff -n $nocmd -a rps \
+    -d 'give receive queues the CPUs that process their packets'
 complete -c irqaff -n $nocmd -a save \
     -d "write a snapshot of every IRQ's affinity"
 complete -c irqaff -n $nocmd -a restore -d 'apply a snapshot'
@@ -217,6 +221,7 @@ complete -c irqaff -n $c -s x -l exclude -x -a '(__irqaff_cpus)' \
 complete -c irqaff -n $c -l linear -d 'plain CPU order, not cores first'
 complete -c irqaff -n $c -l include-isolated \
     -d 'also use isolated and nohz_full CPUs'
+complete -c irqaff -n $c -l xps -d 'also set the XPS CPUs of their tx queues'
 complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
 complete -c irqaff -n '__irqaff_arg spread 0' -a '(__irqaff_irqs)'
 
@@ -264,6 +269,15 @@ complete -c irqaff -n $c -s n -l noheadings -d 'print no header line'
 complete -c irqaff -n $c -s o -l output -x -a '(__irqaff_queues_columns)' \
     -d 'columns to print'
 complete -c irqaff -n '__irqaff_arg queues 0' -a '(__irqaff_interfaces)'
+
+set c '__fish_seen_subcommand_from xps rps'
+complete -c irqaff -n $c -s n -l dry-run \
+    -d 'print what would change, write nothing'
+complete -c irqaff -n $c -s v -l verbose -d 'print a line for every queue'
+complete -c irqaff -n '__irqaff_arg xps 0' -a '(__irqaff_interfaces)'
+complete -c irqaff -n '__irqaff_arg xps 1' -a '(__irqaff_cpus)'
+complete -c irqaff -n '__irqaff_arg rps 0' -a '(__irqaff_interfaces)'
+complete -c irqaff -n '__irqaff_arg rps 1' -a '(__irqaff_cpus)'
 
 set c '__fish_seen_subcommand_from save'
 complete -c irqaff -n $c -s o -l output -r -F -d 'write to a file'

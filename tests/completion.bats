@@ -69,7 +69,7 @@ help_commands() {
 @test "bash completes the command names" {
 	complete_line irqaff ''
 	assert_equal "$reply" "show set spread default isolate explain cpus \
-queues save restore check mask list"
+queues xps rps save restore check mask list"
 }
 
 @test "bash completes the commands irqaff --help lists, no more, no fewer" {
@@ -309,6 +309,22 @@ queues save restore check mask list"
 	assert_equal "$reply" ""
 }
 
+@test "bash completes xps and rps: options, an interface, then a CPU set" {
+	mkdir "$ROOT/sys/class/net/eth1/queues"
+	complete_line irqaff xps -
+	assert_equal "$reply" "-n --dry-run -v --verbose -h --help"
+	complete_line irqaff rps -v ''
+	assert_equal "$reply" "eth1"
+	complete_line irqaff xps -n e
+	assert_equal "$reply" "eth1"
+	complete_line irqaff rps eth1 ''
+	assert_equal "$reply" "all N node:0 node:1"
+	complete_line irqaff xps eth1 0 ''
+	assert_equal "$reply" ""
+	complete_line irqaff spread --x
+	assert_equal "$reply" "--xps"
+}
+
 @test "bash completes file names for restore, check and save -o" {
 	mkdir "$BATS_TEST_TMPDIR/snaps"
 	touch "$BATS_TEST_TMPDIR/snaps/a.conf" "$BATS_TEST_TMPDIR/snaps/b.conf"
@@ -450,6 +466,15 @@ zsh_complete() {
 	assert_output "eth1"
 }
 
+@test "zsh completes xps and rps: options and interfaces" {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	mkdir "$ROOT/sys/class/net/eth1/queues"
+	run zsh_complete 'irqaff xps -'
+	assert_output "--dry-run --help --verbose -n -h -v"
+	run zsh_complete 'irqaff rps -n e'
+	assert_output "eth1"
+}
+
 @test "zsh completes cpu: and a CPU set after it" {
 	command -v zsh >/dev/null || skip "zsh is not installed"
 	run zsh_complete 'irqaff set c'
@@ -490,6 +515,19 @@ zsh_complete() {
 		9,dev:eth1
 		node:0
 		node:1
+	EOF
+}
+
+@test "fish completes the interface of xps and rps" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	mkdir "$ROOT/sys/class/net/eth1/queues"
+	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
+		complete -C 'irqaff xps e'
+		complete -C 'irqaff rps -n e'"
+	assert_success
+	assert_output - <<-'EOF'
+		eth1
+		eth1
 	EOF
 }
 
