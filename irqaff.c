@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cmd/commands.h"
+#include "core/xalloc.h"
 #include "procfs.h"
-#include "xalloc.h"
 
 #define IRQAFF_VERSION	"0.1.0"
 

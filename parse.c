@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cpuset.h"
+#include "parse.h"
 
 static size_t
 nwords(unsigned int nbits)

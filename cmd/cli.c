@@ -15,8 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "text.h"
+#include "cmd/cli.h"
+#include "lib/text.h"
 
 const char exit_help[] =
     "Exit status: 0 success; 1 a file could not be read or written;\n"

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "apply.h"
+#include "core/apply.h"
 
 enum {
 	EXIT_OK = 0,

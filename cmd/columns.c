@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "columns.h"
+#include "cmd/columns.h"
 
 /*
  * Appends the columns arg names to sel (*nsel of them already, room for

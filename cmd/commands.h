@@ -1,8 +1,11 @@
-/* The commands, one file each (restore.c has restore and check). */
+/*
+ * The commands, one file each: restore.c has restore and check, mask.c
+ * mask and list, xps.c xps and rps.
+ */
 #ifndef IRQAFF_COMMANDS_H
 #define IRQAFF_COMMANDS_H
 
-#include "cli.h"
+#include "cmd/cli.h"
 
 extern const struct command show_command;
 extern const struct command set_command;

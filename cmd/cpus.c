@@ -12,13 +12,13 @@
 #include <string.h>
 #include <strings.h>
 
-#include "columns.h"
-#include "commands.h"
-#include "interrupts.h"
-#include "machine.h"
+#include "cmd/columns.h"
+#include "cmd/commands.h"
+#include "core/machine.h"
+#include "core/select.h"
+#include "core/xalloc.h"
+#include "lib/interrupts.h"
 #include "procfs.h"
-#include "select.h"
-#include "xalloc.h"
 
 #define ROW_MAX	(4 << 20)	/* as show reads proc/interrupts */
 #define NTOP	3

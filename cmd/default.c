@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "apply.h"
-#include "commands.h"
-#include "xalloc.h"
+#include "cmd/commands.h"
+#include "core/apply.h"
+#include "core/xalloc.h"
 
 static int default_main(int, char *[]);
 

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "findings.h"
-#include "irqbalance.h"
-#include "irqinfo.h"
-#include "select.h"
-#include "xalloc.h"
+#include "cmd/commands.h"
+#include "core/findings.h"
+#include "core/irqbalance.h"
+#include "core/irqinfo.h"
+#include "core/select.h"
+#include "core/xalloc.h"
 
 static int explain_main(int, char *[]);
 static void explain_help(FILE *);

@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apply.h"
-#include "commands.h"
-#include "findings.h"
-#include "isolation.h"
-#include "select.h"
-#include "xalloc.h"
+#include "cmd/commands.h"
+#include "core/apply.h"
+#include "core/findings.h"
+#include "core/isolation.h"
+#include "core/select.h"
+#include "core/xalloc.h"
 
 static int isolate_main(int, char *[]);
 static void isolate_help(FILE *);

@@ -9,12 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "commands.h"
-#include "machine.h"
+#include "cmd/commands.h"
+#include "core/machine.h"
+#include "core/xalloc.h"
 #include "procfs.h"
-#include "xalloc.h"
 
 static int convert_main(int, char *[]);
 

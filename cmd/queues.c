@@ -10,13 +10,13 @@
 #include <string.h>
 #include <strings.h>
 
-#include "columns.h"
-#include "commands.h"
-#include "machine.h"
-#include "netqueue.h"
+#include "cmd/columns.h"
+#include "cmd/commands.h"
+#include "core/machine.h"
+#include "core/netqueue.h"
+#include "core/xalloc.h"
+#include "lib/text.h"
 #include "procfs.h"
-#include "text.h"
-#include "xalloc.h"
 
 static int queues_main(int, char *[]);
 static void queues_columns(FILE *);

@@ -20,12 +20,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "apply.h"
-#include "commands.h"
-#include "irqbalance.h"
+#include "cmd/commands.h"
+#include "core/apply.h"
+#include "core/irqbalance.h"
+#include "core/snapshot.h"
+#include "core/xalloc.h"
 #include "procfs.h"
-#include "snapshot.h"
-#include "xalloc.h"
 
 static int restore_main(int, char *[]);
 static int check_main(int, char *[]);

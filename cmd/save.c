@@ -1,6 +1,6 @@
 /*
  * save: every IRQ's requested affinity, with its action names, in the
- * snapshot format (snapline.c), then the XPS and RPS CPUs of every queue
+ * snapshot format (lib/snapline.c), then the XPS and RPS CPUs of every queue
  * of the interfaces that have a device (lo, veth and bridges have none,
  * and no stable names); with --only, the selected IRQs' and the queues
  * of the interfaces its dev: items name, not the default. The snapshot
@@ -12,15 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "irqsel.h"
-#include "machine.h"
-#include "netqueue.h"
+#include "cmd/commands.h"
+#include "core/machine.h"
+#include "core/netqueue.h"
+#include "core/select.h"
+#include "core/xalloc.h"
+#include "lib/irqsel.h"
+#include "lib/snapline.h"
+#include "lib/text.h"
 #include "procfs.h"
-#include "select.h"
-#include "snapline.h"
-#include "text.h"
-#include "xalloc.h"
 
 static int save_main(int, char *[]);
 

@@ -3,12 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "apply.h"
-#include "commands.h"
-#include "irqbalance.h"
-#include "irqsel.h"
-#include "select.h"
-#include "xalloc.h"
+#include "cmd/commands.h"
+#include "core/apply.h"
+#include "core/irqbalance.h"
+#include "core/select.h"
+#include "core/xalloc.h"
+#include "lib/irqsel.h"
 
 static int set_main(int, char *[]);
 

@@ -10,14 +10,14 @@
 #include <string.h>
 #include <strings.h>
 
-#include "columns.h"
-#include "commands.h"
-#include "interrupts.h"
-#include "irqinfo.h"
-#include "machine.h"
+#include "cmd/columns.h"
+#include "cmd/commands.h"
+#include "core/irqinfo.h"
+#include "core/machine.h"
+#include "core/select.h"
+#include "core/xalloc.h"
+#include "lib/interrupts.h"
 #include "procfs.h"
-#include "select.h"
-#include "xalloc.h"
 
 enum col {
 	C_IRQ, C_AFFINITY, C_EFFECTIVE, C_NODE, C_TOTAL, C_NAME,

@@ -9,15 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apply.h"
-#include "commands.h"
-#include "irqbalance.h"
-#include "irqsel.h"
-#include "netqueue.h"
+#include "cmd/commands.h"
+#include "core/apply.h"
+#include "core/irqbalance.h"
+#include "core/netqueue.h"
+#include "core/select.h"
+#include "core/xalloc.h"
+#include "lib/irqsel.h"
+#include "lib/text.h"
 #include "procfs.h"
-#include "select.h"
-#include "text.h"
-#include "xalloc.h"
 
 #define CPU_DIR	"sys/devices/system/cpu"
 

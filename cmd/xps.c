@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apply.h"
-#include "commands.h"
-#include "netqueue.h"
+#include "cmd/commands.h"
+#include "core/apply.h"
+#include "core/netqueue.h"
+#include "core/xalloc.h"
+#include "lib/queuename.h"
+#include "lib/text.h"
 #include "procfs.h"
-#include "queuename.h"
-#include "text.h"
-#include "xalloc.h"
 
 static int xps_main(int, char *[]);
 static void xps_help(FILE *);

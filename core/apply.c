@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apply.h"
+#include "core/apply.h"
+#include "core/select.h"
+#include "core/xalloc.h"
 #include "procfs.h"
-#include "select.h"
-#include "xalloc.h"
 
 #define LIST_MAX	4095	/* longer lists go to smp_affinity as a mask */
 

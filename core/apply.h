@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "machine.h"
+#include "core/machine.h"
 
 /*
  * APPLY_NAMED: the user named this IRQ by its number alone, so a

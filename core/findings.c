@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "findings.h"
-#include "text.h"
-#include "xalloc.h"
+#include "core/findings.h"
+#include "core/xalloc.h"
+#include "lib/text.h"
 
 void
 findings_add(struct findings *f, const char *code, const char *fmt, ...)

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "irqbalance.h"
+#include "core/irqbalance.h"
+#include "core/xalloc.h"
 #include "procfs.h"
-#include "xalloc.h"
 
 #define IRQBALANCE_DIR	"run/irqbalance"	/* irqbalance.h SOCKET_TMPFS */
 #define IRQBALANCE_SOCK	"irqbalance"		/* SOCKET_PATH */

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "machine.h"
+#include "core/machine.h"
 
 /* Where its banned CPUs come from (irqbalance cputree.c). */
 enum ban_source {

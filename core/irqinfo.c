@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "interrupts.h"
-#include "irqinfo.h"
+#include "core/irqinfo.h"
+#include "core/xalloc.h"
+#include "lib/interrupts.h"
 #include "procfs.h"
-#include "xalloc.h"
 
 #define SYSIRQ	"sys/kernel/irq"
 #define ROW_MAX	(4 << 20)	/* as show reads proc/interrupts */

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "machine.h"
+#include "core/machine.h"
 
 /* irqinfo_read() asks for */
 enum {

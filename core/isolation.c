@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "isolation.h"
+#include "core/isolation.h"
+#include "core/xalloc.h"
 #include "procfs.h"
-#include "xalloc.h"
 
 /* isolcpus=FLAGS,LIST: what is there, with managed_irq and the CPUs. */
 static char *

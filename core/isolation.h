@@ -8,10 +8,10 @@
 
 #include <stdbool.h>
 
-#include "bootargs.h"
-#include "findings.h"
-#include "irqbalance.h"
-#include "machine.h"
+#include "core/findings.h"
+#include "core/irqbalance.h"
+#include "core/machine.h"
+#include "lib/bootargs.h"
 
 /* The CPUs to keep free and what else bears on them; owned but m. */
 struct isolation {

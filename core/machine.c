@@ -11,9 +11,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "machine.h"
+#include "core/machine.h"
+#include "core/xalloc.h"
 #include "procfs.h"
-#include "xalloc.h"
 
 #define CPU_DIR		"sys/devices/system/cpu/"
 #define POSSIBLE	CPU_DIR "possible"

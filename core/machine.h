@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "cpuset.h"
+#include "parse.h"
 
 #define DEFAULT_AFFINITY	"proc/irq/default_smp_affinity"
 

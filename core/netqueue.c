@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "netqueue.h"
+#include "core/netqueue.h"
+#include "core/select.h"
+#include "core/xalloc.h"
+#include "lib/queuename.h"
+#include "lib/text.h"
 #include "procfs.h"
-#include "queuename.h"
-#include "select.h"
-#include "text.h"
-#include "xalloc.h"
 
 #define NET_DIR	"sys/class/net"
 

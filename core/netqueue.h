@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cpuset.h"
-#include "machine.h"
+#include "core/machine.h"
+#include "parse.h"
 
 enum nqkind { NQ_RX, NQ_TX };
 

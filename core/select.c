@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "irqsel.h"
-#include "machine.h"
+#include "core/machine.h"
+#include "core/select.h"
+#include "core/xalloc.h"
+#include "lib/irqsel.h"
 #include "procfs.h"
-#include "select.h"
-#include "xalloc.h"
 
 void
 irqs_free(struct irqs *s)

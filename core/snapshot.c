@@ -26,11 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "irqsel.h"
-#include "netqueue.h"
+#include "core/netqueue.h"
+#include "core/snapshot.h"
+#include "core/xalloc.h"
+#include "lib/irqsel.h"
 #include "procfs.h"
-#include "snapshot.h"
-#include "xalloc.h"
 
 /* A line of a snapshot: far more than 8192 CPUs and any name need. */
 #define SNAP_LINE_MAX	(1 << 20)

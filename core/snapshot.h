@@ -1,6 +1,6 @@
 /*
  * Snapshot files read and checked, and their entries matched to the
- * IRQs of this machine (the grammar is in snapline.c).
+ * IRQs of this machine (the grammar is in lib/snapline.c).
  */
 #ifndef IRQAFF_SNAPSHOT_H
 #define IRQAFF_SNAPSHOT_H
@@ -8,9 +8,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "machine.h"
-#include "select.h"
-#include "snapline.h"
+#include "core/machine.h"
+#include "core/select.h"
+#include "lib/snapline.h"
 
 /* One entry of the file; everything in it is owned. */
 struct entry {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bootargs.h"
+#include "lib/bootargs.h"
 
 /*
  * The next "param" or "param=value" of s, quotes removed from a value

@@ -13,7 +13,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "interrupts.h"
+#include "lib/interrupts.h"
 
 #define CHIPW	8	/* " %8s" chip->name */
 #define NAMEW	8	/* " %-8s" Level or Edge, "-%-8s" desc->name */

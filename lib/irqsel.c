@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "irqsel.h"
+#include "lib/irqsel.h"
 
 void
 irqsel_free(struct irqsel *sel, size_t n)

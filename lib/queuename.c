@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "queuename.h"
+#include "lib/queuename.h"
 
 /* Driver names (KBUILD_MODNAME) as dev_driver_string() gives them. */
 #define DRIVER_CHARS	"abcdefghijklmnopqrstuvwxyz0123456789_"

@@ -35,8 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "queuename.h"
-#include "snapline.h"
+#include "lib/queuename.h"
+#include "lib/snapline.h"
 
 struct token {
 	char	*s;

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "text.h"
+#include "lib/text.h"
 
 enum snap_kind {
 	SNAP_NONE, SNAP_DEFAULT, SNAP_IRQ, SNAP_PATTERN, SNAP_XPS, SNAP_RPS

@@ -12,7 +12,7 @@
 #define LIBBSD_NETBSD_VIS	/* strnvisx() as NetBSD and FreeBSD have it */
 #include <vis.h>
 
-#include "text.h"
+#include "lib/text.h"
 
 /* Fills pe, when given, and returns -code: "return perr_set(...)". */
 int
