@@ -1,3 +1,7 @@
+# The one place the version is kept: irqaff --version, the man pages and
+# debian/changelog agree with it (tests/version.bats).
+VERSION = 0.1.0
+
 PREFIX ?= /usr/local
 DESTDIR ?=
 SBINDIR ?= $(PREFIX)/sbin
@@ -91,19 +95,22 @@ OBJS = $(SRCS:%.c=$(B)/%.o)
 ASAN_OBJS = $(SRCS:%.c=$(B)/asan/%.o)
 FUZZERS = $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c)) \
 	$(B)/fuzz/fuzz_interrupts_swar
-CPPFLAGS += -I.
+CPPFLAGS += -I. -DIRQAFF_VERSION='"$(VERSION)"'
 
 all: irqaff irqaff.8
 
 irqaff: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
-irqaff.8: man/irqaff.8.scd
-	$(SCDOC) < man/irqaff.8.scd > $@
+irqaff.8: man/irqaff.8.scd Makefile
+	sed 's/@VERSION@/$(VERSION)/' man/irqaff.8.scd | $(SCDOC) > $@
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# The version is compiled into irqaff.o.
+$(B)/irqaff.o $(B)/asan/irqaff.o: Makefile
 
 $(B)/asan/%.o: %.c
 	@mkdir -p $(@D)
@@ -185,10 +192,23 @@ uninstall:
 		$(DESTDIR)$(SYSTEMDUNITDIR)/irqaff-restore.service
 	rm -f $(HOOKS:%=$(DESTDIR)$(SYSCONFDIR)/%)
 
+# The Debian package, built from a copy of this tree in $(B)/deb: the
+# .deb lands there, not in the parent directory.
+deb:
+	rm -rf $(B)/deb
+	mkdir -p $(B)/deb/irqaff
+	tar -c --exclude=./build --exclude=./.git . | tar -x -C $(B)/deb/irqaff
+	cd $(B)/deb/irqaff && dpkg-buildpackage -us -uc -b
+
+# Builds the package, runs lintian, installs it on this machine, checks
+# it and purges it (root; skips where dpkg-buildpackage is missing).
+check-deb:
+	$(BATS) tests/deb
+
 clean:
 	rm -rf irqaff irqaff.8 $(B)
 
-.PHONY: all check asan fuzz fuzz-run install uninstall clean
+.PHONY: all check asan fuzz fuzz-run install uninstall clean deb check-deb
 .DELETE_ON_ERROR:
 
 -include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d)

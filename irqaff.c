@@ -13,8 +13,6 @@
 #include "core/xalloc.h"
 #include "procfs.h"
 
-#define IRQAFF_VERSION	"0.1.0"
-
 static const struct command *const commands[] = {
 	&show_command, &set_command, &spread_command, &default_command,
 	&isolate_command, &explain_command, &cpus_command, &queues_command,
