@@ -19,7 +19,7 @@ static int convert_main(int, char *[]);
 
 const struct command mask_command = {
 	"mask", convert_main, "print CPU lists as kernel masks",
-	"[-b bits] [cpulist ...]",
+	"[-b bits] [cpus ...]",
 	"  -b, --bits BITS  width of the set (default: the possible CPUs)\n",
 	NULL
 };
@@ -94,6 +94,30 @@ held_print(struct held *h)
 		err(EXIT_FAIL, "temporary file");
 }
 
+/* The machine node:K items name, read when the first one is met. */
+static struct machine nodes_machine;
+static bool nodes_loaded;
+
+/*
+ * A CPU list with node:K items, as every command that takes CPUs reads
+ * it, into set; only at the machine's own width, whose nodes they are.
+ */
+static int
+nodes_parse(struct cpuset *set, const char *value, struct perr *pe)
+{
+	if (!nodes_loaded) {
+		if (machine_load(&nodes_machine) != 0)
+			return perr_set(pe, EIO, "CPU list \"%s\": node:K needs "
+			    "this machine's NUMA nodes", quoted(value));
+		nodes_loaded = true;
+	}
+	if (nodes_machine.nbits != set->nbits)
+		return perr_set(pe, EINVAL, "CPU list \"%s\": node:K is a set "
+		    "of this machine's %u possible CPUs; leave out -b",
+		    quoted(value), nodes_machine.nbits);
+	return machine_cpus(&nodes_machine, value, 0, set, pe);
+}
+
 static void
 held_free(struct held *h)
 {
@@ -117,7 +141,11 @@ convert(struct cpuset *set, const char *value, size_t len, bool tomask)
 		rc = perr_set(&pe, EINVAL, "a NUL byte");
 	else if (strcspn(value, "\n") + 1 < len)
 		rc = perr_set(&pe, EINVAL, "a newline before the end");
-	else if (tomask)
+	else if (tomask && strstr(value, "node:") != NULL) {
+		if ((rc = nodes_parse(set, value, &pe)) != 0)
+			warnx("%s", pe.msg);
+		return rc == 0;
+	} else if (tomask)
 		rc = cpulist_parse(set, value, &pe);
 	else
 		rc = cpumask_parse(set, value, &pe);
@@ -214,5 +242,7 @@ convert_main(int argc, char *argv[])
 	else
 		bad = convert_stdin(set, tomask);
 	cpuset_free(set);
+	if (nodes_loaded)
+		machine_free(&nodes_machine);
 	return bad ? EXIT_USAGE : EXIT_OK;
 }
