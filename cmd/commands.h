@@ -10,6 +10,7 @@
 extern const struct command show_command;
 extern const struct command set_command;
 extern const struct command spread_command;
+extern const struct command balance_command;
 extern const struct command default_command;
 extern const struct command isolate_command;
 extern const struct command explain_command;

@@ -68,7 +68,7 @@ help_commands() {
 
 @test "bash completes the command names" {
 	complete_line irqaff ''
-	assert_equal "$reply" "show set spread default isolate explain cpus \
+	assert_equal "$reply" "show set spread balance default isolate explain cpus \
 queues xps rps save restore check mask list"
 }
 

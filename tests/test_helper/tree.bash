@@ -12,6 +12,11 @@
 #   list_of IRQ           print IRQ's smp_affinity_list path, no newline
 #   lists IRQ...          print each IRQ's smp_affinity_list, one a line
 #   irq_total IRQ         print IRQ's total count over the online CPUs
+#   add_count IRQ COL N...  the kernel counting N more interrupts of IRQ on
+#                         the CPU of proc/interrupts' column COL (1 is the
+#                         first), for each triple, in one atomic rewrite
+#   settle_effective      each IRQ's effective CPU becomes the first of
+#                         its requested ones, as the kernel moves it
 #   tree_sum [DIR]        print one hash of every name, mode, link and byte
 #   install_interrupts FILE  install a real /proc/interrupts dump (tests/fixtures)
 #
@@ -1650,6 +1655,68 @@ _tree_irq_total() {
 		sum=$((sum + c)) n=$((n + 1))
 	done
 	printf '%d\n' $(((10#$irq + 1) * 10000 * n + sum))
+}
+
+# add_count IRQ COL N [IRQ COL N]...: N more interrupts of IRQ on
+# proc/interrupts' column COL (1 is the first), in the kernel's " %10u"
+# fields, wrapping at 2^32 as the kernel's unsigned int does; the file is
+# replaced at once (rename), so a reader sees the old counts or all the
+# new ones. per_cpu_count gets them too when the tree has it (column COL
+# is the COL-th online CPU there).
+add_count() {
+	local f=$ROOT/proc/interrupts s cpu spec=''
+	local -a on=()
+	if (($# == 0 || $# % 3)); then
+		_tree_err "add_count: IRQ COLUMN N triples expected"
+		return 1
+	fi
+	while (($#)); do
+		spec+=" $1:$2:$3"
+		s=$ROOT/sys/kernel/irq/$1/per_cpu_count
+		if [[ -f $s ]]; then
+			read -r cpu <"$ROOT/sys/devices/system/cpu/online"
+			# not mapfile < <(...): a process substitution is $!
+			read -ra on <<<"$(_cpus_of "$cpu" | tr '\n' ' ')"
+			cpu=$((${on[$2 - 1]} + 1))
+			awk -F, -v OFS=, -v col="$cpu" -v n="$3" \
+				'{ $col = ($col + n) % 4294967296; print }' \
+				"$s" >"$s.new" && mv "$s.new" "$s" || return
+		fi
+		shift 3
+	done
+	awk -v spec="$spec" '
+		BEGIN {
+			k = split(spec, t, " ")
+			for (i = 1; i <= k; i++) {
+				split(t[i], p, ":")
+				add[p[1] ":", p[2]] += p[3]
+			}
+		}
+		{
+			for (key in add) {
+				split(key, q, SUBSEP)
+				if ($1 != q[1])
+					continue
+				w = index($0, ":") + 1 + 11 * (q[2] - 1)
+				v = (substr($0, w, 11) + add[key]) % 4294967296
+				$0 = substr($0, 1, w - 1) sprintf(" %10u", v) substr($0, w + 11)
+			}
+			print
+		}' "$f" >"$f.new" && mv "$f.new" "$f"
+}
+
+# settle_effective: what the kernel does once an IRQ's affinity is
+# written: its effective CPU becomes the first of its requested ones (x86 delivers to one CPU of the mask: kernel/irq/manage.c
+# irq_do_set_affinity(), arch/x86/kernel/apic/vector.c).
+settle_effective() {
+	local d list c
+	for d in "$ROOT"/proc/irq/[0-9]*; do
+		[[ -f $d/effective_affinity_list ]] || continue
+		read -r list <"$d/smp_affinity_list"
+		c=$(_cpus_of "$list" | head -n 1)
+		printf '%s\n' "$c" >"$d/effective_affinity_list"
+		printf '%s\n' "$(kmask "$_T_NCPUS" "$c")" >"$d/effective_affinity"
+	done
 }
 
 # tree_sum [DIR]: one hash over every entry's type, mode, path and link
