@@ -1664,25 +1664,14 @@ _tree_irq_total() {
 # new ones. per_cpu_count gets them too when the tree has it (column COL
 # is the COL-th online CPU there).
 add_count() {
-	local f=$ROOT/proc/interrupts s cpu spec=''
-	local -a on=()
+	local f=$ROOT/proc/interrupts s line col spec='' a
+	local -a on=() args=("$@")
 	if (($# == 0 || $# % 3)); then
 		_tree_err "add_count: IRQ COLUMN N triples expected"
 		return 1
 	fi
-	while (($#)); do
-		spec+=" $1:$2:$3"
-		s=$ROOT/sys/kernel/irq/$1/per_cpu_count
-		if [[ -f $s ]]; then
-			read -r cpu <"$ROOT/sys/devices/system/cpu/online"
-			# not mapfile < <(...): a process substitution is $!
-			read -ra on <<<"$(_cpus_of "$cpu" | tr '\n' ' ')"
-			cpu=$((${on[$2 - 1]} + 1))
-			awk -F, -v OFS=, -v col="$cpu" -v n="$3" \
-				'{ $col = ($col + n) % 4294967296; print }' \
-				"$s" >"$s.new" && mv "$s.new" "$s" || return
-		fi
-		shift 3
+	for ((a = 0; a < $#; a += 3)); do
+		spec+=" ${args[a]}:${args[a + 1]}:${args[a + 2]}"
 	done
 	awk -v spec="$spec" '
 		BEGIN {
@@ -1702,7 +1691,21 @@ add_count() {
 				$0 = substr($0, 1, w - 1) sprintf(" %10u", v) substr($0, w + 11)
 			}
 			print
-		}' "$f" >"$f.new" && mv "$f.new" "$f"
+		}' "$f" >"$f.new" && mv "$f.new" "$f" || return
+	# per_cpu_count after: proc/interrupts is what irqaff samples
+	for ((a = 0; a < $#; a += 3)); do
+		s=$ROOT/sys/kernel/irq/${args[a]}/per_cpu_count
+		[[ -f $s ]] || continue
+		if ((${#on[@]} == 0)); then
+			read -r line <"$ROOT/sys/devices/system/cpu/online"
+			# not mapfile < <(...): a process substitution is $!
+			read -ra on <<<"$(_cpus_of "$line" | tr '\n' ' ')"
+		fi
+		col=$((${on[args[a + 1] - 1]} + 1))
+		awk -F, -v OFS=, -v col="$col" -v n="${args[a + 2]}" \
+			'{ $col = ($col + n) % 4294967296; print }' \
+			"$s" >"$s.new" && mv "$s.new" "$s" || return
+	done
 }
 
 # settle_effective: what the kernel does once an IRQ's affinity is
