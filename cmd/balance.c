@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/param.h>
 
 #include "cmd/commands.h"
 #include "core/apply.h"
@@ -23,10 +24,10 @@
 
 #define INTERVAL	5.0	/* seconds, without -i */
 /*
- * The margin, in tenths: an IRQ stays on its CPU while that CPU would end
- * at most KEEP/10 as busy as the least-loaded one; the plan made afresh
- * replaces the one that keeps IRQs only when it makes the busiest CPU's
- * load lower by more than (KEEP - 10)/10.
+ * The margin, in tenths: an IRQ stays on its CPU unless moving it lowers
+ * the busiest CPU's load by more than (KEEP - 10)/10 (see plan()), and
+ * the plan made afresh replaces the one that keeps IRQs only when its
+ * busiest CPU is that much less loaded.
  */
 #define KEEP		11
 
@@ -328,21 +329,27 @@ better(const struct balance *b, const uint64_t *load, int x, int y)
 
 /*
  * Longest processing time first: each IRQ, busiest first, onto the
- * least-loaded CPU it may have. With keep, an IRQ stays at home when its
- * CPU would end at most KEEP/10 as loaded as that one. Returns the
- * busiest eligible CPU's load.
+ * least-loaded CPU it may have. With keep, a busy IRQ stays at home when
+ * its CPU would end at most KEEP/10 as loaded as the busiest CPU would
+ * if it moved (moving it would not lower the busiest CPU's load by more
+ * than that), and a quiet one when its CPU is at most KEEP/10 as loaded
+ * as the least-loaded one. Returns the busiest eligible CPU's load.
  */
 static uint64_t
 plan(struct balance *b, bool keep, uint64_t *load, int *cpu)
 {
 	const struct allowed *a;
 	struct item *it;
-	uint64_t max = 0;
+	uint64_t max = 0, bar;
 	size_t i, k;
 	int best, c;
 
 	memcpy(load, b->fixed, b->m.nbits * sizeof(*load));
 	memset(b->nirq, 0, b->m.nbits * sizeof(*b->nirq));
+	for (c = cpuset_first(b->elig); c >= 0;
+	    c = cpuset_next(b->elig, c + 1))
+		if (load[c] > max)
+			max = load[c];
 	for (i = 0; i < b->n; i++) {
 		it = &b->it[i];
 		a = &b->allow[it->allow];
@@ -351,17 +358,19 @@ plan(struct balance *b, bool keep, uint64_t *load, int *cpu)
 			if (better(b, load, a->cpu[k], best))
 				best = a->cpu[k];
 		c = best;
-		if (keep && it->home >= 0 && 10 * (load[it->home] +
-		    it->count) <= KEEP * (load[best] + it->count))
+		if (it->count == 0)
+			bar = load[best];
+		else
+			bar = MAX(max, load[best] + it->count);
+		if (keep && it->home >= 0 &&
+		    10 * (load[it->home] + it->count) <= KEEP * bar)
 			c = it->home;
 		load[c] += it->count;
 		b->nirq[c]++;
-		cpu[i] = c;
-	}
-	for (c = cpuset_first(b->elig); c >= 0;
-	    c = cpuset_next(b->elig, c + 1))
 		if (load[c] > max)
 			max = load[c];
+		cpu[i] = c;
+	}
 	return max;
 }
 

@@ -38,13 +38,13 @@ plan_lines() {
 	measure "24 1 4000 25 1 3000 26 1 2000 27 2 1000"
 	assert_equal "$rc" 0
 	assert_equal "$(<"$err")" ''
+	# 27 stays with 25: CPU 1 then carries no more than CPU 0
 	run plan_lines
 	assert_output 'IRQ  OLD NEW NAME
 25  0 1 b
-26  0 2 c
-27  1 3 d'
+26  0 2 c'
 	run lists 24 25 26 27
-	assert_output $'0\n1\n2\n3'
+	assert_output $'0\n1\n2\n1'
 	# rates: the counts over about a second
 	run awk '$1 == 25 { print $2 }' "$out"
 	awk -v r="$output" 'BEGIN { exit !(r > 2000 && r <= 3000) }'
@@ -69,9 +69,8 @@ plan_lines() {
 	assert_line --index 0 'no IRQ to move'
 	assert_line 'imbalance: 1.29 -> 1.29 (the busiest of CPUs 0-3 over their mean)'
 	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$sum"
-	# up to 8 % more or less on any IRQ: nothing moves either; LPT afresh
-	# would put 28 with 26 on CPU 2 here
-	measure "24 1 4700 25 2 4300 26 3 2800 27 4 2100 28 4 1600"
+	# 27 now a little busier than 26: LPT afresh would swap their CPUs
+	measure "24 1 5000 25 2 4000 26 3 2000 27 4 2100 28 4 1500"
 	assert_equal "$rc" 0
 	assert_equal "$(head -n 1 "$out")" 'no IRQ to move'
 	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$sum"

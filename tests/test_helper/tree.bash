@@ -15,8 +15,8 @@
 #   add_count IRQ COL N...  the kernel counting N more interrupts of IRQ on
 #                         the CPU of proc/interrupts' column COL (1 is the
 #                         first), for each triple, in one atomic rewrite
-#   settle_effective      each IRQ's effective CPU becomes the first of
-#                         its requested ones, as the kernel moves it
+#   settle_effective      an effective CPU not in its IRQ's requested ones
+#                         becomes the first of those, as the kernel moves it
 #   tree_sum [DIR]        print one hash of every name, mode, link and byte
 #   install_interrupts FILE  install a real /proc/interrupts dump (tests/fixtures)
 #
@@ -1709,13 +1709,18 @@ add_count() {
 }
 
 # settle_effective: what the kernel does once an IRQ's affinity is
-# written: its effective CPU becomes the first of its requested ones (x86 delivers to one CPU of the mask: kernel/irq/manage.c
-# irq_do_set_affinity(), arch/x86/kernel/apic/vector.c).
+# written: an effective CPU no longer in the requested ones becomes the
+# first of those (x86 delivers to one CPU of the mask: kernel/irq/
+# manage.c irq_do_set_affinity(), arch/x86/kernel/apic/vector.c).
 settle_effective() {
-	local d list c
+	local d list eff c
 	for d in "$ROOT"/proc/irq/[0-9]*; do
 		[[ -f $d/effective_affinity_list ]] || continue
 		read -r list <"$d/smp_affinity_list"
+		read -r eff <"$d/effective_affinity_list"
+		if _cpus_of "$list" | grep -qx -- "$eff"; then
+			continue
+		fi
 		c=$(_cpus_of "$list" | head -n 1)
 		printf '%s\n' "$c" >"$d/effective_affinity_list"
 		printf '%s\n' "$(kmask "$_T_NCPUS" "$c")" >"$d/effective_affinity"
