@@ -71,7 +71,7 @@ struct allowed {
 	size_t		 n;
 };
 
-/* A selected IRQ the plan places; old is owned. */
+/* A selected IRQ the plan places; old is owned, want borrowed. */
 struct item {
 	unsigned int	 irq;
 	uint64_t	 count;		/* its interrupts in the interval */
@@ -79,8 +79,8 @@ struct item {
 	int		 home;		/* the one CPU it runs on, or -1 */
 	size_t		 allow;
 	int		 cpu;		/* planned */
-	struct cpuset	*old;		/* its requested CPUs */
-	struct cpuset	*want;
+	char		*old;		/* its requested CPUs, a list */
+	const struct cpuset *want;	/* cpu alone */
 };
 
 struct balance {
@@ -92,6 +92,7 @@ struct balance {
 	struct cells	 cells;
 	uint64_t	*before, *fixed, *after;	/* by CPU */
 	uint32_t	*nirq;				/* by CPU, planned */
+	struct cpuset	**alone;	/* by CPU: a set of it, when planned */
 	int		*pos;		/* by CPU: rank in tie order, or -1 */
 	struct allowed	*allow;
 	size_t		 nallow;
@@ -222,10 +223,12 @@ static int
 collect(struct balance *b, const struct irqs *sel)
 {
 	struct item *it;
+	struct cpuset *set;
 	struct perr pe;
 	size_t i;
 	int rc, status = EXIT_OK;
 
+	set = xcpuset(b->m.nbits);
 	b->it = xcalloc(sel->n, sizeof(*b->it));
 	b->managed = xcalloc(sel->n, sizeof(*b->managed));
 	for (i = 0; i < sel->n; i++) {
@@ -236,22 +239,21 @@ collect(struct balance *b, const struct irqs *sel)
 		it = &b->it[b->n];
 		memset(it, 0, sizeof(*it));
 		it->irq = sel->v[i];
-		it->old = xcpuset(b->m.nbits);
-		if ((rc = affinity_read(it->irq, AFF_REQUESTED, it->old,
+		if ((rc = affinity_read(it->irq, AFF_REQUESTED, set,
 		    &pe)) != 0) {
 			/* -ENOENT: gone since it was selected */
 			if (rc != -ENOENT) {
 				warnx("irq %u: %s", it->irq, pe.msg);
 				status = EXIT_FAIL;
 			}
-			cpuset_free(it->old);
 			continue;
 		}
+		it->old = xformat(set, false);
 		it->allow = allowed_of(b, it->irq);
-		it->home = cpuset_count(it->old) == 1 ?
-		    cpuset_first(it->old) : -1;
+		it->home = cpuset_count(set) == 1 ? cpuset_first(set) : -1;
 		b->n++;
 	}
+	cpuset_free(set);
 	return status;
 }
 
@@ -397,8 +399,11 @@ plan_both(struct balance *b)
 	}
 	for (i = 0; i < b->n; i++) {
 		b->it[i].cpu = c[i];
-		b->it[i].want = xcpuset(b->m.nbits);
-		cpuset_set(b->it[i].want, c[i]);
+		if (b->alone[c[i]] == NULL) {
+			b->alone[c[i]] = xcpuset(b->m.nbits);
+			cpuset_set(b->alone[c[i]], c[i]);
+		}
+		b->it[i].want = b->alone[c[i]];
 	}
 	free(fresh);
 	free(ck);
@@ -440,7 +445,10 @@ shown(const struct balance *b, int cpu)
 static bool
 moves(const struct item *it)
 {
-	return !cpuset_equal(it->old, it->want);
+	char s[16];
+
+	snprintf(s, sizeof(s), "%d", it->cpu);
+	return strcmp(it->old, s) != 0;
 }
 
 static void
@@ -454,16 +462,14 @@ print_plan(const struct balance *b, const struct xq *xq, size_t nx)
 		if (!b->verbose && !moves(&b->it[i]))
 			continue;
 		shown_n++;
-		old = xformat(b->it[i].old, false);
 		len = snprintf(r, sizeof(r), "%.1f", rate(b, b->it[i].count));
 		wr = len > wr ? len : wr;
-		len = strlen(old);
+		len = strlen(b->it[i].old);
 		wo = len > wo ? len : wo;
 		len = snprintf(r, sizeof(r), "%d", b->it[i].cpu);
 		wn = len > wn ? len : wn;
 		len = snprintf(r, sizeof(r), "%u", b->it[i].irq);
 		wi = len > wi ? len : wi;
-		free(old);
 	}
 	if (shown_n == 0)
 		printf("no IRQ to move\n");
@@ -477,14 +483,13 @@ print_plan(const struct balance *b, const struct xq *xq, size_t nx)
 		raw = irq_names(b->it[i].irq);
 		if ((name = escaped(raw)) == NULL)
 			err(1, NULL);
-		old = xformat(b->it[i].old, false);
+		old = b->it[i].old;
 		if (b->it[i].rated)
 			snprintf(r, sizeof(r), "%.1f", rate(b, b->it[i].count));
 		else
 			strlcpy(r, "-", sizeof(r));
 		printf("%*u %*s %*s %*d %s\n", wi, b->it[i].irq, wr, r, wo,
 		    *old ? old : "-", wn, b->it[i].cpu, name);
-		free(old);
 		free(name);
 		free(raw);
 	}
@@ -548,7 +553,7 @@ static void
 print_json_plan(const struct balance *b)
 {
 	const struct item *it;
-	char *list, *old, *name;
+	char *list, *name;
 	const char *sep = "";
 	size_t i;
 	int c;
@@ -563,7 +568,6 @@ print_json_plan(const struct balance *b)
 	printf("},\"plan\":[");
 	for (i = 0; i < b->n; i++) {
 		it = &b->it[i];
-		old = xformat(it->old, false);
 		name = irq_names(it->irq);
 		printf("%s{\"irq\":%u,\"name\":", sep, it->irq);
 		json_string(stdout, name);
@@ -572,9 +576,8 @@ print_json_plan(const struct balance *b)
 			    it->count, rate(b, it->count));
 		else
 			printf(",\"count\":null,\"rate\":null");
-		printf(",\"old\":\"%s\",\"new\":\"%d\"}", old, it->cpu);
+		printf(",\"old\":\"%s\",\"new\":\"%d\"}", it->old, it->cpu);
 		sep = ",";
-		free(old);
 		free(name);
 	}
 	printf("],\"loads\":[");
@@ -673,6 +676,7 @@ run(struct balance *b, const char *arg)
 	b->fixed = xcalloc(b->m.nbits, sizeof(*b->fixed));
 	b->after = xcalloc(b->m.nbits, sizeof(*b->after));
 	b->nirq = xcalloc(b->m.nbits, sizeof(*b->nirq));
+	b->alone = xcalloc(b->m.nbits, sizeof(*b->alone));
 	tally_cells(b);
 	plan_both(b);
 	if (b->nmanaged > 0)
@@ -721,9 +725,11 @@ balance_free(struct balance *b)
 	size_t i;
 
 	for (i = 0; i < b->n; i++) {
-		cpuset_free(b->it[i].old);
-		cpuset_free(b->it[i].want);
+		free(b->it[i].old);
 	}
+	for (i = 0; b->alone != NULL && i < b->m.nbits; i++)
+		cpuset_free(b->alone[i]);
+	free(b->alone);
 	free(b->it);
 	for (i = 0; i < b->nallow; i++) {
 		cpuset_free(b->allow[i].set);
