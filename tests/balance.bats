@@ -356,3 +356,24 @@ imbalance_of() {
 	spread=$(ROOT=$BATS_TEST_TMPDIR/spread imbalance_of "${w[@]}")
 	awk -v a="$after" -v s="$spread" 'BEGIN { exit !(a < s) }'
 }
+
+@test "balance -J begins with the members of every result; irqbalance is warned of unless -q" {
+	make_root --cpus 2 --irq 24=a --affinity 0 --irq 25=b --affinity 0 \
+		--irqbalance
+	measure "24 1 300 25 1 200" -J
+	assert_equal "$rc" 0
+	run jq -c 'keys_unsorted' "$out"
+	assert_output '["dry_run","changed","unchanged","failed","managed","interval","cpus","imbalance","plan","loads"]'
+	[[ $(<"$err") == 'irqaff: warning: irqbalance is running and may move'* ]]
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --irq 24=a --affinity 0 \
+		--irq 25=b --affinity 0 --irqbalance
+	# as spread --xps: a warning, and the IRQs are balanced
+	measure "24 1 300 25 1 200" -q --xps -n
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" 'irqaff: balance: --xps: no transmit queue with XPS is served by these IRQs'
+	measure "24 1 300 25 1 200" -q
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" ''
+	run lists 24 25
+	assert_output $'0\n1'
+}
