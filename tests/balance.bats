@@ -377,3 +377,18 @@ imbalance_of() {
 	run lists 24 25
 	assert_output $'0\n1'
 }
+
+@test "a CPU that comes online during the interval has no count for it" {
+	# 24 runs on CPU 3, offline at the first read: no count, a quiet IRQ;
+	# the plan's CPUs are those online at the start
+	make_root --cpus 4 --offline 3 --irq 24=a --affinity 3 --effective 3 \
+		--irq 25=b --affinity 0 --irq 26=c --affinity 1
+	irqaff balance -n -J -i 2 >"$BATS_TEST_TMPDIR/out" &
+	sleep 0.3
+	set_online 0-3
+	add_count 25 1 500 26 2 400
+	wait $!
+	run jq -c '[.plan[] | [.irq, .count, .new]], [.loads[] | [.cpu, .before.count]]' "$BATS_TEST_TMPDIR/out"
+	assert_output '[[24,null,"2"],[25,500,"0"],[26,400,"1"]]
+[[0,500],[1,400],[2,0]]'
+}
