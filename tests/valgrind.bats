@@ -143,3 +143,9 @@ grinds() {
 	grinds 0 queues -J -o dev,queue,irq,aligned eth2,eth0,eth3
 	grinds 2 queues -o +irq eth0,nosuch
 }
+
+@test "balance is clean under valgrind" {
+	grinds 0 balance -q -i 0.1
+	grinds 0 balance -n -v -i 0.1 --xps dev:eth0
+	grinds 2 balance -i 0.1 --cpus 99
+}
