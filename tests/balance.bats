@@ -392,3 +392,17 @@ imbalance_of() {
 	assert_output '[[24,null,"2"],[25,500,"0"],[26,400,"1"]]
 [[0,500],[1,400],[2,0]]'
 }
+
+@test "what balance applied is kept by save and brought back by restore" {
+	make_root --cpus 4 --irq 24=a --affinity 0 --irq 25=b --affinity 0 \
+		--irq 26=c --affinity 0
+	measure "24 1 3000 25 1 2000 26 1 1000"
+	assert_equal "$rc" 0
+	run lists 24 25 26
+	assert_output $'0\n1\n2'
+	irqaff save -o "$BATS_TEST_TMPDIR/snap"
+	irqaff set -q all 0-3
+	run --separate-stderr -0 irqaff restore -q "$BATS_TEST_TMPDIR/snap"
+	run lists 24 25 26
+	assert_output $'0\n1\n2'
+}
