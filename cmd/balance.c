@@ -76,6 +76,7 @@ struct item {
 	unsigned int	 irq;
 	uint64_t	 count;		/* its interrupts in the interval */
 	bool		 rated;		/* a cell of it was in both reads */
+	uint8_t		 row;		/* bit r: read r had its row */
 	int		 home;		/* the one CPU it runs on, or -1 */
 	size_t		 allow;
 	int		 cpu;		/* planned */
@@ -263,6 +264,46 @@ cmpirq(const void *a, const void *b)
 	const struct item *x = a, *y = b;
 
 	return (x->irq > y->irq) - (x->irq < y->irq);
+}
+
+/* cells_read()'s row callback: which reads had each planned IRQ's row. */
+struct rowseen {
+	struct balance	*b;
+	int		 r;
+};
+
+static void
+row_seen(void *arg, const struct irqrow *row,
+    const unsigned long long *counts, const unsigned int *cpu)
+{
+	struct rowseen *rs = arg;
+	struct item key, *it;
+
+	(void)counts;
+	(void)cpu;
+	key.irq = row->irq;
+	if ((it = bsearch(&key, rs->b->it, rs->b->n, sizeof(*rs->b->it),
+	    cmpirq)) != NULL)
+		it->row |= 1U << rs->r;
+}
+
+/*
+ * An IRQ with no row in either read has no handler (show_interrupts()
+ * skips an IRQ without actions): nothing to balance, so it is left out.
+ */
+static void
+drop_rowless(struct balance *b)
+{
+	size_t i, k;
+
+	for (i = k = 0; i < b->n; i++) {
+		if (b->it[i].row == 0) {
+			free(b->it[i].old);
+			continue;
+		}
+		b->it[k++] = b->it[i];
+	}
+	b->n = k;
 }
 
 /* Busiest first, then by number: the quiet IRQs come last. */
@@ -649,6 +690,7 @@ run(struct balance *b, const char *arg)
 	struct tally tl = { 0 };
 	struct change *c = NULL;
 	struct xq *xq = NULL;
+	struct rowseen rs;
 	size_t nx = 0, i;
 	int status, flags = b->json ? APPLY_JSON : 0;
 
@@ -663,15 +705,19 @@ run(struct balance *b, const char *arg)
 		goto out;
 	cells_follow(&b->cells, &b->m, &all);
 	sampling_begin(&b->sm);
-	if (cells_read(&b->cells, 0, NULL, NULL) != 0) {
+	rs.b = b;
+	rs.r = 0;
+	if (cells_read(&b->cells, 0, row_seen, &rs) != 0) {
 		status = EXIT_FAIL;
 		goto out;
 	}
 	sampling_next(&b->sm, b->json);
-	if (cells_read(&b->cells, 1, NULL, NULL) != 0) {
+	rs.r = 1;
+	if (cells_read(&b->cells, 1, row_seen, &rs) != 0) {
 		status = EXIT_FAIL;
 		goto out;
 	}
+	drop_rowless(b);
 	b->before = xcalloc(b->m.nbits, sizeof(*b->before));
 	b->fixed = xcalloc(b->m.nbits, sizeof(*b->fixed));
 	b->after = xcalloc(b->m.nbits, sizeof(*b->after));

@@ -406,3 +406,15 @@ imbalance_of() {
 	run lists 24 25 26
 	assert_output $'0\n1\n2'
 }
+
+@test "an IRQ with no row in either read has no handler, and is left alone" {
+	make_root --cpus 2 --irq 24=a --affinity 0 --irq 25=b --affinity 0 \
+		--irq 26=c --affinity 0-1
+	grep -v '^ *26:' "$ROOT/proc/interrupts" >"$BATS_TEST_TMPDIR/i"
+	cp "$BATS_TEST_TMPDIR/i" "$ROOT/proc/interrupts"
+	measure "24 1 300 25 1 200" -J
+	run jq -c '[.plan[].irq], .unchanged, [.changed[].irq]' "$out"
+	assert_output $'[24,25]\n1\n[25]'
+	run lists 24 25 26
+	assert_output $'0\n1\n0-1'
+}
