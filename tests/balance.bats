@@ -10,9 +10,23 @@ setup() {
 	_common_setup
 }
 
+# sleeping PID: return once PID, or the child bash forked it to run,
+# sleeps out its interval (its wchan is the kernel's nanosleep: the first
+# read is done), or after half a second.
+sleeping() {
+	local i p w
+	for ((i = 0; i < 25; i++)); do
+		for p in "$1" $(cat "/proc/$1/task/$1/children" 2>/dev/null); do
+			w=$(cat "/proc/$p/wchan" 2>/dev/null) || w=
+			[[ $w == *nanosleep* ]] && return 0
+		done
+		sleep 0.02
+	done
+}
+
 # measure "IRQ COL N ..." ARGS...: irqaff balance -i 1 ARGS, the counts
-# added 0.3 s into its interval; stdout in $out, stderr in $err, the exit
-# status in $rc.
+# added once it sleeps between its reads; stdout in $out, stderr in $err,
+# the exit status in $rc.
 measure() {
 	local -a counts
 	local pid
@@ -21,7 +35,7 @@ measure() {
 	out=$BATS_TEST_TMPDIR/out err=$BATS_TEST_TMPDIR/err
 	irqaff balance -i 1 "$@" >"$out" 2>"$err" &
 	pid=$!
-	sleep 0.3
+	sleeping "$pid"
 	add_count "${counts[@]}"
 	rc=0
 	wait "$pid" || rc=$?
