@@ -231,7 +231,7 @@ plan_lines() {
 	cp "$ROOT/proc/interrupts" "$BATS_TEST_TMPDIR/full"
 	cp "$BATS_TEST_TMPDIR/i" "$ROOT/proc/interrupts"
 	irqaff balance -i 1 -J -n >"$BATS_TEST_TMPDIR/out" &
-	sleep 0.3
+	sleeping $!
 	sed 's/^\( *24: *\)250000/\1250900/' "$BATS_TEST_TMPDIR/full" >"$BATS_TEST_TMPDIR/new"
 	mv "$BATS_TEST_TMPDIR/new" "$ROOT/proc/interrupts"
 	wait $!
@@ -272,7 +272,7 @@ plan_lines() {
 		--irq 26=c --affinity 0
 	out=$BATS_TEST_TMPDIR/out
 	faulty "$(list_of 25):ENOSPC" irqaff balance -i 1 >"$out" 2>"$BATS_TEST_TMPDIR/err" &
-	sleep 0.3
+	sleeping $!
 	add_count 24 1 3000 25 1 2000 26 1 1000
 	rc=0
 	wait $! || rc=$?
@@ -285,7 +285,7 @@ plan_lines() {
 		--irq 25=b --affinity 0 --irq 26=c --affinity 0
 	faulty "$(list_of 25):ENOSPC,$(list_of 26):ENOSPC" irqaff balance -i 1 \
 		>"$out" 2>"$BATS_TEST_TMPDIR/err" &
-	sleep 0.3
+	sleeping $!
 	add_count 24 1 3000 25 1 2000 26 1 1000
 	rc=0
 	wait $! || rc=$?
@@ -398,7 +398,7 @@ imbalance_of() {
 	make_root --cpus 4 --offline 3 --irq 24=a --affinity 3 --effective 3 \
 		--irq 25=b --affinity 0 --irq 26=c --affinity 1
 	irqaff balance -n -J -i 2 >"$BATS_TEST_TMPDIR/out" &
-	sleep 0.3
+	sleeping $!
 	set_online 0-3
 	add_count 25 1 500 26 2 400
 	wait $!
