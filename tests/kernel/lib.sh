@@ -52,10 +52,19 @@ show_last() {
 	sed -n '1,30s/^/IRQAFF-# err: /p' $err
 }
 
+# 6.1 prints "(null)", padded to the CPU count, in nohz_full where no CPU
+# is nohz_full, and irqaff warns of it (issue 24 item 1, tested in
+# 10-basic): run drops that warning unless RAW_STDERR is set, so that the
+# other scenarios test their own subject.
+RAW_STDERR=
 run() {
 	cmdline=$*
 	"$@" >$out 2>$err
 	status=$?
+	if [ -z "$RAW_STDERR" ] && grep -q 'nohz_full: region "(null)"' $err; then
+		grep -v 'nohz_full: region "(null)"' $err >$err.f
+		mv $err.f $err
+	fi
 }
 
 expect() {	# WHAT KIND [ARG...]
