@@ -22,7 +22,7 @@
 #   # boots: amd64-16 arm64-8       (or: all)
 #   # known-failing: issue 24 item 3
 
-out=/tmp/out err=/tmp/err status=0 cmdline= KNOWN= SCENARIO=
+out=/tmp/out err=/tmp/err status=0 cmdline='' KNOWN='' SCENARIO=''
 
 begin_scenario() {	# FILE
 	SCENARIO=${1##*/}
@@ -82,6 +82,7 @@ expect() {	# WHAT KIND [ARG...]
 	true) "$@" ;;
 	*) echo "IRQAFF-# expect: unknown kind $kind"; false ;;
 	esac
+	# shellcheck disable=SC2181
 	if [ $? = 0 ]; then
 		result pass "$what"
 	else

@@ -1,6 +1,7 @@
 # boots: all
 # On the untouched machine every reading command exits 0 and prints
 # nothing on stderr (issue 24 items 1, 2, 6).
+# shellcheck disable=SC2034
 RAW_STDERR=1
 # Without nohz_full CPUs, 6.1 prints "%*pbl" of a NULL mask: vsprintf's
 # "(null)", right-aligned in a field nr_cpu_ids wide. Today's irqaff

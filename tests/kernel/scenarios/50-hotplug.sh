@@ -55,7 +55,7 @@ known_failing ${arm:+"issue 24 item 11"}
 expect "explain does not call offline CPU $c a remote node" no_grep 'remote-node'
 known_failing ${arm:+"issue 24 item 5"}
 run irqaff isolate --check $c
-expect "isolate --check $c does not name shut-down irq $q" no_grep "irq $q[ :]"
+expect "isolate --check $c does not name shut-down irq $q" no_grep "irq ${q}[ :]"
 known_failing
 
 cpu_online $c 1

@@ -7,7 +7,7 @@ ok "set $m 15 (an idle vector)" irqaff set $m 15
 run irqaff isolate --check 15
 expect "isolate --check 15 fails" status 1
 known_failing "issue 24 item 8"
-expect "isolate --check 15 names irq $m, requested there" grep "irq $m[ :]"
+expect "isolate --check 15 names irq $m, requested there" grep "irq ${m}[ :]"
 known_failing
 irqaff set $m $was >/dev/null 2>&1
 

@@ -13,7 +13,8 @@ if n=$(virtio_net_iface); then
 	known_failing "issue 24 item 9"
 	for i in $(irqs_named "^$v-input\\.[0-9]+\$"); do
 		k=$(awk -v i="$i:" '$1 == i { print $NF }' /proc/interrupts)
-		pair "$n queue ${k#*.}" $i $(irqs_named "^$v-output\\.${k#*.}\$")
+		o=$(irqs_named "^$v-output\\.${k#*.}\$")
+		pair "$n queue ${k#*.}" $i "$o"
 	done
 	expect "$n's config IRQ $c is left alone" true [ "$(affinity_list $c)" = "$cwas" ]
 	known_failing
@@ -25,7 +26,9 @@ if n=$(iface_of e1000e); then
 	owas=$(affinity_list $o)
 	ok "spread dev:$n" irqaff spread -q dev:$n
 	known_failing "issue 24 item 9"
-	pair "$n queue 0" $(irqs_named "^$n-rx-0\$") $(irqs_named "^$n-tx-0\$")
+	rx=$(irqs_named "^$n-rx-0\$")
+	tx=$(irqs_named "^$n-tx-0\$")
+	pair "$n queue 0" "$rx" "$tx"
 	expect "$n's other IRQ $o is left alone" true [ "$(affinity_list $o)" = "$owas" ]
 	known_failing
 fi
