@@ -210,8 +210,10 @@ deb:
 check-deb:
 	$(BATS) tests/deb
 
+# build/kernel holds make check-kernel's downloads (130 MB) and stays;
+# rm -rf build/kernel fetches them again.
 clean:
-	rm -rf irqaff irqaff.8 $(B)
+	rm -rf irqaff irqaff.8 $(filter-out $(B)/kernel,$(wildcard $(B)/*))
 
 .PHONY: all check check-deb check-kernel asan fuzz fuzz-run install uninstall \
 	clean deb
