@@ -11,6 +11,7 @@
 
 #include "cpuset.h"
 #include "machine.h"
+#include "queuename.h"
 
 enum nqkind { NQ_RX, NQ_TX };
 
@@ -31,12 +32,23 @@ struct netif {
 	size_t		 nq;
 };
 
+/* An IRQ of an interface's device and the queues it serves. */
+struct nqirq {
+	unsigned int	 irq;
+	enum qserve	 serve;
+	unsigned int	 n;		/* rx-N, tx-N: 0 for QS_NONE */
+};
+
 /* The interfaces with queues, in name order; free with procfs_dir_free. */
 int		 netif_names(char ***, size_t *);
 /* An interface's queues and masks: 0, -ENODEV, -ENOENT (no queues). */
 int		 netif_read(struct machine *, const char *, struct netif *);
 /* Each queue's IRQ, from the action names of its device's IRQs. */
 void		 netif_match(struct netif *);
+/* Its device link's last name (owned), or NULL. */
+char		*netif_device(const char *);
+void		 netif_irqs(const char *, const char *, struct nqirq **,
+		    size_t *);
 void		 netif_free(struct netif *);
 struct netqueue	*netif_queue(const struct netif *, enum nqkind, unsigned int);
 bool		 netqueue_parse(const char *, enum nqkind *, unsigned int *);

@@ -366,7 +366,7 @@ _tree_dev_nvec() {
 	local -n _dn_out=$1
 	_dn_out=$((_T_DEV_Q[$2] + 1))
 	if [[ ${_T_DEV_KIND[$2]} == virtio-nic ||
-		${_T_DEV_DRIVER[$2]:-} == @(split|gve) ]]; then
+		${_T_DEV_DRIVER[$2]:-} == @(split|gve|e1000e|vmxnet3-split) ]]; then
 		_dn_out=$((2 * _T_DEV_Q[$2] + 1))
 	fi
 }
@@ -428,6 +428,11 @@ _tree_dev_irqs() {
 #   bnx2x  NAME, then NAME-fp-K (bnx2x_req_msix_irqs())
 #   vmxnet3 NAME-rxtx-K, then NAME-event-Q (vmxnet3_request_irqs() as
 #          vmxnet3_probe() sets it up for as many rx as tx queues)
+#   vmxnet3-split  vmxnet3 sharing no vector (VMXNET3_INTR_DONTSHARE):
+#          NAME-tx-K, then NAME-rx-(Q+K), then NAME-event-2Q, each
+#          numbered by its vector (vmxnet3_request_irqs())
+#   e1000e NAME-rx-0, NAME-tx-0, then NAME, its "other" vector for link
+#          events (e1000_request_msix()); one queue only
 _tree_nic_name() {
 	local -n _nn_out=$1
 	local d=$2 i=$3 q=${_T_DEV_Q[$2]} dev=${_T_DEV_NAME[$2]}
@@ -445,6 +450,16 @@ _tree_nic_name() {
 	split:0)
 		_nn_out=$dev-rx-$((i - 1))
 		((i <= q)) || _nn_out=$dev-tx-$((i - 1 - q)) ;;
+	e1000e:*)
+		case $i in
+		0) _nn_out=$dev-rx-0 ;;
+		1) _nn_out=$dev-tx-0 ;;
+		*) _nn_out=$dev ;;
+		esac ;;
+	vmxnet3-split:*)
+		_nn_out=$dev-tx-$i
+		((i < q)) || _nn_out=$dev-rx-$i
+		((i < 2 * q)) || _nn_out=$dev-event-$i ;;
 	bnx2x:0) _nn_out=$dev-fp-$((i - 1)) ;;
 	vmxnet3:*)
 		_nn_out=$dev-rxtx-$i
@@ -1373,9 +1388,14 @@ _tree_driver_opt() {
 		_tree_err "make_root: --driver needs a --nic before it"
 		return 1
 	fi
-	if [[ $1 != @(ixgbe|i40e|ice|split|ena|mlx5|gve|bnx2x|vmxnet3) ]]; then
+	if [[ $1 != @(ixgbe|i40e|ice|split|ena|mlx5|gve|bnx2x|vmxnet3|vmxnet3-split|e1000e) ]]; then
 		_tree_err "make_root: --driver \"$1\": not ixgbe, i40e, ice," \
-			"split, ena, mlx5, gve, bnx2x or vmxnet3"
+			"split, ena, mlx5, gve, bnx2x, vmxnet3, vmxnet3-split" \
+			"or e1000e"
+		return 1
+	fi
+	if [[ $1 == e1000e ]] && ((_T_DEV_Q[d] != 1)); then
+		_tree_err "make_root: --driver e1000e: one queue only"
 		return 1
 	fi
 	_T_DEV_DRIVER[d]=$1
