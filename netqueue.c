@@ -379,3 +379,31 @@ netqueue_check(const struct netif *nif, const struct netqueue *q)
 	pfile_close(&pf);
 	return rc;
 }
+
+/*
+ * What the kernel keeps of a set written to a queue's mask file (owned):
+ * its online CPUs in xps_cpus (__netif_set_xps_queue()), and in rps_cpus
+ * those that are neither isolated nor nohz_full (store_rps_map():
+ * housekeeping_cpumask(HK_TYPE_DOMAIN), and HK_TYPE_WQ that nohz_full=
+ * sets).
+ */
+struct cpuset *
+netqueue_kept(const struct machine *m, enum nqkind kind,
+    const struct cpuset *want)
+{
+	struct cpuset *kept = xcpudup(want);
+
+	cpuset_and(kept, m->online);
+	if (kind == NQ_RX)
+		cpuset_andnot(kept, m->isolated);
+	return kept;
+}
+
+/* "only online CPUs in xps_cpus": what netqueue_kept() keeps, in words. */
+const char *
+netqueue_keeps(enum nqkind kind)
+{
+	return kind == NQ_TX ? "only online CPUs in xps_cpus" :
+	    "only online CPUs that are neither isolated nor nohz_full in "
+	    "rps_cpus";
+}

@@ -61,6 +61,11 @@ void		 netqueue_path(const struct netif *, const struct netqueue *,
 int		 netqueue_find(const char *, enum nqkind, unsigned int, char *,
 		    size_t);
 
+/* What the kernel keeps of a set written to the queue's mask (owned). */
+struct cpuset	*netqueue_kept(const struct machine *, enum nqkind,
+		    const struct cpuset *);
+const char	*netqueue_keeps(enum nqkind);
+
 /* Whether its mask file holds a mask and is a regular file; said. */
 int		 netqueue_check(const struct netif *, const struct netqueue *);
 

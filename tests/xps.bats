@@ -195,6 +195,53 @@ eth0 tx-1: - unchanged'
 	unchanged
 }
 
+# The kernel keeps only online CPUs in xps_cpus (__netif_set_xps_queue())
+# and rps_cpus, and in rps_cpus only those neither isolated nor nohz_full
+# (store_rps_map()); irqaff writes that part, or refuses when it is empty.
+@test "xps and rps with offline, isolated and nohz_full CPUs: the part the kernel keeps, said" {
+	make_root --cpus 8 --nic eth0:2 --queues --offline 3 --isolated 5 \
+		--nohz-full 6
+	run -0 --separate-stderr irqaff xps -v eth0 2-5
+	assert_output 'eth0 tx-0: - -> 2,4-5
+eth0 tx-1: - -> 2,4-5'
+	assert_equal "$stderr" 'irqaff: note: xps: CPU 3 left out: the kernel keeps only online CPUs in xps_cpus'
+	run -0 masks eth0 tx
+	assert_output 'tx-0 34
+tx-1 34'
+	# what the kernel kept is no change
+	snapshot
+	run -0 --separate-stderr irqaff xps -v eth0 2-5
+	assert_output 'eth0 tx-0: 2,4-5 unchanged
+eth0 tx-1: 2,4-5 unchanged'
+	unchanged
+	run -0 --separate-stderr irqaff rps eth0:1 2-7
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: note: rps: CPU 3,5-6 left out: the kernel keeps only online CPUs that are neither isolated nor nohz_full in rps_cpus'
+	run -0 masks eth0 rx
+	assert_output 'rx-0 00
+rx-1 94'
+	# none kept: refused, nothing written
+	snapshot
+	run -2 --separate-stderr irqaff xps eth0 3
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: xps: CPUs "3": none would be kept: the kernel keeps only online CPUs in xps_cpus'
+	run -2 --separate-stderr irqaff rps -n eth0 5-6
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: rps: CPUs "5-6": none would be kept: the kernel keeps only online CPUs that are neither isolated nor nohz_full in rps_cpus'
+	unchanged
+	# isolated CPUs are XPS's; none still clears
+	run -0 --separate-stderr irqaff xps eth0:0 5-6
+	assert_equal "$stderr" ''
+	run -0 --separate-stderr irqaff rps eth0 none
+	assert_equal "$stderr" ''
+	run -0 masks eth0 tx
+	assert_output 'tx-0 60
+tx-1 34'
+	run -0 masks eth0 rx
+	assert_output 'rx-0 00
+rx-1 00'
+}
+
 @test "a queue whose mask cannot be read stops the run before any write" {
 	make_root --cpus 4 --nic eth0:4 --nic eth1:1 --queues
 	printf 'zz\n' >"$(queue_file eth0 tx-2 xps_cpus)"

@@ -1197,17 +1197,41 @@ _tree_write_devices() {
 	done
 }
 
-# _tree_write_queues: with --queues, each NIC's queues as net-sysfs.c
+# _tree_kept VAR LIST [EXCL]: what the kernel keeps of LIST written to a
+# queue's mask: its online CPUs (xps_cpus: __netif_set_xps_queue();
+# rps_cpus: store_rps_map()), less EXCL, for rps_cpus the isolated and
+# nohz_full CPUs (housekeeping_cpumask(HK_TYPE_DOMAIN), HK_TYPE_WQ).
+_tree_kept() {
+	local -n _tk_out=$1
+	local _tk_c _tk_list=''
+	local -a _tk_set=() _tk_ex=()
+	if [[ -z $2 ]] || { ((${#_T_ON[@]} == _T_NCPUS)) && [[ -z ${3:-} ]]; }; then
+		_tk_out=$2
+		return
+	fi
+	_cpus_into _tk_set "$2" "$_T_NCPUS" || return
+	[[ -z ${3:-} ]] || _cpus_into _tk_ex "$3" "$_T_NCPUS" || return
+	for _tk_c in "${!_tk_set[@]}"; do
+		if [[ -n ${_T_ON[_tk_c]:-} && -z ${_tk_ex[_tk_c]+set} ]]; then
+			_tk_list+=,$_tk_c
+		fi
+	done
+	_tk_out=${_tk_list#,}
+}
+
+# _tree_write_queues EXCL: with --queues, each NIC's queues as net-sysfs.c
 # registers them (netdev_register_kobject()): queues/rx-K/rps_cpus and
 # queues/tx-K/xps_cpus for K below its queue count, each a "%*pb" mask
 # of the tree's width, nr_cpu_ids bits (show_rps_map(), xps_queue_show():
-# "%*pb\n"), empty but for --rps and --xps. On a NIC with one queue the
-# kernel has xps_cpus but fails its read with ENOENT (xps_cpus_show(),
-# !netif_is_multiqueue()); the tree leaves it out, which reads the same.
+# "%*pb\n"), empty but for --rps and --xps, of whose CPUs they hold what
+# the kernel keeps (_tree_kept; EXCL: the isolated and nohz_full CPUs).
+# On a NIC with one queue the kernel has xps_cpus but fails its read with
+# ENOENT (xps_cpus_show(), !netif_is_multiqueue()); the tree leaves it
+# out, which reads the same.
 # The other queue files (tx_timeout, byte_queue_limits/, ...) are left
 # out.
 _tree_write_queues() {
-	local d k dir sub mask
+	local d k dir sub mask kept ex=$1
 	local -a dirs=()
 	for d in "${!_T_DEV_KIND[@]}"; do
 		[[ ${_T_DEV_KIND[d]} == @(nic|virtio-nic) ]] || continue
@@ -1223,10 +1247,12 @@ _tree_write_queues() {
 		_tree_dev_sub sub "$d"
 		dir=$ROOT/sys/devices/pci0000:00/${_T_DEV_BDF[d]}/$sub/queues
 		for ((k = 0; k < _T_DEV_Q[d]; k++)); do
-			_tree_mask mask "${_T_RPS[${_T_DEV_NAME[d]}:$k]:-}"
+			_tree_kept kept "${_T_RPS[${_T_DEV_NAME[d]}:$k]:-}" "$ex"
+			_tree_mask mask "$kept"
 			printf '%s\n' "$mask" >"$dir/rx-$k/rps_cpus"
 			((_T_DEV_Q[d] > 1)) || continue
-			_tree_mask mask "${_T_XPS[${_T_DEV_NAME[d]}:$k]:-}"
+			_tree_kept kept "${_T_XPS[${_T_DEV_NAME[d]}:$k]:-}"
+			_tree_mask mask "$kept"
 			printf '%s\n' "$mask" >"$dir/tx-$k/xps_cpus"
 		done
 	done
@@ -1589,7 +1615,8 @@ _tree_make_root() {
 	_tree_write_cpus "$isolated" "$nohz"
 	_tree_write_procs
 	_tree_write_devices
-	((_T_QUEUES == 0)) || _tree_write_queues
+	c=$isolated${isolated:+${nohz:+,}}$nohz
+	((_T_QUEUES == 0)) || _tree_write_queues "$c"
 	_tree_write_online
 	_tree_write_irqs || return
 	((_T_DEBUGFS == 0)) || _tree_write_debugfs
