@@ -785,6 +785,15 @@ pci0000:00/0000:3c:00.0/net/eth1/queues/tx-0'
 	assert_equal "$(kmask 64 0,63)" '80000000,00000001'
 }
 
+@test "--xps and --rps hold what the kernel keeps: online CPUs, for rps neither isolated nor nohz_full" {
+	make_root --cpus 8 --nic eth0:2 --offline 3 --isolated 5 --nohz-full 6 \
+		--xps eth0:0=0-7 --xps eth0:1=3 --rps eth0:0=0-7 --rps eth0:1=5-6
+	local q=$ROOT/sys/class/net/eth0/queues
+	# __netif_set_xps_queue(), store_rps_map()
+	assert_equal "$(cat "$q/tx-0/xps_cpus" "$q/tx-1/xps_cpus" \
+		"$q/rx-0/rps_cpus" "$q/rx-1/rps_cpus")" $'f7\n00\n97\n00'
+}
+
 @test "--driver, --xps and --rps errors" {
 	local e=$BATS_TEST_TMPDIR/e
 	run -1 make_root --dir "$e" --driver ixgbe --nic eth0:1
