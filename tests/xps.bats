@@ -399,3 +399,25 @@ tx-1 0'
 irq 25 eth0-TxRx-0: 1'
 	assert_equal "$stderr" 'irqaff: spread: --xps: no transmit queue with XPS is served by these IRQs'
 }
+
+@test "spread --xps with offline and isolated CPUs: XPS only on the online CPUs the IRQs get" {
+	make_root --cpus 8 --nic eth0:4 --queues --offline 3 --isolated 5
+	run -0 --separate-stderr irqaff spread -q --xps --include-isolated \
+		-c 2-5 'eth0-TxRx-*'
+	assert_equal "$stderr" 'irqaff: note: CPU 3 is offline'
+	run -0 masks eth0 tx
+	assert_output 'tx-0 04
+tx-1 10
+tx-2 20
+tx-3 04'
+	run -0 --separate-stderr irqaff spread -q -v --xps --include-isolated \
+		-c 2,4-5 'eth0-TxRx-*'
+	assert_output 'irq 25: 2 unchanged
+irq 26: 4 unchanged
+irq 27: 5 unchanged
+irq 28: 2 unchanged
+eth0 tx-0: 2 unchanged
+eth0 tx-1: 4 unchanged
+eth0 tx-2: 5 unchanged
+eth0 tx-3: 2 unchanged'
+}
