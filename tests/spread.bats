@@ -426,3 +426,31 @@ irqaff: note: irq 32 eth3 serves no queue; left where it is'
 7
 7"
 }
+
+@test "spread --xps of virtio_net from the driver's own layout: pairs and their XPS move together" {
+	# as a Debian 6.1 guest of 16 CPUs boots: pair K on 4K-4K+3
+	make_root --cpus 16 --virtio-nic eth0:4 --virtnet-affinity
+	run -0 --separate-stderr irqaff spread -q -v --xps dev:eth0
+	assert_output 'irq 25: 0-3 -> 0
+irq 26: 0-3 -> 0
+irq 27: 4-7 -> 1
+irq 28: 4-7 -> 1
+irq 29: 8-11 -> 2
+irq 30: 8-11 -> 2
+irq 31: 12-15 -> 3
+irq 32: 12-15 -> 3
+eth0 tx-0: 0-3 -> 0
+eth0 tx-1: 4-7 -> 1
+eth0 tx-2: 8-11 -> 2
+eth0 tx-3: 12-15 -> 3'
+	assert_equal "$stderr" 'irqaff: note: irq 24 virtio0-config serves no queue; left where it is'
+	run -0 irqaff queues -n -o queue,xps,aligned eth0
+	assert_output 'rx-0 - -
+tx-0 0 yes
+rx-1 - -
+tx-1 1 yes
+rx-2 - -
+tx-2 2 yes
+rx-3 - -
+tx-3 3 yes'
+}

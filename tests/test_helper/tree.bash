@@ -55,6 +55,8 @@
 # --hint LIST          affinity_hint "%*pb" (irq_affinity_hint_proc_show())
 # --no-effective       no effective_affinity* (!GENERIC_IRQ_EFFECTIVE_AFF_MASK)
 # --driver DRIVER      the latest --nic's vector names (_tree_nic_name)
+# --virtnet-affinity   the latest --virtio-nic's IRQs, hints and XPS as
+#                      virtio_net sets them (_tree_virtnet_affinity)
 # --queues             queue directories for --nic and --virtio-nic
 #                      (net/core/net-sysfs.c; see _tree_write_queues)
 # --xps NAME:K=LIST    tx-K's xps_cpus, --rps NAME:K=LIST rx-K's rps_cpus
@@ -301,7 +303,7 @@ _tree_reset() {
 	declare -ga _T_CHIP=() _T_HW=() _T_NAMES=() _T_INODE=() _T_AFF=() _T_EFF=()
 	declare -ga _T_DEV_KIND=() _T_DEV_NAME=() _T_DEV_Q=() _T_DEV_NODE=()
 	declare -ga _T_DEV_FIRST=() _T_DEV_BDF=() _T_DEV_VIRTIO=()
-	declare -ga _T_DEV_DRIVER=()
+	declare -ga _T_DEV_DRIVER=() _T_DEV_VAFF=()
 	declare -gA _T_XPS=() _T_RPS=()
 	declare -g _T_QUEUES=0 _T_CURDEV=''
 	declare -gA _T_MASKS=()
@@ -1480,7 +1482,7 @@ _tree_irq_spec() {
 }
 
 _T_FLAG_OPTS=' --no-list-files --no-sysirq --irqbalance --debugfs
- --no-effective --queues '
+ --no-effective --queues --virtnet-affinity '
 _T_VALUE_OPTS=' --dir --cpus --nodes --sockets --threads --nr-irqs --offline
  --isolated --nohz-full --legacy --irq --chip --hwirq --irq-node --affinity
  --effective --hint --nic --nvme --virtio-nic --virtio-blk --cmdline
@@ -1501,6 +1503,14 @@ _tree_options() {
 			--debugfs) _T_DEBUGFS=1 ;;
 			--no-effective) _T_EFFFILES=0 ;;
 			--queues) _T_QUEUES=1 ;;
+			--virtnet-affinity)
+				if [[ -z $_T_CURDEV ||
+					${_T_DEV_KIND[_T_CURDEV]} != virtio-nic ]]; then
+					_tree_err "make_root: --virtnet-affinity" \
+						"needs a --virtio-nic before it"
+					return 1
+				fi
+				_T_DEV_VAFF[_T_CURDEV]=1 _T_QUEUES=1 ;;
 			esac
 			shift
 			continue
@@ -1596,6 +1606,7 @@ _tree_make_root() {
 	_tree_norm isolated "${isolated#,}" || return
 	_tree_norm nohz "${nohz#,}" || return
 	_tree_place_devices || return
+	_tree_virtnet_affinity
 	irqs=("${!_T_CHIP[@]}")
 	if [[ -n $_T_NR_IRQS ]] && ((${#irqs[@]} && irqs[-1] >= _T_NR_IRQS)); then
 		_tree_err "make_root: IRQ ${irqs[-1]} is not below --nr-irqs $_T_NR_IRQS"
@@ -1620,6 +1631,41 @@ _tree_make_root() {
 	_tree_write_online
 	_tree_write_irqs || return
 	((_T_DEBUGFS == 0)) || _tree_write_debugfs
+}
+
+# _tree_virtnet_affinity: each --virtio-nic with --virtnet-affinity as
+# virtio_net leaves it (drivers/net/virtio_net.c, virtnet_set_affinity()):
+# the online CPUs cut in order into one group per queue pair, stride
+# online/pairs CPUs and the first online%pairs groups one more, each the
+# affinity and hint of input.K and output.K (vp_set_vq_affinity():
+# irq_set_affinity_hint()) and tx-K's XPS, unless --affinity, --hint or
+# --xps says otherwise. Seen in a Debian 6.1 guest of 16 CPUs and 4
+# pairs: 0-3, 4-7, 8-11, 12-15.
+_tree_virtnet_affinity() {
+	local d i j k irq list q stride extra
+	local -a on=("${!_T_ON[@]}")
+	for d in "${!_T_DEV_VAFF[@]}"; do
+		q=${_T_DEV_Q[d]} k=0
+		stride=$((${#on[@]} / q)) extra=$((${#on[@]} % q))
+		if ((stride == 0)); then
+			stride=1 extra=0
+		fi
+		for ((i = 0; i < q; i++)); do
+			list=''
+			for ((j = 0; j < stride + (i < extra); j++)); do
+				list+=,${on[k]}
+				k=$(((k + 1) % ${#on[@]}))
+			done
+			_tree_norm list "${list#,}" || return
+			for irq in $((_T_DEV_FIRST[d] + 1 + 2 * i)) \
+				$((_T_DEV_FIRST[d] + 2 + 2 * i)); do
+				: "${_T_AFF[irq]:=$list}" "${_T_HINT[irq]:=$list}"
+			done
+			if ((q > 1)); then
+				: "${_T_XPS[${_T_DEV_NAME[d]}:$i]:=$list}"
+			fi
+		done
+	done
 }
 
 # _tree_irq_set SET OPTION LIST: SET[irq]=1 for each IRQ of LIST (CPU list
