@@ -231,9 +231,9 @@ serve(struct netif *nif, enum nqkind kind, unsigned int n, unsigned int irq)
 
 /*
  * What each IRQ of an interface's device (as dev: finds them) serves, by
- * its action names (queuename_match()): the first name that names a
- * queue; an IRQ with names for rx-N and tx-N both serves them combined.
- * In IRQ order; *vp owned, NULL when there is none.
+ * its action names (queuename_match()): an entry for each name that
+ * names a queue, or one of QS_NONE for an IRQ whose names name none. In
+ * IRQ order; *vp owned, NULL when there is none.
  */
 void
 netif_irqs(const char *ifname, const char *device, struct nqirq **vp,
@@ -241,11 +241,11 @@ netif_irqs(const char *ifname, const char *device, struct nqirq **vp,
 {
 	struct irqs irqs;
 	struct qdev qd;
-	struct nqirq *v = NULL, *x;
+	struct nqirq *v = NULL;
 	enum qserve r;
 	unsigned int n;
 	char ***names;
-	size_t *counts, i, k;
+	size_t *counts, i, k, nv = 0, total = 0, first;
 
 	*vp = NULL;
 	*np = 0;
@@ -255,31 +255,28 @@ netif_irqs(const char *ifname, const char *device, struct nqirq **vp,
 	}
 	names = xcalloc(irqs.n, sizeof(*names));
 	counts = xcalloc(irqs.n, sizeof(*counts));
-	v = xcalloc(irqs.n, sizeof(*v));
 	queuename_init(&qd, ifname, device);
 	for (i = 0; i < irqs.n; i++) {
 		irq_actions(irqs.v[i], &names[i], &counts[i]);
+		total += counts[i] > 0 ? counts[i] : 1;
 		for (k = 0; k < counts[i]; k++)
 			queuename_note(&qd, names[i][k]);
 	}
+	v = xcalloc(total, sizeof(*v));
 	for (i = 0; i < irqs.n; i++) {
-		x = &v[i];
-		*x = (struct nqirq){ irqs.v[i], QS_NONE, 0 };
-		for (k = 0; k < counts[i]; k++) {
-			if ((r = queuename_match(&qd, names[i][k], &n)) ==
+		first = nv;
+		for (k = 0; k < counts[i]; k++)
+			if ((r = queuename_match(&qd, names[i][k], &n)) !=
 			    QS_NONE)
-				continue;
-			if (x->serve == QS_NONE)
-				*x = (struct nqirq){ irqs.v[i], r, n };
-			else if (x->n == n && x->serve != r)
-				x->serve = QS_COMBINED;
-		}
+				v[nv++] = (struct nqirq){ irqs.v[i], r, n };
+		if (nv == first)
+			v[nv++] = (struct nqirq){ irqs.v[i], QS_NONE, 0 };
 		irq_actions_free(names[i], counts[i]);
 	}
 	free(counts);
 	free(names);
 	*vp = v;
-	*np = irqs.n;
+	*np = nv;
 	irqs_free(&irqs);
 }
 

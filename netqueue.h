@@ -32,7 +32,7 @@ struct netif {
 	size_t		 nq;
 };
 
-/* An IRQ of an interface's device and the queues it serves. */
+/* An IRQ of an interface's device and queues one of its names serves. */
 struct nqirq {
 	unsigned int	 irq;
 	enum qserve	 serve;
@@ -47,6 +47,7 @@ int		 netif_read(struct machine *, const char *, struct netif *);
 void		 netif_match(struct netif *);
 /* Its device link's last name (owned), or NULL. */
 char		*netif_device(const char *);
+/* What the IRQs of an interface (name, device) serve, name by name. */
 void		 netif_irqs(const char *, const char *, struct nqirq **,
 		    size_t *);
 void		 netif_free(struct netif *);
