@@ -23,6 +23,7 @@
 #include "cmd/commands.h"
 #include "core/apply.h"
 #include "core/irqbalance.h"
+#include "core/netqueue.h"
 #include "core/snapshot.h"
 #include "core/xalloc.h"
 #include "procfs.h"
@@ -188,18 +189,52 @@ offline_note(struct run *r)
 	const struct entry *e;
 	size_t i;
 
-	for (i = 0; i <= r->mi.nums.n + r->s.nqueues; i++) {
-		if (i < r->mi.nums.n)
-			e = r->mi.v[i].by;
-		else if (i == r->mi.nums.n)
-			e = r->s.dflt;
-		else
-			e = r->s.queues[i - r->mi.nums.n - 1].e;
+	for (i = 0; i <= r->mi.nums.n; i++) {
+		e = i < r->mi.nums.n ? r->mi.v[i].by : r->s.dflt;
 		if (e != NULL && cpuset_intersects(e->want, r->m.online))
 			cpuset_or(all, e->want);
 	}
 	machine_note_offline(&r->m, all);
 	cpuset_free(all);
+}
+
+/* What the kernel keeps of a queue line's set (netqueue_kept()); owned. */
+static struct cpuset *
+queue_kept(const struct run *r, const struct entry *e)
+{
+	return netqueue_kept(&r->m, e->sl.kind == SNAP_XPS ? NQ_TX : NQ_RX,
+	    e->want);
+}
+
+/* The CPUs of queue lines the kernel would not keep, one note for all. */
+static void
+queue_note(const struct run *r)
+{
+	struct cpuset *out = xcpuset(r->m.nbits), *kept, *drop;
+	const struct entry *e;
+	char *list;
+	size_t i;
+
+	for (i = 0; i < r->s.nqueues; i++) {
+		e = r->s.queues[i].e;
+		kept = queue_kept(r, e);
+		/* a line of which nothing is kept is said on its own */
+		if (!cpuset_empty(kept)) {
+			drop = xcpudup(e->want);
+			cpuset_andnot(drop, kept);
+			cpuset_or(out, drop);
+			cpuset_free(drop);
+		}
+		cpuset_free(kept);
+	}
+	if (!cpuset_empty(out)) {
+		list = xformat(out, false);
+		warnx("note: xps and rps lines: CPU %s left out: the kernel "
+		    "keeps no offline CPU in xps_cpus or rps_cpus, nor an "
+		    "isolated or nohz_full one in rps_cpus", list);
+		free(list);
+	}
+	cpuset_free(out);
 }
 
 /* The lines that pick no IRQ, as the "problems" member. */
@@ -246,11 +281,48 @@ has_queues(const struct snap *s)
 	return false;
 }
 
-/* Each queue line's mask, after the IRQs; none once no write can be. */
+/*
+ * A queue line of whose CPUs the kernel would keep none: right only for
+ * a queue whose mask is empty already, as the kernel would leave it.
+ */
+static void
+queue_none(struct run *r, const struct snapq *q, const char *label)
+{
+	struct cpuset *cur = xcpuset(r->m.nbits);
+	enum apply_result res = APPLY_FAILED;
+	char *buf;
+	struct perr pe;
+	int rc;
+
+	if ((rc = procfs_read(q->rel, &buf)) != 0)
+		warnc(-rc, "%s: %s", label, procfs_path(q->rel));
+	else {
+		if ((rc = cpumask_parse(cur, buf, &pe)) != 0)
+			warnx("%s: %s: %s", label, procfs_path(q->rel),
+			    pe.msg);
+		free(buf);
+	}
+	if (rc == 0 && cpuset_empty(cur)) {
+		if ((r->flags & (APPLY_VERBOSE | APPLY_JSON)) == APPLY_VERBOSE)
+			printf("%s: - unchanged\n", label);
+		res = APPLY_UNCHANGED;
+	} else if (rc == 0)
+		snap_warn(&r->s, q->e->line, "%s: CPUs \"%s\": none would be "
+		    "kept: the kernel keeps %s", label, quoted(q->e->sl.cpus),
+		    netqueue_keeps(q->e->sl.kind == SNAP_XPS ? NQ_TX : NQ_RX));
+	tally_add(&r->qtl, r->flags, APPLY_NOIRQ, res, NULL, NULL, 0, NULL);
+	cpuset_free(cur);
+}
+
+/*
+ * Each queue line's mask, after the IRQs, as much of it as the kernel
+ * keeps; none once no write can be.
+ */
 static void
 restore_queues(struct run *r)
 {
 	const struct snapq *q;
+	struct cpuset *kept;
 	char label[128];
 	size_t i;
 
@@ -261,8 +333,13 @@ restore_queues(struct run *r)
 			continue;
 		}
 		snap_queue_label(q->e, label, sizeof(label));
-		apply_mask(&r->m, label, q->rel, q->e->want, r->flags,
-		    &r->qtl);
+		kept = queue_kept(r, q->e);
+		if (cpuset_empty(kept) && !cpuset_empty(q->e->want))
+			queue_none(r, q, label);
+		else
+			apply_mask(&r->m, label, q->rel, kept, r->flags,
+			    &r->qtl);
+		cpuset_free(kept);
 	}
 }
 
@@ -308,6 +385,7 @@ restore_main(int argc, char *argv[])
 	r.tl.failed = snap_resolve(&r.s, &r.mi,
 	    r.only_arg != NULL ? &r.only : NULL);
 	offline_note(&r);
+	queue_note(&r);
 	if (!r.quiet)
 		irqbalance_warn();
 	if (!(r.flags & APPLY_DRYRUN))
@@ -464,13 +542,15 @@ json_queue(FILE *fp, const struct entry *e)
 }
 
 /*
- * Compares one queue's mask; returns 1 for a difference or a failure to
- * read. The empty set is "none", as in the snapshot.
+ * Compares one queue's mask with what the kernel keeps of the line's set
+ * (a line naming an offline CPU is no difference); returns 1 for a
+ * difference or a failure to read. The empty set is "none", as in the
+ * snapshot.
  */
 static size_t
 check_queue(struct run *r, struct report *rp, const struct snapq *q)
 {
-	struct cpuset *cur = xcpuset(r->m.nbits);
+	struct cpuset *cur = xcpuset(r->m.nbits), *kept = queue_kept(r, q->e);
 	char label[128], msg[1024], *buf = NULL, *a, *b;
 	struct perr pe;
 	size_t diff = 1;
@@ -495,12 +575,12 @@ check_queue(struct run *r, struct report *rp, const struct snapq *q)
 			json_string(rp->qfailed, msg);
 			putc('}', rp->qfailed);
 		}
-	} else if (cpuset_equal(cur, q->e->want)) {
+	} else if (cpuset_equal(cur, kept)) {
 		rp->qmatching++;
 		diff = 0;
 	} else {
 		a = xformat(cur, false);
-		b = xformat(q->e->want, false);
+		b = xformat(kept, false);
 		if (rp->json) {
 			json_queue(rp->qdiffs, q->e);
 			fprintf(rp->qdiffs, ",\"current\":\"%s\",\"want\":"
@@ -511,6 +591,7 @@ check_queue(struct run *r, struct report *rp, const struct snapq *q)
 		free(a);
 		free(b);
 	}
+	cpuset_free(kept);
 	cpuset_free(cur);
 	return diff;
 }

@@ -558,8 +558,73 @@ spread_cpus(struct spread *sp)
 }
 
 /*
- * One CPU per IRQ in spreading order, round robin; the sets are owned.
- * IRQs the kernel manages (debugfs says so) are left out of the plan.
+ * Where a selected IRQ goes in the round robin. On an interface whose
+ * rx and tx queues have IRQs apart (netif_irqs(): virtio_net, e1000e,
+ * vmxnet3, split vectors), rx-N's and tx-N's IRQs are one pair, kept on
+ * one CPU as virtnet_set_affinity() keeps them, and its IRQs that serve
+ * no queue (virtioN-config, a link or event vector) are control IRQs.
+ */
+struct role {
+	long		 pair;		/* interface * 65536 + N; -1: none */
+	bool		 control;
+};
+
+static struct role *
+queue_roles(const struct irqs *irqs)
+{
+	struct role *ro;
+	struct nqirq *v;
+	char **names, *dev;
+	size_t nn, n, i, j, idx;
+	bool split;
+
+	ro = xcalloc(irqs->n, sizeof(*ro));
+	for (i = 0; i < irqs->n; i++)
+		ro[i].pair = -1;
+	if (procfs_dir("sys/class/net", false, &names, &nn) != 0)
+		return ro;
+	for (i = 0; i < nn; i++) {
+		dev = netif_device(names[i]);
+		netif_irqs(names[i], dev, &v, &n);
+		free(dev);
+		for (j = 0, split = false; j < n; j++)
+			split |= v[j].serve == QS_RX || v[j].serve == QS_TX;
+		for (j = 0; split && j < n; j++) {
+			if (!irqs_find(irqs, v[j].irq, &idx) ||
+			    ro[idx].pair >= 0 || ro[idx].control)
+				continue;
+			if (v[j].serve == QS_NONE)
+				ro[idx].control = true;
+			else if (v[j].serve != QS_COMBINED)
+				ro[idx].pair = (long)i * (QUEUENAME_MAX + 1) +
+				    v[j].n;
+		}
+		free(v);
+	}
+	if (nn > 0)
+		procfs_dir_free(names, nn);
+	return ro;
+}
+
+/* "note: irq 34 virtio0-config serves no queue; left where it is" */
+static void
+control_note(unsigned int irq)
+{
+	char *raw, *name;
+
+	raw = irq_names(irq);
+	if ((name = escaped(raw)) == NULL)
+		err(EXIT_FAIL, NULL);
+	warnx("note: irq %u%s%s serves no queue; left where it is", irq,
+	    *name ? " " : "", name);
+	free(name);
+	free(raw);
+}
+
+/*
+ * One CPU per IRQ in spreading order, round robin, or per queue pair
+ * (queue_roles()); the sets are owned. IRQs the kernel manages (debugfs
+ * says so) and control IRQs are left out of the plan.
  * With -J -n, what would change is read as a dry run reads it.
  */
 static int
@@ -571,23 +636,41 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	struct change *c;
 	struct cpuset **sets;
 	struct slot *order;
+	struct role *ro;
 	unsigned int *left;		/* the managed IRQs */
-	size_t i, k, n, nx = 0, managed = 0;
+	size_t i, j, k, s, n, nx = 0, managed = 0, *slot;
 	int status = EXIT_OK, json = sp->flags & APPLY_JSON;
+	bool queues = false;
 
 	order = cpu_order(&sp->m, pool, sp->linear, &n);
 	c = xcalloc(irqs->n, sizeof(*c));
 	sets = xcalloc(irqs->n, sizeof(*sets));
+	slot = xcalloc(irqs->n, sizeof(*slot));
 	left = xcalloc(irqs->n, sizeof(*left));
-	for (i = k = 0; i < irqs->n; i++) {
+	ro = queue_roles(irqs);
+	for (i = 0; i < irqs->n; i++)
+		queues |= ro[i].pair >= 0;
+	for (i = k = s = 0; i < irqs->n; i++) {
 		if (irq_state(irqs->v[i]) & IRQ_MANAGED) {
 			left[managed++] = irqs->v[i];
 			continue;
 		}
-		sets[k] = xcpuset(sp->m.nbits);
-		cpuset_set(sets[k], order[k % n].cpu);
-		c[k] = (struct change){ irqs->v[i], sets[k], false };
-		k++;
+		/* a control IRQ, unless it is all there is to spread */
+		if (ro[i].control && queues) {
+			control_note(irqs->v[i]);
+			continue;
+		}
+		for (j = 0; ro[i].pair >= 0 && j < i; j++)
+			if (ro[j].pair == ro[i].pair)
+				break;
+		if (ro[i].pair >= 0 && j < i)
+			slot[i] = slot[j];
+		else {
+			sets[s] = xcpuset(sp->m.nbits);
+			cpuset_set(sets[s], order[s % n].cpu);
+			slot[i] = s++;
+		}
+		c[k++] = (struct change){ irqs->v[i], sets[slot[i]], false };
 	}
 	if (managed > 0)
 		warnx("note: %zu kernel-managed IRQ%s left out of the plan",
@@ -625,9 +708,11 @@ out:
 	xq_free(xq, nx);
 	tally_free(&tq);
 	tally_free(&tl);
-	for (i = 0; i < k; i++)
+	for (i = 0; i < s; i++)
 		cpuset_free(sets[i]);
 	free(sets);
+	free(slot);
+	free(ro);
 	free(left);
 	free(c);
 	free(order);

@@ -160,6 +160,41 @@ out:
 	return status;
 }
 
+/*
+ * The part of *wantp the kernel will keep (netqueue_kept()) replaces it,
+ * with a note when that is less; EXIT_USAGE, said, when none of a set
+ * of CPUs would be kept.
+ */
+static int
+keep(const struct command *cmd, struct machine *m, enum nqkind kind,
+    const char *arg, struct cpuset **wantp)
+{
+	struct cpuset *kept, *out;
+	char *list;
+
+	kept = netqueue_kept(m, kind, *wantp);
+	if (cpuset_equal(kept, *wantp)) {
+		cpuset_free(kept);
+		return EXIT_OK;
+	}
+	if (cpuset_empty(kept)) {
+		warnx("%s: CPUs \"%s\": none would be kept: the kernel keeps "
+		    "%s", cmd->name, quoted(arg), netqueue_keeps(kind));
+		cpuset_free(kept);
+		return EXIT_USAGE;
+	}
+	out = xcpudup(*wantp);
+	cpuset_andnot(out, kept);
+	list = xformat(out, false);
+	warnx("note: %s: CPU %s left out: the kernel keeps %s", cmd->name,
+	    list, netqueue_keeps(kind));
+	free(list);
+	cpuset_free(out);
+	cpuset_free(*wantp);
+	*wantp = kept;
+	return EXIT_OK;
+}
+
 static int
 xps_main(int argc, char *argv[])
 {
@@ -197,6 +232,9 @@ xps_main(int argc, char *argv[])
 		goto out;
 	}
 	if ((status = read_queues(cmd, &m, kind, argv[optind], &nif, &sel)) !=
+	    EXIT_OK)
+		goto out;
+	if ((status = keep(cmd, &m, kind, argv[optind + 1], &want)) !=
 	    EXIT_OK)
 		goto out;
 	if (!(flags & APPLY_DRYRUN))

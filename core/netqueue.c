@@ -149,8 +149,8 @@ read_mask(struct machine *m, const struct netif *nif, struct netqueue *q)
 }
 
 /* The last name of the interface's device link: a PCI address, virtio2. */
-static char *
-device_name(const char *ifname)
+char *
+netif_device(const char *ifname)
 {
 	char rel[PATH_MAX], path[PATH_MAX], *slash;
 
@@ -194,7 +194,7 @@ netif_read(struct machine *m, const char *name, struct netif *nif)
 		return rc;
 	}
 	nif->name = xstrdup(name);
-	nif->device = device_name(name);
+	nif->device = netif_device(name);
 	nif->q = xcalloc(ndirs, sizeof(*nif->q));
 	for (i = 0; i < ndirs; i++)
 		if (netqueue_parse(dirs[i], &kind, &n))
@@ -230,46 +230,74 @@ serve(struct netif *nif, enum nqkind kind, unsigned int n, unsigned int irq)
 }
 
 /*
- * Each queue's IRQ: among the IRQs of the interface's device (as dev:
- * finds them), the first whose action names say it serves the queue
- * (queuename_match()). Names say nothing of a queue they give no number
- * for: such a queue keeps irq -1. Memory follows the device's IRQs.
+ * What each IRQ of an interface's device (as dev: finds them) serves, by
+ * its action names (queuename_match()): an entry for each name that
+ * names a queue, or one of QS_NONE for an IRQ whose names name none. In
+ * IRQ order; *vp owned, NULL when there is none.
  */
 void
-netif_match(struct netif *nif)
+netif_irqs(const char *ifname, const char *device, struct nqirq **vp,
+    size_t *np)
 {
 	struct irqs irqs;
 	struct qdev qd;
+	struct nqirq *v = NULL;
 	enum qserve r;
 	unsigned int n;
 	char ***names;
-	size_t *counts, i, k;
+	size_t *counts, i, k, nv = 0, total = 0, first;
 
-	if (device_irqs(nif->name, &irqs, NULL) != 0 || irqs.n == 0) {
+	*vp = NULL;
+	*np = 0;
+	if (device_irqs(ifname, &irqs, NULL) != 0 || irqs.n == 0) {
 		irqs_free(&irqs);
 		return;
 	}
 	names = xcalloc(irqs.n, sizeof(*names));
 	counts = xcalloc(irqs.n, sizeof(*counts));
-	queuename_init(&qd, nif->name, nif->device);
+	queuename_init(&qd, ifname, device);
 	for (i = 0; i < irqs.n; i++) {
 		irq_actions(irqs.v[i], &names[i], &counts[i]);
+		total += counts[i] > 0 ? counts[i] : 1;
 		for (k = 0; k < counts[i]; k++)
 			queuename_note(&qd, names[i][k]);
 	}
+	v = xcalloc(total, sizeof(*v));
 	for (i = 0; i < irqs.n; i++) {
-		for (k = 0; k < counts[i]; k++) {
-			r = queuename_match(&qd, names[i][k], &n);
-			if (r == QS_COMBINED || r == QS_RX)
-				serve(nif, NQ_RX, n, irqs.v[i]);
-			if (r == QS_COMBINED || r == QS_TX)
-				serve(nif, NQ_TX, n, irqs.v[i]);
-		}
+		first = nv;
+		for (k = 0; k < counts[i]; k++)
+			if ((r = queuename_match(&qd, names[i][k], &n)) !=
+			    QS_NONE)
+				v[nv++] = (struct nqirq){ irqs.v[i], r, n };
+		if (nv == first)
+			v[nv++] = (struct nqirq){ irqs.v[i], QS_NONE, 0 };
 		irq_actions_free(names[i], counts[i]);
 	}
 	free(counts);
 	free(names);
+	*vp = v;
+	*np = nv;
 	irqs_free(&irqs);
+}
+
+/*
+ * Each queue's IRQ: the first of netif_irqs() that serves it. Names say
+ * nothing of a queue they give no number for: such a queue keeps irq -1.
+ */
+void
+netif_match(struct netif *nif)
+{
+	struct nqirq *v;
+	size_t n, i;
+
+	netif_irqs(nif->name, nif->device, &v, &n);
+	for (i = 0; i < n; i++) {
+		if (v[i].serve == QS_COMBINED || v[i].serve == QS_RX)
+			serve(nif, NQ_RX, v[i].n, v[i].irq);
+		if (v[i].serve == QS_COMBINED || v[i].serve == QS_TX)
+			serve(nif, NQ_TX, v[i].n, v[i].irq);
+	}
+	free(v);
 }
 
 void
@@ -347,4 +375,32 @@ netqueue_check(const struct netif *nif, const struct netqueue *q)
 	}
 	pfile_close(&pf);
 	return rc;
+}
+
+/*
+ * What the kernel keeps of a set written to a queue's mask file (owned):
+ * its online CPUs in xps_cpus (__netif_set_xps_queue()), and in rps_cpus
+ * those that are neither isolated nor nohz_full (store_rps_map():
+ * housekeeping_cpumask(HK_TYPE_DOMAIN), and HK_TYPE_WQ that nohz_full=
+ * sets).
+ */
+struct cpuset *
+netqueue_kept(const struct machine *m, enum nqkind kind,
+    const struct cpuset *want)
+{
+	struct cpuset *kept = xcpudup(want);
+
+	cpuset_and(kept, m->online);
+	if (kind == NQ_RX)
+		cpuset_andnot(kept, m->isolated);
+	return kept;
+}
+
+/* "only online CPUs in xps_cpus": what netqueue_kept() keeps, in words. */
+const char *
+netqueue_keeps(enum nqkind kind)
+{
+	return kind == NQ_TX ? "only online CPUs in xps_cpus" :
+	    "only online CPUs that are neither isolated nor nohz_full in "
+	    "rps_cpus";
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "core/machine.h"
+#include "lib/queuename.h"
 #include "parse.h"
 
 enum nqkind { NQ_RX, NQ_TX };
@@ -31,12 +32,24 @@ struct netif {
 	size_t		 nq;
 };
 
+/* An IRQ of an interface's device and queues one of its names serves. */
+struct nqirq {
+	unsigned int	 irq;
+	enum qserve	 serve;
+	unsigned int	 n;		/* rx-N, tx-N: 0 for QS_NONE */
+};
+
 /* The interfaces with queues, in name order; free with procfs_dir_free. */
 int		 netif_names(char ***, size_t *);
 /* An interface's queues and masks: 0, -ENODEV, -ENOENT (no queues). */
 int		 netif_read(struct machine *, const char *, struct netif *);
 /* Each queue's IRQ, from the action names of its device's IRQs. */
 void		 netif_match(struct netif *);
+/* Its device link's last name (owned), or NULL. */
+char		*netif_device(const char *);
+/* What the IRQs of an interface (name, device) serve, name by name. */
+void		 netif_irqs(const char *, const char *, struct nqirq **,
+		    size_t *);
 void		 netif_free(struct netif *);
 struct netqueue	*netif_queue(const struct netif *, enum nqkind, unsigned int);
 bool		 netqueue_parse(const char *, enum nqkind *, unsigned int *);
@@ -48,6 +61,11 @@ void		 netqueue_path(const struct netif *, const struct netqueue *,
 /* A queue's mask file: 0, -ENODEV, -ENOENT (no queue), -ENXIO (no file). */
 int		 netqueue_find(const char *, enum nqkind, unsigned int, char *,
 		    size_t);
+
+/* What the kernel keeps of a set written to the queue's mask (owned). */
+struct cpuset	*netqueue_kept(const struct machine *, enum nqkind,
+		    const struct cpuset *);
+const char	*netqueue_keeps(enum nqkind);
 
 /* Whether its mask file holds a mask and is a regular file; said. */
 int		 netqueue_check(const struct netif *, const struct netqueue *);

@@ -378,6 +378,13 @@ queues xps rps save restore check mask list"
 		"$top"/bench/check-mktree "$top"/.ci/run
 	assert_success
 	assert_output ""
+	run shellcheck "$top"/tests/kernel/run
+	assert_success
+	assert_output ""
+	run shellcheck -s dash "$top"/tests/kernel/init \
+		"$top"/tests/kernel/lib.sh "$top"/tests/kernel/scenarios/*.sh
+	assert_success
+	assert_output ""
 }
 
 @test "the zsh completion parses" {

@@ -134,6 +134,19 @@ grinds() {
 	grinds 0 spread -q --xps dev:eth1
 }
 
+@test "queue pairs and the CPUs the kernel keeps are clean under valgrind" {
+	make_root --dir "$BATS_TEST_TMPDIR/q" --cpus 4 --virtio-nic eth0:2 \
+		--nic eth1:1 --driver e1000e --queues --offline 3 --isolated 2
+	grinds 0 spread -q -v --xps dev:eth0
+	grinds 0 spread -q -n dev:eth1
+	grinds 0 xps -v eth0 1-3
+	grinds 2 rps eth0 2-3
+	printf 'xps eth0 tx-0 0-3\nrps eth0 rx-0 2-3\nrps eth0 rx-1 1-3\n' \
+		>"$BATS_TEST_TMPDIR/snap"
+	grinds 0 restore -q -v "$BATS_TEST_TMPDIR/snap"
+	grinds 0 check "$BATS_TEST_TMPDIR/snap"
+}
+
 @test "queues is clean under valgrind" {
 	make_root --dir "$BATS_TEST_TMPDIR/q" --cpus 4 --nic eth0:2 \
 		--xps eth0:1=1 --nic eth1:2 --driver gve --virtio-nic eth2:2 \

@@ -60,6 +60,8 @@
 # --hint LIST          affinity_hint "%*pb" (irq_affinity_hint_proc_show())
 # --no-effective       no effective_affinity* (!GENERIC_IRQ_EFFECTIVE_AFF_MASK)
 # --driver DRIVER      the latest --nic's vector names (_tree_nic_name)
+# --virtnet-affinity   the latest --virtio-nic's IRQs, hints and XPS as
+#                      virtio_net sets them (_tree_virtnet_affinity)
 # --queues             queue directories for --nic and --virtio-nic
 #                      (net/core/net-sysfs.c; see _tree_write_queues)
 # --xps NAME:K=LIST    tx-K's xps_cpus, --rps NAME:K=LIST rx-K's rps_cpus
@@ -306,7 +308,7 @@ _tree_reset() {
 	declare -ga _T_CHIP=() _T_HW=() _T_NAMES=() _T_INODE=() _T_AFF=() _T_EFF=()
 	declare -ga _T_DEV_KIND=() _T_DEV_NAME=() _T_DEV_Q=() _T_DEV_NODE=()
 	declare -ga _T_DEV_FIRST=() _T_DEV_BDF=() _T_DEV_VIRTIO=()
-	declare -ga _T_DEV_DRIVER=()
+	declare -ga _T_DEV_DRIVER=() _T_DEV_VAFF=()
 	declare -gA _T_XPS=() _T_RPS=()
 	declare -g _T_QUEUES=0 _T_CURDEV=''
 	declare -gA _T_MASKS=()
@@ -371,7 +373,7 @@ _tree_dev_nvec() {
 	local -n _dn_out=$1
 	_dn_out=$((_T_DEV_Q[$2] + 1))
 	if [[ ${_T_DEV_KIND[$2]} == virtio-nic ||
-		${_T_DEV_DRIVER[$2]:-} == @(split|gve) ]]; then
+		${_T_DEV_DRIVER[$2]:-} == @(split|gve|e1000e|vmxnet3-split) ]]; then
 		_dn_out=$((2 * _T_DEV_Q[$2] + 1))
 	fi
 }
@@ -433,6 +435,11 @@ _tree_dev_irqs() {
 #   bnx2x  NAME, then NAME-fp-K (bnx2x_req_msix_irqs())
 #   vmxnet3 NAME-rxtx-K, then NAME-event-Q (vmxnet3_request_irqs() as
 #          vmxnet3_probe() sets it up for as many rx as tx queues)
+#   vmxnet3-split  vmxnet3 sharing no vector (VMXNET3_INTR_DONTSHARE):
+#          NAME-tx-K, then NAME-rx-(Q+K), then NAME-event-2Q, each
+#          numbered by its vector (vmxnet3_request_irqs())
+#   e1000e NAME-rx-0, NAME-tx-0, then NAME, its "other" vector for link
+#          events (e1000_request_msix()); one queue only
 _tree_nic_name() {
 	local -n _nn_out=$1
 	local d=$2 i=$3 q=${_T_DEV_Q[$2]} dev=${_T_DEV_NAME[$2]}
@@ -450,6 +457,16 @@ _tree_nic_name() {
 	split:0)
 		_nn_out=$dev-rx-$((i - 1))
 		((i <= q)) || _nn_out=$dev-tx-$((i - 1 - q)) ;;
+	e1000e:*)
+		case $i in
+		0) _nn_out=$dev-rx-0 ;;
+		1) _nn_out=$dev-tx-0 ;;
+		*) _nn_out=$dev ;;
+		esac ;;
+	vmxnet3-split:*)
+		_nn_out=$dev-tx-$i
+		((i < q)) || _nn_out=$dev-rx-$i
+		((i < 2 * q)) || _nn_out=$dev-event-$i ;;
 	bnx2x:0) _nn_out=$dev-fp-$((i - 1)) ;;
 	vmxnet3:*)
 		_nn_out=$dev-rxtx-$i
@@ -1187,17 +1204,41 @@ _tree_write_devices() {
 	done
 }
 
-# _tree_write_queues: with --queues, each NIC's queues as net-sysfs.c
+# _tree_kept VAR LIST [EXCL]: what the kernel keeps of LIST written to a
+# queue's mask: its online CPUs (xps_cpus: __netif_set_xps_queue();
+# rps_cpus: store_rps_map()), less EXCL, for rps_cpus the isolated and
+# nohz_full CPUs (housekeeping_cpumask(HK_TYPE_DOMAIN), HK_TYPE_WQ).
+_tree_kept() {
+	local -n _tk_out=$1
+	local _tk_c _tk_list=''
+	local -a _tk_set=() _tk_ex=()
+	if [[ -z $2 ]] || { ((${#_T_ON[@]} == _T_NCPUS)) && [[ -z ${3:-} ]]; }; then
+		_tk_out=$2
+		return
+	fi
+	_cpus_into _tk_set "$2" "$_T_NCPUS" || return
+	[[ -z ${3:-} ]] || _cpus_into _tk_ex "$3" "$_T_NCPUS" || return
+	for _tk_c in "${!_tk_set[@]}"; do
+		if [[ -n ${_T_ON[_tk_c]:-} && -z ${_tk_ex[_tk_c]+set} ]]; then
+			_tk_list+=,$_tk_c
+		fi
+	done
+	_tk_out=${_tk_list#,}
+}
+
+# _tree_write_queues EXCL: with --queues, each NIC's queues as net-sysfs.c
 # registers them (netdev_register_kobject()): queues/rx-K/rps_cpus and
 # queues/tx-K/xps_cpus for K below its queue count, each a "%*pb" mask
 # of the tree's width, nr_cpu_ids bits (show_rps_map(), xps_queue_show():
-# "%*pb\n"), empty but for --rps and --xps. On a NIC with one queue the
-# kernel has xps_cpus but fails its read with ENOENT (xps_cpus_show(),
-# !netif_is_multiqueue()); the tree leaves it out, which reads the same.
+# "%*pb\n"), empty but for --rps and --xps, of whose CPUs they hold what
+# the kernel keeps (_tree_kept; EXCL: the isolated and nohz_full CPUs).
+# On a NIC with one queue the kernel has xps_cpus but fails its read with
+# ENOENT (xps_cpus_show(), !netif_is_multiqueue()); the tree leaves it
+# out, which reads the same.
 # The other queue files (tx_timeout, byte_queue_limits/, ...) are left
 # out.
 _tree_write_queues() {
-	local d k dir sub mask
+	local d k dir sub mask kept ex=$1
 	local -a dirs=()
 	for d in "${!_T_DEV_KIND[@]}"; do
 		[[ ${_T_DEV_KIND[d]} == @(nic|virtio-nic) ]] || continue
@@ -1213,10 +1254,12 @@ _tree_write_queues() {
 		_tree_dev_sub sub "$d"
 		dir=$ROOT/sys/devices/pci0000:00/${_T_DEV_BDF[d]}/$sub/queues
 		for ((k = 0; k < _T_DEV_Q[d]; k++)); do
-			_tree_mask mask "${_T_RPS[${_T_DEV_NAME[d]}:$k]:-}"
+			_tree_kept kept "${_T_RPS[${_T_DEV_NAME[d]}:$k]:-}" "$ex"
+			_tree_mask mask "$kept"
 			printf '%s\n' "$mask" >"$dir/rx-$k/rps_cpus"
 			((_T_DEV_Q[d] > 1)) || continue
-			_tree_mask mask "${_T_XPS[${_T_DEV_NAME[d]}:$k]:-}"
+			_tree_kept kept "${_T_XPS[${_T_DEV_NAME[d]}:$k]:-}"
+			_tree_mask mask "$kept"
 			printf '%s\n' "$mask" >"$dir/tx-$k/xps_cpus"
 		done
 	done
@@ -1378,9 +1421,14 @@ _tree_driver_opt() {
 		_tree_err "make_root: --driver needs a --nic before it"
 		return 1
 	fi
-	if [[ $1 != @(ixgbe|i40e|ice|split|ena|mlx5|gve|bnx2x|vmxnet3) ]]; then
+	if [[ $1 != @(ixgbe|i40e|ice|split|ena|mlx5|gve|bnx2x|vmxnet3|vmxnet3-split|e1000e) ]]; then
 		_tree_err "make_root: --driver \"$1\": not ixgbe, i40e, ice," \
-			"split, ena, mlx5, gve, bnx2x or vmxnet3"
+			"split, ena, mlx5, gve, bnx2x, vmxnet3, vmxnet3-split" \
+			"or e1000e"
+		return 1
+	fi
+	if [[ $1 == e1000e ]] && ((_T_DEV_Q[d] != 1)); then
+		_tree_err "make_root: --driver e1000e: one queue only"
 		return 1
 	fi
 	_T_DEV_DRIVER[d]=$1
@@ -1439,7 +1487,7 @@ _tree_irq_spec() {
 }
 
 _T_FLAG_OPTS=' --no-list-files --no-sysirq --irqbalance --debugfs
- --no-effective --queues '
+ --no-effective --queues --virtnet-affinity '
 _T_VALUE_OPTS=' --dir --cpus --nodes --sockets --threads --nr-irqs --offline
  --isolated --nohz-full --legacy --irq --chip --hwirq --irq-node --affinity
  --effective --hint --nic --nvme --virtio-nic --virtio-blk --cmdline
@@ -1460,6 +1508,14 @@ _tree_options() {
 			--debugfs) _T_DEBUGFS=1 ;;
 			--no-effective) _T_EFFFILES=0 ;;
 			--queues) _T_QUEUES=1 ;;
+			--virtnet-affinity)
+				if [[ -z $_T_CURDEV ||
+					${_T_DEV_KIND[_T_CURDEV]} != virtio-nic ]]; then
+					_tree_err "make_root: --virtnet-affinity" \
+						"needs a --virtio-nic before it"
+					return 1
+				fi
+				_T_DEV_VAFF[_T_CURDEV]=1 _T_QUEUES=1 ;;
 			esac
 			shift
 			continue
@@ -1555,6 +1611,7 @@ _tree_make_root() {
 	_tree_norm isolated "${isolated#,}" || return
 	_tree_norm nohz "${nohz#,}" || return
 	_tree_place_devices || return
+	_tree_virtnet_affinity
 	irqs=("${!_T_CHIP[@]}")
 	if [[ -n $_T_NR_IRQS ]] && ((${#irqs[@]} && irqs[-1] >= _T_NR_IRQS)); then
 		_tree_err "make_root: IRQ ${irqs[-1]} is not below --nr-irqs $_T_NR_IRQS"
@@ -1574,10 +1631,46 @@ _tree_make_root() {
 	_tree_write_cpus "$isolated" "$nohz"
 	_tree_write_procs
 	_tree_write_devices
-	((_T_QUEUES == 0)) || _tree_write_queues
+	c=$isolated${isolated:+${nohz:+,}}$nohz
+	((_T_QUEUES == 0)) || _tree_write_queues "$c"
 	_tree_write_online
 	_tree_write_irqs || return
 	((_T_DEBUGFS == 0)) || _tree_write_debugfs
+}
+
+# _tree_virtnet_affinity: each --virtio-nic with --virtnet-affinity as
+# virtio_net leaves it (drivers/net/virtio_net.c, virtnet_set_affinity()):
+# the online CPUs cut in order into one group per queue pair, stride
+# online/pairs CPUs and the first online%pairs groups one more, each the
+# affinity and hint of input.K and output.K (vp_set_vq_affinity():
+# irq_set_affinity_hint()) and tx-K's XPS, unless --affinity, --hint or
+# --xps says otherwise. Seen in a Debian 6.1 guest of 16 CPUs and 4
+# pairs: 0-3, 4-7, 8-11, 12-15.
+_tree_virtnet_affinity() {
+	local d i j k irq list q stride extra
+	local -a on=("${!_T_ON[@]}")
+	for d in "${!_T_DEV_VAFF[@]}"; do
+		q=${_T_DEV_Q[d]} k=0
+		stride=$((${#on[@]} / q)) extra=$((${#on[@]} % q))
+		if ((stride == 0)); then
+			stride=1 extra=0
+		fi
+		for ((i = 0; i < q; i++)); do
+			list=''
+			for ((j = 0; j < stride + (i < extra); j++)); do
+				list+=,${on[k]}
+				k=$(((k + 1) % ${#on[@]}))
+			done
+			_tree_norm list "${list#,}" || return
+			for irq in $((_T_DEV_FIRST[d] + 1 + 2 * i)) \
+				$((_T_DEV_FIRST[d] + 2 + 2 * i)); do
+				: "${_T_AFF[irq]:=$list}" "${_T_HINT[irq]:=$list}"
+			done
+			if ((q > 1)); then
+				: "${_T_XPS[${_T_DEV_NAME[d]}:$i]:=$list}"
+			fi
+		done
+	done
 }
 
 # _tree_irq_set SET OPTION LIST: SET[irq]=1 for each IRQ of LIST (CPU list
