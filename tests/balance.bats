@@ -432,3 +432,15 @@ imbalance_of() {
 	run lists 24 25 26
 	assert_output $'0\n1\n0-1'
 }
+
+@test "an IRQ whose row vanishes during the interval has no rate" {
+	make_root --cpus 2 --irq 24=a --affinity 0 --irq 25=b --affinity 0
+	irqaff balance -i 1 -J -n >"$BATS_TEST_TMPDIR/out" &
+	sleeping $!
+	sed -e '/^ *25:/d' -e 's/^\( *24: *\)250000/\1250700/' \
+		"$ROOT/proc/interrupts" >"$BATS_TEST_TMPDIR/new"
+	mv "$BATS_TEST_TMPDIR/new" "$ROOT/proc/interrupts"
+	wait $!
+	run jq -c '[.plan[] | [.irq, .count, .rate, .new]]' "$BATS_TEST_TMPDIR/out"
+	assert_output '[[24,700,'"$(jq '.plan[0].rate' "$BATS_TEST_TMPDIR/out")"',"0"],[25,null,null,"1"]]'
+}
