@@ -19,7 +19,11 @@
 #define POSSIBLE	CPU_DIR "possible"
 #define NODE_DIR	"sys/devices/system/node"
 
-/* A CPU list file; "(null)" (an empty nohz_full) is the empty set. */
+/*
+ * A CPU list file; "(null)" (an empty nohz_full: "%*pbl" of a NULL mask,
+ * padded to nr_cpu_ids columns by lib/vsprintf.c check_pointer()) is the
+ * empty set.
+ */
 static int
 read_list(const char *rel, struct cpuset *set)
 {
@@ -29,7 +33,7 @@ read_list(const char *rel, struct cpuset *set)
 
 	if ((rc = procfs_read(rel, &buf)) != 0)
 		return rc;
-	if (strncmp(buf, "(null)", 6) == 0)
+	if (strncmp(buf + strspn(buf, " "), "(null)", 6) == 0)
 		cpuset_zero(set);
 	else if ((rc = cpulist_parse(set, buf, &pe)) != 0)
 		warnx("%s: %s", procfs_path(rel), pe.msg);

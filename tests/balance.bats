@@ -444,3 +444,14 @@ imbalance_of() {
 	run jq -c '[.plan[] | [.irq, .count, .rate, .new]]' "$BATS_TEST_TMPDIR/out"
 	assert_output '[[24,700,'"$(jq '.plan[0].rate' "$BATS_TEST_TMPDIR/out")"',"0"],[25,null,null,"1"]]'
 }
+
+@test "an empty nohz_full padded as the kernel pads it is no CPU, and no warning" {
+	# lib/vsprintf.c right-aligns "(null)" in nr_cpu_ids columns
+	make_root --cpus 16 --irq 24=a --affinity 0 --irq 25=b --affinity 0
+	assert_equal "$(<"$ROOT/sys/devices/system/cpu/nohz_full")" '          (null)'
+	measure "24 1 300 25 1 200"
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" ''
+	run lists 24 25
+	assert_output $'0\n1'
+}

@@ -26,7 +26,7 @@ contents() {
 	assert_equal "$(<"$ROOT/sys/devices/system/cpu/online")" '0-35'
 	assert_equal "$(contents "$ROOT/sys/devices/system/cpu/offline")" ''
 	assert_equal "$(contents "$ROOT/sys/devices/system/cpu/isolated")" ''
-	assert_equal "$(<"$ROOT/sys/devices/system/cpu/nohz_full")" '(null)'
+	assert_equal "$(<"$ROOT/sys/devices/system/cpu/nohz_full")" "$(printf '%36s' '(null)')"
 	assert_equal "$(<"$ROOT/sys/devices/system/node/possible")" '0'
 	assert_equal "$(<"$ROOT/sys/devices/system/node/node0/cpulist")" '0-35'
 	assert [ ! -e "$ROOT/proc/self" ]

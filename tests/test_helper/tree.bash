@@ -1355,8 +1355,14 @@ _tree_write_cpus() {
 	printf '%s\n' "$_T_ALL" >"$cpu/present"
 	printf '8191\n' >"$cpu/kernel_max"
 	printf '%s\n' "$1" >"$cpu/isolated"
-	# drivers/base/cpu.c print_cpus_nohz_full(): "%*pbl" of a NULL mask
-	printf '%s\n' "${2:-(null)}" >"$cpu/nohz_full"
+	# drivers/base/cpu.c print_cpus_nohz_full(): "%*pbl" of a NULL mask,
+	# "(null)" right-aligned in nr_cpu_ids columns (lib/vsprintf.c
+	# check_pointer(); Debian's 6.1 on 16 CPUs: 10 blanks, then "(null)")
+	if [[ -n $2 ]]; then
+		printf '%s\n' "$2" >"$cpu/nohz_full"
+	else
+		printf '%*s\n' "$_T_NCPUS" '(null)' >"$cpu/nohz_full"
+	fi
 	nodes=0
 	((_T_NNODES > 1)) && nodes=0-$((_T_NNODES - 1))
 	printf '%s\n' "$nodes" >"$node/possible"
