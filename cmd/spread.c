@@ -36,7 +36,7 @@ const struct command spread_command = {
 	"      --linear            plain CPU order, not cores first\n"
 	"      --include-isolated  also use isolated and nohz_full CPUs\n"
 	"      --xps               also set the XPS CPUs of their tx queues\n"
-	"  -q, --quiet             no irqbalance warning\n",
+	"  -q, --quiet             no notes, no irqbalance warning\n",
 	NULL
 };
 
@@ -657,7 +657,8 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 		}
 		/* a control IRQ, unless it is all there is to spread */
 		if (ro[i].control && queues) {
-			control_note(irqs->v[i]);
+			if (!sp->quiet)
+				control_note(irqs->v[i]);
 			continue;
 		}
 		for (j = 0; ro[i].pair >= 0 && j < i; j++)
@@ -672,7 +673,7 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 		}
 		c[k++] = (struct change){ irqs->v[i], sets[slot[i]], false };
 	}
-	if (managed > 0)
+	if (managed > 0 && !sp->quiet)
 		warnx("note: %zu kernel-managed IRQ%s left out of the plan",
 		    managed, managed == 1 ? "" : "s");
 	if (sp->xps && (status = plan_xps(&sp->m, c, k, &xq, &nx)) != EXIT_OK)

@@ -365,6 +365,19 @@ topology_opens() {
 # virtio_net keeps rx-N and tx-N of a queue pair on one CPU set and its
 # XPS with them (drivers/net/virtio_net.c, virtnet_set_affinity()); the
 # config vector serves no queue.
+@test "spread -q prints no note of control or kernel-managed IRQs left alone" {
+	make_root --cpus 8 --virtio-nic eth0:4 --queues --managed 32 --debugfs
+	before=$(tree_sum)
+	run -0 --separate-stderr irqaff spread -q -n dev:eth0
+	assert_equal "$stderr" ""
+	assert_line --index 0 'irq 25 virtio0-input.0: 0'
+	refute_line --partial 'irq 32 '
+	run -0 --separate-stderr irqaff spread -n dev:eth0
+	assert_equal "$stderr" 'irqaff: note: irq 24 virtio0-config serves no queue; left where it is
+irqaff: note: 1 kernel-managed IRQ left out of the plan'
+	assert_equal "$(tree_sum)" "$before"
+}
+
 @test "spread of virtio_net: each queue pair on one CPU, the config IRQ left where it is" {
 	make_root --cpus 8 --virtio-nic eth0:4 --queues
 	run -0 --separate-stderr irqaff spread -n dev:eth0
