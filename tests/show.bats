@@ -121,6 +121,16 @@ lines() {
 		' 51 0-3      0            0 1560003 nvme0q1          -    IR-PCI-MSI 31457281 0-2    nvme0')"
 }
 
+@test "show -o DEVICE survives PCI functions without interrupts before the devices" {
+	# the tree's host and ISA bridges: no msi_irqs, irq 0, as on every PC
+	assert_equal "$(cat "$ROOT/sys/bus/pci/devices/0000:00:00.0/irq" \
+		"$ROOT/sys/bus/pci/devices/0000:00:1f.0/irq")" "$(lines 0 0)"
+	run --separate-stderr irqaff show -o IRQ,DEVICE 24,40,50
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output "$(lines 'IRQ DEVICE' ' 24 -' ' 40 eth0' ' 50 nvme0')"
+}
+
 @test "show -o takes column names in any case and in the order given" {
 	run --separate-stderr irqaff show -o name,Irq,AFFINITY 24-26
 	assert_success

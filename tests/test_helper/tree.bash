@@ -1202,6 +1202,28 @@ _tree_write_devices() {
 			_tree_write_nvme_disk "$d"
 		fi
 	done
+	_tree_write_bridges
+}
+
+# _tree_write_bridges: the functions every PC has before its devices, a
+# host bridge and an ISA bridge, as QEMU's q35 guest shows them: no
+# msi_irqs and irq 0 (drivers/pci/pci-sysfs.c irq_show(): pdev->irq,
+# 0 for a function without an interrupt pin).
+_tree_write_bridges() {
+	local bdf cls id dev
+	for bdf in 0000:00:00.0/0x060000/0x8086:0x29c0 \
+		0000:00:1f.0/0x060100/0x8086:0x2918; do
+		IFS=/ read -r bdf cls id <<<"$bdf"
+		dev=$ROOT/sys/devices/pci0000:00/$bdf
+		mkdir -p -- "$dev"
+		printf '%s\n' "${id%:*}" >"$dev/vendor"
+		printf '%s\n' "${id#*:}" >"$dev/device"
+		printf '%s\n' "$cls" >"$dev/class"
+		printf -- '-1\n' >"$dev/numa_node"
+		printf '0\n' >"$dev/irq"
+		ln -s "../../../devices/pci0000:00/$bdf" \
+			"$ROOT/sys/bus/pci/devices/$bdf"
+	done
 }
 
 # _tree_kept VAR LIST [EXCL]: what the kernel keeps of LIST written to a
