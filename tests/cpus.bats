@@ -140,3 +140,16 @@ irqs_on() {
 	run --separate-stderr -2 irqaff cpus -i 1 -c 0
 	assert_equal "${stderr%%$'\n'*}" 'irqaff: cpus: count "0" is too small'
 }
+
+@test "an empty nohz_full, \"(null)\" padded to 16 columns, is read as no CPU" {
+	local cmd
+	make_root --cpus 16 --nic eth0:2 --irq 30=a --affinity 3
+	assert_equal "$(<"$ROOT/sys/devices/system/cpu/nohz_full")" \
+		'          (null)'
+	for cmd in 'cpus' 'show' 'explain' 'isolate --check 3' 'spread -n -c 0-3 30'; do
+		run --separate-stderr irqaff $cmd
+		assert_equal "$cmd: $stderr" "$cmd: "
+	done
+	run --separate-stderr -0 irqaff cpus -o CPU,STATE 3
+	assert_output $'CPU STATE\n  3 online'
+}
