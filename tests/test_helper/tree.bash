@@ -748,7 +748,10 @@ _tree_write_online() {
 }
 
 # _tree_effective IRQ: the CPU the IRQ is delivered to, the (IRQ mod k)th
-# of the k online CPUs in its affinity (all online CPUs if none is).
+# of the k online CPUs in its affinity (all online CPUs if none is). A
+# managed IRQ with none online was shut down on its last CPU and keeps it
+# (kernel/irq/cpuhotplug.c migrate_one_irq(): irq_shutdown_and_deactivate()
+# leaves the masks alone): the first CPU of its affinity.
 _tree_effective() {
 	local irq=$1 c
 	local -a set=() cand=()
@@ -758,6 +761,11 @@ _tree_effective() {
 			cand+=("$c")
 		fi
 	done
+	if ((${#cand[@]} == 0)) && [[ -n ${_T_MANAGED[irq]+set} ]]; then
+		cand=("${!set[@]}")
+		printf -v "_T_EFF[irq]" '%d' "${cand[0]}"
+		return
+	fi
 	if ((${#cand[@]} == 0)); then
 		cand=("${!_T_ON[@]}")
 	fi
