@@ -30,7 +30,7 @@ static const struct column columns[NCOLS] = {
 	[C_AFFINITY] =	{ "AFFINITY", "affinity", false, false,
 	    "requested CPUs (smp_affinity_list)" },
 	[C_EFFECTIVE] =	{ "EFFECTIVE", "effective", false, false,
-	    "CPUs the interrupt is delivered to (effective_affinity_list)" },
+	    "online CPUs it is delivered to (effective_affinity_list)" },
 	[C_NODE] =	{ "NODE", "node", true, true, "NUMA node of the IRQ" },
 	[C_TOTAL] =	{ "TOTAL", "total", true, true,
 	    "interrupts counted on the online CPUs" },
@@ -268,7 +268,8 @@ row_sets(struct show *sh, struct row *row)
 	if (sh->want[C_AFFINITY])
 		row->cell[C_AFFINITY] = read_set(sh, irq, AFF_REQUESTED, NULL);
 	if (sh->want[C_EFFECTIVE])
-		row->cell[C_EFFECTIVE] = read_set(sh, irq, AFF_EFFECTIVE, NULL);
+		row->cell[C_EFFECTIVE] = read_set(sh, irq, AFF_EFFECTIVE,
+		    sh->m.online);
 	if (sh->want[C_ONLINE])
 		row->cell[C_ONLINE] = read_set(sh, irq, AFF_REQUESTED,
 		    sh->m.online);
