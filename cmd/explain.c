@@ -21,7 +21,7 @@ static void explain_help(FILE *);
 
 const struct command explain_command = {
 	"explain", explain_main, "say why IRQs run where they run",
-	"[-vJ] [irqs]",
+	"[-vJ] [irqs ...]",
 	"  -v, --verbose  also print the detail and the IRQs with nothing to explain\n"
 	"  -J, --json     print the findings as JSON\n",
 	explain_help
@@ -495,13 +495,11 @@ explain_main(int argc, char *argv[])
 			break;
 		}
 	}
-	if (argc - optind > 1)
-		return usage_error(&explain_command,
-		    "expected at most one IRQ list");
 	if (machine_load(&ex.m) != 0)
 		return EXIT_FAIL;
-	status = exit_status(argc - optind == 1 ?
-	    irqs_select(argv[optind], &irqs) : irqs_all(&irqs));
+	status = exit_status(argc - optind >= 1 ?
+	    irqs_select_many(argc - optind, argv + optind, &irqs) :
+	    irqs_all(&irqs));
 	if (status == EXIT_OK) {
 		irqbalance_load(&ex.m, &ex.ib);
 		status = explain_irqs(&ex, &irqs);

@@ -410,3 +410,45 @@ irqs_select(const char *arg, struct irqs *out)
 	irqsel_free(sel, nsel);
 	return rc;
 }
+
+/*
+ * Several IRQ-list operands, as users type them (explain nvme0q1 nvme0q2):
+ * one union. Every operand is checked, each error said; the first error
+ * is returned.
+ */
+int
+irqs_select_many(int argc, char *argv[], struct irqs *out)
+{
+	struct irqs one, sum;
+	size_t i, j, k;
+	int n, rc, first = 0;
+
+	out->v = NULL;
+	out->n = 0;
+	for (n = 0; n < argc; n++) {
+		if ((rc = irqs_select(argv[n], &one)) != 0) {
+			if (first == 0)
+				first = rc;
+			continue;
+		}
+		/* merge two sorted sets */
+		sum.v = xcalloc(out->n + one.n, sizeof(*sum.v));
+		for (i = j = k = 0; i < out->n || j < one.n; k++) {
+			if (j == one.n || (i < out->n && out->v[i] < one.v[j]))
+				sum.v[k] = out->v[i++];
+			else if (i == out->n || one.v[j] < out->v[i])
+				sum.v[k] = one.v[j++];
+			else {
+				sum.v[k] = out->v[i++];
+				j++;
+			}
+		}
+		sum.n = k;
+		irqs_free(out);
+		irqs_free(&one);
+		*out = sum;
+	}
+	if (first != 0)
+		irqs_free(out);
+	return first;
+}

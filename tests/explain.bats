@@ -194,11 +194,21 @@ irq 32: ok: 1 requested, runs on CPU 1, no handler'
 	assert_output '{"irqs":[{"irq":30,"name":"a\u001b[2Jb","requested":"1","effective":"1","findings":[{"code":"isolated","text":"runs on CPU 1, isolated (isolcpus or nohz_full)"}],"notes":[]}]}'
 }
 
+@test "several IRQ lists are one union: explain nvme0q1 nvme0q2" {
+	make_root --cpus 4 --isolated 1-3 --irq 30=nvme0q1 --affinity 1 \
+		--irq 31=nvme0q2 --affinity 2 --irq 32=nvme0q3 --affinity 3
+	run --separate-stderr -1 irqaff explain nvme0q2 nvme0q1 nvme0q2
+	assert_output 'irq 30 nvme0q1: isolated: runs on CPU 1, isolated (isolcpus or nohz_full)
+irq 31 nvme0q2: isolated: runs on CPU 2, isolated (isolcpus or nohz_full)'
+	assert_equal "$stderr" ''
+}
+
 @test "bad input is status 2" {
 	make_root --cpus 4 --irq 30=a
 	run --separate-stderr -2 irqaff explain 'dev:'
 	run --separate-stderr -2 irqaff explain 30 31
-	assert_equal "${stderr%%$'\n'*}" 'irqaff: explain: expected at most one IRQ list'
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: IRQ 31 does not exist'
 	run --separate-stderr -2 irqaff explain -x
 	assert_equal "${stderr%%$'\n'*}" 'irqaff: explain: unknown option -x'
 }

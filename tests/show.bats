@@ -340,6 +340,24 @@ $(usage_of show)"
 		'61       - x, y')"
 }
 
+@test "show -a and show N give an unused IRQ the same TOTAL" {
+	# IRQ 3: no action and no count, so no row in proc/interrupts
+	# (show_interrupts()), but a sys/kernel/irq/3 that counts 0
+	make_root --dir "$BATS_TEST_TMPDIR/u" --cpus 4 --irq 3 --idle 3 \
+		--irq 24=acpi
+	refute grep -q '^ *3:' "$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff show -n -o irq,total 3
+	assert_output '3 0'
+	run --separate-stderr -0 irqaff show -a -n -o irq,total
+	assert_output "$(lines ' 3       0' "24 $(irq_total 24)")"
+	make_root --dir "$BATS_TEST_TMPDIR/n" --cpus 4 --irq 3 --idle 3 \
+		--irq 24=acpi --no-sysirq
+	run --separate-stderr -0 irqaff show -n -o irq,total 3
+	assert_output '3 -'
+	run --separate-stderr -0 irqaff show -a -n -o irq,total
+	assert_output "$(lines ' 3       -' "24 $(irq_total 24)")"
+}
+
 @test "show --all with a selector still shows only the selected IRQs" {
 	mkdir -p "$(irq_dir 60)/orphan" "$(irq_dir 61)/other"
 	run --separate-stderr irqaff show --all -n -o irq 24,60
@@ -358,12 +376,14 @@ $(usage_of show)"
 	assert_equal "$stderr" "irqaff: IRQ 99 does not exist"
 }
 
-@test "show with two operands is a usage error" {
-	run --separate-stderr irqaff show 24 25
-	assert_failure 2
+@test "show takes several IRQ lists as one union" {
+	run --separate-stderr -0 irqaff show -n -o irq 'eth0*' 24 50,24 'eth0*'
+	assert_output "$(lines 24 40 41 42 50)"
+	assert_equal "$stderr" ""
+	run --separate-stderr -2 irqaff show -n -o irq 24 99 98
 	assert_output ""
-	assert_equal "$stderr" "irqaff: show: expected at most one IRQ list
-$(usage_of show)"
+	assert_equal "$stderr" "$(lines 'irqaff: IRQ 99 does not exist' \
+		'irqaff: IRQ 98 does not exist')"
 }
 
 @test "show with an unknown option is a usage error" {

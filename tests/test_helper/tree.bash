@@ -845,6 +845,23 @@ _tree_write_irqs() {
 		((_T_SYSIRQ == 0)) || _tree_write_sysirq "$irq"
 	done
 	_tree_write_counts 0
+	_tree_drop_unused
+}
+
+# _tree_drop_unused: proc/interrupts without the rows of --idle IRQs that
+# have no name (no action): kernel/irq/proc.c show_interrupts() skips an
+# IRQ with no action and no count. Its sys/kernel/irq/N stays, counting 0.
+_tree_drop_unused() {
+	local irq list=' '
+	local -a acts=()
+	for irq in "${!_T_IDLE[@]}"; do
+		_tree_names acts "$irq"
+		((${#acts[@]})) || list+="$irq: "
+	done
+	[[ $list != ' ' ]] || return 0
+	awk -v drop="$list" 'index(drop, " " $1 " ") == 0' \
+		"$ROOT/proc/interrupts" >"$ROOT/proc/interrupts.new" &&
+		mv -- "$ROOT/proc/interrupts.new" "$ROOT/proc/interrupts"
 }
 
 # _tree_write_sysirq IRQ: sys/kernel/irq/IRQ/ but per_cpu_count, from
@@ -1749,6 +1766,7 @@ _tree_set_online() {
 	done
 	_tree_write_online
 	_tree_write_counts 0
+	_tree_drop_unused
 }
 
 irq_dir() {
