@@ -297,7 +297,7 @@ queues xps rps save restore check mask list"
 		sed -n '/^Columns/,/^$/s/^  \([A-Z]*\) .*/\1/p' | paste -sd ' ')"
 	complete_line irqaff queues --output=DEV,X
 	assert_equal "$reply" "DEV,XPS"
-	complete_line irqaff queues -o +A
+	complete_line irqaff queues -o +AL
 	assert_equal "$reply" "+ALIGNED"
 	# eth0 has no queues directory
 	complete_line irqaff queues -J -o DEV ''
