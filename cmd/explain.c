@@ -37,10 +37,10 @@ static const struct option explain_opts[] = {
 static void
 explain_help(FILE *fp)
 {
-	fprintf(fp, "\nFindings that need attention: pending, offline, "
-	    "no-online, isolated,\nremote-node, irqbalance; explain exits "
-	    "with 1 when an IRQ has one, else 0.\nWith -v, also: managed, "
-	    "shutdown, single-target, hint, idle.\n");
+	fprintf(fp, "\nFindings that need attention: pending, no-online, "
+	    "isolated, remote-node,\nirqbalance; explain exits with 1 when "
+	    "an IRQ has one, else 0. With -v, also:\nper-cpu, managed, "
+	    "shutdown, offline, single-target, hint, idle.\n");
 }
 
 /* What is known of one IRQ; the sets are owned, NULL when unknown. */
@@ -52,6 +52,7 @@ struct irqview {
 	bool			 has_total, handled;
 	unsigned long long	 total;
 	char			*chip;		/* NULL when unknown */
+	char			*names;		/* sys/kernel/irq/N/actions */
 };
 
 struct explain {
@@ -68,6 +69,20 @@ view_free(struct irqview *v)
 	cpuset_free(v->eff);
 	cpuset_free(v->hint);
 	free(v->chip);
+	free(v->names);
+}
+
+/* Its action names: proc/irq/N/NAME, else sys/kernel/irq's (per-CPU). */
+static char *
+view_names(const struct irqview *v)
+{
+	char *name = irq_names(v->irq);
+
+	if (*name == '\0' && v->names != NULL) {
+		free(name);
+		name = xstrdup(v->names);
+	}
+	return name;
 }
 
 /* An affinity file, or NULL: missing is unknown, unreadable is said. */
@@ -103,16 +118,22 @@ view_read(struct explain *ex, unsigned int irq, struct irqview *v)
 	v->hint = read_aff(ex, irq, AFF_HINT);
 	v->state = irq_state(irq);
 	v->node = irq_node(irq);
-	if (irqinfo_read(&ex->m, irq, INFO_TOTAL | INFO_CHIP, &in) == 0) {
+	if (irqinfo_read(&ex->m, irq, INFO_TOTAL | INFO_CHIP | INFO_NAMES,
+	    &in) == 0) {
 		v->has_total = in.has_total;
 		v->total = in.total;
 		v->chip = in.chip;
-		in.chip = NULL;
+		v->handled = in.names != NULL;
+		v->names = in.names;
+		in.chip = in.names = NULL;
 		irqinfo_free(&in);
 	}
-	/* proc/irq/N/NAME, one per action (kernel/irq/proc.c) */
+	/*
+	 * proc/irq/N/NAME, one per action (kernel/irq/proc.c); a per-CPU
+	 * IRQ (request_percpu_irq()) has none, but sys/kernel/irq/N/actions
+	 */
 	irq_actions(irq, &names, &n);
-	v->handled = n > 0;
+	v->handled |= n > 0;
 	irq_actions_free(names, n);
 	return 0;
 }
@@ -259,13 +280,18 @@ find_offline(struct explain *ex, const struct irqview *v,
 		    "offline: the kernel manages it, shut it down, and "
 		    "starts it again when one of them comes back online",
 		    *r ? r : "none");
+	else if (cpuset_empty(l->req) && !(v->state & IRQ_KNOWN))
+		/* a movable IRQ would have been moved: managed, most likely */
+		findings_add(info, "shutdown", "all its CPUs (%s) are "
+		    "offline: the kernel shuts a managed IRQ down and starts "
+		    "it again when one of them comes back online",
+		    *r ? r : "none");
 	else if (cpuset_empty(l->req))
 		findings_add(need, "no-online", "no requested CPU (%s) is "
-		    "online: the kernel shuts a managed IRQ down until one "
-		    "comes back, and moves any other to online CPUs",
+		    "online, and the kernel does not manage it",
 		    *r ? r : "none");
 	else if (!cpuset_empty(off) && !cpuset_subset(ex->m.online, v->req))
-		findings_add(need, "offline", "requested CPU %s %s offline; "
+		findings_add(info, "offline", "requested CPU %s %s offline; "
 		    "should the rest go offline too, the kernel %s", o,
 		    cpuset_count(off) == 1 ? "is" : "are",
 		    v->state & IRQ_MANAGED ? "shuts it down until one comes "
@@ -352,6 +378,13 @@ find_all(struct explain *ex, const struct irqview *v, struct findings *need,
 	if (!v->handled)
 		return;
 	live_read(ex, v, &l);
+	/* percpu_devid IRQs (arch_timer, arm-pmu): no effective CPU */
+	if (v->eff != NULL && cpuset_empty(v->eff)) {
+		findings_add(info, "per-cpu", "a per-CPU interrupt: it fires "
+		    "on each CPU, and cannot be moved");
+		live_free(&l);
+		return;
+	}
 	if (v->state & IRQ_MANAGED)
 		findings_add(info, "managed", "the kernel manages its affinity "
 		    "(a queue of a multi-queue device) and refuses to move it");
@@ -395,7 +428,7 @@ print_text(const struct explain *ex, const struct irqview *v,
 
 	if (need->n == 0 && !ex->verbose)
 		return;
-	raw = irq_names(v->irq);
+	raw = view_names(v);
 	if ((name = escaped(raw)) == NULL)
 		err(1, NULL);
 	print_lines(v->irq, name, need);
@@ -420,7 +453,7 @@ static void
 print_json(const struct irqview *v, const struct findings *need,
     const struct findings *info, bool first)
 {
-	char *name = irq_names(v->irq), *s;
+	char *name = view_names(v), *s;
 
 	printf("%s{\"irq\":%u,\"name\":", first ? "" : ",", v->irq);
 	json_string(stdout, name);

@@ -93,23 +93,54 @@ irq 33 d: pending: runs on CPU 3, outside the requested 0-1: its PCI-MSI control
 irq 31 b: pending: runs on CPU 3, outside the requested 0-1: the kernel has not applied the move; it has not fired since boot'
 }
 
-@test "offline: only for a request that leaves out an online CPU" {
+@test "offline: detail, only for a request that leaves out an online CPU" {
 	make_root --cpus 4 --offline 3 --irq 30=a --affinity 2-3 --irq 31=b \
 		--irq 32=c --affinity 0-3 --irq 34=q --affinity 2-3 --managed 34
-	run --separate-stderr -1 irqaff explain
-	assert_output 'irq 30 a: offline: requested CPU 3 is offline; should the rest go offline too, the kernel moves it to every online CPU and leaves it there
-irq 34 q: offline: requested CPU 3 is offline; should the rest go offline too, the kernel shuts it down until one comes back'
+	run --separate-stderr -0 irqaff explain
+	assert_output ''
+	run --separate-stderr -0 irqaff explain -v 30-32
+	assert_output "irq 30 a: offline: requested CPU 3 is offline; should the rest go offline too, the kernel moves it to every online CPU and leaves it there
+irq 31 b: single-target: 0-3 requested, delivered to CPU 1 only: $ST
+irq 32 c: single-target: 0-3 requested, delivered to CPU 2 only: $ST"
+	run --separate-stderr -0 irqaff explain -v 34
+	assert_line 'irq 34 q: offline: requested CPU 3 is offline; should the rest go offline too, the kernel shuts it down until one comes back'
 }
 
-@test "no-online and shutdown: a request with no online CPU" {
-	make_root --cpus 4 --offline 3 --irq 30=a --affinity 3 \
-		--irq 31=q --affinity 3 --managed 31 --irq 32=r --affinity 0 \
-		--managed 32
+@test "shutdown and no-online: a request with no online CPU" {
+	# without debugfs: a movable IRQ would have been moved (migrate_one_irq())
+	make_root --cpus 4 --offline 3 --irq 30=a --affinity 3
+	run --separate-stderr -0 irqaff explain
+	assert_output ''
+	run --separate-stderr -0 irqaff explain -v
+	assert_output 'irq 30 a: shutdown: all its CPUs (3) are offline: the kernel shuts a managed IRQ down and starts it again when one of them comes back online'
+	make_root --dir "$BATS_TEST_TMPDIR/d" --cpus 4 --offline 3 \
+		--irq 30=a --affinity 3 --irq 31=q --affinity 3 --managed 31 \
+		--irq 32=r --affinity 0 --managed 32
 	run --separate-stderr -1 irqaff explain
-	assert_output 'irq 30 a: no-online: no requested CPU (3) is online: the kernel shuts a managed IRQ down until one comes back, and moves any other to online CPUs'
+	assert_output 'irq 30 a: no-online: no requested CPU (3) is online, and the kernel does not manage it'
 	run --separate-stderr -0 irqaff explain -v 31
 	assert_output 'irq 31 q: managed: the kernel manages its affinity (a queue of a multi-queue device) and refuses to move it
 irq 31 q: shutdown: all its CPUs (3) are offline: the kernel manages it, shut it down, and starts it again when one of them comes back online'
+}
+
+@test "arm64: per-CPU IRQs are neither managed nor isolated, and GIC moves get no x86 words" {
+	# the arm64-8 guest: arch_timer and arm-pmu have no effective CPU and
+	# no proc/irq/N/NAME, only sys/kernel/irq/N/actions
+	local irq
+	make_root --cpus 8 --isolated 7 --irq 11=arch_timer --chip GICv3 \
+		--hwirq '27 Level' --irq 14=arm-pmu --chip GICv3 \
+		--hwirq '23 Level' \
+		--irq 25=virtio1-input.0 --chip ITS-MSI --affinity 0-1 --effective 3
+	for irq in 11 14; do
+		rmdir "$(irq_dir $irq)"/*/
+		printf '\n' >"$(irq_dir $irq)/effective_affinity_list"
+		printf '00\n' >"$(irq_dir $irq)/effective_affinity"
+	done
+	run --separate-stderr -1 irqaff explain
+	assert_output 'irq 25 virtio1-input.0: pending: runs on CPU 3, outside the requested 0-1: the kernel has not applied the move'
+	run --separate-stderr -0 irqaff explain -v 11,14
+	assert_output 'irq 11 arch_timer: per-cpu: a per-CPU interrupt: it fires on each CPU, and cannot be moved
+irq 14 arm-pmu: per-cpu: a per-CPU interrupt: it fires on each CPU, and cannot be moved'
 }
 
 @test "a shut-down queue's stale CPU is neither isolated nor remote" {
@@ -183,7 +214,7 @@ irq 32: ok: 1 requested, runs on CPU 1, no handler'
 	make_root --cpus 8 --nodes 2 --offline 7 --isolated 6 --irq 30=a \
 		--affinity 6-7 --irq-node 0 --hint 1 --idle 30 --debugfs
 	run --separate-stderr -1 irqaff explain -J
-	assert_output '{"irqs":[{"irq":30,"name":"a","requested":"6-7","effective":"6","findings":[{"code":"offline","text":"requested CPU 7 is offline; should the rest go offline too, the kernel moves it to every online CPU and leaves it there"},{"code":"isolated","text":"runs on CPU 6, isolated (isolcpus or nohz_full)"},{"code":"remote-node","text":"its device is on node 0, and it runs on CPU 6 (node 1): each interrupt crosses NUMA nodes"}],"notes":[{"code":"hint","text":"its driver suggests CPU 1 (affinity_hint); 6-7 is requested"},{"code":"idle","text":"has not fired since boot"}]}]}'
+	assert_output '{"irqs":[{"irq":30,"name":"a","requested":"6-7","effective":"6","findings":[{"code":"isolated","text":"runs on CPU 6, isolated (isolcpus or nohz_full)"},{"code":"remote-node","text":"its device is on node 0, and it runs on CPU 6 (node 1): each interrupt crosses NUMA nodes"}],"notes":[{"code":"offline","text":"requested CPU 7 is offline; should the rest go offline too, the kernel moves it to every online CPU and leaves it there"},{"code":"hint","text":"its driver suggests CPU 1 (affinity_hint); 6-7 is requested"},{"code":"idle","text":"has not fired since boot"}]}]}'
 }
 
 @test "names are escaped in text and valid in JSON" {
