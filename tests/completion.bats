@@ -467,7 +467,7 @@ zsh_complete() {
 	mkdir "$ROOT/sys/class/net/eth1/queues"
 	run zsh_complete 'irqaff queues -J -'
 	assert_output "--help --noheadings --output -h -n -o"
-	run zsh_complete 'irqaff queues -o DEV,A'
+	run zsh_complete 'irqaff queues -o DEV,AL'
 	assert_output "ALIGNED"
 	run zsh_complete 'irqaff queues -n e'
 	assert_output "eth1"
