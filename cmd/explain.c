@@ -39,8 +39,9 @@ explain_help(FILE *fp)
 {
 	fprintf(fp, "\nFindings that need attention: pending, no-online, "
 	    "isolated, remote-node,\nirqbalance; explain exits with 1 when "
-	    "an IRQ has one, else 0. With -v, also:\nper-cpu, managed, "
-	    "shutdown, offline, single-target, hint, idle.\n");
+	    "an IRQ has one, else 0. With -v, or for\nthe IRQs named: "
+	    "per-cpu, managed, shutdown, offline, single-target, hint,\n"
+	    "idle too.\n");
 }
 
 /* What is known of one IRQ; the sets are owned, NULL when unknown. */
@@ -59,6 +60,7 @@ struct explain {
 	struct machine		 m;
 	struct irqbalance	 ib;
 	bool			 json, verbose;
+	bool			 detail;	/* -v, or IRQs named */
 	int			 status;
 };
 
@@ -277,15 +279,13 @@ find_offline(struct explain *ex, const struct irqview *v,
 	o = cpus(off);
 	if (cpuset_empty(l->req) && (v->state & IRQ_MANAGED))
 		findings_add(info, "shutdown", "all its CPUs (%s) are "
-		    "offline: the kernel manages it, shut it down, and "
-		    "starts it again when one of them comes back online",
-		    *r ? r : "none");
+		    "offline: the kernel manages it, so it is shut down until "
+		    "one of them comes back online", *r ? r : "none");
 	else if (cpuset_empty(l->req) && !(v->state & IRQ_KNOWN))
 		/* a movable IRQ would have been moved: managed, most likely */
 		findings_add(info, "shutdown", "all its CPUs (%s) are "
-		    "offline: the kernel shuts a managed IRQ down and starts "
-		    "it again when one of them comes back online",
-		    *r ? r : "none");
+		    "offline: a managed IRQ is shut down then, until one of "
+		    "them comes back online", *r ? r : "none");
 	else if (cpuset_empty(l->req))
 		findings_add(need, "no-online", "no requested CPU (%s) is "
 		    "online, and the kernel does not manage it",
@@ -389,8 +389,11 @@ find_all(struct explain *ex, const struct irqview *v, struct findings *need,
 		findings_add(info, "managed", "the kernel manages its affinity "
 		    "(a queue of a multi-queue device) and refuses to move it");
 	find_placement(ex, v, &l, need, info);
-	find_isolated(ex, v, &l, need, info);
-	find_node(ex, v, &l, need);
+	/* shut down: x86 parks it on CPU 0, which says nothing of it */
+	if (!cpuset_empty(l.req)) {
+		find_isolated(ex, v, &l, need, info);
+		find_node(ex, v, &l, need);
+	}
 	if (v->hint != NULL && !cpuset_empty(v->hint) &&
 	    !cpuset_equal(v->hint, v->req)) {
 		h = cpus(v->hint);
@@ -426,13 +429,13 @@ print_text(const struct explain *ex, const struct irqview *v,
 {
 	char *raw, *name, *r, *e;
 
-	if (need->n == 0 && !ex->verbose)
+	if (need->n == 0 && !ex->verbose && (!ex->detail || info->n == 0))
 		return;
 	raw = view_names(v);
 	if ((name = escaped(raw)) == NULL)
 		err(1, NULL);
 	print_lines(v->irq, name, need);
-	if (ex->verbose)
+	if (ex->detail)
 		print_lines(v->irq, name, info);
 	if (ex->verbose && need->n == 0 && info->n == 0) {
 		r = cpus(v->req);
@@ -530,6 +533,7 @@ explain_main(int argc, char *argv[])
 	}
 	if (machine_load(&ex.m) != 0)
 		return EXIT_FAIL;
+	ex.detail = ex.verbose || argc - optind >= 1;
 	status = exit_status(argc - optind >= 1 ?
 	    irqs_select_many(argc - optind, argv + optind, &irqs) :
 	    irqs_all(&irqs));

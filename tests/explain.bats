@@ -112,7 +112,10 @@ irq 32 c: single-target: 0-3 requested, delivered to CPU 2 only: $ST"
 	run --separate-stderr -0 irqaff explain
 	assert_output ''
 	run --separate-stderr -0 irqaff explain -v
-	assert_output 'irq 30 a: shutdown: all its CPUs (3) are offline: the kernel shuts a managed IRQ down and starts it again when one of them comes back online'
+	assert_output 'irq 30 a: shutdown: all its CPUs (3) are offline: a managed IRQ is shut down then, until one of them comes back online'
+	# an IRQ named is explained in full, -v or not
+	run --separate-stderr -0 irqaff explain a
+	assert_output 'irq 30 a: shutdown: all its CPUs (3) are offline: a managed IRQ is shut down then, until one of them comes back online'
 	make_root --dir "$BATS_TEST_TMPDIR/d" --cpus 4 --offline 3 \
 		--irq 30=a --affinity 3 --irq 31=q --affinity 3 --managed 31 \
 		--irq 32=r --affinity 0 --managed 32
@@ -120,7 +123,7 @@ irq 32 c: single-target: 0-3 requested, delivered to CPU 2 only: $ST"
 	assert_output 'irq 30 a: no-online: no requested CPU (3) is online, and the kernel does not manage it'
 	run --separate-stderr -0 irqaff explain -v 31
 	assert_output 'irq 31 q: managed: the kernel manages its affinity (a queue of a multi-queue device) and refuses to move it
-irq 31 q: shutdown: all its CPUs (3) are offline: the kernel manages it, shut it down, and starts it again when one of them comes back online'
+irq 31 q: shutdown: all its CPUs (3) are offline: the kernel manages it, so it is shut down until one of them comes back online'
 }
 
 @test "arm64: per-CPU IRQs are neither managed nor isolated, and GIC moves get no x86 words" {
@@ -151,8 +154,17 @@ irq 14 arm-pmu: per-cpu: a per-CPU interrupt: it fires on each CPU, and cannot b
 	assert_equal "$(<"$(irq_dir 30)/effective_affinity_list")" 7
 	run --separate-stderr -0 irqaff explain
 	assert_output ''
+	# x86 parks a shut-down IRQ on CPU 0 (node 0): no remote node either
+	make_root --dir "$BATS_TEST_TMPDIR/x" --cpus 8 --nodes 2 --offline 7 \
+		--irq 30=nvme0q8 --affinity 7 --effective 0 --managed 30 \
+		--irq-node 1
+	run --separate-stderr -0 irqaff explain
+	assert_output ''
+	make_root --dir "$BATS_TEST_TMPDIR/j" --cpus 8 --nodes 2 --offline 7 \
+		--isolated 7 --irq 30=nvme0q8 --affinity 7 --managed 30 \
+		--irq-node 0
 	run --separate-stderr -0 irqaff explain -J
-	assert_output '{"irqs":[{"irq":30,"name":"nvme0q8","requested":"7","effective":"7","findings":[],"notes":[{"code":"managed","text":"the kernel manages its affinity (a queue of a multi-queue device) and refuses to move it"},{"code":"shutdown","text":"all its CPUs (7) are offline: the kernel manages it, shut it down, and starts it again when one of them comes back online"}]}]}'
+	assert_output '{"irqs":[{"irq":30,"name":"nvme0q8","requested":"7","effective":"7","findings":[],"notes":[{"code":"managed","text":"the kernel manages its affinity (a queue of a multi-queue device) and refuses to move it"},{"code":"shutdown","text":"all its CPUs (7) are offline: the kernel manages it, so it is shut down until one of them comes back online"}]}]}'
 }
 
 @test "isolated: an IRQ on an isolated or nohz_full CPU" {
