@@ -259,10 +259,7 @@ count_irqs(struct cpus *c)
 		return -1;
 	set = xcpuset(c->m.nbits);
 	for (i = 0; i < all.n; i++) {
-		rc = affinity_read(all.v[i], AFF_EFFECTIVE, set, &pe);
-		if (rc == -ENOENT)
-			rc = affinity_read(all.v[i], AFF_REQUESTED, set, &pe);
-		if (rc != 0) {
+		if ((rc = runs_on_read(&c->m, all.v[i], set, NULL, &pe)) != 0) {
 			warnx("irq %u: %s", all.v[i], pe.msg);
 			continue;
 		}

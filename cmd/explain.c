@@ -21,8 +21,8 @@ static void explain_help(FILE *);
 
 const struct command explain_command = {
 	"explain", explain_main, "say why IRQs run where they run",
-	"[-vJ] [irqs]",
-	"  -v, --verbose  also list the IRQs with nothing to explain\n"
+	"[-vJ] [irqs ...]",
+	"  -v, --verbose  also print the detail and the IRQs with nothing to explain\n"
 	"  -J, --json     print the findings as JSON\n",
 	explain_help
 };
@@ -37,10 +37,11 @@ static const struct option explain_opts[] = {
 static void
 explain_help(FILE *fp)
 {
-	fprintf(fp, "\nFinding codes: managed, pending, single-target, "
-	    "offline, no-online, isolated,\nremote-node, hint, idle, "
-	    "irqbalance. explain exits with 0 when no IRQ has a\nfinding "
-	    "other than single-target, else 1.\n");
+	fprintf(fp, "\nFindings that need attention: pending, no-online, "
+	    "isolated, remote-node,\nirqbalance; explain exits with 1 when "
+	    "an IRQ has one, else 0. With -v, or for\nthe IRQs named: "
+	    "per-cpu, managed, shutdown, offline, single-target, hint,\n"
+	    "idle too.\n");
 }
 
 /* What is known of one IRQ; the sets are owned, NULL when unknown. */
@@ -49,14 +50,17 @@ struct irqview {
 	int			 state;		/* irq_state() */
 	int			 node;
 	struct cpuset		*req, *eff, *hint;
-	bool			 has_total;
+	bool			 has_total, handled;
 	unsigned long long	 total;
+	char			*chip;		/* NULL when unknown */
+	char			*names;		/* sys/kernel/irq/N/actions */
 };
 
 struct explain {
 	struct machine		 m;
 	struct irqbalance	 ib;
 	bool			 json, verbose;
+	bool			 detail;	/* -v, or IRQs named */
 	int			 status;
 };
 
@@ -66,6 +70,21 @@ view_free(struct irqview *v)
 	cpuset_free(v->req);
 	cpuset_free(v->eff);
 	cpuset_free(v->hint);
+	free(v->chip);
+	free(v->names);
+}
+
+/* Its action names: proc/irq/N/NAME, else sys/kernel/irq's (per-CPU). */
+static char *
+view_names(const struct irqview *v)
+{
+	char *name = irq_names(v->irq);
+
+	if (*name == '\0' && v->names != NULL) {
+		free(name);
+		name = xstrdup(v->names);
+	}
+	return name;
 }
 
 /* An affinity file, or NULL: missing is unknown, unreadable is said. */
@@ -90,6 +109,8 @@ static int
 view_read(struct explain *ex, unsigned int irq, struct irqview *v)
 {
 	struct irqinfo in;
+	char **names;
+	size_t n;
 
 	memset(v, 0, sizeof(*v));
 	v->irq = irq;
@@ -99,11 +120,23 @@ view_read(struct explain *ex, unsigned int irq, struct irqview *v)
 	v->hint = read_aff(ex, irq, AFF_HINT);
 	v->state = irq_state(irq);
 	v->node = irq_node(irq);
-	if (irqinfo_read(&ex->m, irq, INFO_TOTAL, &in) == 0) {
+	if (irqinfo_read(&ex->m, irq, INFO_TOTAL | INFO_CHIP | INFO_NAMES,
+	    &in) == 0) {
 		v->has_total = in.has_total;
 		v->total = in.total;
+		v->chip = in.chip;
+		v->handled = in.names != NULL;
+		v->names = in.names;
+		in.chip = in.names = NULL;
 		irqinfo_free(&in);
 	}
+	/*
+	 * proc/irq/N/NAME, one per action (kernel/irq/proc.c); a per-CPU
+	 * IRQ (request_percpu_irq()) has none, but sys/kernel/irq/N/actions
+	 */
+	irq_actions(irq, &names, &n);
+	v->handled |= n > 0;
+	irq_actions_free(names, n);
 	return 0;
 }
 
@@ -140,148 +173,278 @@ cpus(const struct cpuset *set)
 	return xformat(set, false);
 }
 
-static void
-find_placement(struct explain *ex, const struct irqview *v,
-    struct findings *f)
+/*
+ * How the IRQ's chip applies a move, from its name: x86 without interrupt
+ * remapping moves an IO-APIC or MSI interrupt at its next interrupt
+ * (irq_move_irq(), no IRQ_MOVE_PCNTXT); IR- chips and the ARM GIC move it
+ * at once. NULL for a chip not known here: nothing is said of it.
+ */
+static const char *
+deferred_by(const char *chip)
 {
-	struct cpuset *off, *online;
-	char *r, *e = NULL, *o;
+	static const char *const deferring[] = { "IO-APIC", "PCI-MSI",
+	    "PCI-MSIX", "HPET-MSI", "DMAR-MSI" };
+	size_t i;
+
+	for (i = 0; chip != NULL && i < nitems(deferring); i++)
+		if (strcmp(chip, deferring[i]) == 0)
+			return deferring[i];
+	return NULL;
+}
+
+/* What an IRQ's sets are once offline CPUs are left out. */
+struct live {
+	struct cpuset	*req;		/* requested and online */
+	struct cpuset	*eff;		/* effective and online; NULL unknown */
+};
+
+/*
+ * An effective set with no online CPU is stale (a managed IRQ shut down,
+ * an IRQ never started): the IRQ runs nowhere, and it is not believed.
+ */
+static void
+live_read(const struct explain *ex, const struct irqview *v, struct live *l)
+{
+	l->req = xcpudup(v->req);
+	cpuset_and(l->req, ex->m.online);
+	l->eff = NULL;
+	if (v->eff != NULL && cpuset_intersects(v->eff, ex->m.online)) {
+		l->eff = xcpudup(v->eff);
+		cpuset_and(l->eff, ex->m.online);
+	}
+}
+
+static void
+live_free(struct live *l)
+{
+	cpuset_free(l->req);
+	cpuset_free(l->eff);
+}
+
+/* Where it runs, or may run: the live effective CPUs, else requested. */
+static const struct cpuset *
+live_on(const struct live *l)
+{
+	return l->eff != NULL ? l->eff : l->req;
+}
+
+/*
+ * A move not applied yet. One that waits for the first interrupt of an
+ * IRQ that never fired is the kernel's normal course (virtio_net places
+ * its queues so at probe): detail, not attention.
+ */
+static void
+find_pending(const struct irqview *v, const struct live *l,
+    struct findings *need, struct findings *info)
+{
+	const char *by = deferred_by(v->chip);
+	bool idle = v->has_total && v->total == 0;
+	char *r, *e;
 
 	r = cpus(v->req);
-	online = xcpudup(v->req);
-	cpuset_and(online, ex->m.online);
-	if (v->eff != NULL)
-		e = cpus(v->eff);
-	if (v->eff != NULL && !cpuset_empty(v->eff) &&
-	    !cpuset_empty(online) && !cpuset_subset(v->eff, v->req))
-		findings_add(f, "pending", "runs on CPU %s, outside the "
-		    "requested %s; %s", e, r, v->state & IRQ_PENDING ?
-		    "debugfs shows the move waiting for its next interrupt" :
-		    "on x86 a move waits for the next interrupt, or the "
-		    "kernel found no free vector there");
-	else if (v->eff != NULL && cpuset_count(v->eff) == 1 &&
-	    cpuset_count(online) > 1)
-		findings_add(f, "single-target", "%s requested, delivered to "
-		    "CPU %s only: x86 interrupt controllers in physical mode "
-		    "deliver to one CPU of the set; this is normal", r, e);
-	off = xcpudup(v->req);
-	cpuset_andnot(off, ex->m.online);
-	o = cpus(off);
-	if (cpuset_empty(online))
-		findings_add(f, "no-online", "no requested CPU (%s) is online: "
-		    "the kernel uses its default affinity", *r ? r : "none");
-	else if (!cpuset_empty(off))
-		findings_add(f, "offline", "requested CPU %s %s offline", o,
-		    cpuset_count(off) == 1 ? "is" : "are");
-	cpuset_free(off);
-	cpuset_free(online);
-	free(o);
+	e = cpus(l->eff);
+	if (v->state & IRQ_PENDING)
+		findings_add(idle ? info : need, "pending", "runs on CPU %s, "
+		    "outside the requested %s: debugfs shows the move "
+		    "waiting for its next interrupt%s", e, r, idle ? ", and "
+		    "it has not fired since boot" : "");
+	else if (by != NULL)
+		findings_add(idle ? info : need, "pending", "runs on CPU %s, "
+		    "outside the requested %s: its %s controller applies a "
+		    "move at the next interrupt%s", e, r, by, idle ? ", and "
+		    "it has not fired since boot" : "");
+	else
+		findings_add(need, "pending", "runs on CPU %s, outside the "
+		    "requested %s: the kernel has not applied the move%s",
+		    e, r, idle ? "; it has not fired since boot" : "");
 	free(r);
 	free(e);
 }
 
+/*
+ * Offline CPUs in the request. kernel/irq/cpuhotplug.c migrate_one_irq():
+ * a managed IRQ whose CPUs are all offline is shut down, its affinity kept,
+ * and started again when one returns; any other IRQ whose last requested
+ * CPU goes offline gets every online CPU, for good.
+ */
+static void
+find_offline(struct explain *ex, const struct irqview *v,
+    const struct live *l, struct findings *need, struct findings *info)
+{
+	struct cpuset *off = xcpudup(v->req);
+	char *r, *o;
+
+	cpuset_andnot(off, ex->m.online);
+	r = cpus(v->req);
+	o = cpus(off);
+	if (cpuset_empty(l->req) && (v->state & IRQ_MANAGED))
+		findings_add(info, "shutdown", "all its CPUs (%s) are "
+		    "offline: the kernel manages it, so it is shut down until "
+		    "one of them comes back online", *r ? r : "none");
+	else if (cpuset_empty(l->req) && !(v->state & IRQ_KNOWN))
+		/* a movable IRQ would have been moved: managed, most likely */
+		findings_add(info, "shutdown", "all its CPUs (%s) are "
+		    "offline: a managed IRQ is shut down then, until one of "
+		    "them comes back online", *r ? r : "none");
+	else if (cpuset_empty(l->req))
+		findings_add(need, "no-online", "no requested CPU (%s) is "
+		    "online, and the kernel does not manage it",
+		    *r ? r : "none");
+	else if (!cpuset_empty(off) && !cpuset_subset(ex->m.online, v->req))
+		findings_add(info, "offline", "requested CPU %s %s offline; "
+		    "should the rest go offline too, the kernel %s", o,
+		    cpuset_count(off) == 1 ? "is" : "are",
+		    v->state & IRQ_MANAGED ? "shuts it down until one comes "
+		    "back" : "moves it to every online CPU and leaves it "
+		    "there");
+	cpuset_free(off);
+	free(o);
+	free(r);
+}
+
+static void
+find_placement(struct explain *ex, const struct irqview *v,
+    const struct live *l, struct findings *need, struct findings *info)
+{
+	char *r, *e;
+
+	find_offline(ex, v, l, need, info);
+	if (cpuset_empty(l->req) || l->eff == NULL)
+		return;
+	if (!cpuset_subset(l->eff, v->req))
+		find_pending(v, l, need, info);
+	else if (cpuset_count(l->eff) == 1 && cpuset_count(l->req) > 1) {
+		r = cpus(v->req);
+		e = cpus(l->eff);
+		findings_add(info, "single-target", "%s requested, delivered "
+		    "to CPU %s only: the kernel delivers each interrupt to "
+		    "one CPU of the set", r, e);
+		free(r);
+		free(e);
+	}
+}
+
 static void
 find_isolated(struct explain *ex, const struct irqview *v,
-    struct findings *f)
+    const struct live *l, struct findings *need, struct findings *info)
 {
-	struct cpuset *iso = xcpudup(v->eff != NULL ? v->eff : v->req);
+	struct cpuset *iso = xcpudup(live_on(l));
 	char *s;
 
 	cpuset_and(iso, ex->m.isolated);
 	if (!cpuset_empty(iso)) {
 		s = cpus(iso);
-		findings_add(f, "isolated", "%s on CPU %s, isolated "
-		    "(isolcpus or nohz_full)", v->eff != NULL ? "runs" :
-		    "may run", s);
+		/* a managed queue of an isolated CPU serves only that CPU */
+		findings_add(v->state & IRQ_MANAGED ? info : need, "isolated",
+		    "%s on CPU %s, isolated (isolcpus or nohz_full)",
+		    l->eff != NULL ? "runs" : "may run", s);
 		free(s);
 	}
 	cpuset_free(iso);
 }
 
-/* Its device's node has none of the CPUs it runs on. */
+/* Its device's node has none of the online CPUs it runs on. */
 static void
-find_node(struct explain *ex, const struct irqview *v, struct findings *f)
+find_node(struct explain *ex, const struct irqview *v, const struct live *l,
+    struct findings *need)
 {
-	const struct cpuset *local;
-	const struct cpuset *on = v->eff != NULL ? v->eff : v->req;
+	const struct cpuset *local, *on = live_on(l);
 	char *s;
 	int there;
 
 	if (v->node < 0 || machine_nnodes(&ex->m) < 2 || cpuset_empty(on) ||
 	    (local = machine_node(&ex->m, v->node)) == NULL ||
-	    cpuset_intersects(on, local))
+	    cpuset_intersects(on, local) ||
+	    (there = machine_cpu_node(&ex->m, cpuset_first(on))) < 0)
 		return;
-	there = machine_cpu_node(&ex->m, cpuset_first(on));
 	s = cpus(on);
-	findings_add(f, "remote-node", "its device is on node %d, and it %s "
-	    "on CPU %s (node %d): each interrupt crosses NUMA nodes",
-	    v->node, v->eff != NULL ? "runs" : "may run", s, there);
+	findings_add(need, "remote-node", "its device is on node %d, and it "
+	    "%s on CPU %s (node %d): each interrupt crosses NUMA nodes",
+	    v->node, l->eff != NULL ? "runs" : "may run", s, there);
 	free(s);
 }
 
+/*
+ * What needs attention goes to need, the rest to info (-v). An IRQ
+ * without a handler runs nothing: nothing is said of it.
+ */
 static void
-find_all(struct explain *ex, const struct irqview *v, struct findings *f)
+find_all(struct explain *ex, const struct irqview *v, struct findings *need,
+    struct findings *info)
 {
+	struct live l;
 	char *h, *r;
 
+	if (!v->handled)
+		return;
+	live_read(ex, v, &l);
+	/* percpu_devid IRQs (arch_timer, arm-pmu): no effective CPU */
+	if (v->eff != NULL && cpuset_empty(v->eff)) {
+		findings_add(info, "per-cpu", "a per-CPU interrupt: it fires "
+		    "on each CPU, and cannot be moved");
+		live_free(&l);
+		return;
+	}
 	if (v->state & IRQ_MANAGED)
-		findings_add(f, "managed", "the kernel manages its affinity "
+		findings_add(info, "managed", "the kernel manages its affinity "
 		    "(a queue of a multi-queue device) and refuses to move it");
-	find_placement(ex, v, f);
-	find_isolated(ex, v, f);
-	find_node(ex, v, f);
+	find_placement(ex, v, &l, need, info);
+	/* shut down: x86 parks it on CPU 0, which says nothing of it */
+	if (!cpuset_empty(l.req)) {
+		find_isolated(ex, v, &l, need, info);
+		find_node(ex, v, &l, need);
+	}
 	if (v->hint != NULL && !cpuset_empty(v->hint) &&
 	    !cpuset_equal(v->hint, v->req)) {
 		h = cpus(v->hint);
 		r = cpus(v->req);
-		findings_add(f, "hint", "its driver suggests CPU %s "
+		findings_add(info, "hint", "its driver suggests CPU %s "
 		    "(affinity_hint); %s is requested", h, *r ? r : "none");
 		free(h);
 		free(r);
 	}
-	if (v->has_total && v->total == 0)
-		findings_add(f, "idle", "has not fired since boot: where a "
-		    "move waits for the next interrupt, its affinity is not "
-		    "applied yet");
+	if (v->has_total && v->total == 0 && (l.eff == NULL ||
+	    cpuset_subset(l.eff, v->req)))
+		findings_add(info, "idle", "has not fired since boot");
 	if (ex->ib.pid != 0 && !(v->state & IRQ_MANAGED) &&
 	    !irqbalance_bans(&ex->ib, v->irq))
-		findings_add(f, "irqbalance", "runs and may move it again; "
+		findings_add(need, "irqbalance", "runs and may move it again; "
 		    "--banirq=%u keeps it away", v->irq);
+	live_free(&l);
 }
 
-/* Whether a finding asks for attention: single-target does not. */
-static bool
-matters(const struct findings *f)
+static void
+print_lines(unsigned int irq, const char *name, const struct findings *f)
 {
 	size_t i;
 
 	for (i = 0; i < f->n; i++)
-		if (strcmp(f->v[i].code, "single-target") != 0)
-			return true;
-	return false;
+		printf("irq %u%s%s: %s: %s\n", irq, *name ? " " : "", name,
+		    f->v[i].code, f->v[i].text);
 }
 
 static void
 print_text(const struct explain *ex, const struct irqview *v,
-    const struct findings *f)
+    const struct findings *need, const struct findings *info)
 {
 	char *raw, *name, *r, *e;
-	size_t i;
 
-	if (f->n == 0 && !ex->verbose)
+	if (need->n == 0 && !ex->verbose && (!ex->detail || info->n == 0))
 		return;
-	raw = irq_names(v->irq);
+	raw = view_names(v);
 	if ((name = escaped(raw)) == NULL)
 		err(1, NULL);
-	for (i = 0; i < f->n; i++)
-		printf("irq %u%s%s: %s: %s\n", v->irq, *name ? " " : "", name,
-		    f->v[i].code, f->v[i].text);
-	if (f->n == 0) {
+	print_lines(v->irq, name, need);
+	if (ex->detail)
+		print_lines(v->irq, name, info);
+	if (ex->verbose && need->n == 0 && info->n == 0) {
 		r = cpus(v->req);
-		e = v->eff != NULL ? cpus(v->eff) : NULL;
-		printf("irq %u%s%s: ok: %s requested%s%s\n", v->irq,
+		e = v->eff != NULL && !cpuset_empty(v->eff) ? cpus(v->eff) :
+		    NULL;
+		printf("irq %u%s%s: ok: %s requested%s%s%s\n", v->irq,
 		    *name ? " " : "", name, *r ? r : "none",
-		    e != NULL ? ", runs on CPU " : "", e != NULL ? e : "");
+		    e != NULL ? ", runs on CPU " : "", e != NULL ? e : "",
+		    v->handled ? "" : ", no handler");
 		free(r);
 		free(e);
 	}
@@ -290,9 +453,10 @@ print_text(const struct explain *ex, const struct irqview *v,
 }
 
 static void
-print_json(const struct irqview *v, const struct findings *f, bool first)
+print_json(const struct irqview *v, const struct findings *need,
+    const struct findings *info, bool first)
 {
-	char *name = irq_names(v->irq), *s;
+	char *name = view_names(v), *s;
 
 	printf("%s{\"irq\":%u,\"name\":", first ? "" : ",", v->irq);
 	json_string(stdout, name);
@@ -305,7 +469,9 @@ print_json(const struct irqview *v, const struct findings *f, bool first)
 		free(s);
 	}
 	printf(",\"findings\":");
-	findings_json(stdout, f);
+	findings_json(stdout, need);
+	printf(",\"notes\":");
+	findings_json(stdout, info);
 	putchar('}');
 	free(name);
 }
@@ -314,7 +480,7 @@ static int
 explain_irqs(struct explain *ex, const struct irqs *irqs)
 {
 	struct irqview *v;
-	struct findings f = { NULL, 0 };
+	struct findings need = { NULL, 0 }, info = { NULL, 0 };
 	size_t i, shown = 0;
 	bool attention = false;
 
@@ -327,13 +493,14 @@ explain_irqs(struct explain *ex, const struct irqs *irqs)
 	for (i = 0; i < irqs->n; i++) {
 		if (v[i].req == NULL)
 			continue;
-		find_all(ex, &v[i], &f);
-		attention |= matters(&f);
+		find_all(ex, &v[i], &need, &info);
+		attention |= need.n > 0;
 		if (ex->json)
-			print_json(&v[i], &f, shown++ == 0);
+			print_json(&v[i], &need, &info, shown++ == 0);
 		else
-			print_text(ex, &v[i], &f);
-		findings_free(&f);
+			print_text(ex, &v[i], &need, &info);
+		findings_free(&need);
+		findings_free(&info);
 	}
 	if (ex->json)
 		printf("]}\n");
@@ -364,13 +531,12 @@ explain_main(int argc, char *argv[])
 			break;
 		}
 	}
-	if (argc - optind > 1)
-		return usage_error(&explain_command,
-		    "expected at most one IRQ list");
 	if (machine_load(&ex.m) != 0)
 		return EXIT_FAIL;
-	status = exit_status(argc - optind == 1 ?
-	    irqs_select(argv[optind], &irqs) : irqs_all(&irqs));
+	ex.detail = ex.verbose || argc - optind >= 1;
+	status = exit_status(argc - optind >= 1 ?
+	    irqs_select_many(argc - optind, argv + optind, &irqs) :
+	    irqs_all(&irqs));
 	if (status == EXIT_OK) {
 		irqbalance_load(&ex.m, &ex.ib);
 		status = explain_irqs(&ex, &irqs);

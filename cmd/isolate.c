@@ -167,7 +167,7 @@ fallback(struct isolate *is, unsigned int irq)
 	return to;
 }
 
-/* Where the IRQ runs: its effective CPUs, else its requested ones. */
+/* Where the IRQ runs: its online effective CPUs, else requested ones. */
 static struct cpuset *
 runs_on(struct isolate *is, unsigned int irq, bool *guessed)
 {
@@ -175,12 +175,7 @@ runs_on(struct isolate *is, unsigned int irq, bool *guessed)
 	struct perr pe;
 	int rc;
 
-	*guessed = false;
-	if ((rc = affinity_read(irq, AFF_EFFECTIVE, set, &pe)) == -ENOENT) {
-		*guessed = true;
-		rc = affinity_read(irq, AFF_REQUESTED, set, &pe);
-	}
-	if (rc != 0) {
+	if ((rc = runs_on_read(&is->m, irq, set, guessed, &pe)) != 0) {
 		warnx("irq %u: %s", irq, pe.msg);
 		cpuset_free(set);
 		return NULL;

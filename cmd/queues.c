@@ -39,13 +39,18 @@ static const struct option queues_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-enum col { C_DEV, C_QUEUE, C_IRQ, C_CPUS, C_XPS, C_RPS, C_ALIGNED, NCOLS };
+enum col {
+	C_DEV, C_QUEUE, C_IRQ, C_AFFINITY, C_CPUS, C_XPS, C_RPS, C_ALIGNED,
+	NCOLS
+};
 
 static const struct column columns[NCOLS] = {
 	[C_DEV] =	{ "DEV", "dev", false, false, "network interface" },
 	[C_QUEUE] =	{ "QUEUE", "queue", false, false, "rx-N or tx-N" },
 	[C_IRQ] =	{ "IRQ", "irq", true, false,
 	    "the IRQ serving the queue, by its action name" },
+	[C_AFFINITY] =	{ "AFFINITY", "affinity", false, false,
+	    "that IRQ's requested CPUs (smp_affinity_list)" },
 	[C_CPUS] =	{ "CPUS", "cpus", false, false,
 	    "that IRQ's effective CPUs (requested without effective files)" },
 	[C_XPS] =	{ "XPS", "xps", false, false,
@@ -53,11 +58,11 @@ static const struct column columns[NCOLS] = {
 	[C_RPS] =	{ "RPS", "rps", false, false,
 	    "rx queues: the CPUs its packets go on to (rps_cpus)" },
 	[C_ALIGNED] =	{ "ALIGNED", "aligned", false, false,
-	    "tx queues: XPS is the IRQ's requested CPUs (yes, no)" },
+	    "tx queues: XPS is AFFINITY, not CPUS (yes, no)" },
 };
 
 static const unsigned int default_cols[] = {
-	C_DEV, C_QUEUE, C_IRQ, C_CPUS, C_XPS, C_RPS, C_ALIGNED
+	C_DEV, C_QUEUE, C_IRQ, C_AFFINITY, C_CPUS, C_XPS, C_RPS, C_ALIGNED
 };
 
 static void
@@ -123,6 +128,9 @@ irq_sets(struct queues *qs, int irq)
 			s->rc_eff = s->rc_req;
 			cpuset_copy(s->eff, s->req);
 		}
+		/* an offline effective CPU is stale (runs_on_read()) */
+		if (s->rc_eff == 0)
+			cpuset_and(s->eff, qs->m.online);
 	}
 	return s;
 }
@@ -155,6 +163,7 @@ add_row(struct queues *qs, const struct netif *nif, const struct netqueue *q)
 	snprintf(buf, sizeof(buf), "%d", q->irq);
 	row->cell[C_IRQ] = xstrdup(buf);
 	s = irq_sets(qs, q->irq);
+	row->cell[C_AFFINITY] = list_or_null(s->req, s->rc_req);
 	row->cell[C_CPUS] = list_or_null(s->eff, s->rc_eff);
 	if (q->kind == NQ_TX && q->cpus != NULL && s->rc_req == 0)
 		row->cell[C_ALIGNED] = xstrdup(cpuset_equal(q->cpus, s->req) ?

@@ -30,7 +30,7 @@ static const struct column columns[NCOLS] = {
 	[C_AFFINITY] =	{ "AFFINITY", "affinity", false, false,
 	    "requested CPUs (smp_affinity_list)" },
 	[C_EFFECTIVE] =	{ "EFFECTIVE", "effective", false, false,
-	    "CPUs the interrupt is delivered to (effective_affinity_list)" },
+	    "online CPUs it is delivered to (effective_affinity_list)" },
 	[C_NODE] =	{ "NODE", "node", true, true, "NUMA node of the IRQ" },
 	[C_TOTAL] =	{ "TOTAL", "total", true, true,
 	    "interrupts counted on the online CPUs" },
@@ -59,7 +59,7 @@ static void show_columns(FILE *);
 
 const struct command show_command = {
 	"show", show_main, "show the affinity of IRQs",
-	"[-mJnaq] [-o columns] [-i seconds [-c count]] [irqs]",
+	"[-mJnaq] [-o columns] [-i seconds [-c count]] [irqs ...]",
 	"  -m, --mask            print CPU sets as kernel masks, not lists\n"
 	"  -J, --json            print JSON\n"
 	"  -n, --noheadings      print no header line\n"
@@ -268,7 +268,8 @@ row_sets(struct show *sh, struct row *row)
 	if (sh->want[C_AFFINITY])
 		row->cell[C_AFFINITY] = read_set(sh, irq, AFF_REQUESTED, NULL);
 	if (sh->want[C_EFFECTIVE])
-		row->cell[C_EFFECTIVE] = read_set(sh, irq, AFF_EFFECTIVE, NULL);
+		row->cell[C_EFFECTIVE] = read_set(sh, irq, AFF_EFFECTIVE,
+		    sh->m.online);
 	if (sh->want[C_ONLINE])
 		row->cell[C_ONLINE] = read_set(sh, irq, AFF_REQUESTED,
 		    sh->m.online);
@@ -478,6 +479,7 @@ static int
 add_rowless(struct show *sh)
 {
 	struct irqs seen, dirs;
+	struct row *row;
 	size_t i;
 
 	if (sh->nrows > 0)
@@ -489,9 +491,13 @@ add_rowless(struct show *sh)
 	seen.v = xcalloc(sh->nrows, sizeof(*seen.v));
 	for (seen.n = 0; seen.n < sh->nrows; seen.n++)
 		seen.v[seen.n] = sh->rows[seen.n].irq;
+	/* sys/kernel/irq/N as for a selected IRQ: show N and -a agree */
 	for (i = 0; i < dirs.n; i++)
-		if (!irqs_find(&seen, dirs.v[i], NULL))
-			fill_rowless(sh, add_row(sh, dirs.v[i]));
+		if (!irqs_find(&seen, dirs.v[i], NULL)) {
+			row = add_row(sh, dirs.v[i]);
+			fill_sysfs(sh, row);
+			fill_rowless(sh, row);
+		}
 	irqs_free(&dirs);
 	irqs_free(&seen);
 	if (sh->nrows > 0)
@@ -711,9 +717,6 @@ show_options(int argc, char *argv[], struct show *sh)
 			break;
 		}
 	}
-	if (argc - optind > 1)
-		return usage_error(&show_command,
-		    "expected at most one IRQ list");
 	if ((rc = sampling_check(&show_command, &sh->sm)) != EXIT_OK)
 		return rc;
 	if (sh->ncols == 0)
@@ -835,8 +838,9 @@ show_main(int argc, char *argv[])
 	if (machine_load(&sh.m) != 0)
 		return EXIT_FAIL;
 	sh.scratch = xcpuset(sh.m.nbits);
-	if (argc - optind == 1) {
-		status = exit_status(irqs_select(argv[optind], &sh.only));
+	if (argc - optind >= 1) {
+		status = exit_status(irqs_select_many(argc - optind,
+		    argv + optind, &sh.only));
 		sh.filter = true;
 	}
 	if (status == EXIT_OK && sh.want[C_DEVICE])

@@ -26,7 +26,7 @@ static int spread_main(int, char *[]);
 const struct command spread_command = {
 	"spread", spread_main, "give each IRQ of a device its own CPU",
 	"[-nvJq] [-c cpus] [-x cpus] [--linear] [--include-isolated] [--xps] "
-	"irqs",
+	"irqs ...",
 	"  -n, --dry-run           print the plan, write nothing\n"
 	"  -v, --verbose           print a line for every IRQ\n"
 	"  -J, --json              print the result as JSON\n"
@@ -526,8 +526,8 @@ spread_options(int argc, char *argv[], struct spread *sp)
 			break;
 		}
 	}
-	if (argc - optind != 1)
-		return usage_error(&spread_command, "expected one IRQ list");
+	if (argc - optind < 1)
+		return usage_error(&spread_command, "expected an IRQ list");
 	if (sp->flags & APPLY_JSON)
 		sp->flags &= ~APPLY_VERBOSE;
 	return EXIT_OK;
@@ -734,7 +734,8 @@ spread_main(int argc, char *argv[])
 	if (machine_load(&sp.m) != 0)
 		return EXIT_FAIL;
 	if ((status = spread_cpus(&sp)) == EXIT_OK &&
-	    (status = exit_status(irqs_select(argv[optind], &irqs))) ==
+	    (status = exit_status(irqs_select_many(argc - optind,
+	    argv + optind, &irqs))) ==
 	    EXIT_OK) {
 		pool = make_pool(&sp.m, sp.named, sp.exclude, sp.isolated,
 		    argv[optind], &irqs);

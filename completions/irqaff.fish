@@ -145,7 +145,7 @@ end
 
 function __irqaff_queues_columns
     set -l head (string match -r -- '^\+?(?:.*,)?' (commandline -ct))
-    for c in DEV QUEUE IRQ CPUS XPS RPS ALIGNED
+    for c in DEV QUEUE IRQ AFFINITY CPUS XPS RPS ALIGNED
         echo "$head$c"
     end
 end

@@ -339,6 +339,31 @@ affinity_read(unsigned int irq, enum affinity what, struct cpuset *set,
 	return first;
 }
 
+/*
+ * Where an IRQ runs: the online CPUs of its effective affinity, or of its
+ * requested one where the kernel has no effective_affinity (*guessed, when
+ * given). A managed IRQ whose CPUs all went offline is shut down and keeps
+ * its offline effective CPU (kernel/irq/cpuhotplug.c migrate_one_irq()):
+ * it runs nowhere, the empty set. 0 or a negative errno, as affinity_read().
+ */
+int
+runs_on_read(const struct machine *m, unsigned int irq, struct cpuset *set,
+    bool *guessed, struct perr *pe)
+{
+	bool g = false;
+	int rc;
+
+	if ((rc = affinity_read(irq, AFF_EFFECTIVE, set, pe)) == -ENOENT) {
+		g = true;
+		rc = affinity_read(irq, AFF_REQUESTED, set, pe);
+	}
+	if (guessed != NULL)
+		*guessed = g;
+	if (rc == 0)
+		cpuset_and(set, m->online);
+	return rc;
+}
+
 /* default_smp_affinity: a mask file only (kernel/irq/proc.c). */
 int
 default_read(struct cpuset *set, struct perr *pe)

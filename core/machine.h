@@ -54,6 +54,8 @@ size_t		 machine_nnodes(struct machine *);
 
 int		 affinity_read(unsigned int, enum affinity, struct cpuset *,
 		    struct perr *);
+int		 runs_on_read(const struct machine *, unsigned int,
+		    struct cpuset *, bool *, struct perr *);
 int		 default_read(struct cpuset *, struct perr *);
 int		 irq_node(unsigned int);
 

@@ -237,11 +237,13 @@ glob_matches(const char *glob, unsigned int irq, struct names *nm)
 struct oncpus {
 	struct cpuset	*want;
 	struct cpuset	*set;
+	struct cpuset	*online;
 };
 
 /*
  * Whether an IRQ runs on one of the CPUs: its effective CPUs, or its
- * requested ones when the kernel has no effective_affinity files.
+ * requested ones when the kernel has no effective_affinity files; online
+ * ones only (a shut-down managed IRQ keeps an offline effective CPU).
  */
 static bool
 runs_on(unsigned int irq, struct oncpus *on)
@@ -254,6 +256,8 @@ runs_on(unsigned int irq, struct oncpus *on)
 	/* -ENOENT: the IRQ is gone */
 	if (rc != 0 && rc != -ENOENT)
 		warnx("irq %u: %s", irq, pe.msg);
+	if (rc == 0)
+		cpuset_and(on->set, on->online);
 	return rc == 0 && cpuset_intersects(on->set, on->want);
 }
 
@@ -275,6 +279,7 @@ oncpus_read(const char *arg, const char *text, struct oncpus *on)
 	}
 	on->want = xcpuset(m.nbits);
 	on->set = xcpuset(m.nbits);
+	on->online = xcpudup(m.online);
 	if (machine_cpus(&m, text, CPUS_NONEMPTY, on->want, &pe) != 0) {
 		warnx("IRQ list \"%s\": %s", quoted(arg), pe.msg);
 		rc = -EINVAL;
@@ -354,7 +359,7 @@ int
 irqs_select(const char *arg, struct irqs *out)
 {
 	struct irqs all;
-	struct oncpus on = { NULL, NULL };
+	struct oncpus on = { NULL, NULL, NULL };
 	struct irqsel *sel;
 	struct names *names;
 	struct perr pe;
@@ -376,6 +381,7 @@ irqs_select(const char *arg, struct irqs *out)
 	    (rc = irqs_all(&all)) != 0) {
 		cpuset_free(on.want);
 		cpuset_free(on.set);
+		cpuset_free(on.online);
 		irqsel_free(sel, nsel);
 		return rc;
 	}
@@ -399,7 +405,50 @@ irqs_select(const char *arg, struct irqs *out)
 	free(pick);
 	cpuset_free(on.want);
 	cpuset_free(on.set);
+	cpuset_free(on.online);
 	irqs_free(&all);
 	irqsel_free(sel, nsel);
 	return rc;
+}
+
+/*
+ * Several IRQ-list operands, as users type them (explain nvme0q1 nvme0q2):
+ * one union. Every operand is checked, each error said; the first error
+ * is returned.
+ */
+int
+irqs_select_many(int argc, char *argv[], struct irqs *out)
+{
+	struct irqs one, sum;
+	size_t i, j, k;
+	int n, rc, first = 0;
+
+	out->v = NULL;
+	out->n = 0;
+	for (n = 0; n < argc; n++) {
+		if ((rc = irqs_select(argv[n], &one)) != 0) {
+			if (first == 0)
+				first = rc;
+			continue;
+		}
+		/* merge two sorted sets */
+		sum.v = xcalloc(out->n + one.n, sizeof(*sum.v));
+		for (i = j = k = 0; i < out->n || j < one.n; k++) {
+			if (j == one.n || (i < out->n && out->v[i] < one.v[j]))
+				sum.v[k] = out->v[i++];
+			else if (i == out->n || one.v[j] < out->v[i])
+				sum.v[k] = one.v[j++];
+			else {
+				sum.v[k] = out->v[i++];
+				j++;
+			}
+		}
+		sum.n = k;
+		irqs_free(out);
+		irqs_free(&one);
+		*out = sum;
+	}
+	if (first != 0)
+		irqs_free(out);
+	return first;
 }

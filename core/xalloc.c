@@ -19,7 +19,8 @@ xcalloc(size_t n, size_t size)
 void *
 xreallocarray(void *p, size_t n, size_t size)
 {
-	if ((p = reallocarray(p, n, size)) == NULL)
+	/* glibc frees p for a size of 0 and returns NULL */
+	if ((p = reallocarray(p, n > 0 ? n : 1, size)) == NULL)
 		err(1, NULL);
 	return p;
 }

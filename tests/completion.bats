@@ -297,7 +297,7 @@ queues xps rps save restore check mask list"
 		sed -n '/^Columns/,/^$/s/^  \([A-Z]*\) .*/\1/p' | paste -sd ' ')"
 	complete_line irqaff queues --output=DEV,X
 	assert_equal "$reply" "DEV,XPS"
-	complete_line irqaff queues -o +A
+	complete_line irqaff queues -o +AL
 	assert_equal "$reply" "+ALIGNED"
 	# eth0 has no queues directory
 	complete_line irqaff queues -J -o DEV ''
@@ -467,7 +467,7 @@ zsh_complete() {
 	mkdir "$ROOT/sys/class/net/eth1/queues"
 	run zsh_complete 'irqaff queues -J -'
 	assert_output "--help --noheadings --output -h -n -o"
-	run zsh_complete 'irqaff queues -o DEV,A'
+	run zsh_complete 'irqaff queues -o DEV,AL'
 	assert_output "ALIGNED"
 	run zsh_complete 'irqaff queues -n e'
 	assert_output "eth1"

@@ -140,3 +140,32 @@ irqs_on() {
 	run --separate-stderr -2 irqaff cpus -i 1 -c 0
 	assert_equal "${stderr%%$'\n'*}" 'irqaff: cpus: count "0" is too small'
 }
+
+@test "an empty nohz_full, \"(null)\" padded to 16 columns, is read as no CPU" {
+	local cmd
+	make_root --cpus 16 --nic eth0:2 --irq 30=a --affinity 3
+	assert_equal "$(<"$ROOT/sys/devices/system/cpu/nohz_full")" \
+		'          (null)'
+	for cmd in 'cpus' 'show' 'explain' 'isolate --check 3' 'spread -n -c 0-3 30'; do
+		run --separate-stderr irqaff $cmd
+		assert_equal "$cmd: $stderr" "$cmd: "
+	done
+	run --separate-stderr -0 irqaff cpus -o CPU,STATE 3
+	assert_output $'CPU STATE\n  3 online'
+}
+
+@test "a shut-down managed IRQ's offline effective CPU is not counted" {
+	# kernel/irq/cpuhotplug.c: nvme0q4's CPU 3 went offline; the IRQ is
+	# shut down and effective_affinity still reads 3
+	make_root --cpus 4 --offline 3 --irq 30=nvme0q4 --affinity 3 \
+		--managed 30 --irq 31=a --affinity 2
+	assert_equal "$(<"$(irq_dir 30)/effective_affinity_list")" 3
+	run --separate-stderr -0 irqaff cpus -o CPU,STATE,IRQS 2-3
+	assert_output $'CPU STATE   IRQS\n  2 online     1\n  3 offline    0'
+	run --separate-stderr -0 irqaff show -o IRQ,AFFINITY,EFFECTIVE 30-31
+	assert_output $'IRQ AFFINITY EFFECTIVE\n 30 3        -\n 31 2        2'
+	run --separate-stderr -2 irqaff show cpu:3
+	run --separate-stderr -1 irqaff isolate --check 3
+	assert_output 'default: default_smp_affinity 0-3 includes CPU 3: new IRQs start there
+CPU 3: not isolated from interrupts'
+}

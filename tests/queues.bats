@@ -196,19 +196,19 @@ tx-1 - -'
 		xps_cpus): more than the 1 32-bit word that 4 CPUs need"
 }
 
-@test "CPUS is the IRQ's effective set; ALIGNED compares XPS with the requested" {
+@test "CPUS is the IRQ's effective set; ALIGNED compares XPS with AFFINITY" {
 	# requested 0-3 for every IRQ, effective the (IRQ mod 4)th CPU
 	make_root --cpus 4 --nic eth0:3 --xps eth0:0=0-3 --xps eth0:1=2 \
 		--xps eth0:2=1
 	printf '1\n' >"$(irq_dir 27)/smp_affinity_list"
 	run -0 --separate-stderr irqaff queues
-	assert_output 'DEV  QUEUE IRQ CPUS XPS RPS ALIGNED
-eth0 rx-0   25 1    -   -   -
-eth0 tx-0   25 1    0-3 -   yes
-eth0 rx-1   26 2    -   -   -
-eth0 tx-1   26 2    2   -   no
-eth0 rx-2   27 3    -   -   -
-eth0 tx-2   27 3    1   -   yes'
+	assert_output 'DEV  QUEUE IRQ AFFINITY CPUS XPS RPS ALIGNED
+eth0 rx-0   25 0-3      1    -   -   -
+eth0 tx-0   25 0-3      1    0-3 -   yes
+eth0 rx-1   26 0-3      2    -   -   -
+eth0 tx-1   26 0-3      2    2   -   no
+eth0 rx-2   27 1        3    -   -   -
+eth0 tx-2   27 1        3    1   -   yes'
 	# without effective_affinity files, CPUS is the requested set
 	rm "$(irq_dir 25)"/effective_affinity*
 	run -0 --separate-stderr irqaff queues -n -o queue,cpus,aligned eth0
@@ -224,7 +224,7 @@ tx-2 3   yes'
 	make_root --cpus 4 --nic eth0:2 --xps eth0:0=0-3 --nic eth1:1
 	rename_action 26 eth0-TxRx-1 eth0-unused
 	run -0 --separate-stderr irqaff queues -J
-	assert_output '{"queues":[{"dev":"eth0","queue":"rx-0","irq":25,"cpus":"1","xps":null,"rps":"","aligned":null},{"dev":"eth0","queue":"tx-0","irq":25,"cpus":"1","xps":"0-3","rps":null,"aligned":true},{"dev":"eth0","queue":"rx-1","irq":null,"cpus":null,"xps":null,"rps":"","aligned":null},{"dev":"eth0","queue":"tx-1","irq":null,"cpus":null,"xps":"","rps":null,"aligned":null},{"dev":"eth1","queue":"rx-0","irq":28,"cpus":"0","xps":null,"rps":"","aligned":null},{"dev":"eth1","queue":"tx-0","irq":28,"cpus":"0","xps":null,"rps":null,"aligned":null}]}'
+	assert_output '{"queues":[{"dev":"eth0","queue":"rx-0","irq":25,"affinity":"0-3","cpus":"1","xps":null,"rps":"","aligned":null},{"dev":"eth0","queue":"tx-0","irq":25,"affinity":"0-3","cpus":"1","xps":"0-3","rps":null,"aligned":true},{"dev":"eth0","queue":"rx-1","irq":null,"affinity":null,"cpus":null,"xps":null,"rps":"","aligned":null},{"dev":"eth0","queue":"tx-1","irq":null,"affinity":null,"cpus":null,"xps":"","rps":null,"aligned":null},{"dev":"eth1","queue":"rx-0","irq":28,"affinity":"0-3","cpus":"0","xps":null,"rps":"","aligned":null},{"dev":"eth1","queue":"tx-0","irq":28,"affinity":"0-3","cpus":"0","xps":null,"rps":null,"aligned":null}]}'
 	assert_equal "$stderr" ''
 	if command -v jq >/dev/null; then
 		run -0 jq -r '.queues[] | select(.aligned) | .dev + " " + .queue' \
@@ -243,8 +243,8 @@ tx-2 3   yes'
 1   eth0 1
 -   eth0 -'
 	run -0 irqaff queues -n --output=+IRQ
-	assert_output 'eth0 rx-0 25 1 - 1 - 25
-eth0 tx-0 25 1 - - - 25'
+	assert_output 'eth0 rx-0 25 0-3 1 - 1 - 25
+eth0 tx-0 25 0-3 1 - - - 25'
 	run -2 --separate-stderr irqaff queues -o DEV,bogus
 	assert_output ''
 	assert_equal "$stderr" 'irqaff: queues: unknown column "bogus"
@@ -277,11 +277,11 @@ t\tb\\"q  tx-0   27'
 	printf '0\n' >"$ROOT/sys/devices/virtual/net/lo/queues/rx-0/rps_cpus"
 	ln -s ../../devices/virtual/net/lo "$ROOT/sys/class/net/lo"
 	run -0 --separate-stderr irqaff queues
-	assert_output 'DEV  QUEUE IRQ CPUS XPS RPS ALIGNED
-eth0 rx-0   25 1    -   -   -
-eth0 tx-0   25 1    -   -   -
-lo   rx-0    - -    -   -   -
-lo   tx-0    - -    -   -   -'
+	assert_output 'DEV  QUEUE IRQ AFFINITY CPUS XPS RPS ALIGNED
+eth0 rx-0   25 0-3      1    -   -   -
+eth0 tx-0   25 0-3      1    -   -   -
+lo   rx-0    - -        -    -   -   -
+lo   tx-0    - -        -    -   -   -'
 	assert_equal "$stderr" ''
 	run -2 --separate-stderr irqaff queues lo,eth1
 	assert_output ''

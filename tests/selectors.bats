@@ -403,7 +403,7 @@ cpu_root() {
 	run --separate-stderr irqaff explain -v cpu:3
 	assert_success
 	assert_output - <<-'EOF'
-		irq 25 b: single-target: 2-5 requested, delivered to CPU 3 only: x86 interrupt controllers in physical mode deliver to one CPU of the set; this is normal
+		irq 25 b: single-target: 2-5 requested, delivered to CPU 3 only: the kernel delivers each interrupt to one CPU of the set
 		irq 26 c: ok: 3 requested, runs on CPU 3
 	EOF
 }

@@ -121,6 +121,16 @@ lines() {
 		' 51 0-3      0            0 1560003 nvme0q1          -    IR-PCI-MSI 31457281 0-2    nvme0')"
 }
 
+@test "show -o DEVICE survives PCI functions without interrupts before the devices" {
+	# the tree's host and ISA bridges: no msi_irqs, irq 0, as on every PC
+	assert_equal "$(cat "$ROOT/sys/bus/pci/devices/0000:00:00.0/irq" \
+		"$ROOT/sys/bus/pci/devices/0000:00:1f.0/irq")" "$(lines 0 0)"
+	run --separate-stderr irqaff show -o IRQ,DEVICE 24,40,50
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output "$(lines 'IRQ DEVICE' ' 24 -' ' 40 eth0' ' 50 nvme0')"
+}
+
 @test "show -o takes column names in any case and in the order given" {
 	run --separate-stderr irqaff show -o name,Irq,AFFINITY 24-26
 	assert_success
@@ -330,6 +340,24 @@ $(usage_of show)"
 		'61       - x, y')"
 }
 
+@test "show -a and show N give an unused IRQ the same TOTAL" {
+	# IRQ 3: no action and no count, so no row in proc/interrupts
+	# (show_interrupts()), but a sys/kernel/irq/3 that counts 0
+	make_root --dir "$BATS_TEST_TMPDIR/u" --cpus 4 --irq 3 --idle 3 \
+		--irq 24=acpi
+	refute grep -q '^ *3:' "$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff show -n -o irq,total 3
+	assert_output '3 0'
+	run --separate-stderr -0 irqaff show -a -n -o irq,total
+	assert_output "$(lines ' 3       0' "24 $(irq_total 24)")"
+	make_root --dir "$BATS_TEST_TMPDIR/n" --cpus 4 --irq 3 --idle 3 \
+		--irq 24=acpi --no-sysirq
+	run --separate-stderr -0 irqaff show -n -o irq,total 3
+	assert_output '3 -'
+	run --separate-stderr -0 irqaff show -a -n -o irq,total
+	assert_output "$(lines ' 3       -' "24 $(irq_total 24)")"
+}
+
 @test "show --all with a selector still shows only the selected IRQs" {
 	mkdir -p "$(irq_dir 60)/orphan" "$(irq_dir 61)/other"
 	run --separate-stderr irqaff show --all -n -o irq 24,60
@@ -348,12 +376,14 @@ $(usage_of show)"
 	assert_equal "$stderr" "irqaff: IRQ 99 does not exist"
 }
 
-@test "show with two operands is a usage error" {
-	run --separate-stderr irqaff show 24 25
-	assert_failure 2
+@test "show takes several IRQ lists as one union" {
+	run --separate-stderr -0 irqaff show -n -o irq 'eth0*' 24 50,24 'eth0*'
+	assert_output "$(lines 24 40 41 42 50)"
+	assert_equal "$stderr" ""
+	run --separate-stderr -2 irqaff show -n -o irq 24 99 98
 	assert_output ""
-	assert_equal "$stderr" "irqaff: show: expected at most one IRQ list
-$(usage_of show)"
+	assert_equal "$stderr" "$(lines 'irqaff: IRQ 99 does not exist' \
+		'irqaff: IRQ 98 does not exist')"
 }
 
 @test "show with an unknown option is a usage error" {

@@ -748,7 +748,10 @@ _tree_write_online() {
 }
 
 # _tree_effective IRQ: the CPU the IRQ is delivered to, the (IRQ mod k)th
-# of the k online CPUs in its affinity (all online CPUs if none is).
+# of the k online CPUs in its affinity (all online CPUs if none is). A
+# managed IRQ with none online was shut down on its last CPU and keeps it
+# (kernel/irq/cpuhotplug.c migrate_one_irq(): irq_shutdown_and_deactivate()
+# leaves the masks alone): the first CPU of its affinity.
 _tree_effective() {
 	local irq=$1 c
 	local -a set=() cand=()
@@ -758,6 +761,11 @@ _tree_effective() {
 			cand+=("$c")
 		fi
 	done
+	if ((${#cand[@]} == 0)) && [[ -n ${_T_MANAGED[irq]+set} ]]; then
+		cand=("${!set[@]}")
+		printf -v "_T_EFF[irq]" '%d' "${cand[0]}"
+		return
+	fi
 	if ((${#cand[@]} == 0)); then
 		cand=("${!_T_ON[@]}")
 	fi
@@ -837,6 +845,23 @@ _tree_write_irqs() {
 		((_T_SYSIRQ == 0)) || _tree_write_sysirq "$irq"
 	done
 	_tree_write_counts 0
+	_tree_drop_unused
+}
+
+# _tree_drop_unused: proc/interrupts without the rows of --idle IRQs that
+# have no name (no action): kernel/irq/proc.c show_interrupts() skips an
+# IRQ with no action and no count. Its sys/kernel/irq/N stays, counting 0.
+_tree_drop_unused() {
+	local irq list=' '
+	local -a acts=()
+	for irq in "${!_T_IDLE[@]}"; do
+		_tree_names acts "$irq"
+		((${#acts[@]})) || list+="$irq: "
+	done
+	[[ $list != ' ' ]] || return 0
+	awk -v drop="$list" 'index(drop, " " $1 " ") == 0' \
+		"$ROOT/proc/interrupts" >"$ROOT/proc/interrupts.new" &&
+		mv -- "$ROOT/proc/interrupts.new" "$ROOT/proc/interrupts"
 }
 
 # _tree_write_sysirq IRQ: sys/kernel/irq/IRQ/ but per_cpu_count, from
@@ -1201,6 +1226,28 @@ _tree_write_devices() {
 		if [[ $kind == nvme ]]; then
 			_tree_write_nvme_disk "$d"
 		fi
+	done
+	_tree_write_bridges
+}
+
+# _tree_write_bridges: the functions every PC has before its devices, a
+# host bridge and an ISA bridge, as QEMU's q35 guest shows them: no
+# msi_irqs and irq 0 (drivers/pci/pci-sysfs.c irq_show(): pdev->irq,
+# 0 for a function without an interrupt pin).
+_tree_write_bridges() {
+	local bdf cls id dev
+	for bdf in 0000:00:00.0/0x060000/0x8086:0x29c0 \
+		0000:00:1f.0/0x060100/0x8086:0x2918; do
+		IFS=/ read -r bdf cls id <<<"$bdf"
+		dev=$ROOT/sys/devices/pci0000:00/$bdf
+		mkdir -p -- "$dev"
+		printf '%s\n' "${id%:*}" >"$dev/vendor"
+		printf '%s\n' "${id#*:}" >"$dev/device"
+		printf '%s\n' "$cls" >"$dev/class"
+		printf -- '-1\n' >"$dev/numa_node"
+		printf '0\n' >"$dev/irq"
+		ln -s "../../../devices/pci0000:00/$bdf" \
+			"$ROOT/sys/bus/pci/devices/$bdf"
 	done
 }
 
@@ -1719,6 +1766,7 @@ _tree_set_online() {
 	done
 	_tree_write_online
 	_tree_write_counts 0
+	_tree_drop_unused
 }
 
 irq_dir() {
