@@ -215,6 +215,19 @@ apply_file(struct machine *m, const char *label, long irq,
 		if (say && (flags & APPLY_VERBOSE))
 			printf("%s: %s unchanged\n", label, was ? was : "-");
 		r = APPLY_UNCHANGED;
+	} else if ((flags & APPLY_DRYRUN) && irq >= 0 &&
+	    irq_movable(irq) >= MOVABLE_MANAGED) {
+		/* the kernel's answer to a probe: what the write would get */
+		if (flags & APPLY_NAMED) {
+			t.msg = complain(label, "cannot set %s: %s (refused by "
+			    "the kernel)", t.text, explain(EIO, true));
+			r = APPLY_FAILED;
+		} else {
+			if (say)
+				printf("%s: managed by the kernel, left "
+				    "alone\n", label);
+			r = APPLY_MANAGED;
+		}
 	} else if (flags & APPLY_DRYRUN) {
 		if (say)
 			printf("%s: %s -> %s\n", label, was ? was : "-",

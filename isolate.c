@@ -201,8 +201,6 @@ entry_free(struct entry *e)
 static void
 check_irq(struct isolate *is, struct entry *e)
 {
-	bool managed = irq_state(e->irq) & IRQ_MANAGED;
-
 	if ((e->on = runs_on(is, e->irq, &e->guessed)) == NULL) {
 		e->kind = K_FAILED;
 		is->tl.failed++;
@@ -210,7 +208,20 @@ check_irq(struct isolate *is, struct entry *e)
 		cpuset_free(e->on);
 		e->on = NULL;
 	} else
-		e->kind = managed ? K_MANAGED : K_MOVE;
+		e->kind = irq_movable(e->irq) >= MOVABLE_MANAGED ? K_MANAGED :
+		    K_MOVE;
+}
+
+/* A kernel-managed IRQ: where it runs, when that is on the CPUs. */
+static void
+plan_managed(struct isolate *is, struct entry *e)
+{
+	e->kind = K_MANAGED;
+	e->on = runs_on(is, e->irq, &e->guessed);
+	if (e->on != NULL && !cpuset_intersects(e->on, is->cpus)) {
+		cpuset_free(e->on);
+		e->on = NULL;
+	}
 }
 
 /* The new affinity of an IRQ on the CPUs: the rest of its own CPUs. */
@@ -220,12 +231,7 @@ plan_irq(struct isolate *is, struct entry *e)
 	struct perr pe;
 
 	if (irq_state(e->irq) & IRQ_MANAGED) {
-		e->kind = K_MANAGED;
-		e->on = runs_on(is, e->irq, &e->guessed);
-		if (e->on != NULL && !cpuset_intersects(e->on, is->cpus)) {
-			cpuset_free(e->on);
-			e->on = NULL;
-		}
+		plan_managed(is, e);
 		return;
 	}
 	e->from = xcpuset(is->m.nbits);
@@ -239,6 +245,13 @@ plan_irq(struct isolate *is, struct entry *e)
 	if (!cpuset_intersects(e->from, is->cpus)) {
 		if (is->flags & APPLY_VERBOSE)
 			e->was = xformat(e->from, false);
+		return;
+	}
+	/* without debugfs the kernel is asked, for the IRQs on the CPUs */
+	if (irq_movable(e->irq) >= MOVABLE_MANAGED) {
+		cpuset_free(e->from);
+		e->from = NULL;
+		plan_managed(is, e);
 		return;
 	}
 	e->kind = K_MOVE;

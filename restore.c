@@ -446,7 +446,9 @@ check_irq(struct run *r, struct report *rp, size_t i, struct cpuset *cur)
 		free(names);
 		return 1;
 	}
-	managed = irq_state(irq) & IRQ_MANAGED;
+	/* asked only of a difference: the probe is a write */
+	managed = !cpuset_equal(cur, q->by->want) &&
+	    irq_movable(irq) >= MOVABLE_MANAGED;
 	diff = differs(rp, irq, names, cur, q->by->want, managed) && !managed;
 	free(names);
 	return diff;

@@ -60,7 +60,7 @@ save_irq(FILE *fp, unsigned int irq, struct cpuset *set)
 	list = xformat(set, false);
 	if (*list == '\0')
 		fprintf(fp, "# %u has no CPUs:", irq);
-	else if (irq_state(irq) & IRQ_MANAGED)
+	else if (irq_movable(irq) >= MOVABLE_MANAGED)
 		fprintf(fp, "# managed by the kernel: %u %s", irq, list);
 	else
 		fprintf(fp, "%u %s", irq, list);

@@ -263,7 +263,7 @@ row_sets(struct show *sh, struct row *row)
 {
 	unsigned int irq = row->irq;
 	const char *dev;
-	int state;
+	enum movable mv;
 
 	if (sh->want[C_AFFINITY])
 		row->cell[C_AFFINITY] = read_set(sh, irq, AFF_REQUESTED, NULL);
@@ -278,9 +278,9 @@ row_sets(struct show *sh, struct row *row)
 		row->cell[C_NODE] = read_word(irq, "node");
 	if (sh->want[C_DEVICE] && (dev = device_of(sh, irq)) != NULL)
 		row->cell[C_DEVICE] = xstrdup(dev);
-	/* debugfs knows; without it, "-" (null in JSON) */
-	if (sh->want[C_MANAGED] && (state = irq_state(irq)) != 0)
-		row->cell[C_MANAGED] = xstrdup(state & IRQ_MANAGED ?
+	/* debugfs or the kernel's refusal; else "-" (null in JSON) */
+	if (sh->want[C_MANAGED] && (mv = irq_movable(irq)) != MOVABLE_UNKNOWN)
+		row->cell[C_MANAGED] = xstrdup(mv >= MOVABLE_MANAGED ?
 		    "yes" : "no");
 }
 

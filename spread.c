@@ -580,7 +580,7 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	sets = xcalloc(irqs->n, sizeof(*sets));
 	left = xcalloc(irqs->n, sizeof(*left));
 	for (i = k = 0; i < irqs->n; i++) {
-		if (irq_state(irqs->v[i]) & IRQ_MANAGED) {
+		if (irq_movable(irqs->v[i]) >= MOVABLE_MANAGED) {
 			left[managed++] = irqs->v[i];
 			continue;
 		}

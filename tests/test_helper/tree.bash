@@ -49,6 +49,10 @@
 # --irqbalance-env V=X environ + "V=X\0" (fs/proc/base.c environ_read())
 # --irqbalance-args 'A B' cmdline + "A\0B\0" (fs/proc/base.c get_mm_cmdline())
 # --managed IRQS       IRQD_AFFINITY_MANAGED (kernel/irq/irqdesc.c alloc_descs)
+# --unmovable IRQS     IRQD_NO_BALANCING: user space cannot move them, not
+#                      managed (IRQF_NOBALANCING: the timer, IRQ 0)
+# --no-debugfs         no debugfs even with --managed (Debian's kernel:
+#                      CONFIG_GENERIC_IRQ_DEBUGFS off)
 # --pending IRQS       IRQD_SETAFFINITY_PENDING (kernel/irq/manage.c)
 # --debugfs            sys/kernel/debug/irq/irqs/N (kernel/irq/debugfs.c)
 # --idle IRQS          counts 0 (kernel/irq/proc.c show_interrupts())
@@ -309,7 +313,10 @@ _tree_reset() {
 	declare -g _T_SYSIRQ=1 _T_DEBUGFS=0 _T_EFFFILES=1 _T_CMDLINE=''
 	declare -g _T_HAS_CMDLINE=0
 	declare -ga _T_HINT=() _T_IDLE=() _T_MANAGED=() _T_PENDING=()
-	declare -ga _T_IB_ENV=() _T_IB_ARGS=()
+	declare -ga _T_IB_ENV=() _T_IB_ARGS=() _T_UNMOVABLE=()
+	declare -g _T_NODEBUGFS=0
+	unset IRQAFF_KERNEL IRQAFF_TREE_FAULT
+	unset -f irqaff
 }
 
 # _tree_irq_add NUM NAMES CHIP TOKEN NODE: NAMES are "|"-separated.
@@ -861,6 +868,7 @@ _T_IRQD_BITS=(
 	'IRQD_IRQ_DISABLED 16' 'IRQD_IRQ_MASKED 17' 'IRQD_SINGLE_TARGET 24'
 	'IRQD_AFFINITY_SET 12' 'IRQD_SETAFFINITY_PENDING 8'
 	'IRQD_AFFINITY_MANAGED 21' 'IRQD_AFFINITY_ON_ACTIVATE 28'
+	'IRQD_NO_BALANCING 10'
 	'IRQD_MANAGED_SHUTDOWN 23' 'IRQD_HANDLE_ENFORCE_IRQCTX 27'
 )
 
@@ -902,6 +910,7 @@ _tree_write_debugfs() {
 			[[ -n ${_T_PENDING[irq]+set} ]]; then
 			has[IRQD_AFFINITY_SET]=1
 		fi
+		[[ -z ${_T_UNMOVABLE[irq]+set} ]] || has[IRQD_NO_BALANCING]=1
 		if [[ -n ${_T_PENDING[irq]+set} ]]; then
 			has[IRQD_SETAFFINITY_PENDING]=1 pend=$aff
 		fi
@@ -1434,12 +1443,12 @@ _tree_irq_spec() {
 }
 
 _T_FLAG_OPTS=' --no-list-files --no-sysirq --irqbalance --debugfs
- --no-effective --queues '
+ --no-debugfs --no-effective --queues '
 _T_VALUE_OPTS=' --dir --cpus --nodes --sockets --threads --nr-irqs --offline
  --isolated --nohz-full --legacy --irq --chip --hwirq --irq-node --affinity
  --effective --hint --nic --nvme --virtio-nic --virtio-blk --cmdline
- --irqbalance-env --irqbalance-args --managed --pending --idle --driver
- --xps --rps '
+ --irqbalance-env --irqbalance-args --managed --unmovable --pending --idle
+ --driver --xps --rps '
 
 # _tree_options ARGS...: parse make_root's options into the _T_* state
 # and the caller's locals.
@@ -1453,6 +1462,7 @@ _tree_options() {
 			--no-sysirq) _T_SYSIRQ=0 ;;
 			--irqbalance) _T_IRQBALANCE=1 ;;
 			--debugfs) _T_DEBUGFS=1 ;;
+			--no-debugfs) _T_NODEBUGFS=1 ;;
 			--no-effective) _T_EFFFILES=0 ;;
 			--queues) _T_QUEUES=1 ;;
 			esac
@@ -1503,6 +1513,7 @@ _tree_options() {
 			;;
 		# IRQ lists: checked once every IRQ is known (_tree_irq_sets)
 		--managed) managed+=,$2 _T_DEBUGFS=1 ;;
+		--unmovable) unmovable+=,$2 ;;
 		--pending) pending+=,$2 _T_DEBUGFS=1 ;;
 		--idle) idle+=,$2 ;;
 		*) _tree_irq_opt "$1" "$2" || return ;;
@@ -1519,7 +1530,7 @@ make_root() {
 _tree_make_root() {
 	local dir=${BATS_TEST_TMPDIR:+$BATS_TEST_TMPDIR/root} ncpus=4 nodes=1
 	local sockets='' threads=1 offline='' isolated='' nohz='' c
-	local managed='' pending='' idle=''
+	local managed='' pending='' idle='' unmovable=''
 	local -a set=() irqs=()
 	_tree_reset
 	_tree_options "$@" || return
@@ -1556,7 +1567,9 @@ _tree_make_root() {
 		return 1
 	fi
 	_tree_irq_set _T_MANAGED --managed "${managed#,}" || return
+	_tree_irq_set _T_UNMOVABLE --unmovable "${unmovable#,}" || return
 	_tree_irq_set _T_PENDING --pending "${pending#,}" || return
+	((_T_NODEBUGFS == 0)) || _T_DEBUGFS=0
 	_tree_irq_set _T_IDLE --idle "${idle#,}" || return
 	_tree_queue_check --xps _T_XPS || return
 	_tree_queue_check --rps _T_RPS || return
@@ -1573,6 +1586,29 @@ _tree_make_root() {
 	_tree_write_online
 	_tree_write_irqs || return
 	((_T_DEBUGFS == 0)) || _tree_write_debugfs
+	_tree_kernel_writes
+}
+
+# _tree_kernel_writes: with --managed, --unmovable or --no-debugfs, the
+# tree's affinity files take writes as the kernel's do (kernel/irq/proc.c
+# write_irq_affinity()): EIO for an IRQ user space cannot move, before
+# the value is parsed; EINVAL for a value that does not parse, nothing
+# changed; no size. tests/fault/fault.c does it, preloaded by a function
+# irqaff that stands for the binary until the next make_root.
+_tree_kernel_writes() {
+	local irq spec='' f
+	((${#_T_MANAGED[@]} + ${#_T_UNMOVABLE[@]} + _T_NODEBUGFS)) || return 0
+	for irq in "${!_T_MANAGED[@]}" "${!_T_UNMOVABLE[@]}"; do
+		for f in smp_affinity smp_affinity_list; do
+			spec+=,$ROOT/proc/irq/$irq/$f:EIO
+		done
+	done
+	export IRQAFF_KERNEL=1 IRQAFF_TREE_FAULT=${spec#,}
+	irqaff() {
+		LD_PRELOAD=$BATS_TEST_DIRNAME/fault.so \
+			ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+			command irqaff "$@"
+	}
 }
 
 # _tree_irq_set SET OPTION LIST: SET[irq]=1 for each IRQ of LIST (CPU list
