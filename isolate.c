@@ -59,6 +59,7 @@ enum kind {
 	K_MOVE,		/* movable, on the CPUs */
 	K_MANAGED,	/* the kernel's; on the CPUs when on is set */
 	K_FAILED,	/* its affinity could not be read */
+	K_UNMOVABLE,	/* user space cannot move it; as K_MANAGED */
 };
 
 /* One IRQ of the plan; the sets are owned. */
@@ -201,22 +202,26 @@ entry_free(struct entry *e)
 static void
 check_irq(struct isolate *is, struct entry *e)
 {
+	enum movable mv;
+
 	if ((e->on = runs_on(is, e->irq, &e->guessed)) == NULL) {
 		e->kind = K_FAILED;
 		is->tl.failed++;
 	} else if (!cpuset_intersects(e->on, is->cpus)) {
 		cpuset_free(e->on);
 		e->on = NULL;
-	} else
-		e->kind = irq_movable(e->irq) >= MOVABLE_MANAGED ? K_MANAGED :
-		    K_MOVE;
+	} else {
+		mv = irq_movable(e->irq);
+		e->kind = mv == MOVABLE_MANAGED ? K_MANAGED :
+		    mv == MOVABLE_NO ? K_UNMOVABLE : K_MOVE;
+	}
 }
 
-/* A kernel-managed IRQ: where it runs, when that is on the CPUs. */
+/* An IRQ user space cannot move: where it runs, if on the CPUs. */
 static void
-plan_managed(struct isolate *is, struct entry *e)
+plan_managed(struct isolate *is, struct entry *e, enum kind kind)
 {
-	e->kind = K_MANAGED;
+	e->kind = kind;
 	e->on = runs_on(is, e->irq, &e->guessed);
 	if (e->on != NULL && !cpuset_intersects(e->on, is->cpus)) {
 		cpuset_free(e->on);
@@ -229,9 +234,10 @@ static void
 plan_irq(struct isolate *is, struct entry *e)
 {
 	struct perr pe;
+	enum movable mv;
 
 	if (irq_state(e->irq) & IRQ_MANAGED) {
-		plan_managed(is, e);
+		plan_managed(is, e, K_MANAGED);
 		return;
 	}
 	e->from = xcpuset(is->m.nbits);
@@ -248,10 +254,11 @@ plan_irq(struct isolate *is, struct entry *e)
 		return;
 	}
 	/* without debugfs the kernel is asked, for the IRQs on the CPUs */
-	if (irq_movable(e->irq) >= MOVABLE_MANAGED) {
+	if ((mv = irq_movable(e->irq)) >= MOVABLE_MANAGED) {
 		cpuset_free(e->from);
 		e->from = NULL;
-		plan_managed(is, e);
+		plan_managed(is, e, mv == MOVABLE_MANAGED ? K_MANAGED :
+		    K_UNMOVABLE);
 		return;
 	}
 	e->kind = K_MOVE;
@@ -327,13 +334,15 @@ apply_plan(struct isolate *is)
 				    *e->was ? e->was : "-");
 			tally_add(&is->tl, is->flags, e->irq, APPLY_UNCHANGED,
 			    NULL, NULL, 0, NULL);
-		} else if (e->kind == K_MANAGED) {
+		} else if (e->kind == K_MANAGED || e->kind == K_UNMOVABLE) {
 			if ((is->flags & (APPLY_VERBOSE | APPLY_DRYRUN)) &&
 			    !is->json)
-				printf("irq %u: managed by the kernel, left "
-				    "alone\n", e->irq);
-			tally_add(&is->tl, is->flags, e->irq, APPLY_MANAGED,
-			    NULL, NULL, 0, NULL);
+				printf("irq %u: %s, left alone\n", e->irq,
+				    e->kind == K_MANAGED ? "managed by the "
+				    "kernel" : "cannot be moved by user space");
+			tally_add(&is->tl, is->flags, e->irq, e->kind ==
+			    K_MANAGED ? APPLY_MANAGED : APPLY_UNMOVABLE, NULL,
+			    NULL, 0, NULL);
 		}
 		if (e->kind != K_MOVE)
 			continue;
@@ -344,7 +353,8 @@ apply_plan(struct isolate *is)
 			e->result = apply_irq(&is->m, e->irq, e->to,
 			    is->flags, &is->tl);
 		/* a refusal is the kernel's: it may keep the IRQ here */
-		if (e->result == APPLY_MANAGED &&
+		if ((e->result == APPLY_MANAGED ||
+		    e->result == APPLY_UNMOVABLE) &&
 		    (e->on = runs_on(is, e->irq, &e->guessed)) != NULL &&
 		    !cpuset_intersects(e->on, is->cpus)) {
 			cpuset_free(e->on);
@@ -353,11 +363,26 @@ apply_plan(struct isolate *is)
 	}
 }
 
+/* The kernel keeps it on the CPUs; debugfs said it manages it. */
 static bool
 managed_here(const struct entry *e)
 {
 	return (e->kind == K_MANAGED || e->result == APPLY_MANAGED) &&
 	    e->on != NULL;
+}
+
+/* The kernel keeps it on the CPUs and does not say why. */
+static bool
+unmovable_here(const struct entry *e)
+{
+	return (e->kind == K_UNMOVABLE || e->result == APPLY_UNMOVABLE) &&
+	    e->on != NULL;
+}
+
+static bool
+stuck_here(const struct entry *e)
+{
+	return managed_here(e) || unmovable_here(e);
 }
 
 static void
@@ -374,6 +399,14 @@ find_notes(struct isolate *is)
 		    is->iso.list);
 		free(from);
 	}
+	for (i = 0; i < is->n && !unmovable_here(&is->e[i]); i++)
+		continue;
+	/* no isolcpus=managed_irq advice: it may not be managed */
+	if (i < is->n)
+		findings_add(&is->notes, "unmovable", "IRQs that user space "
+		    "cannot move run on CPU %s: kernel-managed, per-CPU or "
+		    "no-balancing, which the kernel does not say without irq "
+		    "debugfs", is->iso.list);
 	for (i = 0; i < is->n && !managed_here(&is->e[i]); i++)
 		continue;
 	isolation_notes(&is->iso, i < is->n, &is->notes);
@@ -410,9 +443,11 @@ json_irq(const struct isolate *is, const struct entry *e)
 	printf("{\"irq\":%u,\"name\":", e->irq);
 	json_string(stdout, name);
 	free(name);
-	if (is->check)
+	if (is->check || e->kind == K_UNMOVABLE ||
+	    e->result == APPLY_UNMOVABLE)
 		printf(",\"kind\":\"%s\"", e->kind == K_MANAGED ? "managed" :
-		    e->kind == K_MOVE ? "movable" : "unknown");
+		    e->kind == K_UNMOVABLE || e->result == APPLY_UNMOVABLE ?
+		    "unmovable" : e->kind == K_MOVE ? "movable" : "unknown");
 	if (e->on != NULL)
 		json_set(",", e->guessed ? "requested" : "effective", e->on);
 	putchar('}');
@@ -456,7 +491,7 @@ print_result(struct isolate *is)
 	tally_json(stdout, &is->tl, is->flags);
 	printf(",\"stuck\":[");
 	for (i = 0; i < is->n; i++) {
-		if (!managed_here(&is->e[i]))
+		if (!stuck_here(&is->e[i]))
 			continue;
 		fputs(sep, stdout);
 		json_irq(is, &is->e[i]);
@@ -477,11 +512,13 @@ print_check(const struct isolate *is, bool clean)
 
 	for (i = 0; i < is->n; i++) {
 		e = &is->e[i];
-		if (e->kind != K_MOVE && e->kind != K_MANAGED)
+		if (e->kind != K_MOVE && e->kind != K_MANAGED &&
+		    e->kind != K_UNMOVABLE)
 			continue;
 		on = xformat(e->on, false);
 		print_name(e->irq);
 		printf("%s, %s CPU %s\n", e->kind == K_MANAGED ? "managed" :
+		    e->kind == K_UNMOVABLE ? "cannot be moved by user space" :
 		    "movable", e->guessed ? "may run on" : "on", on);
 		free(on);
 	}
@@ -501,15 +538,16 @@ warn_notes(const struct isolate *is)
 
 	for (i = 0; i < is->n; i++) {
 		e = &is->e[i];
-		if (!managed_here(e))
+		if (!stuck_here(e))
 			continue;
 		on = xformat(e->on, false);
 		raw = irq_names(e->irq);
 		if ((name = escaped(raw)) == NULL)
 			err(1, NULL);
-		warnx("irq %u%s%s: managed by the kernel, %s CPU %s", e->irq,
-		    *name ? " " : "", name, e->guessed ? "may run on" :
-		    "runs on", on);
+		warnx("irq %u%s%s: %s, %s CPU %s", e->irq, *name ? " " : "",
+		    name, managed_here(e) ? "managed by the kernel" :
+		    "cannot be moved by user space", e->guessed ?
+		    "may run on" : "runs on", on);
 		free(name);
 		free(raw);
 		free(on);

@@ -49,7 +49,7 @@ static const struct column columns[NCOLS] = {
 	[C_DEVICE] =	{ "DEVICE", "device", false, false,
 	    "network interface or PCI device" },
 	[C_MANAGED] =	{ "MANAGED", "managed", false, false,
-	    "the kernel owns the affinity (yes, no; - unknown)" },
+	    "the kernel owns the affinity (yes, no, unmovable; - unknown)" },
 	[C_RATE] =	{ "RATE", "rate", true, true,
 	    "interrupts per second over the interval (-i)" },
 };
@@ -280,8 +280,8 @@ row_sets(struct show *sh, struct row *row)
 		row->cell[C_DEVICE] = xstrdup(dev);
 	/* debugfs or the kernel's refusal; else "-" (null in JSON) */
 	if (sh->want[C_MANAGED] && (mv = irq_movable(irq)) != MOVABLE_UNKNOWN)
-		row->cell[C_MANAGED] = xstrdup(mv >= MOVABLE_MANAGED ?
-		    "yes" : "no");
+		row->cell[C_MANAGED] = xstrdup(mv == MOVABLE_MANAGED ? "yes" :
+		    mv == MOVABLE_NO ? "unmovable" : "no");
 }
 
 static struct row *
@@ -539,7 +539,8 @@ print_json(const struct show *sh, const char *stamp)
 			printf("%s\"%s\": ", k ? ", " : "", c->key);
 			if (v == NULL)
 				printf("null");
-			else if (sh->cols[k] == C_MANAGED)
+			else if (sh->cols[k] == C_MANAGED &&
+			    strcmp(v, "unmovable") != 0)
 				printf("%s", strcmp(v, "yes") == 0 ? "true" :
 				    "false");
 			else if (c->number && json_number(v))

@@ -439,6 +439,7 @@ xps_json(const struct change *c, const struct xq *xq, size_t nx)
 	static const char *const results[] = {
 		[APPLY_UNCHANGED] = "unchanged", [APPLY_CHANGED] = "changed",
 		[APPLY_FAILED] = "failed", [APPLY_MANAGED] = "managed",
+		[APPLY_UNMOVABLE] = "unmovable",
 	};
 	const char *sep = "";
 	char *old, *new;
@@ -571,17 +572,23 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	struct change *c;
 	struct cpuset **sets;
 	struct slot *order;
-	unsigned int *left;		/* the managed IRQs */
-	size_t i, k, n, nx = 0, managed = 0;
+	unsigned int *left;		/* the IRQs user space cannot move */
+	enum apply_result *why;		/* managed or unmovable */
+	size_t i, k, n, nx = 0, nleft = 0, managed = 0;
+	enum movable mv;
 	int status = EXIT_OK, json = sp->flags & APPLY_JSON;
 
 	order = cpu_order(&sp->m, pool, sp->linear, &n);
 	c = xcalloc(irqs->n, sizeof(*c));
 	sets = xcalloc(irqs->n, sizeof(*sets));
 	left = xcalloc(irqs->n, sizeof(*left));
+	why = xcalloc(irqs->n, sizeof(*why));
 	for (i = k = 0; i < irqs->n; i++) {
-		if (irq_movable(irqs->v[i]) >= MOVABLE_MANAGED) {
-			left[managed++] = irqs->v[i];
+		if ((mv = irq_movable(irqs->v[i])) >= MOVABLE_MANAGED) {
+			managed += mv == MOVABLE_MANAGED;
+			why[nleft] = mv == MOVABLE_MANAGED ? APPLY_MANAGED :
+			    APPLY_UNMOVABLE;
+			left[nleft++] = irqs->v[i];
 			continue;
 		}
 		sets[k] = xcpuset(sp->m.nbits);
@@ -592,6 +599,10 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	if (managed > 0)
 		warnx("note: %zu kernel-managed IRQ%s left out of the plan",
 		    managed, managed == 1 ? "" : "s");
+	if (nleft > managed)
+		warnx("note: %zu IRQ%s that user space cannot move left out "
+		    "of the plan", nleft - managed, nleft - managed == 1 ?
+		    "" : "s");
 	if (sp->xps && (status = plan_xps(&sp->m, c, k, &xq, &nx)) != EXIT_OK)
 		goto out;
 	if (sp->dryrun && !json)
@@ -611,8 +622,8 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	}
 	if (json) {
 		/* after apply_note(): its note is not about these */
-		for (i = 0; i < managed; i++)
-			tally_add(&tl, sp->flags, left[i], APPLY_MANAGED, NULL,
+		for (i = 0; i < nleft; i++)
+			tally_add(&tl, sp->flags, left[i], why[i], NULL,
 			    NULL, 0, NULL);
 		putchar('{');
 		tally_json(stdout, &tl, sp->flags |
@@ -629,6 +640,7 @@ out:
 		cpuset_free(sets[i]);
 	free(sets);
 	free(left);
+	free(why);
 	free(c);
 	free(order);
 	return status;

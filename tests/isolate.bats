@@ -136,12 +136,12 @@ irqaff: note: managed: kernel-managed IRQs run on CPU 4-7; boot with isolcpus=ma
 	assert_output $'irq 25: managed by the kernel, left alone\nirq 27: managed by the kernel, left alone'
 }
 
-@test "a refusal without debugfs marks a managed IRQ, which stays reported" {
+@test "a refusal without debugfs marks an IRQ user space cannot move, which stays reported" {
 	tree
 	run --separate-stderr -0 faulty "$(irq_dir 27)/smp_affinity_list:EIO" \
 		irqaff isolate 6-7
-	assert_equal "$stderr" 'irqaff: irq 27 d: managed by the kernel, runs on CPU 7
-irqaff: note: managed: kernel-managed IRQs run on CPU 6-7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)'
+	assert_equal "$stderr" 'irqaff: irq 27 d: cannot be moved by user space, runs on CPU 7
+irqaff: note: unmovable: IRQs that user space cannot move run on CPU 6-7: kernel-managed, per-CPU or no-balancing, which the kernel does not say without irq debugfs'
 	assert_equal "$(lists 24 25 27)" $'0-5\n4-5\n6-7'
 }
 
@@ -223,11 +223,11 @@ CPU 4-7: not isolated from interrupts"
 @test "isolate -J: the result, with the default and the managed IRQs that stay" {
 	tree --managed 27
 	run --separate-stderr -0 irqaff isolate -J 6-7
-	assert_output '{"cpus":"6-7","dry_run":false,"default":{"old":"0-7","new":"0-5","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-5"},{"irq":25,"name":"b","old":"4-7","new":"4-5"}],"unchanged":1,"failed":[],"managed":[{"irq":27,"name":"d"}],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 6-7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_output '{"cpus":"6-7","dry_run":false,"default":{"old":"0-7","new":"0-5","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-5"},{"irq":25,"name":"b","old":"4-7","new":"4-5"}],"unchanged":1,"failed":[],"managed":[{"irq":27,"name":"d"}],"unmovable":[],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 6-7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
 	assert_equal "$stderr" ''
 	assert_equal "$(lists 24 25 26 27)" $'0-5\n4-5\n0-1\n6-7'
 	run --separate-stderr -0 irqaff isolate -J -v 6-7
-	assert_output '{"cpus":"6-7","dry_run":false,"default":{"old":"0-5","new":"0-5","result":"unchanged"},"changed":[],"unchanged":3,"failed":[],"managed":[{"irq":27,"name":"d"}],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 6-7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_output '{"cpus":"6-7","dry_run":false,"default":{"old":"0-5","new":"0-5","result":"unchanged"},"changed":[],"unchanged":3,"failed":[],"managed":[{"irq":27,"name":"d"}],"unmovable":[],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 6-7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
 	assert_equal "$stderr" ''
 }
 
@@ -236,16 +236,16 @@ CPU 4-7: not isolated from interrupts"
 	local before
 	before=$(tree_sum)
 	run --separate-stderr -0 irqaff isolate -n -J 0
-	assert_output '{"cpus":"0","dry_run":true,"default":{"old":"0-7","new":"1-7","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"1-7"},{"irq":26,"name":"c","old":"0-1","new":"1"}],"unchanged":2,"failed":[],"managed":[],"stuck":[],"findings":[]}'
+	assert_output '{"cpus":"0","dry_run":true,"default":{"old":"0-7","new":"1-7","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"1-7"},{"irq":26,"name":"c","old":"0-1","new":"1"}],"unchanged":2,"failed":[],"managed":[],"unmovable":[],"stuck":[],"findings":[]}'
 	assert_equal "$stderr" ''
 	assert_equal "$(tree_sum)" "$before"
 }
 
-@test "isolate -J: a refused write fails, a refusal with EIO is the kernel's" {
+@test "isolate -J: a refused write fails, a refusal with EIO is unmovable" {
 	tree
 	run --separate-stderr -3 faulty "$(irq_dir 25)/smp_affinity_list:EINVAL,$(irq_dir 27)/smp_affinity_list:EIO" \
 		irqaff isolate -J 4-7
-	assert_output '{"cpus":"4-7","dry_run":false,"default":{"old":"0-7","new":"0-3","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-3"}],"unchanged":1,"failed":[{"irq":25,"name":"b","new":"0-3","errno":"EINVAL","error":"cannot set 0-3: the kernel refused the CPU set (Invalid argument)"}],"managed":[{"irq":27,"name":"d"}],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 4-7; boot with isolcpus=managed_irq,4-7 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_output '{"cpus":"4-7","dry_run":false,"default":{"old":"0-7","new":"0-3","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-3"}],"unchanged":1,"failed":[{"irq":25,"name":"b","new":"0-3","errno":"EINVAL","error":"cannot set 0-3: the kernel refused the CPU set (Invalid argument)"}],"managed":[],"unmovable":[{"irq":27,"name":"d"}],"stuck":[{"irq":27,"name":"d","kind":"unmovable","effective":"7"}],"findings":[{"code":"unmovable","text":"IRQs that user space cannot move run on CPU 4-7: kernel-managed, per-CPU or no-balancing, which the kernel does not say without irq debugfs"}]}'
 	assert_equal "$stderr" 'irqaff: irq 25: cannot set 0-3: the kernel refused the CPU set (Invalid argument)'
 }
 
@@ -254,7 +254,7 @@ CPU 4-7: not isolated from interrupts"
 	rm "$(irq_dir 25)/smp_affinity_list" "$(irq_dir 25)/smp_affinity"
 	printf 'zz\n' >"$ROOT/proc/irq/default_smp_affinity"
 	run --separate-stderr -3 irqaff isolate -J 4-7
-	assert_output '{"cpus":"4-7","dry_run":false,"default":{"old":null,"new":null,"result":"failed","errno":null,"error":"'"$ROOT"'/proc/irq/default_smp_affinity: \"z\" is not a hex digit"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-3"},{"irq":27,"name":"d","old":"6-7","new":"0-3"}],"unchanged":1,"failed":[{"irq":25,"name":"b","new":null,"errno":"ENOENT","error":"'"$ROOT"'/proc/irq/25/smp_affinity: No such file or directory"}],"managed":[],"stuck":[],"findings":[]}'
+	assert_output '{"cpus":"4-7","dry_run":false,"default":{"old":null,"new":null,"result":"failed","errno":null,"error":"'"$ROOT"'/proc/irq/default_smp_affinity: \"z\" is not a hex digit"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-3"},{"irq":27,"name":"d","old":"6-7","new":"0-3"}],"unchanged":1,"failed":[{"irq":25,"name":"b","new":null,"errno":"ENOENT","error":"'"$ROOT"'/proc/irq/25/smp_affinity: No such file or directory"}],"managed":[],"unmovable":[],"stuck":[],"findings":[]}'
 	assert_equal "${stderr_lines[0]}" "irqaff: irq 25: $ROOT/proc/irq/25/smp_affinity: No such file or directory"
 	assert_equal "${stderr_lines[1]}" "irqaff: $ROOT/proc/irq/default_smp_affinity: \"z\" is not a hex digit"
 }
