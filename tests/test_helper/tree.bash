@@ -1604,6 +1604,7 @@ _tree_kernel_writes() {
 		done
 	done
 	export IRQAFF_KERNEL=1 IRQAFF_TREE_FAULT=${spec#,}
+	# shellcheck disable=SC2317 # called by the tests
 	irqaff() {
 		LD_PRELOAD=$BATS_TEST_DIRNAME/fault.so \
 			ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
