@@ -74,6 +74,7 @@ struct entry {
 	struct cpuset		*from, *to;	/* K_MOVE */
 	struct cpuset		*on;		/* where it runs, if on the CPUs */
 	bool			 guessed;	/* on is requested, not effective */
+	bool			 kept;		/* as K_KEPT, while isolating */
 	char			*was;		/* K_OFF with -v */
 	enum apply_result	 result;
 };
@@ -281,12 +282,19 @@ check_irq(struct isolate *is, struct entry *e)
 static void
 plan_managed(struct isolate *is, struct entry *e, enum kind kind)
 {
+	struct cpuset *req = xcpuset(is->m.nbits);
+	struct perr pe;
+
 	e->kind = kind;
 	e->on = runs_on(is, e->irq, &e->guessed);
 	if (e->on != NULL && !cpuset_intersects(e->on, is->cpus)) {
 		cpuset_free(e->on);
 		e->on = NULL;
 	}
+	e->kept = e->on != NULL && kernel_isolates(is) &&
+	    affinity_read(e->irq, AFF_REQUESTED, req, &pe) == 0 &&
+	    all_isolated(is, req);
+	cpuset_free(req);
 }
 
 /* The new affinity of an IRQ on the CPUs: the rest of its own CPUs. */
@@ -428,7 +436,7 @@ static bool
 managed_here(const struct entry *e)
 {
 	return (e->kind == K_MANAGED || e->result == APPLY_MANAGED) &&
-	    e->on != NULL;
+	    e->on != NULL && !e->kept;
 }
 
 /* The kernel keeps it on the CPUs and does not say why. */
@@ -436,13 +444,14 @@ static bool
 unmovable_here(const struct entry *e)
 {
 	return (e->kind == K_UNMOVABLE || e->result == APPLY_UNMOVABLE) &&
-	    e->on != NULL;
+	    e->on != NULL && !e->kept;
 }
 
+/* The kernel keeps it there: as above, or kept (isolcpus=managed_irq). */
 static bool
 stuck_here(const struct entry *e)
 {
-	return managed_here(e) || unmovable_here(e);
+	return managed_here(e) || unmovable_here(e) || e->kept;
 }
 
 static void
@@ -497,6 +506,8 @@ json_set(const char *sep, const char *key, const struct cpuset *set)
 static const char *
 kind_name(const struct entry *e)
 {
+	if (e->kept)
+		return "isolated";
 	if (e->result == APPLY_UNMOVABLE)
 		return "unmovable";
 	switch (e->kind) {
@@ -524,7 +535,7 @@ json_irq(const struct isolate *is, const struct entry *e)
 	printf("{\"irq\":%u,\"name\":", e->irq);
 	json_string(stdout, name);
 	free(name);
-	if (is->check || e->kind == K_UNMOVABLE ||
+	if (is->check || e->kind == K_UNMOVABLE || e->kept ||
 	    e->result == APPLY_UNMOVABLE)
 		printf(",\"kind\":\"%s\"", kind_name(e));
 	if (is->check && e->from != NULL && !e->guessed)
@@ -661,10 +672,17 @@ warn_notes(const struct isolate *is)
 		raw = irq_names(e->irq);
 		if ((name = escaped(raw)) == NULL)
 			err(1, NULL);
-		warnx("irq %u%s%s: %s, %s CPU %s", e->irq, *name ? " " : "",
-		    name, managed_here(e) ? "managed by the kernel" :
-		    "cannot be moved by user space", e->guessed ?
-		    "may run on" : "runs on", on);
+		if (e->kept)
+			warnx("irq %u%s%s: %s, kept on isolated CPU %s "
+			    "(managed_irq)", e->irq, *name ? " " : "", name,
+			    e->kind == K_MANAGED ? "managed" :
+			    "cannot be moved by user space", on);
+		else
+			warnx("irq %u%s%s: %s, %s CPU %s", e->irq,
+			    *name ? " " : "", name, managed_here(e) ?
+			    "managed by the kernel" :
+			    "cannot be moved by user space", e->guessed ?
+			    "may run on" : "runs on", on);
 		free(name);
 		free(raw);
 		free(on);

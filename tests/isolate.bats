@@ -148,11 +148,11 @@ irqaff: note: unmovable: IRQs that user space cannot move run on CPU 6-7: kernel
 	assert_equal "$(lists 24 25 27)" $'0-5\n4-5\n6-7'
 }
 
-@test "isolcpus=managed_irq already given: the note says the kernel's limit" {
+@test "isolcpus=managed_irq already given: a managed IRQ of isolated CPUs only is kept there" {
 	tree --managed 27 --cmdline 'BOOT_IMAGE=/vmlinuz ro isolcpus=managed_irq,domain,6-7 nohz_full=6-7'
 	run --separate-stderr -0 irqaff isolate 6-7
-	assert_equal "$stderr" 'irqaff: irq 27 d: managed by the kernel, runs on CPU 7
-irqaff: note: managed: isolcpus=managed_irq,domain,6-7 already covers CPU 6-7; the kernel still places a managed IRQ there when no other CPU of its set is online (best effort)'
+	# 27's CPUs are all isolated: the kernel keeps it there by design
+	assert_equal "$stderr" 'irqaff: irq 27 d: managed, kept on isolated CPU 7 (managed_irq)'
 }
 
 @test "the kernel command line: what contradicts the CPUs is noted" {
@@ -351,7 +351,7 @@ CPU 0,5: not isolated from interrupts, but user space can do no more'
 }
 
 @test "--check passes a queue the kernel keeps on CPUs isolcpus=managed_irq isolates" {
-	local args
+	local args what
 	for args in --debugfs --no-debugfs; do
 		rm -rf "$ROOT"
 		# the kernel keeps 25 on its housekeeping CPU 2, 26 on 3 (irq_do_set_affinity())
@@ -372,5 +372,12 @@ CPU 3: isolated from interrupts'
 		run --separate-stderr -0 irqaff isolate --check -J 3
 		run jq -c '[.isolated, [.irqs[] | [.irq, .kind]], .findings]' <<<"$output"
 		assert_output '[true,[[26,"isolated"]],[]]'
+		what=managed
+		[[ $args == --debugfs ]] || what='cannot be moved by user space'
+		run --separate-stderr -0 irqaff isolate 3
+		assert_equal "$stderr" "irqaff: irq 26 nvme0q3: $what, kept on isolated CPU 3 (managed_irq)"
+		run --separate-stderr -0 irqaff isolate -J 3
+		run jq -c '[.stuck, .findings]' <<<"$output"
+		assert_output '[[{"irq":26,"name":"nvme0q3","kind":"isolated","effective":"3"}],[]]'
 	done
 }
