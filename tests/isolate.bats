@@ -356,7 +356,7 @@ CPU 0,5: not isolated from interrupts, but user space can do no more'
 		rm -rf "$ROOT"
 		# the kernel keeps 25 on its housekeeping CPU 2, 26 on 3 (irq_do_set_affinity())
 		make_root --cpus 4 --irq 24=nvme0q1 --affinity 0-1 \
-			--irq 25=nvme0q2 --affinity 2-3 --effective 2 --irq 26=nvme0q3 \
+			--irq 25=nvme0q2 --affinity 2-3 --irq 26=nvme0q3 \
 			--affinity 3 --irq 27=eth0 --affinity 0-2 \
 			--managed 24-26 "$args" \
 			--cmdline 'BOOT_IMAGE=/vmlinuz ro isolcpus=managed_irq,domain,3'

@@ -67,7 +67,9 @@
 # "LANG=C.UTF-8\0PATH=/usr/local/sbin:...:/bin\0" then the --irqbalance-env
 # entries. An --idle IRQ counts 0 in proc/interrupts, per_cpu_count,
 # spurious and irq_total, set_online or not. --managed and --pending imply
-# --debugfs: a file for every IRQ, as irq_debug_show() prints an x86
+# --debugfs (unless --no-debugfs; a --managed, --unmovable or --no-debugfs
+# tree also takes writes as the kernel does: see _tree_kernel_writes):
+# a file for every IRQ, as irq_debug_show() prints an x86
 # vector up to its masks (the irq_domain part is left out):
 #   handler:  handle_FLOW_irq; handle_fasteoi_irq without a flow
 #   device:   the PCI function of a device's IRQ, else (null)
@@ -79,7 +81,9 @@
 #             and IRQ_STARTED, or if shut down (no action; managed with
 #             none of its CPUs online, also MANAGED_SHUTDOWN) IRQ_DISABLED
 #             and IRQ_MASKED; AFFINITY_SET for an --affinity or --pending
-#             IRQ not managed; SETAFFINITY_PENDING; AFFINITY_MANAGED; and
+#             IRQ not managed; SETAFFINITY_PENDING; AFFINITY_MANAGED;
+#             NO_BALANCING for an --unmovable IRQ (before SINGLE_TARGET);
+#             and
 #             SINGLE_TARGET, AFFINITY_ON_ACTIVATE and HANDLE_ENFORCE_IRQCTX
 #             on every IRQ (arch/x86/kernel/apic/vector.c)
 #   node:     proc/irq/N/node
@@ -733,10 +737,13 @@ _tree_write_online() {
 }
 
 # _tree_effective IRQ: the CPU the IRQ is delivered to, the (IRQ mod k)th
-# of the k online CPUs in its affinity (all online CPUs if none is).
+# of the k online CPUs in its affinity (all online CPUs if none is). A
+# managed IRQ avoids the CPUs of an isolcpus=managed_irq,... on --cmdline
+# while its set has another online CPU (kernel/irq/manage.c
+# irq_do_set_affinity(), the HK_TYPE_MANAGED_IRQ housekeeping mask).
 _tree_effective() {
-	local irq=$1 c
-	local -a set=() cand=()
+	local irq=$1 c arg
+	local -a set=() cand=() house=() iso=()
 	_cpus_into set "${_T_AFF[irq]:-$_T_ALL}" "$_T_NCPUS" || return
 	for c in "${!set[@]}"; do
 		if [[ -n ${_T_ON[c]+set} ]]; then
@@ -745,6 +752,18 @@ _tree_effective() {
 	done
 	if ((${#cand[@]} == 0)); then
 		cand=("${!_T_ON[@]}")
+	fi
+	if [[ -n ${_T_MANAGED[irq]+set} &&
+		" $_T_CMDLINE " =~ [[:space:]]isolcpus=([^[:space:]]*managed_irq,[^[:space:]]*) ]]; then
+		arg=${BASH_REMATCH[1]}
+		while [[ $arg == [a-z_]*,* ]]; do
+			arg=${arg#*,}
+		done
+		_cpus_into iso "$arg" "$_T_NCPUS" || return
+		for c in "${cand[@]}"; do
+			[[ -n ${iso[c]+set} ]] || house+=("$c")
+		done
+		((${#house[@]} == 0)) || cand=("${house[@]}")
 	fi
 	printf -v "_T_EFF[irq]" '%d' "${cand[irq % ${#cand[@]}]}"
 }
@@ -789,7 +808,8 @@ _tree_write_irqs() {
 	for irq in "${!_T_CHIP[@]}"; do
 		d=$ROOT/proc/irq/$irq
 		_tree_norm aff "${_T_AFF[irq]:-$_T_ALL}" || return
-		if [[ -z ${_T_EFF[irq]:-} && -z ${_T_AFF[irq]:-} ]]; then
+		if [[ -z ${_T_EFF[irq]:-} && -z ${_T_AFF[irq]:-} &&
+			-z ${_T_MANAGED[irq]+set} ]]; then
 			_T_EFF[irq]=${on[irq % ${#on[@]}]}
 		elif [[ -z ${_T_EFF[irq]:-} ]]; then
 			_tree_effective "$irq" || return
@@ -865,11 +885,10 @@ _tree_tok() {
 # linux/irq.h, after IRQD_MSI_NOMASK_QUIRK went in 6.7).
 _T_IRQD_BITS=(
 	'IRQD_LEVEL 13' 'IRQD_ACTIVATED 9' 'IRQD_IRQ_STARTED 22'
-	'IRQD_IRQ_DISABLED 16' 'IRQD_IRQ_MASKED 17' 'IRQD_SINGLE_TARGET 24'
-	'IRQD_AFFINITY_SET 12' 'IRQD_SETAFFINITY_PENDING 8'
-	'IRQD_AFFINITY_MANAGED 21' 'IRQD_AFFINITY_ON_ACTIVATE 28'
-	'IRQD_NO_BALANCING 10'
-	'IRQD_MANAGED_SHUTDOWN 23' 'IRQD_HANDLE_ENFORCE_IRQCTX 27'
+	'IRQD_IRQ_DISABLED 16' 'IRQD_IRQ_MASKED 17' 'IRQD_NO_BALANCING 10'
+	'IRQD_SINGLE_TARGET 24' 'IRQD_AFFINITY_SET 12'
+	'IRQD_SETAFFINITY_PENDING 8' 'IRQD_AFFINITY_MANAGED 21'
+	'IRQD_AFFINITY_ON_ACTIVATE 28' 'IRQD_MANAGED_SHUTDOWN 23' 'IRQD_HANDLE_ENFORCE_IRQCTX 27'
 )
 
 # _tree_write_debugfs: sys/kernel/debug/irq/irqs/N for every IRQ, as
