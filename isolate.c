@@ -242,7 +242,9 @@ all_isolated(const struct isolate *is, const struct cpuset *req)
 /*
  * With --check: is the IRQ requested or run on the CPUs, and whose is it?
  * A movable IRQ requested elsewhere but last run there has a move pending
- * (x86 without interrupt remapping moves at the next interrupt).
+ * (x86 without interrupt remapping moves at the next interrupt). One that
+ * user space cannot move counts where it runs: a per-CPU IRQ (arm64's
+ * timer, PMU, IPIs) has no effective CPU and a request nobody can mend.
  */
 static void
 check_irq(struct isolate *is, struct entry *e)
@@ -270,10 +272,10 @@ check_irq(struct isolate *is, struct entry *e)
 	mv = irq_movable(e->irq);
 	if (mv < MOVABLE_MANAGED)
 		e->kind = req_on ? K_MOVE : K_PENDING;
+	else if (!eff_on)
+		return;
 	else if (kernel_isolates(is) && all_isolated(is, e->from))
 		e->kind = K_KEPT;
-	else if (kernel_isolates(is) && !eff_on)
-		return;
 	else
 		e->kind = mv == MOVABLE_MANAGED ? K_MANAGED : K_UNMOVABLE;
 }
@@ -599,35 +601,38 @@ print_result(struct isolate *is)
 static void
 print_kind(const struct isolate *is, const struct entry *e)
 {
-	char *on = xformat(e->on, false), *req = xformat(e->from, false);
+	char *list = xformat(e->on, false), *req = xformat(e->from, false);
 	const char *what = e->kind == K_MANAGED ? "managed" :
 	    "cannot be moved by user space";
+	char *on;
 
+	/* an IRQ not started has no effective CPU */
+	if (asprintf(&on, "%s%s", *list ? "CPU " : "no CPU", list) < 0)
+		err(1, NULL);
 	switch (e->kind) {
 	case K_MOVE:
 		if (e->guessed)
-			printf("movable, may run on CPU %s\n", on);
+			printf("movable, may run on %s\n", on);
 		else if (cpuset_intersects(e->on, is->cpus))
-			printf("movable, on CPU %s\n", on);
+			printf("movable, on %s\n", on);
 		else
-			printf("movable, requested CPU %s, on CPU %s\n", req,
-			    on);
+			printf("movable, requested CPU %s, on %s\n", req, on);
 		break;
 	case K_PENDING:
-		printf("movable, move pending to CPU %s, on CPU %s\n", req,
-		    on);
+		printf("movable, move pending to CPU %s, on %s\n", req, on);
 		break;
 	case K_KEPT:
-		printf("%s, kept on isolated CPU %s (managed_irq)\n",
+		printf("%s, kept on isolated %s (managed_irq)\n",
 		    irq_state(e->irq) & IRQ_MANAGED ? "managed" :
 		    "cannot be moved by user space", on);
 		break;
 	default:
-		printf("%s, %s CPU %s\n", what, e->guessed ? "may run on" :
-		    "on", on);
+		printf("%s, %s %s\n", what, e->guessed ? "may run on" : "on",
+		    on);
 		break;
 	}
 	free(on);
+	free(list);
 	free(req);
 }
 

@@ -247,4 +247,8 @@ timer() {
 	run --separate-stderr -1 irqaff isolate --check 0
 	assert_line --index 0 'irq 0 timer: cannot be moved by user space, on CPU 0'
 	refute_output --partial managed_irq
+	# requested there, but it runs on CPU 0: nothing anyone can mend
+	irqaff isolate -q 3
+	run --separate-stderr -0 irqaff isolate --check --accept 3
+	refute_line --partial 'irq 0 '
 }
