@@ -1,26 +1,76 @@
 /*
  * irqaff: show and steer where hardware interrupts run.
  *
- * main() knows only the command table, --root, --help and --version; each
- * command parses its own options, as wg(8) does.
+ * main() knows only the command table, --root, --help, --version and
+ * help; each command parses its own options, as wg(8) does.
  */
 #include <err.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/param.h>
 
-#include "commands.h"
+#include "cmd/commands.h"
+#include "core/xalloc.h"
 #include "procfs.h"
-#include "xalloc.h"
-
-#define IRQAFF_VERSION	"0.1.0"
 
 static const struct command *const commands[] = {
-	&show_command, &set_command, &spread_command, &default_command,
-	&isolate_command, &explain_command, &cpus_command, &queues_command,
-	&xps_command, &rps_command, &save_command, &restore_command,
-	&check_command, &mask_command, &list_command,
+	&show_command, &set_command, &spread_command, &balance_command,
+	&default_command, &isolate_command, &explain_command, &cpus_command,
+	&queues_command, &xps_command, &rps_command, &save_command,
+	&restore_command, &check_command, &mask_command, &list_command,
 };
+
+/*
+ * The edit distance between a and b counting a swap of neighbours as one
+ * edit (optimal string alignment), capped: names are short.
+ */
+static size_t
+distance(const char *a, const char *b)
+{
+	enum { MAX = 16 };
+	size_t d[MAX + 1][MAX + 1], i, j, m = strlen(a), n = strlen(b), c;
+
+	if (m > MAX || n > MAX)
+		return MAX;
+	for (i = 0; i <= m; i++)
+		d[i][0] = i;
+	for (j = 0; j <= n; j++)
+		d[0][j] = j;
+	for (i = 1; i <= m; i++)
+		for (j = 1; j <= n; j++) {
+			c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			c = MIN(c, MIN(d[i - 1][j], d[i][j - 1]) + 1);
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1])
+				c = MIN(c, d[i - 2][j - 2] + 1);
+			d[i][j] = c;
+		}
+	return d[m][n];
+}
+
+/* The command called name, or NULL after saying so and what was meant. */
+static const struct command *
+find_command(const char *name)
+{
+	const struct command *near = NULL;
+	size_t i, best = 3, dist;
+
+	for (i = 0; i < nitems(commands); i++) {
+		if (strcmp(name, commands[i]->name) == 0)
+			return commands[i];
+		if ((dist = distance(name, commands[i]->name)) < best) {
+			best = dist;
+			near = commands[i];
+		}
+	}
+	if (near != NULL && strlen(name) > best)
+		warnx("unknown command %s; did you mean %s?", quoted(name),
+		    near->name);
+	else
+		warnx("unknown command %s", quoted(name));
+	return NULL;
+}
 
 /* One line for errors, the whole help for --help. */
 static int
@@ -31,12 +81,13 @@ main_usage(FILE *fp)
 	fprintf(fp, "usage: %s [--root dir] command [args]\n", getprogname());
 	if (fp == stderr)
 		return EXIT_USAGE;
-	fprintf(fp, "       %s --help | --version\n\n", getprogname());
+	fprintf(fp, "       %s --help | --version | help [command]\n\n",
+	    getprogname());
 	fprintf(fp, "Commands (with no command, show):\n");
 	for (i = 0; i < nitems(commands); i++)
 		fprintf(fp, "  %-9s %s\n", commands[i]->name,
 		    commands[i]->summary);
-	fprintf(fp, "\n'%s COMMAND --help' describes each one.\n"
+	fprintf(fp, "\n'%s help COMMAND' describes each one.\n"
 	    "The root directory comes from --root, then $IRQAFF_ROOT, "
 	    "then /.\n\n%s", getprogname(), exit_help);
 	return EXIT_OK;
@@ -46,8 +97,8 @@ int
 main(int argc, char *argv[])
 {
 	static char *show[] = { "show", NULL };
+	const struct command *cmd;
 	const char *root = getenv("IRQAFF_ROOT");
-	size_t i;
 	int rc;
 
 	setprogname(argv[0]);
@@ -81,16 +132,23 @@ main(int argc, char *argv[])
 		argc = 1;
 		argv = show;
 	}
-	for (i = 0; i < nitems(commands); i++)
-		if (strcmp(argv[0], commands[i]->name) == 0)
-			break;
-	if (i == nitems(commands)) {
-		warnx("unknown command %s", quoted(argv[0]));
-		return main_usage(stderr);
+	if (strcmp(argv[0], "help") == 0) {
+		if (argc == 1)
+			return exit_output(main_usage(stdout));
+		if (argc > 2) {
+			warnx("help takes one command");
+			return main_usage(stderr);
+		}
+		if ((cmd = find_command(argv[1])) == NULL)
+			return main_usage(stderr);
+		usage(stdout, cmd);
+		return exit_output(EXIT_OK);
 	}
+	if ((cmd = find_command(argv[0])) == NULL)
+		return main_usage(stderr);
 	if ((rc = procfs_init(root)) != 0) {
 		warnc(-rc, "root %s", quoted(root ? root : "/"));
 		return EXIT_FAIL;
 	}
-	return exit_output(commands[i]->main(argc, argv));
+	return exit_output(cmd->main(argc, argv));
 }

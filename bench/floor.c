@@ -273,7 +273,8 @@ show_row(struct rows *r)
 
 /*
  * The counts of a row from p on, to the first byte that is not one of
- * them: the newline, the tail, or the blank after the last count.
+ * them: the newline, the tail, or the blank after the last count. Each
+ * count goes to its column's sum for cpus, to the row's total otherwise.
  */
 static const char *
 counts(struct rows *r, const char *p, const char *end)
@@ -289,7 +290,10 @@ counts(struct rows *r, const char *p, const char *end)
 			continue;
 		}
 		if (inword) {
-			total += cur;
+			if (r->sum != NULL)
+				r->sum[col] += cur;
+			else
+				total += cur;
 			cur = 0;
 			inword = 0;
 			col++;
@@ -299,34 +303,6 @@ counts(struct rows *r, const char *p, const char *end)
 	}
 	r->cur = cur;
 	r->total = total;
-	r->inword = inword;
-	r->col = col;
-	return p;
-}
-
-/* counts() for cpus: each count added to its column's sum. */
-static const char *
-col_counts(struct rows *r, const char *p, const char *end)
-{
-	unsigned long long cur = r->cur;
-	int inword = r->inword, col = r->col;
-	unsigned int d;
-
-	for (; p < end; p++) {
-		if ((d = (unsigned char)*p - '0') < 10) {
-			cur = cur * 10 + d;
-			inword = 1;
-			continue;
-		}
-		if (inword) {
-			r->sum[col++] += cur;
-			cur = 0;
-			inword = 0;
-		}
-		if (*p != ' ' || col == r->ncols)
-			break;
-	}
-	r->cur = cur;
 	r->inword = inword;
 	r->col = col;
 	return p;
@@ -389,8 +365,7 @@ feed(struct rows *r, const char *p, size_t n)
 	const char *end = p + n, *nl;
 
 	while (p < end) {
-		if (r->state == COUNTS && (p = r->sum != NULL ?
-		    col_counts(r, p, end) : counts(r, p, end)) == end)
+		if (r->state == COUNTS && (p = counts(r, p, end)) == end)
 			break;
 		if (r->state == SKIP) {
 			if ((nl = memchr(p, '\n', end - p)) == NULL)

@@ -236,7 +236,12 @@ write_cpus(void)
 	putline(path("sys/devices/system/cpu/present"), all);
 	putline(path("sys/devices/system/cpu/kernel_max"), "8191");
 	putline(path("sys/devices/system/cpu/isolated"), "");
-	putline(path("sys/devices/system/cpu/nohz_full"), "(null)");
+	/* "(null)" right-aligned in nr_cpu_ids columns, as the kernel */
+	if ((p = malloc(ncpus + 8)) == NULL)
+		die("malloc");
+	snprintf(p, ncpus + 8, "%*s", (int)ncpus, "(null)");
+	putline(path("sys/devices/system/cpu/nohz_full"), p);
+	free(p);
 	putline(path("sys/devices/system/cpu/online"), all);
 	putline(path("sys/devices/system/cpu/offline"), "");
 	if (nnodes > 1)

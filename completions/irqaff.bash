@@ -6,8 +6,8 @@
 # needs only bash, not the bash-completion package. The root is --root or
 # IRQAFF_ROOT.
 
-_irqaff_commands='show set spread default isolate explain cpus queues xps
-rps save restore check mask list'
+_irqaff_commands='show set spread balance default isolate explain cpus queues
+xps rps save restore check mask list'
 _irqaff_columns='IRQ AFFINITY EFFECTIVE NODE TOTAL NAME HINT ONLINE CHIP
 HWIRQ TYPE FLOW DEVICE MANAGED RATE'
 _irqaff_cpus_columns='CPU NODE STATE IRQS TOTAL RATE TOP'
@@ -26,6 +26,9 @@ _irqaff_options()
 	spread)
 		o=(-n --dry-run -v --verbose -J --json -c --cpus -x --exclude
 			--linear --include-isolated --xps -q --quiet) ;;
+	balance)
+		o=(-n --dry-run -v --verbose -J --json -i --interval --cpus
+			--xps -q --quiet) ;;
 	default)
 		o=(-m --mask -n --dry-run -v --verbose -J --json) ;;
 	isolate)
@@ -61,6 +64,7 @@ _irqaff_takes_value()
 	case $1:$2 in
 	show:-o | show:--output | save:-o | save:--output) return 0 ;;
 	spread:-c | spread:--cpus | spread:-x | spread:--exclude) return 0 ;;
+	balance:-i | balance:--interval | balance:--cpus) return 0 ;;
 	mask:-b | mask:--bits | list:-b | list:--bits) return 0 ;;
 	cpus:-o | cpus:--output | cpus:-i | cpus:--interval) return 0 ;;
 	cpus:-c | cpus:--count | show:-i | show:--interval) return 0 ;;
@@ -351,7 +355,8 @@ _irqaff()
 	show:-o | show:--output)
 		_irqaff_complete_columns "$cur"
 		return 0 ;;
-	spread:-c | spread:--cpus | spread:-x | spread:--exclude)
+	spread:-c | spread:--cpus | spread:-x | spread:--exclude | \
+		balance:--cpus)
 		_irqaff_complete_cpus "$cur"
 		return 0 ;;
 	save:-o | save:--output)
@@ -368,7 +373,8 @@ _irqaff()
 		return 0 ;;
 	mask:-b | mask:--bits | list:-b | list:--bits | cpus:-i | \
 		cpus:--interval | cpus:-c | cpus:--count | show:-i | \
-		show:--interval | show:-c | show:--count)
+		show:--interval | show:-c | show:--count | balance:-i | \
+		balance:--interval)
 		COMPREPLY=()
 		return 0 ;;
 	esac
@@ -393,7 +399,7 @@ _irqaff()
 	esac
 
 	case $cmd:$npos in
-	show:0 | set:0 | spread:0 | explain:0)
+	show:0 | set:0 | spread:0 | balance:0 | explain:0)
 		_irqaff_complete_irqs "$cur" ;;
 	set:1 | default:0 | isolate:0 | cpus:0 | xps:1 | rps:1)
 		_irqaff_complete_cpus "$cur" ;;

@@ -2,8 +2,8 @@
 # names (asked of irqaff itself), dev: devices, interfaces with queues,
 # node: NUMA nodes, columns.
 
-set -l commands show set spread default isolate explain cpus queues xps rps \
-    save restore check mask list
+set -l commands show set spread balance default isolate explain cpus queues \
+    xps rps save restore check mask list
 
 # The root irqaff will use: --root, else IRQAFF_ROOT.
 function __irqaff_root
@@ -44,6 +44,7 @@ function __irqaff_position
                 case 'show:-o' 'show:--output' 'save:-o' 'save:--output' \
                     'show:-i' 'show:--interval' 'show:-c' 'show:--count' \
                     'spread:-c' 'spread:--cpus' 'spread:-x' 'spread:--exclude' \
+                    'balance:-i' 'balance:--interval' 'balance:--cpus' \
                     'mask:-b' 'mask:--bits' 'list:-b' 'list:--bits' \
                     'cpus:-o' 'cpus:--output' 'cpus:-i' 'cpus:--interval' \
                     'cpus:-c' 'cpus:--count' 'queues:-o' 'queues:--output' \
@@ -161,6 +162,8 @@ complete -c irqaff -n $nocmd -a show -d 'show the affinity of IRQs'
 complete -c irqaff -n $nocmd -a set -d 'give IRQs a set of CPUs'
 complete -c irqaff -n $nocmd -a spread \
     -d 'give each IRQ of a device its own CPU'
+complete -c irqaff -n $nocmd -a balance \
+    -d 'put the busiest IRQs on the least-loaded CPUs, by measured rate'
 complete -c irqaff -n $nocmd -a default \
     -d 'show or set the affinity of new IRQs'
 complete -c irqaff -n $nocmd -a isolate -d 'keep interrupts off a set of CPUs'
@@ -224,6 +227,19 @@ complete -c irqaff -n $c -l include-isolated \
 complete -c irqaff -n $c -l xps -d 'also set the XPS CPUs of their tx queues'
 complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
 complete -c irqaff -n '__irqaff_arg spread 0' -a '(__irqaff_irqs)'
+
+set c '__fish_seen_subcommand_from balance'
+complete -c irqaff -n $c -s n -l dry-run -d 'print the plan, write nothing'
+complete -c irqaff -n $c -s v -l verbose \
+    -d 'list every IRQ of the plan, moved or not'
+complete -c irqaff -n $c -s J -l json \
+    -d 'print the plan and the result as JSON'
+complete -c irqaff -n $c -s i -l interval -x \
+    -d 'measure the rates over a number of seconds'
+complete -c irqaff -n $c -l cpus -x -a '(__irqaff_cpus)' -d 'the CPUs to use'
+complete -c irqaff -n $c -l xps -d 'also move the XPS of their tx queues'
+complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
+complete -c irqaff -n '__irqaff_arg balance 0' -a '(__irqaff_irqs)'
 
 set c '__fish_seen_subcommand_from default'
 complete -c irqaff -n $c -s m -l mask \

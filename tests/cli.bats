@@ -51,6 +51,45 @@ usage: irqaff [--root dir] command [args]"
 	assert_equal "$(tree_sum)" "$before"
 }
 
+@test "a mistyped command names the nearest one" {
+	run --separate-stderr irqaff shwo 24
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "irqaff: unknown command shwo; did you mean show?
+usage: irqaff [--root dir] command [args]"
+	run --separate-stderr irqaff restor
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "irqaff: unknown command restor; did you mean restore?"
+	# two letters two edits from list: nothing near enough to suggest
+	run --separate-stderr irqaff ls
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "irqaff: unknown command ls"
+}
+
+@test "help prints the commands, help COMMAND that command's help" {
+	run -0 irqaff --help
+	local main=$output
+	run -0 irqaff help
+	assert_output "$main"
+	run -0 irqaff set --help
+	local set=$output
+	run -0 irqaff help set
+	assert_output "$set"
+	assert_line --index 0 "usage: irqaff set [-nvJmq] irqs cpus"
+}
+
+@test "help of a command that is not one is a usage error" {
+	run --separate-stderr irqaff help lis
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "irqaff: unknown command lis; did you mean list?
+usage: irqaff [--root dir] command [args]"
+	run --separate-stderr irqaff help set show
+	assert_failure 2
+	assert_equal "$stderr" "irqaff: help takes one command
+usage: irqaff [--root dir] command [args]"
+}
+
 @test "an unknown top-level option is one line and the usage line" {
 	run --separate-stderr irqaff --bogus show
 	assert_failure 2

@@ -68,7 +68,7 @@ help_commands() {
 
 @test "bash completes the command names" {
 	complete_line irqaff ''
-	assert_equal "$reply" "show set spread default isolate explain cpus \
+	assert_equal "$reply" "show set spread balance default isolate explain cpus \
 queues xps rps save restore check mask list"
 }
 
@@ -378,6 +378,13 @@ queues xps rps save restore check mask list"
 		"$top"/bench/check-mktree "$top"/.ci/run
 	assert_success
 	assert_output ""
+	run shellcheck "$top"/tests/kernel/run
+	assert_success
+	assert_output ""
+	run shellcheck -s dash "$top"/tests/kernel/init \
+		"$top"/tests/kernel/lib.sh "$top"/tests/kernel/scenarios/*.sh
+	assert_success
+	assert_output ""
 }
 
 @test "the zsh completion parses" {
@@ -440,7 +447,7 @@ zsh_complete() {
 	assert_output "--help --json --verbose -h -J -v"
 	# --check does not go with -n and -v
 	run zsh_complete 'irqaff isolate --check -'
-	assert_output "--help --json --mask --quiet -h -J -m -q"
+	assert_output "--accept --help --json --mask --quiet -h -J -m -q"
 }
 
 @test "zsh completes cpus' options, columns and CPU sets" {

@@ -97,21 +97,6 @@ irqs_on() {
 	assert_output ''
 }
 
-# add_count IRQ COLUMN N: the kernel counting N more interrupts of IRQ on
-# the CPU of proc/interrupts' COLUMN (1 is the first), as "%10u" fields.
-add_count() {
-	local f=$ROOT/proc/interrupts
-	awk -v irq="$1:" -v col="$2" -v n="$3" '
-		$1 == irq {
-			w = index($0, ":") + 1 + 11 * (col - 1)
-			v = substr($0, w, 11) + n
-			$0 = substr($0, 1, w - 1) sprintf(" %10u", v) substr($0, w + 11)
-		}
-		{ print }' "$f" >"$f.new"
-	cat "$f.new" >"$f"
-	rm "$f.new"
-}
-
 @test "cpus -i: a count added during the interval is that CPU's RATE" {
 	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 2
 	irqaff cpus -n -o cpu,rate,top -i 1 >"$BATS_TEST_TMPDIR/out" &

@@ -266,12 +266,12 @@ MASK_8192_LEN=2303
 @test "an unknown option is refused with the usage on standard error" {
 	run -2 --separate-stderr irqaff mask -z 0
 	assert_output ''
-	assert_equal "$stderr" $'irqaff: mask: unknown option -z\nusage: irqaff mask [-b bits] [cpulist ...]'
+	assert_equal "$stderr" $'irqaff: mask: unknown option -z\nusage: irqaff mask [-b bits] [cpus ...]'
 }
 
 @test "mask --help prints the usage on standard output" {
 	run -0 --separate-stderr irqaff mask --help
-	assert_line -n 0 'usage: irqaff mask [-b bits] [cpulist ...]'
+	assert_line -n 0 'usage: irqaff mask [-b bits] [cpus ...]'
 	assert_equal "$stderr" ''
 }
 
@@ -324,4 +324,24 @@ MASK_8192_LEN=2303
 	run -2 --separate-stderr irqaff mask -b 8 'é'
 	assert_output ''
 	assert_equal "$stderr" 'irqaff: CPU list "\303\251": region "\303\251": "\303\251" is not a number'
+}
+
+@test "mask takes node:K items from the machine under the root" {
+	make_root --cpus 8 --nodes 2
+	run -0 irqaff mask node:1 node:0,7 1-2
+	assert_output $'f0\n8f\n06'
+	run -0 irqaff mask <<<$'0-1\nnode:1'
+	assert_output $'03\nf0'
+}
+
+@test "mask refuses node:K at another width and an unknown node, printing nothing" {
+	make_root --cpus 8 --nodes 2
+	run --separate-stderr irqaff mask -b 64 1 node:1
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "irqaff: CPU list \"node:1\": node:K is a set of this machine's 8 possible CPUs; leave out -b"
+	run --separate-stderr irqaff mask 1 node:5
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "irqaff: CPU list \"node:5\": NUMA node 5 does not exist"
 }

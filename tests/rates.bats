@@ -10,28 +10,6 @@ setup() {
 	_common_setup
 }
 
-# add_count IRQ COLUMN N: N more interrupts of IRQ on proc/interrupts'
-# COLUMN (1 is the first), in the kernel's "%10u" fields; per_cpu_count
-# too when the tree has it.
-add_count() {
-	local f=$ROOT/proc/interrupts s=$ROOT/sys/kernel/irq/$1/per_cpu_count
-	awk -v irq="$1:" -v col="$2" -v n="$3" '
-		$1 == irq {
-			w = index($0, ":") + 1 + 11 * (col - 1)
-			v = substr($0, w, 11) + n
-			$0 = substr($0, 1, w - 1) sprintf(" %10u", v) substr($0, w + 11)
-		}
-		{ print }' "$f" >"$f.new"
-	cat "$f.new" >"$f"
-	rm "$f.new"
-	if [[ -f $s ]]; then
-		awk -F, -v OFS=, -v col="$2" -v n="$3" '{ $col += n; print }' \
-			"$s" >"$s.new"
-		cat "$s.new" >"$s"
-		rm "$s.new"
-	fi
-}
-
 # within_5 RATE WANT: RATE is within 5 % of WANT.
 within_5() {
 	awk -v r="$1" -v w="$2" 'BEGIN { exit !(r >= w * 0.95 && r <= w * 1.05) }'

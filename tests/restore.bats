@@ -801,3 +801,43 @@ irqaff: $SNAP:12: \"xps\" takes an interface, a queue and a CPU set, as in \"xps
 	assert_failure 1
 	assert_output '{"dry_run":false,"changed":[],"unchanged":1,"failed":[],"managed":[],"unmovable":[],"queues":{"changed":0,"unchanged":0,"failed":1},"problems":[]}'
 }
+
+# The kernel keeps only online CPUs in xps_cpus and rps_cpus, and in
+# rps_cpus none isolated or nohz_full (__netif_set_xps_queue(),
+# store_rps_map()): a snapshot from before CPU 3 went offline and CPU 2
+# was isolated is applied as far as the kernel keeps it, and matches
+# what the kernel kept.
+@test "queue lines with offline and isolated CPUs: what the kernel keeps is applied and matches" {
+	queue_tree --offline 3 --isolated 2
+	printf '%s\n' 'xps eth0 tx-0 0-3' 'xps eth0 tx-1 1' 'rps eth0 rx-0 2-3' \
+		'rps eth1 rx-0 3' >"$SNAP"
+	assert_file "$(qfile eth0 tx-0)" $'7\n'
+	assert_file "$(qfile eth0 rx-0)" $'0\n'
+	keep_tree
+	run --separate-stderr -0 irqaff check "$SNAP"
+	assert_output ''
+	run --separate-stderr -0 irqaff restore -v "$SNAP"
+	assert_equal "$stderr" 'irqaff: note: xps and rps lines: CPU 3 left out: the kernel keeps no offline CPU in xps_cpus or rps_cpus, nor an isolated or nohz_full one in rps_cpus'
+	assert_output - <<'EOF2'
+rps eth0 rx-0: - unchanged
+xps eth0 tx-0: 0-2 unchanged
+xps eth0 tx-1: 1 unchanged
+rps eth1 rx-0: - unchanged
+EOF2
+	run changed_files
+	assert_output ''
+	# drift: tx-0 is given back what is kept; rx-0 cannot be
+	printf '1\n' >"$(qfile eth0 tx-0)"
+	printf '1\n' >"$(qfile eth0 rx-0)"
+	run --separate-stderr -1 irqaff check "$SNAP"
+	assert_output - <<'EOF2'
+rps eth0 rx-0: 0 (want none)
+xps eth0 tx-0: 0 (want 0-2)
+EOF2
+	run --separate-stderr -3 irqaff restore -q "$SNAP"
+	assert_output ''
+	assert_equal "$stderr" "irqaff: note: xps and rps lines: CPU 3 left out: the kernel keeps no offline CPU in xps_cpus or rps_cpus, nor an isolated or nohz_full one in rps_cpus
+irqaff: $SNAP:3: rps eth0 rx-0: CPUs \"2-3\": none would be kept: the kernel keeps only online CPUs that are neither isolated nor nohz_full in rps_cpus"
+	assert_file "$(qfile eth0 tx-0)" $'7\n'
+	assert_file "$(qfile eth0 rx-0)" $'1\n'
+}

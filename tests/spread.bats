@@ -361,3 +361,96 @@ topology_opens() {
 	assert_equal "$(topology_opens "$log" physical_package_id)" 2
 	assert_equal "$(topology_opens "$log" '[a-z_]+')" 36
 }
+
+# virtio_net keeps rx-N and tx-N of a queue pair on one CPU set and its
+# XPS with them (drivers/net/virtio_net.c, virtnet_set_affinity()); the
+# config vector serves no queue.
+@test "spread of virtio_net: each queue pair on one CPU, the config IRQ left where it is" {
+	make_root --cpus 8 --virtio-nic eth0:4 --queues
+	run -0 --separate-stderr irqaff spread -n dev:eth0
+	assert_output 'irq 25 virtio0-input.0: 0
+irq 26 virtio0-output.0: 0
+irq 27 virtio0-input.1: 1
+irq 28 virtio0-output.1: 1
+irq 29 virtio0-input.2: 2
+irq 30 virtio0-output.2: 2
+irq 31 virtio0-input.3: 3
+irq 32 virtio0-output.3: 3'
+	assert_equal "$stderr" 'irqaff: note: irq 24 virtio0-config serves no queue; left where it is'
+	run -0 --separate-stderr irqaff spread -q --xps dev:eth0
+	assert_output ''
+	assert_equal "$(lists 24 25 26 27 28 29 30 31 32)" "0-7
+0
+0
+1
+1
+2
+2
+3
+3"
+	local k
+	for k in 0 1 2 3; do
+		assert_file "$ROOT/sys/class/net/eth0/queues/tx-$k/xps_cpus" \
+			"$(kmask 8 "$k")"$'\n'
+	done
+	# a selection of the config IRQ alone is spread as asked
+	run -0 --separate-stderr irqaff spread -n -c 5 virtio0-config
+	assert_output 'irq 24 virtio0-config: 5'
+	assert_equal "$stderr" ''
+}
+
+@test "spread of e1000e, vmxnet3 and split vectors: pairs together, link and event vectors left alone" {
+	# eth1 24-26: eth1-rx-0, eth1-tx-0, eth1; eth2 27-31: tx-0, tx-1,
+	# rx-2, rx-3 (rx-0 and rx-1), event-4; eth3 32-36: eth3, rx-0, rx-1,
+	# tx-0, tx-1
+	make_root --cpus 8 --nic eth1:1 --driver e1000e \
+		--nic eth2:2 --driver vmxnet3-split --nic eth3:2 --driver split
+	run -0 --separate-stderr irqaff spread -n -c 4-7 dev:eth1,dev:eth2,dev:eth3
+	assert_output 'irq 24 eth1-rx-0: 4
+irq 25 eth1-tx-0: 4
+irq 27 eth2-tx-0: 5
+irq 28 eth2-tx-1: 6
+irq 29 eth2-rx-2: 5
+irq 30 eth2-rx-3: 6
+irq 33 eth3-rx-0: 7
+irq 34 eth3-rx-1: 4
+irq 35 eth3-tx-0: 7
+irq 36 eth3-tx-1: 4'
+	assert_equal "$stderr" 'irqaff: note: irq 26 eth1 serves no queue; left where it is
+irqaff: note: irq 31 eth2-event-4 serves no queue; left where it is
+irqaff: note: irq 32 eth3 serves no queue; left where it is'
+	run -0 --separate-stderr irqaff spread -q -c 4-7 dev:eth1,dev:eth2,dev:eth3
+	assert_equal "$(lists 26 31 32 33 35)" "0-7
+0-7
+0-7
+7
+7"
+}
+
+@test "spread --xps of virtio_net from the driver's own layout: pairs and their XPS move together" {
+	# as a Debian 6.1 guest of 16 CPUs boots: pair K on 4K-4K+3
+	make_root --cpus 16 --virtio-nic eth0:4 --virtnet-affinity
+	run -0 --separate-stderr irqaff spread -q -v --xps dev:eth0
+	assert_output 'irq 25: 0-3 -> 0
+irq 26: 0-3 -> 0
+irq 27: 4-7 -> 1
+irq 28: 4-7 -> 1
+irq 29: 8-11 -> 2
+irq 30: 8-11 -> 2
+irq 31: 12-15 -> 3
+irq 32: 12-15 -> 3
+eth0 tx-0: 0-3 -> 0
+eth0 tx-1: 4-7 -> 1
+eth0 tx-2: 8-11 -> 2
+eth0 tx-3: 12-15 -> 3'
+	assert_equal "$stderr" 'irqaff: note: irq 24 virtio0-config serves no queue; left where it is'
+	run -0 irqaff queues -n -o queue,xps,aligned eth0
+	assert_output 'rx-0 - -
+tx-0 0 yes
+rx-1 - -
+tx-1 1 yes
+rx-2 - -
+tx-2 2 yes
+rx-3 - -
+tx-3 3 yes'
+}

@@ -26,7 +26,7 @@ contents() {
 	assert_equal "$(<"$ROOT/sys/devices/system/cpu/online")" '0-35'
 	assert_equal "$(contents "$ROOT/sys/devices/system/cpu/offline")" ''
 	assert_equal "$(contents "$ROOT/sys/devices/system/cpu/isolated")" ''
-	assert_equal "$(<"$ROOT/sys/devices/system/cpu/nohz_full")" '(null)'
+	assert_equal "$(<"$ROOT/sys/devices/system/cpu/nohz_full")" "$(printf '%36s' '(null)')"
 	assert_equal "$(<"$ROOT/sys/devices/system/node/possible")" '0'
 	assert_equal "$(<"$ROOT/sys/devices/system/node/node0/cpulist")" '0-35'
 	assert [ ! -e "$ROOT/proc/self" ]
@@ -785,6 +785,36 @@ pci0000:00/0000:3c:00.0/net/eth1/queues/tx-0'
 	assert_equal "$(kmask 64 0,63)" '80000000,00000001'
 }
 
+@test "--xps and --rps hold what the kernel keeps: online CPUs, for rps neither isolated nor nohz_full" {
+	make_root --cpus 8 --nic eth0:2 --offline 3 --isolated 5 --nohz-full 6 \
+		--xps eth0:0=0-7 --xps eth0:1=3 --rps eth0:0=0-7 --rps eth0:1=5-6
+	local q=$ROOT/sys/class/net/eth0/queues
+	# __netif_set_xps_queue(), store_rps_map()
+	assert_equal "$(cat "$q/tx-0/xps_cpus" "$q/tx-1/xps_cpus" \
+		"$q/rx-0/rps_cpus" "$q/rx-1/rps_cpus")" $'f7\n00\n97\n00'
+}
+
+@test "--virtnet-affinity: virtnet_set_affinity()'s groups, as a Debian 6.1 guest has them" {
+	# 16 CPUs, 4 pairs: input.K and output.K on 4K-4K+3, hint too, and
+	# tx-K's xps_cpus; the config vector keeps every CPU
+	make_root --cpus 16 --virtio-nic eth0:4 --virtnet-affinity
+	local q=$ROOT/sys/class/net/eth0/queues
+	assert_equal "$(cat "$ROOT"/proc/irq/{24,25,26,27,32}/smp_affinity_list)" \
+		$'0-15\n0-3\n0-3\n4-7\n12-15'
+	assert_equal "$(cat "$ROOT"/proc/irq/{25,31}/affinity_hint)" \
+		$'000f\nf000'
+	assert_equal "$(cat "$q"/tx-{0,1,2,3}/xps_cpus)" \
+		$'000f\n00f0\n0f00\nf000'
+	# 5 online CPUs, 3 pairs: groups of 2, 2 and 1 in online order
+	make_root --dir "$BATS_TEST_TMPDIR/b" --cpus 6 --offline 2 \
+		--virtio-nic eth0:3 --virtnet-affinity
+	assert_equal "$(cat "$ROOT"/proc/irq/{25,27,29}/smp_affinity_list)" \
+		$'0-1\n3-4\n5'
+	run -1 make_root --dir "$BATS_TEST_TMPDIR/c" --nic eth0:2 \
+		--virtnet-affinity
+	assert_output 'tree.bash: make_root: --virtnet-affinity needs a --virtio-nic before it'
+}
+
 @test "--driver, --xps and --rps errors" {
 	local e=$BATS_TEST_TMPDIR/e
 	run -1 make_root --dir "$e" --driver ixgbe --nic eth0:1
@@ -792,7 +822,9 @@ pci0000:00/0000:3c:00.0/net/eth1/queues/tx-0'
 	run -1 make_root --dir "$e" --nvme nvme0:1 --driver mlx5
 	assert_output 'tree.bash: make_root: --driver needs a --nic before it'
 	run -1 make_root --dir "$e" --nic eth0:1 --driver e1000
-	assert_output 'tree.bash: make_root: --driver "e1000": not ixgbe, i40e, ice, split, ena, mlx5, gve, bnx2x or vmxnet3'
+	assert_output 'tree.bash: make_root: --driver "e1000": not ixgbe, i40e, ice, split, ena, mlx5, gve, bnx2x, vmxnet3, vmxnet3-split or e1000e'
+	run -1 make_root --dir "$e" --nic eth0:2 --driver e1000e
+	assert_output 'tree.bash: make_root: --driver e1000e: one queue only'
 	run -1 make_root --dir "$e" --nic eth0:2 --xps eth0=1
 	assert_output 'tree.bash: make_root: --xps "eth0=1": not NAME:QUEUE=LIST'
 	run -1 make_root --dir "$e" --nic eth0:2 --rps eth0:2=1
@@ -823,7 +855,7 @@ pci0000:00/0000:3c:00.0/net/eth1/queues/tx-0'
 	before=$(tree_sum)
 	# write(2) through tests/fault/fault.c, as irqaff runs under the tree
 	put() {
-		printf '%s\n' "$1" | LD_PRELOAD=$BATS_TEST_DIRNAME/fault.so \
+		printf '%s\n' "$1" | LD_PRELOAD=$BATS_TEST_DIRNAME/../build/fault.so \
 			dd of="$2" conv=notrunc status=none
 	}
 	for irq in 24 25 26; do

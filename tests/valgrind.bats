@@ -134,6 +134,19 @@ grinds() {
 	grinds 0 spread -q --xps dev:eth1
 }
 
+@test "queue pairs and the CPUs the kernel keeps are clean under valgrind" {
+	make_root --dir "$BATS_TEST_TMPDIR/q" --cpus 4 --virtio-nic eth0:2 \
+		--nic eth1:1 --driver e1000e --queues --offline 3 --isolated 2
+	grinds 0 spread -q -v --xps dev:eth0
+	grinds 0 spread -q -n dev:eth1
+	grinds 0 xps -v eth0 1-3
+	grinds 2 rps eth0 2-3
+	printf 'xps eth0 tx-0 0-3\nrps eth0 rx-0 2-3\nrps eth0 rx-1 1-3\n' \
+		>"$BATS_TEST_TMPDIR/snap"
+	grinds 0 restore -q -v "$BATS_TEST_TMPDIR/snap"
+	grinds 0 check "$BATS_TEST_TMPDIR/snap"
+}
+
 @test "queues is clean under valgrind" {
 	make_root --dir "$BATS_TEST_TMPDIR/q" --cpus 4 --nic eth0:2 \
 		--xps eth0:1=1 --nic eth1:2 --driver gve --virtio-nic eth2:2 \
@@ -142,4 +155,10 @@ grinds() {
 	grinds 1 queues
 	grinds 0 queues -J -o dev,queue,irq,aligned eth2,eth0,eth3
 	grinds 2 queues -o +irq eth0,nosuch
+}
+
+@test "balance is clean under valgrind" {
+	grinds 0 balance -q -i 0.1
+	grinds 0 balance -n -v -i 0.1 --xps dev:eth0
+	grinds 2 balance -i 0.1 --cpus 99
 }

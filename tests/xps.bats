@@ -195,6 +195,53 @@ eth0 tx-1: - unchanged'
 	unchanged
 }
 
+# The kernel keeps only online CPUs in xps_cpus (__netif_set_xps_queue())
+# and rps_cpus, and in rps_cpus only those neither isolated nor nohz_full
+# (store_rps_map()); irqaff writes that part, or refuses when it is empty.
+@test "xps and rps with offline, isolated and nohz_full CPUs: the part the kernel keeps, said" {
+	make_root --cpus 8 --nic eth0:2 --queues --offline 3 --isolated 5 \
+		--nohz-full 6
+	run -0 --separate-stderr irqaff xps -v eth0 2-5
+	assert_output 'eth0 tx-0: - -> 2,4-5
+eth0 tx-1: - -> 2,4-5'
+	assert_equal "$stderr" 'irqaff: note: xps: CPU 3 left out: the kernel keeps only online CPUs in xps_cpus'
+	run -0 masks eth0 tx
+	assert_output 'tx-0 34
+tx-1 34'
+	# what the kernel kept is no change
+	snapshot
+	run -0 --separate-stderr irqaff xps -v eth0 2-5
+	assert_output 'eth0 tx-0: 2,4-5 unchanged
+eth0 tx-1: 2,4-5 unchanged'
+	unchanged
+	run -0 --separate-stderr irqaff rps eth0:1 2-7
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: note: rps: CPU 3,5-6 left out: the kernel keeps only online CPUs that are neither isolated nor nohz_full in rps_cpus'
+	run -0 masks eth0 rx
+	assert_output 'rx-0 00
+rx-1 94'
+	# none kept: refused, nothing written
+	snapshot
+	run -2 --separate-stderr irqaff xps eth0 3
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: xps: CPUs "3": none would be kept: the kernel keeps only online CPUs in xps_cpus'
+	run -2 --separate-stderr irqaff rps -n eth0 5-6
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: rps: CPUs "5-6": none would be kept: the kernel keeps only online CPUs that are neither isolated nor nohz_full in rps_cpus'
+	unchanged
+	# isolated CPUs are XPS's; none still clears
+	run -0 --separate-stderr irqaff xps eth0:0 5-6
+	assert_equal "$stderr" ''
+	run -0 --separate-stderr irqaff rps eth0 none
+	assert_equal "$stderr" ''
+	run -0 masks eth0 tx
+	assert_output 'tx-0 60
+tx-1 34'
+	run -0 masks eth0 rx
+	assert_output 'rx-0 00
+rx-1 00'
+}
+
 @test "a queue whose mask cannot be read stops the run before any write" {
 	make_root --cpus 4 --nic eth0:4 --nic eth1:1 --queues
 	printf 'zz\n' >"$(queue_file eth0 tx-2 xps_cpus)"
@@ -351,4 +398,26 @@ tx-1 0'
 	assert_output 'irq 24 eth0: 0
 irq 25 eth0-TxRx-0: 1'
 	assert_equal "$stderr" 'irqaff: spread: --xps: no transmit queue with XPS is served by these IRQs'
+}
+
+@test "spread --xps with offline and isolated CPUs: XPS only on the online CPUs the IRQs get" {
+	make_root --cpus 8 --nic eth0:4 --queues --offline 3 --isolated 5
+	run -0 --separate-stderr irqaff spread -q --xps --include-isolated \
+		-c 2-5 'eth0-TxRx-*'
+	assert_equal "$stderr" 'irqaff: note: CPU 3 is offline'
+	run -0 masks eth0 tx
+	assert_output 'tx-0 04
+tx-1 10
+tx-2 20
+tx-3 04'
+	run -0 --separate-stderr irqaff spread -q -v --xps --include-isolated \
+		-c 2,4-5 'eth0-TxRx-*'
+	assert_output 'irq 25: 2 unchanged
+irq 26: 4 unchanged
+irq 27: 5 unchanged
+irq 28: 2 unchanged
+eth0 tx-0: 2 unchanged
+eth0 tx-1: 4 unchanged
+eth0 tx-2: 5 unchanged
+eth0 tx-3: 2 unchanged'
 }

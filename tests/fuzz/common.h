@@ -6,10 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cpuset.h"
-#include "interrupts.h"
-#include "irqsel.h"
-#include "snapline.h"
+#include "lib/interrupts.h"
+#include "lib/irqsel.h"
+#include "lib/snapline.h"
+#include "parse.h"
 
 typedef int parse_fn(struct cpuset *, const char *, struct perr *);
 typedef void also_fn(const struct cpuset *, int, const char *);

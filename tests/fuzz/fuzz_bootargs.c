@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bootargs.h"
 #include "common.h"
+#include "lib/bootargs.h"
 
 static void
 check_set(const struct cpuset *set, const char *arg, unsigned int nbits)

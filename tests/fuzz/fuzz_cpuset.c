@@ -1,5 +1,5 @@
 /*
- * The word-wise set operations and printers of cpuset.c against a reading
+ * The word-wise set operations and printers of parse.c against a reading
  * of the same sets one bit at a time: two widths from the first four
  * bytes (1 to 2048 bits: 32 words, and numbers of four digits, are enough
  * to reach every path), then the bits of two sets, byte by byte.

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "interrupts.h"
+#include "lib/interrupts.h"
 
 static bool
 is_space(int c)

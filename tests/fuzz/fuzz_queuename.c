@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "queuename.h"
+#include "lib/queuename.h"
 
 /*
  * A PCI function for the interface's device: an interface named as a

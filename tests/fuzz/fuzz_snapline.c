@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "queuename.h"
+#include "lib/queuename.h"
 
 static char *
 write_back(const struct snapline *sl, size_t *len)

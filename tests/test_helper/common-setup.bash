@@ -64,7 +64,7 @@ usage_of() {
 faulty() {
 	local spec=$1
 	shift
-	LD_PRELOAD=$BATS_TEST_DIRNAME/fault.so IRQAFF_FAULT=$spec \
+	LD_PRELOAD=$BATS_TEST_DIRNAME/../build/fault.so IRQAFF_FAULT=$spec \
 		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
 		"$@"
 }

@@ -12,6 +12,11 @@
 #   list_of IRQ           print IRQ's smp_affinity_list path, no newline
 #   lists IRQ...          print each IRQ's smp_affinity_list, one a line
 #   irq_total IRQ         print IRQ's total count over the online CPUs
+#   add_count IRQ COL N...  the kernel counting N more interrupts of IRQ on
+#                         the CPU of proc/interrupts' column COL (1 is the
+#                         first), for each triple, in one atomic rewrite
+#   settle_effective      an effective CPU not in its IRQ's requested ones
+#                         becomes the first of those, as the kernel moves it
 #   tree_sum [DIR]        print one hash of every name, mode, link and byte
 #   install_interrupts FILE  install a real /proc/interrupts dump (tests/fixtures)
 #
@@ -59,6 +64,8 @@
 # --hint LIST          affinity_hint "%*pb" (irq_affinity_hint_proc_show())
 # --no-effective       no effective_affinity* (!GENERIC_IRQ_EFFECTIVE_AFF_MASK)
 # --driver DRIVER      the latest --nic's vector names (_tree_nic_name)
+# --virtnet-affinity   the latest --virtio-nic's IRQs, hints and XPS as
+#                      virtio_net sets them (_tree_virtnet_affinity)
 # --queues             queue directories for --nic and --virtio-nic
 #                      (net/core/net-sysfs.c; see _tree_write_queues)
 # --xps NAME:K=LIST    tx-K's xps_cpus, --rps NAME:K=LIST rx-K's rps_cpus
@@ -309,7 +316,7 @@ _tree_reset() {
 	declare -ga _T_CHIP=() _T_HW=() _T_NAMES=() _T_INODE=() _T_AFF=() _T_EFF=()
 	declare -ga _T_DEV_KIND=() _T_DEV_NAME=() _T_DEV_Q=() _T_DEV_NODE=()
 	declare -ga _T_DEV_FIRST=() _T_DEV_BDF=() _T_DEV_VIRTIO=()
-	declare -ga _T_DEV_DRIVER=()
+	declare -ga _T_DEV_DRIVER=() _T_DEV_VAFF=()
 	declare -gA _T_XPS=() _T_RPS=()
 	declare -g _T_QUEUES=0 _T_CURDEV=''
 	declare -gA _T_MASKS=()
@@ -377,7 +384,7 @@ _tree_dev_nvec() {
 	local -n _dn_out=$1
 	_dn_out=$((_T_DEV_Q[$2] + 1))
 	if [[ ${_T_DEV_KIND[$2]} == virtio-nic ||
-		${_T_DEV_DRIVER[$2]:-} == @(split|gve) ]]; then
+		${_T_DEV_DRIVER[$2]:-} == @(split|gve|e1000e|vmxnet3-split) ]]; then
 		_dn_out=$((2 * _T_DEV_Q[$2] + 1))
 	fi
 }
@@ -439,6 +446,11 @@ _tree_dev_irqs() {
 #   bnx2x  NAME, then NAME-fp-K (bnx2x_req_msix_irqs())
 #   vmxnet3 NAME-rxtx-K, then NAME-event-Q (vmxnet3_request_irqs() as
 #          vmxnet3_probe() sets it up for as many rx as tx queues)
+#   vmxnet3-split  vmxnet3 sharing no vector (VMXNET3_INTR_DONTSHARE):
+#          NAME-tx-K, then NAME-rx-(Q+K), then NAME-event-2Q, each
+#          numbered by its vector (vmxnet3_request_irqs())
+#   e1000e NAME-rx-0, NAME-tx-0, then NAME, its "other" vector for link
+#          events (e1000_request_msix()); one queue only
 _tree_nic_name() {
 	local -n _nn_out=$1
 	local d=$2 i=$3 q=${_T_DEV_Q[$2]} dev=${_T_DEV_NAME[$2]}
@@ -456,6 +468,16 @@ _tree_nic_name() {
 	split:0)
 		_nn_out=$dev-rx-$((i - 1))
 		((i <= q)) || _nn_out=$dev-tx-$((i - 1 - q)) ;;
+	e1000e:*)
+		case $i in
+		0) _nn_out=$dev-rx-0 ;;
+		1) _nn_out=$dev-tx-0 ;;
+		*) _nn_out=$dev ;;
+		esac ;;
+	vmxnet3-split:*)
+		_nn_out=$dev-tx-$i
+		((i < q)) || _nn_out=$dev-rx-$i
+		((i < 2 * q)) || _nn_out=$dev-event-$i ;;
 	bnx2x:0) _nn_out=$dev-fp-$((i - 1)) ;;
 	vmxnet3:*)
 		_nn_out=$dev-rxtx-$i
@@ -1210,17 +1232,41 @@ _tree_write_devices() {
 	done
 }
 
-# _tree_write_queues: with --queues, each NIC's queues as net-sysfs.c
+# _tree_kept VAR LIST [EXCL]: what the kernel keeps of LIST written to a
+# queue's mask: its online CPUs (xps_cpus: __netif_set_xps_queue();
+# rps_cpus: store_rps_map()), less EXCL, for rps_cpus the isolated and
+# nohz_full CPUs (housekeeping_cpumask(HK_TYPE_DOMAIN), HK_TYPE_WQ).
+_tree_kept() {
+	local -n _tk_out=$1
+	local _tk_c _tk_list=''
+	local -a _tk_set=() _tk_ex=()
+	if [[ -z $2 ]] || { ((${#_T_ON[@]} == _T_NCPUS)) && [[ -z ${3:-} ]]; }; then
+		_tk_out=$2
+		return
+	fi
+	_cpus_into _tk_set "$2" "$_T_NCPUS" || return
+	[[ -z ${3:-} ]] || _cpus_into _tk_ex "$3" "$_T_NCPUS" || return
+	for _tk_c in "${!_tk_set[@]}"; do
+		if [[ -n ${_T_ON[_tk_c]:-} && -z ${_tk_ex[_tk_c]+set} ]]; then
+			_tk_list+=,$_tk_c
+		fi
+	done
+	_tk_out=${_tk_list#,}
+}
+
+# _tree_write_queues EXCL: with --queues, each NIC's queues as net-sysfs.c
 # registers them (netdev_register_kobject()): queues/rx-K/rps_cpus and
 # queues/tx-K/xps_cpus for K below its queue count, each a "%*pb" mask
 # of the tree's width, nr_cpu_ids bits (show_rps_map(), xps_queue_show():
-# "%*pb\n"), empty but for --rps and --xps. On a NIC with one queue the
-# kernel has xps_cpus but fails its read with ENOENT (xps_cpus_show(),
-# !netif_is_multiqueue()); the tree leaves it out, which reads the same.
+# "%*pb\n"), empty but for --rps and --xps, of whose CPUs they hold what
+# the kernel keeps (_tree_kept; EXCL: the isolated and nohz_full CPUs).
+# On a NIC with one queue the kernel has xps_cpus but fails its read with
+# ENOENT (xps_cpus_show(), !netif_is_multiqueue()); the tree leaves it
+# out, which reads the same.
 # The other queue files (tx_timeout, byte_queue_limits/, ...) are left
 # out.
 _tree_write_queues() {
-	local d k dir sub mask
+	local d k dir sub mask kept ex=$1
 	local -a dirs=()
 	for d in "${!_T_DEV_KIND[@]}"; do
 		[[ ${_T_DEV_KIND[d]} == @(nic|virtio-nic) ]] || continue
@@ -1236,10 +1282,12 @@ _tree_write_queues() {
 		_tree_dev_sub sub "$d"
 		dir=$ROOT/sys/devices/pci0000:00/${_T_DEV_BDF[d]}/$sub/queues
 		for ((k = 0; k < _T_DEV_Q[d]; k++)); do
-			_tree_mask mask "${_T_RPS[${_T_DEV_NAME[d]}:$k]:-}"
+			_tree_kept kept "${_T_RPS[${_T_DEV_NAME[d]}:$k]:-}" "$ex"
+			_tree_mask mask "$kept"
 			printf '%s\n' "$mask" >"$dir/rx-$k/rps_cpus"
 			((_T_DEV_Q[d] > 1)) || continue
-			_tree_mask mask "${_T_XPS[${_T_DEV_NAME[d]}:$k]:-}"
+			_tree_kept kept "${_T_XPS[${_T_DEV_NAME[d]}:$k]:-}"
+			_tree_mask mask "$kept"
 			printf '%s\n' "$mask" >"$dir/tx-$k/xps_cpus"
 		done
 	done
@@ -1335,8 +1383,14 @@ _tree_write_cpus() {
 	printf '%s\n' "$_T_ALL" >"$cpu/present"
 	printf '8191\n' >"$cpu/kernel_max"
 	printf '%s\n' "$1" >"$cpu/isolated"
-	# drivers/base/cpu.c print_cpus_nohz_full(): "%*pbl" of a NULL mask
-	printf '%s\n' "${2:-(null)}" >"$cpu/nohz_full"
+	# drivers/base/cpu.c print_cpus_nohz_full(): "%*pbl" of a NULL mask,
+	# "(null)" right-aligned in nr_cpu_ids columns (lib/vsprintf.c
+	# check_pointer(); Debian's 6.1 on 16 CPUs: 10 blanks, then "(null)")
+	if [[ -n $2 ]]; then
+		printf '%s\n' "$2" >"$cpu/nohz_full"
+	else
+		printf '%*s\n' "$_T_NCPUS" '(null)' >"$cpu/nohz_full"
+	fi
 	nodes=0
 	((_T_NNODES > 1)) && nodes=0-$((_T_NNODES - 1))
 	printf '%s\n' "$nodes" >"$node/possible"
@@ -1401,9 +1455,14 @@ _tree_driver_opt() {
 		_tree_err "make_root: --driver needs a --nic before it"
 		return 1
 	fi
-	if [[ $1 != @(ixgbe|i40e|ice|split|ena|mlx5|gve|bnx2x|vmxnet3) ]]; then
+	if [[ $1 != @(ixgbe|i40e|ice|split|ena|mlx5|gve|bnx2x|vmxnet3|vmxnet3-split|e1000e) ]]; then
 		_tree_err "make_root: --driver \"$1\": not ixgbe, i40e, ice," \
-			"split, ena, mlx5, gve, bnx2x or vmxnet3"
+			"split, ena, mlx5, gve, bnx2x, vmxnet3, vmxnet3-split" \
+			"or e1000e"
+		return 1
+	fi
+	if [[ $1 == e1000e ]] && ((_T_DEV_Q[d] != 1)); then
+		_tree_err "make_root: --driver e1000e: one queue only"
 		return 1
 	fi
 	_T_DEV_DRIVER[d]=$1
@@ -1462,7 +1521,7 @@ _tree_irq_spec() {
 }
 
 _T_FLAG_OPTS=' --no-list-files --no-sysirq --irqbalance --debugfs
- --no-debugfs --no-effective --queues '
+ --no-debugfs --no-effective --queues --virtnet-affinity '
 _T_VALUE_OPTS=' --dir --cpus --nodes --sockets --threads --nr-irqs --offline
  --isolated --nohz-full --legacy --irq --chip --hwirq --irq-node --affinity
  --effective --hint --nic --nvme --virtio-nic --virtio-blk --cmdline
@@ -1484,6 +1543,14 @@ _tree_options() {
 			--no-debugfs) _T_NODEBUGFS=1 ;;
 			--no-effective) _T_EFFFILES=0 ;;
 			--queues) _T_QUEUES=1 ;;
+			--virtnet-affinity)
+				if [[ -z $_T_CURDEV ||
+					${_T_DEV_KIND[_T_CURDEV]} != virtio-nic ]]; then
+					_tree_err "make_root: --virtnet-affinity" \
+						"needs a --virtio-nic before it"
+					return 1
+				fi
+				_T_DEV_VAFF[_T_CURDEV]=1 _T_QUEUES=1 ;;
 			esac
 			shift
 			continue
@@ -1580,6 +1647,7 @@ _tree_make_root() {
 	_tree_norm isolated "${isolated#,}" || return
 	_tree_norm nohz "${nohz#,}" || return
 	_tree_place_devices || return
+	_tree_virtnet_affinity
 	irqs=("${!_T_CHIP[@]}")
 	if [[ -n $_T_NR_IRQS ]] && ((${#irqs[@]} && irqs[-1] >= _T_NR_IRQS)); then
 		_tree_err "make_root: IRQ ${irqs[-1]} is not below --nr-irqs $_T_NR_IRQS"
@@ -1601,7 +1669,8 @@ _tree_make_root() {
 	_tree_write_cpus "$isolated" "$nohz"
 	_tree_write_procs
 	_tree_write_devices
-	((_T_QUEUES == 0)) || _tree_write_queues
+	c=$isolated${isolated:+${nohz:+,}}$nohz
+	((_T_QUEUES == 0)) || _tree_write_queues "$c"
 	_tree_write_online
 	_tree_write_irqs || return
 	((_T_DEBUGFS == 0)) || _tree_write_debugfs
@@ -1625,10 +1694,45 @@ _tree_kernel_writes() {
 	export IRQAFF_KERNEL=1 IRQAFF_TREE_FAULT=${spec#,}
 	# shellcheck disable=SC2317 # called by the tests
 	irqaff() {
-		LD_PRELOAD=$BATS_TEST_DIRNAME/fault.so \
+		LD_PRELOAD=$BATS_TEST_DIRNAME/../build/fault.so \
 			ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
 			command irqaff "$@"
 	}
+}
+
+# _tree_virtnet_affinity: each --virtio-nic with --virtnet-affinity as
+# virtio_net leaves it (drivers/net/virtio_net.c, virtnet_set_affinity()):
+# the online CPUs cut in order into one group per queue pair, stride
+# online/pairs CPUs and the first online%pairs groups one more, each the
+# affinity and hint of input.K and output.K (vp_set_vq_affinity():
+# irq_set_affinity_hint()) and tx-K's XPS, unless --affinity, --hint or
+# --xps says otherwise. Seen in a Debian 6.1 guest of 16 CPUs and 4
+# pairs: 0-3, 4-7, 8-11, 12-15.
+_tree_virtnet_affinity() {
+	local d i j k irq list q stride extra
+	local -a on=("${!_T_ON[@]}")
+	for d in "${!_T_DEV_VAFF[@]}"; do
+		q=${_T_DEV_Q[d]} k=0
+		stride=$((${#on[@]} / q)) extra=$((${#on[@]} % q))
+		if ((stride == 0)); then
+			stride=1 extra=0
+		fi
+		for ((i = 0; i < q; i++)); do
+			list=''
+			for ((j = 0; j < stride + (i < extra); j++)); do
+				list+=,${on[k]}
+				k=$(((k + 1) % ${#on[@]}))
+			done
+			_tree_norm list "${list#,}" || return
+			for irq in $((_T_DEV_FIRST[d] + 1 + 2 * i)) \
+				$((_T_DEV_FIRST[d] + 2 + 2 * i)); do
+				: "${_T_AFF[irq]:=$list}" "${_T_HINT[irq]:=$list}"
+			done
+			if ((q > 1)); then
+				: "${_T_XPS[${_T_DEV_NAME[d]}:$i]:=$list}"
+			fi
+		done
+	done
 }
 
 # _tree_irq_set SET OPTION LIST: SET[irq]=1 for each IRQ of LIST (CPU list
@@ -1706,6 +1810,76 @@ _tree_irq_total() {
 		sum=$((sum + c)) n=$((n + 1))
 	done
 	printf '%d\n' $(((10#$irq + 1) * 10000 * n + sum))
+}
+
+# add_count IRQ COL N [IRQ COL N]...: N more interrupts of IRQ on
+# proc/interrupts' column COL (1 is the first), in the kernel's " %10u"
+# fields, wrapping at 2^32 as the kernel's unsigned int does; the file is
+# replaced at once (rename), so a reader sees the old counts or all the
+# new ones. per_cpu_count gets them too when the tree has it (column COL
+# is the COL-th online CPU there).
+add_count() {
+	local f=$ROOT/proc/interrupts s line col spec='' a
+	local -a on=() args=("$@")
+	if (($# == 0 || $# % 3)); then
+		_tree_err "add_count: IRQ COLUMN N triples expected"
+		return 1
+	fi
+	for ((a = 0; a < $#; a += 3)); do
+		spec+=" ${args[a]}:${args[a + 1]}:${args[a + 2]}"
+	done
+	awk -v spec="$spec" '
+		BEGIN {
+			k = split(spec, t, " ")
+			for (i = 1; i <= k; i++) {
+				split(t[i], p, ":")
+				add[p[1] ":", p[2]] += p[3]
+			}
+		}
+		{
+			for (key in add) {
+				split(key, q, SUBSEP)
+				if ($1 != q[1])
+					continue
+				w = index($0, ":") + 1 + 11 * (q[2] - 1)
+				v = (substr($0, w, 11) + add[key]) % 4294967296
+				$0 = substr($0, 1, w - 1) sprintf(" %10u", v) substr($0, w + 11)
+			}
+			print
+		}' "$f" >"$f.new" && mv "$f.new" "$f" || return
+	# per_cpu_count after: proc/interrupts is what irqaff samples
+	for ((a = 0; a < $#; a += 3)); do
+		s=$ROOT/sys/kernel/irq/${args[a]}/per_cpu_count
+		[[ -f $s ]] || continue
+		if ((${#on[@]} == 0)); then
+			read -r line <"$ROOT/sys/devices/system/cpu/online"
+			# not mapfile < <(...): a process substitution is $!
+			read -ra on <<<"$(_cpus_of "$line" | tr '\n' ' ')"
+		fi
+		col=$((${on[args[a + 1] - 1]} + 1))
+		awk -F, -v OFS=, -v col="$col" -v n="${args[a + 2]}" \
+			'{ $col = ($col + n) % 4294967296; print }' \
+			"$s" >"$s.new" && mv "$s.new" "$s" || return
+	done
+}
+
+# settle_effective: what the kernel does once an IRQ's affinity is
+# written: an effective CPU no longer in the requested ones becomes the
+# first of those (x86 delivers to one CPU of the mask: kernel/irq/
+# manage.c irq_do_set_affinity(), arch/x86/kernel/apic/vector.c).
+settle_effective() {
+	local d list eff c
+	for d in "$ROOT"/proc/irq/[0-9]*; do
+		[[ -f $d/effective_affinity_list ]] || continue
+		read -r list <"$d/smp_affinity_list"
+		read -r eff <"$d/effective_affinity_list"
+		if _cpus_of "$list" | grep -qx -- "$eff"; then
+			continue
+		fi
+		c=$(_cpus_of "$list" | head -n 1)
+		printf '%s\n' "$c" >"$d/effective_affinity_list"
+		printf '%s\n' "$(kmask "$_T_NCPUS" "$c")" >"$d/effective_affinity"
+	done
 }
 
 # tree_sum [DIR]: one hash over every entry's type, mode, path and link

@@ -1,0 +1,820 @@
+/*
+ * balance: measure each IRQ's interrupts over an interval and put the
+ * busiest on the least-loaded CPUs, heaviest first, keeping an IRQ where
+ * it is unless moving it is worth it; print the plan, then apply it.
+ */
+#include <err.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/param.h>
+
+#include "cmd/commands.h"
+#include "core/apply.h"
+#include "core/irqbalance.h"
+#include "core/load.h"
+#include "core/select.h"
+#include "core/topology.h"
+#include "core/xalloc.h"
+#include "core/xpsfollow.h"
+#include "lib/text.h"
+
+#define INTERVAL	5.0	/* seconds, without -i */
+/*
+ * The margin, in tenths: an IRQ stays on its CPU unless moving it lowers
+ * the busiest CPU's load by more than (KEEP - 10)/10 (see plan()), and
+ * the plan made afresh replaces the one that keeps IRQs only when its
+ * busiest CPU is that much less loaded.
+ */
+#define KEEP		11
+
+static int balance_main(int, char *[]);
+
+const struct command balance_command = {
+	"balance", balance_main,
+	"put the busiest IRQs on the least-loaded CPUs, by measured rate",
+	"[-nvqJ] [-i seconds] [--cpus cpus] [--xps] [irqs]",
+	"  -n, --dry-run          print the plan, write nothing\n"
+	"  -v, --verbose          list every IRQ of the plan, moved or not\n"
+	"  -J, --json             print the plan and the result as JSON\n"
+	"  -i, --interval SECS    measure the rates over SECS (default 5)\n"
+	"      --cpus CPUS        the CPUs to use (default: online, not "
+	"isolated\n"
+	"                         or nohz_full)\n"
+	"      --xps              also move the XPS of their tx queues\n"
+	"  -q, --quiet            no irqbalance warning\n",
+	NULL
+};
+
+enum { OPT_CPUS = 256, OPT_XPS };
+
+static const struct option balance_opts[] = {
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "cpus", required_argument, NULL, OPT_CPUS },
+	{ "xps", no_argument, NULL, OPT_XPS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* The CPUs an IRQ may get: the eligible ones of a node, or all of them. */
+struct allowed {
+	int		 node;		/* -1: every eligible CPU */
+	struct cpuset	*set;
+	int		*cpu;
+	size_t		 n;
+};
+
+/* A selected IRQ the plan places; old is owned, want borrowed. */
+struct item {
+	unsigned int	 irq;
+	uint64_t	 count;		/* its interrupts in the interval */
+	bool		 rated;		/* a cell of it was in both reads */
+	uint8_t		 row;		/* bit r: read r had its row */
+	int		 home;		/* the one CPU it runs on, or -1 */
+	size_t		 allow;
+	int		 cpu;		/* planned */
+	char		*old;		/* its requested CPUs, a list */
+	const struct cpuset *want;	/* cpu alone */
+};
+
+struct balance {
+	struct machine	 m;
+	struct sampling	 sm;
+	const char	*carg;
+	bool		 dryrun, quiet, xps, verbose, json;
+	struct cpuset	*elig;
+	struct cells	 cells;
+	uint64_t	*before, *fixed, *after;	/* by CPU */
+	uint32_t	*nirq;				/* by CPU, planned */
+	struct cpuset	**alone;	/* by CPU: a set of it, when planned */
+	int		*pos;		/* by CPU: rank in tie order, or -1 */
+	struct allowed	*allow;
+	size_t		 nallow;
+	struct item	*it;		/* the plan's IRQs, in plan order */
+	size_t		 n;
+	unsigned int	*managed;
+	size_t		 nmanaged;
+};
+
+static int
+balance_options(int argc, char *argv[], struct balance *b)
+{
+	int ch, rc;
+
+	b->sm.interval = INTERVAL;
+	while ((ch = getopts(argc, argv, &balance_command, "nvJi:q",
+	    balance_opts)) != -1) {
+		switch (ch) {
+		case 'n':
+			b->dryrun = true;
+			break;
+		case 'v':
+			b->verbose = true;
+			break;
+		case 'J':
+			b->json = true;
+			break;
+		case OPT_CPUS:
+			b->carg = optarg;
+			break;
+		case OPT_XPS:
+			b->xps = true;
+			break;
+		case 'q':
+			b->quiet = true;
+			break;
+		default:
+			if ((rc = sampling_option(&balance_command, ch, optarg,
+			    &b->sm)) != EXIT_OK)
+				return rc;
+			break;
+		}
+	}
+	if (argc - optind > 1)
+		return usage_error(&balance_command,
+		    "expected at most one IRQ list");
+	return EXIT_OK;
+}
+
+/*
+ * The eligible CPUs: --cpus (online ones), else the online CPUs that are
+ * neither isolated nor nohz_full; and each one's place in the tie order,
+ * the first thread of every core before any second thread.
+ */
+static int
+eligible(struct balance *b)
+{
+	struct cpuslot *order;
+	struct perr pe;
+	size_t n, i;
+	char *list;
+
+	b->elig = xcpuset(b->m.nbits);
+	if (b->carg != NULL) {
+		if (machine_cpus(&b->m, b->carg, CPUS_ONLINE, b->elig,
+		    &pe) != 0) {
+			warnx("%s", pe.msg);
+			return EXIT_USAGE;
+		}
+		machine_note_offline(&b->m, b->elig);
+		cpuset_and(b->elig, b->m.online);
+	} else {
+		cpuset_copy(b->elig, b->m.online);
+		cpuset_andnot(b->elig, b->m.isolated);
+		if (cpuset_empty(b->elig)) {
+			list = xformat(b->m.online, false);
+			warnx("balance: every online CPU (%s) is isolated or "
+			    "nohz_full; name the CPUs with --cpus", list);
+			free(list);
+			return EXIT_USAGE;
+		}
+	}
+	b->pos = xcalloc(b->m.nbits, sizeof(*b->pos));
+	for (i = 0; i < b->m.nbits; i++)
+		b->pos[i] = -1;
+	order = topology_order(&b->m, b->elig, false, &n);
+	for (i = 0; i < n; i++)
+		b->pos[order[i].cpu] = i;
+	free(order);
+	return EXIT_OK;
+}
+
+/* The allowed set of an IRQ's node: its eligible CPUs, else all of them. */
+static size_t
+allowed_of(struct balance *b, unsigned int irq)
+{
+	const struct cpuset *cpus;
+	struct allowed *a;
+	size_t i;
+	int node = irq_node(irq), cpu;
+
+	if (node >= 0 && ((cpus = machine_node(&b->m, node)) == NULL ||
+	    !cpuset_intersects(cpus, b->elig)))
+		node = -1;
+	for (i = 0; i < b->nallow; i++)
+		if (b->allow[i].node == node)
+			return i;
+	b->allow = xreallocarray(b->allow, b->nallow + 1, sizeof(*b->allow));
+	a = &b->allow[b->nallow];
+	a->node = node;
+	a->set = xcpudup(b->elig);
+	if (node >= 0)
+		cpuset_and(a->set, machine_node(&b->m, node));
+	a->cpu = xcalloc(cpuset_count(a->set), sizeof(*a->cpu));
+	a->n = 0;
+	for (cpu = cpuset_first(a->set); cpu >= 0;
+	    cpu = cpuset_next(a->set, cpu + 1))
+		a->cpu[a->n++] = cpu;
+	return b->nallow++;
+}
+
+/*
+ * The selected IRQs the plan may move: not managed by the kernel, their
+ * requested CPUs readable. EXIT_OK, or EXIT_FAIL after saying which
+ * IRQ's could not be read.
+ */
+static int
+collect(struct balance *b, const struct irqs *sel)
+{
+	struct item *it;
+	struct cpuset *set;
+	struct perr pe;
+	size_t i;
+	int rc, status = EXIT_OK;
+
+	set = xcpuset(b->m.nbits);
+	b->it = xcalloc(sel->n, sizeof(*b->it));
+	b->managed = xcalloc(sel->n, sizeof(*b->managed));
+	for (i = 0; i < sel->n; i++) {
+		/* kernel-managed or else not movable by user space */
+		if (irq_movable(sel->v[i]) >= MOVABLE_MANAGED) {
+			b->managed[b->nmanaged++] = sel->v[i];
+			continue;
+		}
+		it = &b->it[b->n];
+		memset(it, 0, sizeof(*it));
+		it->irq = sel->v[i];
+		if ((rc = affinity_read(it->irq, AFF_REQUESTED, set,
+		    &pe)) != 0) {
+			/* -ENOENT: gone since it was selected */
+			if (rc != -ENOENT) {
+				warnx("irq %u: %s", it->irq, pe.msg);
+				status = EXIT_FAIL;
+			}
+			continue;
+		}
+		it->old = xformat(set, false);
+		it->allow = allowed_of(b, it->irq);
+		it->home = cpuset_count(set) == 1 ? cpuset_first(set) : -1;
+		b->n++;
+	}
+	cpuset_free(set);
+	return status;
+}
+
+static int
+cmpirq(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+
+	return (x->irq > y->irq) - (x->irq < y->irq);
+}
+
+/* cells_read()'s row callback: which reads had each planned IRQ's row. */
+struct rowseen {
+	struct balance	*b;
+	int		 r;
+};
+
+static void
+row_seen(void *arg, const struct irqrow *row,
+    const unsigned long long *counts, const unsigned int *cpu)
+{
+	struct rowseen *rs = arg;
+	struct item key, *it;
+
+	(void)counts;
+	(void)cpu;
+	key.irq = row->irq;
+	if ((it = bsearch(&key, rs->b->it, rs->b->n, sizeof(*rs->b->it),
+	    cmpirq)) != NULL)
+		it->row |= 1U << rs->r;
+}
+
+/*
+ * An IRQ with no row in either read has no handler (show_interrupts()
+ * skips an IRQ without actions): nothing to balance, so it is left out.
+ */
+static void
+drop_rowless(struct balance *b)
+{
+	size_t i, k;
+
+	for (i = k = 0; i < b->n; i++) {
+		if (b->it[i].row == 0) {
+			free(b->it[i].old);
+			continue;
+		}
+		b->it[k++] = b->it[i];
+	}
+	b->n = k;
+}
+
+/* Busiest first, then by number: the quiet IRQs come last. */
+static int
+cmpcount(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return cmpirq(a, b);
+}
+
+/*
+ * What the interval counted: every followed cell's interrupts go to its
+ * CPU before; those of IRQs the plan does not place stay there (fixed),
+ * the others add up to their IRQ's count. An IRQ that runs on one CPU
+ * and asked for many is at home there.
+ */
+static void
+tally_cells(struct balance *b)
+{
+	struct item key, *it;
+	const struct cell *c;
+	size_t i, at, n;
+	uint32_t d;
+
+	qsort(b->it, b->n, sizeof(*b->it), cmpirq);
+	for (i = 0; i < b->cells.n; i++) {
+		c = &b->cells.v[i];
+		key.irq = c->irq;
+		it = bsearch(&key, b->it, b->n, sizeof(*b->it), cmpirq);
+		if (!cell_delta(c, &d))
+			continue;
+		b->before[c->cpu] += d;
+		if (it == NULL)
+			b->fixed[c->cpu] += d;
+		else {
+			it->count += d;
+			it->rated = true;
+		}
+	}
+	for (i = 0; i < b->n; i++) {
+		it = &b->it[i];
+		at = 0;
+		if (it->home < 0 && (n = cells_of(&b->cells, it->irq, &at)) ==
+		    1)
+			it->home = b->cells.v[at].cpu;
+		if (it->home >= 0 &&
+		    !cpuset_test(b->allow[it->allow].set, it->home))
+			it->home = -1;
+	}
+	qsort(b->it, b->n, sizeof(*b->it), cmpcount);
+}
+
+/* Whether CPU x is a better choice than y: less load, fewer IRQs, order. */
+static bool
+better(const struct balance *b, const uint64_t *load, int x, int y)
+{
+	if (load[x] != load[y])
+		return load[x] < load[y];
+	if (b->nirq[x] != b->nirq[y])
+		return b->nirq[x] < b->nirq[y];
+	return b->pos[x] < b->pos[y];
+}
+
+/*
+ * Longest processing time first: each IRQ, busiest first, onto the
+ * least-loaded CPU it may have. With keep, a busy IRQ stays at home when
+ * its CPU would end at most KEEP/10 as loaded as the busiest CPU would
+ * if it moved (moving it would not lower the busiest CPU's load by more
+ * than that), and a quiet one when its CPU is at most KEEP/10 as loaded
+ * as the least-loaded one. Returns the busiest eligible CPU's load.
+ */
+static uint64_t
+plan(struct balance *b, bool keep, uint64_t *load, int *cpu)
+{
+	const struct allowed *a;
+	struct item *it;
+	uint64_t max = 0, bar;
+	size_t i, k;
+	int best, c;
+
+	memcpy(load, b->fixed, b->m.nbits * sizeof(*load));
+	memset(b->nirq, 0, b->m.nbits * sizeof(*b->nirq));
+	for (c = cpuset_first(b->elig); c >= 0;
+	    c = cpuset_next(b->elig, c + 1))
+		if (load[c] > max)
+			max = load[c];
+	for (i = 0; i < b->n; i++) {
+		it = &b->it[i];
+		a = &b->allow[it->allow];
+		best = a->cpu[0];
+		for (k = 1; k < a->n; k++)
+			if (better(b, load, a->cpu[k], best))
+				best = a->cpu[k];
+		c = best;
+		if (it->count == 0)
+			bar = load[best];
+		else
+			bar = MAX(max, load[best] + it->count);
+		if (keep && it->home >= 0 &&
+		    10 * (load[it->home] + it->count) <= KEEP * bar)
+			c = it->home;
+		load[c] += it->count;
+		b->nirq[c]++;
+		if (load[c] > max)
+			max = load[c];
+		cpu[i] = c;
+	}
+	return max;
+}
+
+/*
+ * Plans twice: keeping IRQs at home, and afresh; the fresh plan wins only
+ * when its busiest CPU is more than (KEEP - 10)/10 less loaded.
+ */
+static void
+plan_both(struct balance *b)
+{
+	uint64_t *fresh, mkeep, mfresh;
+	int *ck, *cf, *c;
+	size_t i;
+
+	fresh = xcalloc(b->m.nbits, sizeof(*fresh));
+	ck = xcalloc(b->n + 1, sizeof(*ck));
+	cf = xcalloc(b->n + 1, sizeof(*cf));
+	mkeep = plan(b, true, b->after, ck);
+	mfresh = plan(b, false, fresh, cf);
+	c = ck;
+	if (10 * mfresh < (20 - KEEP) * mkeep) {
+		memcpy(b->after, fresh, b->m.nbits * sizeof(*fresh));
+		c = cf;
+	}
+	for (i = 0; i < b->n; i++) {
+		b->it[i].cpu = c[i];
+		if (b->alone[c[i]] == NULL) {
+			b->alone[c[i]] = xcpuset(b->m.nbits);
+			cpuset_set(b->alone[c[i]], c[i]);
+		}
+		b->it[i].want = b->alone[c[i]];
+	}
+	free(fresh);
+	free(ck);
+	free(cf);
+}
+
+/* The busiest eligible CPU's load over their mean, or -1 with no load. */
+static double
+imbalance(const struct balance *b, const uint64_t *load)
+{
+	uint64_t max = 0, sum = 0;
+	unsigned int n = 0;
+	int c;
+
+	for (c = cpuset_first(b->elig); c >= 0;
+	    c = cpuset_next(b->elig, c + 1)) {
+		sum += load[c];
+		n++;
+		if (load[c] > max)
+			max = load[c];
+	}
+	return sum == 0 ? -1 : (double)max * n / sum;
+}
+
+static double
+rate(const struct balance *b, uint64_t count)
+{
+	return count / b->sm.elapsed;
+}
+
+/* The CPUs of the load table: the eligible, and any other with a load. */
+static bool
+shown(const struct balance *b, int cpu)
+{
+	return cpuset_test(b->elig, cpu) || (cpuset_test(b->m.online, cpu) &&
+	    (b->before[cpu] > 0 || b->after[cpu] > 0));
+}
+
+static bool
+moves(const struct item *it)
+{
+	char s[16];
+
+	snprintf(s, sizeof(s), "%d", it->cpu);
+	return strcmp(it->old, s) != 0;
+}
+
+static void
+print_plan(const struct balance *b, const struct xq *xq, size_t nx)
+{
+	char *name, *raw, *old, *new, r[32];
+	int wr = 4, wo = 3, wn = 3, wi = 3, len;
+	size_t i, shown_n = 0;
+
+	for (i = 0; i < b->n; i++) {
+		if (!b->verbose && !moves(&b->it[i]))
+			continue;
+		shown_n++;
+		len = snprintf(r, sizeof(r), "%.1f", rate(b, b->it[i].count));
+		wr = len > wr ? len : wr;
+		len = strlen(b->it[i].old);
+		wo = len > wo ? len : wo;
+		len = snprintf(r, sizeof(r), "%d", b->it[i].cpu);
+		wn = len > wn ? len : wn;
+		len = snprintf(r, sizeof(r), "%u", b->it[i].irq);
+		wi = len > wi ? len : wi;
+	}
+	if (shown_n == 0)
+		printf("no IRQ to move\n");
+	else
+		printf("%*s %*s %*s %*s NAME\n", wi, "IRQ", wr, "RATE", wo,
+		    "OLD", wn, "NEW");
+	/* in IRQ order, for people */
+	for (i = 0; i < b->n; i++) {
+		if (!b->verbose && !moves(&b->it[i]))
+			continue;
+		raw = irq_names(b->it[i].irq);
+		if ((name = escaped(raw)) == NULL)
+			err(1, NULL);
+		old = b->it[i].old;
+		if (b->it[i].rated)
+			snprintf(r, sizeof(r), "%.1f", rate(b, b->it[i].count));
+		else
+			strlcpy(r, "-", sizeof(r));
+		printf("%*u %*s %*s %*d %s\n", wi, b->it[i].irq, wr, r, wo,
+		    *old ? old : "-", wn, b->it[i].cpu, name);
+		free(name);
+		free(raw);
+	}
+	for (i = 0; i < nx; i++) {
+		old = xformat(xq[i].old, false);
+		new = xformat(b->it[xq[i].ci].want, false);
+		if (b->verbose || strcmp(old, new) != 0)
+			printf("xps %s: %s -> %s\n", xq[i].label,
+			    *old ? old : "-", new);
+		free(old);
+		free(new);
+	}
+}
+
+static void
+print_loads(const struct balance *b)
+{
+	char s[32];
+	int wc = 3, wb = 6, wa = 5, len, c;
+	double ib, ia;
+	char *list;
+
+	for (c = 0; c < (int)b->m.nbits; c++) {
+		if (!shown(b, c))
+			continue;
+		len = snprintf(s, sizeof(s), "%d", c);
+		wc = len > wc ? len : wc;
+		len = snprintf(s, sizeof(s), "%.1f", rate(b, b->before[c]));
+		wb = len > wb ? len : wb;
+		len = snprintf(s, sizeof(s), "%.1f", rate(b, b->after[c]));
+		wa = len > wa ? len : wa;
+	}
+	printf("\n%*s %*s %*s\n", wc, "CPU", wb, "BEFORE", wa, "AFTER");
+	for (c = 0; c < (int)b->m.nbits; c++)
+		if (shown(b, c))
+			printf("%*d %*.1f %*.1f\n", wc, c, wb,
+			    rate(b, b->before[c]), wa, rate(b, b->after[c]));
+	ib = imbalance(b, b->before);
+	ia = imbalance(b, b->after);
+	list = xformat(b->elig, false);
+	if (ib < 0 && ia < 0)
+		printf("\nimbalance: - (no interrupts on CPUs %s)\n", list);
+	else
+		printf("\nimbalance: %.2f -> %.2f (the busiest of CPUs %s "
+		    "over their mean)\n", ib < 0 ? 0 : ib, ia < 0 ? 0 : ia,
+		    list);
+	free(list);
+}
+
+static void
+json_imbalance(const char *key, double v)
+{
+	if (v < 0)
+		printf("\"%s\":null", key);
+	else
+		printf("\"%s\":%.3f", key, v);
+}
+
+/* The rates and loads beside the result: "plan", "loads", "imbalance". */
+static void
+print_json_plan(const struct balance *b)
+{
+	const struct item *it;
+	char *list, *name;
+	const char *sep = "";
+	size_t i;
+	int c;
+
+	list = xformat(b->elig, false);
+	printf(",\"interval\":%.3f,\"cpus\":\"%s\",\"imbalance\":{",
+	    b->sm.elapsed, list);
+	free(list);
+	json_imbalance("before", imbalance(b, b->before));
+	putchar(',');
+	json_imbalance("after", imbalance(b, b->after));
+	printf("},\"plan\":[");
+	for (i = 0; i < b->n; i++) {
+		it = &b->it[i];
+		name = irq_names(it->irq);
+		printf("%s{\"irq\":%u,\"name\":", sep, it->irq);
+		json_string(stdout, name);
+		if (it->rated)
+			printf(",\"count\":%" PRIu64 ",\"rate\":%.1f",
+			    it->count, rate(b, it->count));
+		else
+			printf(",\"count\":null,\"rate\":null");
+		printf(",\"old\":\"%s\",\"new\":\"%d\"}", it->old, it->cpu);
+		sep = ",";
+		free(name);
+	}
+	printf("],\"loads\":[");
+	sep = "";
+	for (c = 0; c < (int)b->m.nbits; c++) {
+		if (!shown(b, c))
+			continue;
+		printf("%s{\"cpu\":%d,\"eligible\":%s,\"before\":{\"count\":%"
+		    PRIu64 ",\"rate\":%.1f},\"after\":{\"count\":%" PRIu64
+		    ",\"rate\":%.1f}}", sep, c,
+		    cpuset_test(b->elig, c) ? "true" : "false", b->before[c],
+		    rate(b, b->before[c]), b->after[c], rate(b, b->after[c]));
+		sep = ",";
+	}
+	putchar(']');
+}
+
+/*
+ * Every IRQ's file is read and checked as a dry run would, then, when
+ * none failed, the IRQs are written, then the XPS of their queues.
+ * Returns the exit status; tl holds the IRQs' outcomes.
+ */
+static int
+apply_plan(struct balance *b, struct change *c, struct xq *xq, size_t nx,
+    int flags, struct tally *tl)
+{
+	struct tally pre = { 0 }, tq = { 0 }, sum = { 0 };
+	enum apply_result *r;
+	size_t i;
+	int status;
+
+	for (i = 0; i < b->n; i++)
+		apply_irq(&b->m, c[i].irq, c[i].want,
+		    APPLY_DRYRUN | APPLY_JSON, &pre);
+	status = pre.failed > 0 ? EXIT_FAIL : EXIT_OK;
+	tally_free(&pre);
+	if (status != EXIT_OK || b->dryrun) {
+		if (b->dryrun && b->json)
+			for (i = 0; i < b->n; i++)
+				apply_irq(&b->m, c[i].irq, c[i].want,
+				    flags | APPLY_DRYRUN, tl);
+		return status;
+	}
+	if (!b->quiet)
+		irqbalance_warn();
+	applying();
+	r = xcalloc(b->n + 1, sizeof(*r));
+	for (i = 0; i < b->n; i++) {
+		r[i] = APPLY_FAILED;
+		if (tl->stop)
+			tally_skip(tl, flags, c[i].irq, c[i].want);
+		else
+			r[i] = apply_irq(&b->m, c[i].irq, c[i].want, flags, tl);
+	}
+	if (!tl->stop)
+		xq_apply(&b->m, c, r, xq, nx, flags, &tq);
+	apply_note(tl, flags);
+	sum.changed = tl->changed + tq.changed;
+	sum.failed = tl->failed + tq.failed;
+	tally_free(&tq);
+	free(r);
+	return exit_applied(&sum);
+}
+
+static int
+run(struct balance *b, const char *arg)
+{
+	struct irqs all = { NULL, 0 }, sel = { NULL, 0 };
+	struct tally tl = { 0 };
+	struct change *c = NULL;
+	struct xq *xq = NULL;
+	struct rowseen rs;
+	size_t nx = 0, i, k;
+	int status, flags = b->json ? APPLY_JSON : 0;
+
+	if ((status = exit_status(irqs_select(arg ? arg : "all", &sel))) !=
+	    EXIT_OK)
+		return status;
+	if (irqs_all(&all) != 0) {
+		status = EXIT_FAIL;
+		goto out;
+	}
+	if ((status = collect(b, &sel)) != EXIT_OK)
+		goto out;
+	cells_follow(&b->cells, &b->m, &all);
+	sampling_begin(&b->sm);
+	rs.b = b;
+	rs.r = 0;
+	if (cells_read(&b->cells, 0, row_seen, &rs) != 0) {
+		status = EXIT_FAIL;
+		goto out;
+	}
+	sampling_next(&b->sm, b->json);
+	rs.r = 1;
+	if (cells_read(&b->cells, 1, row_seen, &rs) != 0) {
+		status = EXIT_FAIL;
+		goto out;
+	}
+	drop_rowless(b);
+	b->before = xcalloc(b->m.nbits, sizeof(*b->before));
+	b->fixed = xcalloc(b->m.nbits, sizeof(*b->fixed));
+	b->after = xcalloc(b->m.nbits, sizeof(*b->after));
+	b->nirq = xcalloc(b->m.nbits, sizeof(*b->nirq));
+	b->alone = xcalloc(b->m.nbits, sizeof(*b->alone));
+	tally_cells(b);
+	plan_both(b);
+	for (i = k = 0; i < b->nmanaged; i++)
+		k += (irq_state(b->managed[i]) & IRQ_MANAGED) != 0;
+	if (k > 0)
+		warnx("note: %zu kernel-managed IRQ%s left out of the plan",
+		    k, k == 1 ? "" : "s");
+	if (b->nmanaged > k)
+		warnx("note: %zu IRQ%s that user space cannot move left out "
+		    "of the plan", b->nmanaged - k, b->nmanaged - k == 1 ?
+		    "" : "s");
+	/* applied in IRQ order, as every command writes */
+	qsort(b->it, b->n, sizeof(*b->it), cmpirq);
+	c = xcalloc(b->n + 1, sizeof(*c));
+	for (i = 0; i < b->n; i++)
+		c[i] = (struct change){ b->it[i].irq, b->it[i].want, false };
+	if (b->xps && xq_plan(&b->m, "balance", c, b->n, &xq, &nx) != 0) {
+		status = EXIT_FAIL;
+		goto out;
+	}
+	if (!b->json) {
+		print_plan(b, xq, nx);
+		print_loads(b);
+		if (fflush(stdout) != 0)
+			goto out;
+	}
+	status = apply_plan(b, c, xq, nx, flags, &tl);
+	if (b->json) {
+		for (i = 0; i < b->nmanaged; i++)
+			tally_add(&tl, flags, b->managed[i],
+			    irq_state(b->managed[i]) & IRQ_MANAGED ?
+			    APPLY_MANAGED : APPLY_UNMOVABLE,
+			    NULL, NULL, 0, NULL);
+		putchar('{');
+		tally_json(stdout, &tl, flags |
+		    (b->dryrun ? APPLY_DRYRUN : 0));
+		print_json_plan(b);
+		if (b->xps)
+			xq_json(stdout, c, xq, nx);
+		puts("}");
+	}
+out:
+	xq_free(xq, nx);
+	free(c);
+	tally_free(&tl);
+	irqs_free(&all);
+	irqs_free(&sel);
+	return status;
+}
+
+static void
+balance_free(struct balance *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		free(b->it[i].old);
+	}
+	for (i = 0; b->alone != NULL && i < b->m.nbits; i++)
+		cpuset_free(b->alone[i]);
+	free(b->alone);
+	free(b->it);
+	for (i = 0; i < b->nallow; i++) {
+		cpuset_free(b->allow[i].set);
+		free(b->allow[i].cpu);
+	}
+	free(b->allow);
+	free(b->managed);
+	free(b->before);
+	free(b->fixed);
+	free(b->after);
+	free(b->nirq);
+	free(b->pos);
+	cells_free(&b->cells);
+	cpuset_free(b->elig);
+	machine_free(&b->m);
+}
+
+static int
+balance_main(int argc, char *argv[])
+{
+	struct balance b;
+	int status;
+
+	memset(&b, 0, sizeof(b));
+	if ((status = balance_options(argc, argv, &b)) != EXIT_OK)
+		return status;
+	if (machine_load(&b.m) != 0)
+		return EXIT_FAIL;
+	if ((status = eligible(&b)) == EXIT_OK)
+		status = run(&b, optind < argc ? argv[optind] : NULL);
+	balance_free(&b);
+	return status;
+}

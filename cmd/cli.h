@@ -1,0 +1,63 @@
+/*
+ * The command-line kit: exit statuses, a command's description, option
+ * parsing with irqaff's own words for mistakes, usage and help, and the
+ * clock of commands that sample.
+ */
+#ifndef IRQAFF_CLI_H
+#define IRQAFF_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/apply.h"
+
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,		/* a file could not be read or written */
+	EXIT_USAGE = 2,		/* bad usage or bad input; nothing written */
+	EXIT_PARTIAL = 3,	/* some IRQs changed, some failed */
+	EXIT_OUTPUT = 4,	/* all applied, but standard output failed */
+};
+
+/* A command: its entry point and its help, kept beside its options. */
+struct command {
+	const char	*name;
+	int		(*main)(int, char *[]);
+	const char	*summary;
+	const char	*synopsis;
+	const char	*options;	/* lines of the option list */
+	void		(*more_help)(FILE *);
+};
+
+extern const char exit_help[];
+
+int	 getopts(int, char *[], const struct command *, const char *,
+	    const struct option *);
+void	 usage(FILE *, const struct command *);
+int	 usage_error(const struct command *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+int	 exit_status(int);
+int	 exit_applied(const struct tally *);
+void	 applying(void);
+int	 exit_output(int);
+
+/* -i and -c of a command that samples, and its clock. */
+struct sampling {
+	bool		 on;		/* -i given */
+	double		 interval;
+	long long	 count;		/* -c; 0: one sample */
+	double		 start;		/* of the last read */
+	double		 elapsed;	/* between the last two reads */
+	char		 stamp[32];	/* the time of the last sample */
+};
+
+int	 sampling_option(const struct command *, int, const char *,
+	    struct sampling *);
+int	 sampling_check(const struct command *, const struct sampling *);
+void	 sampling_begin(struct sampling *);
+void	 sampling_next(struct sampling *, bool);
+void	 sampling_head(const struct sampling *, long long, bool);
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * The columns of a table as util-linux prints it: which a user asks for
+ * with -o, and each cell aligned under its header. No I/O but the stream
+ * given.
+ */
+#ifndef IRQAFF_COLUMNS_H
+#define IRQAFF_COLUMNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "lib/text.h"
+
+struct column {
+	const char	*name;		/* the header, and its name for -o */
+	const char	*key;		/* its member in JSON */
+	bool		 right;		/* aligned right */
+	bool		 number;	/* a number in JSON */
+	const char	*help;
+};
+
+int	 columns_parse(const struct column *, size_t, const unsigned int *,
+	    size_t, const char *, unsigned int *, size_t *, size_t,
+	    struct perr *);
+void	 columns_help(FILE *, const struct column *, size_t);
+void	 columns_cell(FILE *, const struct column *, size_t, const char *,
+	    bool);
+
+#endif

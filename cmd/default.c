@@ -1,0 +1,117 @@
+/* default: show or set default_smp_affinity, the affinity of new IRQs. */
+#include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd/commands.h"
+#include "core/apply.h"
+#include "core/xalloc.h"
+
+static int default_main(int, char *[]);
+
+const struct command default_command = {
+	"default", default_main, "show or set the affinity of new IRQs",
+	"[-mnvJ] [cpus]",
+	"  -m, --mask     print, and read cpus, as a kernel mask\n"
+	"  -n, --dry-run  print what would change, write nothing\n"
+	"  -v, --verbose  print the change\n"
+	"  -J, --json     print the set, or the result, as JSON\n",
+	NULL
+};
+
+static const struct option default_opts[] = {
+	{ "mask", no_argument, NULL, 'm' },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* -J: {"default":"0-3"}, a list even with -m. */
+static int
+show_default(struct cpuset *set, bool mask, bool json)
+{
+	struct perr pe;
+	char *out;
+
+	if (default_read(set, &pe) != 0) {
+		warnx("%s", pe.msg);
+		return EXIT_FAIL;
+	}
+	out = xformat(set, mask && !json);
+	if (json)
+		printf("{\"default\":\"%s\"}\n", out);
+	else
+		puts(out);
+	free(out);
+	return EXIT_OK;
+}
+
+static int
+set_default(struct machine *m, const char *arg, int cpus, int flags,
+    struct cpuset *set)
+{
+	struct tally tl = { 0 };
+	struct perr pe;
+	int status;
+
+	if (machine_cpus(m, arg, cpus, set, &pe) != 0) {
+		warnx("%s", pe.msg);
+		return EXIT_USAGE;
+	}
+	machine_note_offline(m, set);
+	if (!(flags & APPLY_DRYRUN))
+		applying();
+	status = apply_default(m, set, flags, &tl) == APPLY_FAILED ?
+	    EXIT_FAIL : EXIT_OK;
+	if (flags & APPLY_JSON) {
+		putchar('{');
+		tally_json(stdout, &tl, flags);
+		puts("}");
+	}
+	tally_free(&tl);
+	return status;
+}
+
+static int
+default_main(int argc, char *argv[])
+{
+	struct machine m;
+	struct cpuset *set;
+	int ch, flags = 0, cpus = CPUS_ONLINE, status;
+
+	while ((ch = getopts(argc, argv, &default_command, "mnvJ",
+	    default_opts)) != -1) {
+		switch (ch) {
+		case 'm':
+			cpus |= CPUS_MASK;
+			break;
+		case 'n':
+			flags |= APPLY_DRYRUN;
+			break;
+		case 'v':
+			flags |= APPLY_VERBOSE;
+			break;
+		case 'J':
+			flags |= APPLY_JSON;
+			break;
+		}
+	}
+	if (flags & APPLY_JSON)
+		flags &= ~APPLY_VERBOSE;
+	if (argc - optind > 1)
+		return usage_error(&default_command,
+		    "expected at most one CPU set");
+	if (machine_load(&m) != 0)
+		return EXIT_FAIL;
+	set = xcpuset(m.nbits);
+	if (argc - optind == 1)
+		status = set_default(&m, argv[optind], cpus, flags, set);
+	else
+		status = show_default(set, cpus & CPUS_MASK,
+		    flags & APPLY_JSON);
+	cpuset_free(set);
+	machine_free(&m);
+	return status;
+}

@@ -1,0 +1,383 @@
+/*
+ * queues: one row per queue of network interfaces, with the IRQ serving
+ * it, that IRQ's CPUs, the queue's XPS or RPS CPUs and whether XPS
+ * follows the IRQ, as a table or JSON.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cmd/columns.h"
+#include "cmd/commands.h"
+#include "core/machine.h"
+#include "core/netqueue.h"
+#include "core/xalloc.h"
+#include "lib/text.h"
+#include "procfs.h"
+
+static int queues_main(int, char *[]);
+static void queues_columns(FILE *);
+
+const struct command queues_command = {
+	"queues", queues_main, "show network queues, their IRQs and XPS/RPS",
+	"[-Jn] [-o cols] [devs]",
+	"  -J, --json            print JSON\n"
+	"  -n, --noheadings      print no header line\n"
+	"  -o, --output COLS     the columns, comma-separated; +COLS adds to "
+	"the default\n",
+	queues_columns
+};
+
+static const struct option queues_opts[] = {
+	{ "json", no_argument, NULL, 'J' },
+	{ "noheadings", no_argument, NULL, 'n' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+enum col { C_DEV, C_QUEUE, C_IRQ, C_CPUS, C_XPS, C_RPS, C_ALIGNED, NCOLS };
+
+static const struct column columns[NCOLS] = {
+	[C_DEV] =	{ "DEV", "dev", false, false, "network interface" },
+	[C_QUEUE] =	{ "QUEUE", "queue", false, false, "rx-N or tx-N" },
+	[C_IRQ] =	{ "IRQ", "irq", true, false,
+	    "the IRQ serving the queue, by its action name" },
+	[C_CPUS] =	{ "CPUS", "cpus", false, false,
+	    "that IRQ's effective CPUs (requested without effective files)" },
+	[C_XPS] =	{ "XPS", "xps", false, false,
+	    "tx queues: the CPUs that send on it (xps_cpus)" },
+	[C_RPS] =	{ "RPS", "rps", false, false,
+	    "rx queues: the CPUs its packets go on to (rps_cpus)" },
+	[C_ALIGNED] =	{ "ALIGNED", "aligned", false, false,
+	    "tx queues: XPS is the IRQ's requested CPUs (yes, no)" },
+};
+
+static const unsigned int default_cols[] = {
+	C_DEV, C_QUEUE, C_IRQ, C_CPUS, C_XPS, C_RPS, C_ALIGNED
+};
+
+static void
+queues_columns(FILE *fp)
+{
+	fprintf(fp, "\nColumns (all by default):\n");
+	columns_help(fp, columns, NCOLS);
+}
+
+/*
+ * A row's cells: NULL is "-" in the table and null in JSON; "" an empty
+ * CPU set, "-" in the table and "" in JSON.
+ */
+struct row {
+	char	*cell[NCOLS];
+};
+
+/* The sets of the IRQ read last: a combined IRQ serves two rows. */
+struct irqsets {
+	int		 irq;
+	int		 rc_eff, rc_req;
+	struct cpuset	*eff, *req;
+};
+
+struct queues {
+	struct machine	 m;
+	unsigned int	 cols[NCOLS * 4];
+	size_t		 ncols;
+	bool		 json, noheadings;
+	struct row	*rows;
+	size_t		 nrows;
+	struct irqsets	 last;
+	int		 status;
+};
+
+static int
+add_columns(struct queues *qs, const char *arg)
+{
+	struct perr pe;
+
+	if (columns_parse(columns, NCOLS, default_cols, nitems(default_cols),
+	    arg, qs->cols, &qs->ncols, nitems(qs->cols), &pe) != 0)
+		return usage_error(&queues_command, "%s", pe.msg);
+	return EXIT_OK;
+}
+
+/* An IRQ's effective CPUs (requested without the files) and requested. */
+static const struct irqsets *
+irq_sets(struct queues *qs, int irq)
+{
+	struct irqsets *s = &qs->last;
+
+	if (s->eff == NULL) {
+		s->eff = xcpuset(qs->m.nbits);
+		s->req = xcpuset(qs->m.nbits);
+		s->irq = -1;
+	}
+	if (s->irq != irq) {
+		s->irq = irq;
+		s->rc_req = affinity_read(irq, AFF_REQUESTED, s->req, NULL);
+		s->rc_eff = affinity_read(irq, AFF_EFFECTIVE, s->eff, NULL);
+		if (s->rc_eff == -ENOENT) {
+			s->rc_eff = s->rc_req;
+			cpuset_copy(s->eff, s->req);
+		}
+	}
+	return s;
+}
+
+static char *
+list_or_null(const struct cpuset *set, int rc)
+{
+	return rc == 0 && set != NULL ? xformat(set, false) : NULL;
+}
+
+static void
+add_row(struct queues *qs, const struct netif *nif, const struct netqueue *q)
+{
+	const struct irqsets *s = NULL;
+	struct row *row;
+	char buf[32];
+
+	qs->rows = xreallocarray(qs->rows, qs->nrows + 1, sizeof(*qs->rows));
+	row = &qs->rows[qs->nrows++];
+	memset(row, 0, sizeof(*row));
+	row->cell[C_DEV] = xstrdup(nif->name);
+	netqueue_name(q, buf, sizeof(buf));
+	row->cell[C_QUEUE] = xstrdup(buf);
+	if (q->kind == NQ_TX)
+		row->cell[C_XPS] = list_or_null(q->cpus, q->err);
+	else
+		row->cell[C_RPS] = list_or_null(q->cpus, q->err);
+	if (q->irq < 0)
+		return;
+	snprintf(buf, sizeof(buf), "%d", q->irq);
+	row->cell[C_IRQ] = xstrdup(buf);
+	s = irq_sets(qs, q->irq);
+	row->cell[C_CPUS] = list_or_null(s->eff, s->rc_eff);
+	if (q->kind == NQ_TX && q->cpus != NULL && s->rc_req == 0)
+		row->cell[C_ALIGNED] = xstrdup(cpuset_equal(q->cpus, s->req) ?
+		    "yes" : "no");
+}
+
+/*
+ * The rows of one interface read. A mask that cannot be read for another
+ * reason than ENOENT has been reported, and makes the status 1.
+ */
+static void
+add_interface(struct queues *qs, struct netif *nif)
+{
+	size_t i;
+
+	netif_match(nif);
+	for (i = 0; i < nif->nq; i++) {
+		if (nif->q[i].err != 0 && nif->q[i].err != -ENOENT)
+			qs->status = EXIT_FAIL;
+		add_row(qs, nif, &nif->q[i]);
+	}
+	netif_free(nif);
+}
+
+/* Every interface with queues, in name order. */
+static int
+add_all(struct queues *qs)
+{
+	struct netif nif;
+	char **names;
+	size_t n, i;
+	int rc;
+
+	if (netif_names(&names, &n) != 0)
+		return EXIT_FAIL;
+	for (i = 0; i < n; i++) {
+		/* one that went away meanwhile is left out */
+		if ((rc = netif_read(&qs->m, names[i], &nif)) == 0)
+			add_interface(qs, &nif);
+		else if (rc != -ENODEV && rc != -ENOENT)
+			qs->status = EXIT_FAIL;
+	}
+	procfs_dir_free(names, n);
+	return EXIT_OK;
+}
+
+/*
+ * The interfaces of a comma-separated list, in its order, each once;
+ * every one must have queues, as every item of an IRQ list must pick an
+ * IRQ. EXIT_OK, or after saying why EXIT_USAGE, or EXIT_FAIL when a
+ * queues directory cannot be read.
+ */
+static int
+add_listed(struct queues *qs, const char *arg)
+{
+	struct netif nif;
+	char *copy, *p, *name, **seen;
+	size_t nseen = 0, i;
+	int rc, status = EXIT_OK;
+
+	copy = xstrdup(arg);
+	seen = xcalloc(strlen(arg), sizeof(*seen));
+	for (p = copy; status == EXIT_OK && (name = strsep(&p, ",")) != NULL;) {
+		for (i = 0; i < nseen && strcmp(seen[i], name) != 0; i++)
+			;
+		if (*name != '\0' && i < nseen)
+			continue;
+		seen[nseen++] = name;
+		if (*name == '\0') {
+			warnx("interface list \"%s\": empty item", quoted(arg));
+			status = EXIT_USAGE;
+		} else if ((rc = netif_read(&qs->m, name, &nif)) == -ENODEV) {
+			warnx("interface list \"%s\": interface %s does not "
+			    "exist", quoted(arg), quoted(name));
+			status = EXIT_USAGE;
+		} else if (rc == -ENOENT || (rc == 0 && nif.nq == 0)) {
+			warnx("interface list \"%s\": interface %s has no "
+			    "queues", quoted(arg), quoted(name));
+			netif_free(&nif);
+			status = EXIT_USAGE;
+		} else if (rc != 0)
+			status = EXIT_FAIL;
+		else
+			add_interface(qs, &nif);
+	}
+	free(seen);
+	free(copy);
+	return status;
+}
+
+static void
+print_table(struct queues *qs)
+{
+	size_t width[nitems(qs->cols)], i, k, len;
+	const struct column *c;
+	const char *v;
+	char *t;
+
+	/* names from the system reach the terminal only as vis(3) escapes */
+	for (i = 0; i < qs->nrows; i++) {
+		if ((t = escaped(qs->rows[i].cell[C_DEV])) == NULL)
+			err(EXIT_FAIL, NULL);
+		free(qs->rows[i].cell[C_DEV]);
+		qs->rows[i].cell[C_DEV] = t;
+	}
+	for (k = 0; k < qs->ncols; k++) {
+		c = &columns[qs->cols[k]];
+		width[k] = qs->noheadings ? 0 : strlen(c->name);
+		for (i = 0; i < qs->nrows; i++) {
+			v = qs->rows[i].cell[qs->cols[k]];
+			if ((len = v && *v ? strlen(v) : 1) > width[k])
+				width[k] = len;
+		}
+	}
+	for (i = qs->noheadings ? 1 : 0; i <= qs->nrows; i++)
+		for (k = 0; k < qs->ncols; k++) {
+			c = &columns[qs->cols[k]];
+			v = i > 0 ? qs->rows[i - 1].cell[qs->cols[k]] : c->name;
+			if (v == NULL || *v == '\0')
+				v = "-";
+			columns_cell(stdout, c, width[k], v, k + 1 == qs->ncols);
+		}
+}
+
+/* {"queues": [{"dev": ..., "irq": 41, "aligned": true}]}, on one line. */
+static void
+print_json(const struct queues *qs)
+{
+	const char *v;
+	size_t i, k;
+	enum col c;
+
+	printf("{\"queues\":[");
+	for (i = 0; i < qs->nrows; i++) {
+		printf("%s{", i ? "," : "");
+		for (k = 0; k < qs->ncols; k++) {
+			c = qs->cols[k];
+			v = qs->rows[i].cell[c];
+			printf("%s\"%s\":", k ? "," : "", columns[c].key);
+			if (v == NULL)
+				printf("null");
+			else if (c == C_IRQ)
+				printf("%s", v);
+			else if (c == C_ALIGNED)
+				printf("%s", strcmp(v, "yes") == 0 ? "true" :
+				    "false");
+			else
+				json_string(stdout, v);
+		}
+		putchar('}');
+	}
+	printf("]}\n");
+}
+
+static int
+queues_options(int argc, char *argv[], struct queues *qs)
+{
+	size_t k;
+	int ch, rc;
+
+	while ((ch = getopts(argc, argv, &queues_command, "Jno:",
+	    queues_opts)) != -1) {
+		switch (ch) {
+		case 'J':
+			qs->json = true;
+			break;
+		case 'n':
+			qs->noheadings = true;
+			break;
+		case 'o':
+			qs->ncols = 0;
+			if ((rc = add_columns(qs, optarg)) != EXIT_OK)
+				return rc;
+			break;
+		}
+	}
+	if (argc - optind > 1)
+		return usage_error(&queues_command,
+		    "expected at most one list of interfaces");
+	if (qs->ncols == 0)
+		for (k = 0; k < nitems(default_cols); k++)
+			qs->cols[qs->ncols++] = default_cols[k];
+	return EXIT_OK;
+}
+
+static void
+queues_free(struct queues *qs)
+{
+	size_t i, k;
+
+	for (i = 0; i < qs->nrows; i++)
+		for (k = 0; k < NCOLS; k++)
+			free(qs->rows[i].cell[k]);
+	free(qs->rows);
+	cpuset_free(qs->last.eff);
+	cpuset_free(qs->last.req);
+	machine_free(&qs->m);
+}
+
+static int
+queues_main(int argc, char *argv[])
+{
+	struct queues qs;
+	int status;
+
+	memset(&qs, 0, sizeof(qs));
+	if ((status = queues_options(argc, argv, &qs)) != EXIT_OK)
+		return status;
+	if (machine_load(&qs.m) != 0) {
+		machine_free(&qs.m);
+		return EXIT_FAIL;
+	}
+	if (argc - optind == 1)
+		status = add_listed(&qs, argv[optind]);
+	else
+		status = add_all(&qs);
+	if (status == EXIT_OK) {
+		if (qs.json)
+			print_json(&qs);
+		else
+			print_table(&qs);
+		status = qs.status;
+	}
+	queues_free(&qs);
+	return status;
+}

@@ -1,0 +1,676 @@
+/*
+ * restore and check: apply a snapshot, or compare the machine with it.
+ *
+ * restore checks every line first (status 2, nothing written). A line
+ * that picks no IRQ, unless optional, is reported and counts as a
+ * failed IRQ: status 3, or 1 when nothing else could be done. A set with
+ * no online CPU is only right for an IRQ that has it already. check
+ * prints each difference, and exits 0 when there is none, 1 when there
+ * is one. With --only, the lines resolve as without it, and only the
+ * selected IRQs are applied or compared. -J prints the result as one
+ * JSON object (JSON RESULTS in irqaff(8)). Queue lines (xps, rps) are
+ * applied after the IRQs, so that XPS follows the IRQ layout, and with
+ * --only only for the interfaces its dev: items name; a queue that is not
+ * there, or cannot be set, counts as a failed IRQ.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cmd/commands.h"
+#include "core/apply.h"
+#include "core/irqbalance.h"
+#include "core/netqueue.h"
+#include "core/snapshot.h"
+#include "core/xalloc.h"
+#include "procfs.h"
+
+static int restore_main(int, char *[]);
+static int check_main(int, char *[]);
+static void check_help(FILE *);
+
+const struct command restore_command = {
+	"restore", restore_main, "apply a snapshot",
+	"[-nvqJ] [--by-number] [--only irqs] file",
+	"  -n, --dry-run    print what would change, write nothing\n"
+	"  -v, --verbose    print a line for every IRQ\n"
+	"  -q, --quiet      no irqbalance warning\n"
+	"  -J, --json       print the result as JSON\n"
+	"      --by-number  match IRQs by number, not by name\n"
+	"      --only IRQS  apply to these IRQs only, not the default\n",
+	NULL
+};
+
+const struct command check_command = {
+	"check", check_main, "compare the machine with a snapshot",
+	"[-J] [--by-number] [--only irqs] file",
+	"  -J, --json       print the differences as JSON\n"
+	"      --by-number  match IRQs by number, not by name\n"
+	"      --only IRQS  compare these IRQs only, not the default\n",
+	check_help
+};
+
+enum { OPT_BY_NUMBER = 256, OPT_ONLY };
+
+static const struct option restore_opts[] = {
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "by-number", no_argument, NULL, OPT_BY_NUMBER },
+	{ "only", required_argument, NULL, OPT_ONLY },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const struct option check_opts[] = {
+	{ "json", no_argument, NULL, 'J' },
+	{ "by-number", no_argument, NULL, OPT_BY_NUMBER },
+	{ "only", required_argument, NULL, OPT_ONLY },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* What restore and check hold: the machine, the snapshot, the IRQs. */
+struct run {
+	struct machine	 m;
+	struct snap	 s;
+	struct mirqs	 mi;
+	const char	*only_arg;	/* --only */
+	struct irqs	 only;
+	int		 flags;
+	bool		 quiet;
+	struct tally	 tl;
+	struct tally	 qtl;		/* the queues' */
+};
+
+static void
+run_free(struct run *r)
+{
+	mirqs_free(&r->mi);
+	irqs_free(&r->only);
+	snap_free(&r->s);
+	machine_free(&r->m);
+}
+
+static void
+check_help(FILE *fp)
+{
+	fprintf(fp, "\ncheck exits with 1 when the machine differs from the "
+	    "snapshot, and with 2\nwhen the snapshot cannot be read, is "
+	    "wrong or has no entry.\n");
+}
+
+/*
+ * One operand, the machine, the --only selection, the snapshot and the
+ * IRQs there are. For check, a snapshot that cannot be read or has no
+ * entry is bad input (2): status 1 means drift.
+ */
+static int
+run_load(int argc, char *argv[], const struct command *cmd, struct run *r)
+{
+	bool check = cmd == &check_command;
+	int rc;
+
+	if (argc - optind != 1)
+		return usage_error(cmd, "expected one snapshot file");
+	if (machine_load(&r->m) != 0)
+		return EXIT_FAIL;
+	if (r->only_arg != NULL &&
+	    (rc = irqs_select(r->only_arg, &r->only)) != 0) {
+		run_free(r);
+		return exit_status(rc);
+	}
+	if (r->only_arg != NULL)
+		snap_only_devs(&r->s, r->only_arg);
+	if ((rc = snap_read(&r->s, &r->m, argv[optind])) == 0 && check &&
+	    r->s.n == 0) {
+		warnx("%s: no entries", r->s.label);
+		rc = -EINVAL;
+	}
+	if (rc != 0) {
+		run_free(r);
+		return check ? EXIT_USAGE : exit_status(rc);
+	}
+	if ((rc = mirqs_load(&r->mi)) != 0) {
+		run_free(r);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+/*
+ * A set with no online CPU cannot be written: the kernel would choose
+ * CPUs itself. It is only right for an IRQ that has it already, as the
+ * managed IRQs of offline CPUs do. irq < 0 is the default affinity.
+ */
+static enum apply_result
+offline_only(struct run *r, const char *label, long irq, const struct entry *e)
+{
+	struct cpuset *cur = xcpuset(r->m.nbits);
+	enum apply_result res = APPLY_FAILED;
+	struct perr pe;
+	char *list, msg[sizeof(pe.msg)];
+	int err = 0;
+
+	if ((irq < 0 ? default_read(cur, &pe) :
+	    affinity_read(irq, AFF_REQUESTED, cur, &pe)) != 0) {
+		warnx("%s", pe.msg);
+		strlcpy(msg, pe.msg, sizeof(msg));
+		err = perr_errno(&pe);
+	} else if (cpuset_equal(cur, e->want)) {
+		if ((r->flags & (APPLY_VERBOSE | APPLY_JSON)) ==
+		    APPLY_VERBOSE) {
+			list = xformat(cur, false);
+			printf("%s: %s unchanged\n", label, list);
+			free(list);
+		}
+		res = APPLY_UNCHANGED;
+	} else {
+		snprintf(msg, sizeof(msg), "CPU %s \"%s\": selects no online "
+		    "CPU", strncasecmp(e->sl.cpus, "0x", 2) == 0 ? "mask" :
+		    "list", quoted(e->sl.cpus));
+		snap_warn(&r->s, e->line, "%s: %s", label, msg);
+	}
+	tally_add(&r->tl, r->flags, irq, res, res == APPLY_UNCHANGED ? cur :
+	    NULL, e->want, err, res == APPLY_FAILED ? msg : NULL);
+	cpuset_free(cur);
+	return res;
+}
+
+/* Offline CPUs in the sets to be written, one note for them all. */
+static void
+offline_note(struct run *r)
+{
+	struct cpuset *all = xcpuset(r->m.nbits);
+	const struct entry *e;
+	size_t i;
+
+	for (i = 0; i <= r->mi.nums.n; i++) {
+		e = i < r->mi.nums.n ? r->mi.v[i].by : r->s.dflt;
+		if (e != NULL && cpuset_intersects(e->want, r->m.online))
+			cpuset_or(all, e->want);
+	}
+	machine_note_offline(&r->m, all);
+	cpuset_free(all);
+}
+
+/* What the kernel keeps of a queue line's set (netqueue_kept()); owned. */
+static struct cpuset *
+queue_kept(const struct run *r, const struct entry *e)
+{
+	return netqueue_kept(&r->m, e->sl.kind == SNAP_XPS ? NQ_TX : NQ_RX,
+	    e->want);
+}
+
+/* The CPUs of queue lines the kernel would not keep, one note for all. */
+static void
+queue_note(const struct run *r)
+{
+	struct cpuset *out = xcpuset(r->m.nbits), *kept, *drop;
+	const struct entry *e;
+	char *list;
+	size_t i;
+
+	for (i = 0; i < r->s.nqueues; i++) {
+		e = r->s.queues[i].e;
+		kept = queue_kept(r, e);
+		/* a line of which nothing is kept is said on its own */
+		if (!cpuset_empty(kept)) {
+			drop = xcpudup(e->want);
+			cpuset_andnot(drop, kept);
+			cpuset_or(out, drop);
+			cpuset_free(drop);
+		}
+		cpuset_free(kept);
+	}
+	if (!cpuset_empty(out)) {
+		list = xformat(out, false);
+		warnx("note: xps and rps lines: CPU %s left out: the kernel "
+		    "keeps no offline CPU in xps_cpus or rps_cpus, nor an "
+		    "isolated or nohz_full one in rps_cpus", list);
+		free(list);
+	}
+	cpuset_free(out);
+}
+
+/* The lines that pick no IRQ, as the "problems" member. */
+static void
+problems_json(const struct snap *s)
+{
+	size_t i;
+
+	printf(",\"problems\":[");
+	for (i = 0; i < s->nproblems; i++) {
+		printf("%s{\"line\":%zu,\"error\":", i > 0 ? "," : "",
+		    s->problems[i].line);
+		json_string(stdout, s->problems[i].msg);
+		putchar('}');
+	}
+	putchar(']');
+}
+
+static enum apply_result
+restore_one(struct run *r, long irq, const struct entry *e)
+{
+	char label[32];
+
+	if (irq < 0)
+		strlcpy(label, "default", sizeof(label));
+	else
+		snprintf(label, sizeof(label), "irq %ld", irq);
+	if (!cpuset_intersects(e->want, r->m.online))
+		return offline_only(r, label, irq, e);
+	if (irq < 0)
+		return apply_default(&r->m, e->want, r->flags, &r->tl);
+	return apply_irq(&r->m, irq, e->want, r->flags, &r->tl);
+}
+
+/* Whether the file has xps or rps lines: -J then has "queues". */
+static bool
+has_queues(const struct snap *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->v[i].sl.kind == SNAP_XPS || s->v[i].sl.kind == SNAP_RPS)
+			return true;
+	return false;
+}
+
+/*
+ * A queue line of whose CPUs the kernel would keep none: right only for
+ * a queue whose mask is empty already, as the kernel would leave it.
+ */
+static void
+queue_none(struct run *r, const struct snapq *q, const char *label)
+{
+	struct cpuset *cur = xcpuset(r->m.nbits);
+	enum apply_result res = APPLY_FAILED;
+	char *buf;
+	struct perr pe;
+	int rc;
+
+	if ((rc = procfs_read(q->rel, &buf)) != 0)
+		warnc(-rc, "%s: %s", label, procfs_path(q->rel));
+	else {
+		if ((rc = cpumask_parse(cur, buf, &pe)) != 0)
+			warnx("%s: %s: %s", label, procfs_path(q->rel),
+			    pe.msg);
+		free(buf);
+	}
+	if (rc == 0 && cpuset_empty(cur)) {
+		if ((r->flags & (APPLY_VERBOSE | APPLY_JSON)) == APPLY_VERBOSE)
+			printf("%s: - unchanged\n", label);
+		res = APPLY_UNCHANGED;
+	} else if (rc == 0)
+		snap_warn(&r->s, q->e->line, "%s: CPUs \"%s\": none would be "
+		    "kept: the kernel keeps %s", label, quoted(q->e->sl.cpus),
+		    netqueue_keeps(q->e->sl.kind == SNAP_XPS ? NQ_TX : NQ_RX));
+	tally_add(&r->qtl, r->flags, APPLY_NOIRQ, res, NULL, NULL, 0, NULL);
+	cpuset_free(cur);
+}
+
+/*
+ * Each queue line's mask, after the IRQs, as much of it as the kernel
+ * keeps; none once no write can be.
+ */
+static void
+restore_queues(struct run *r)
+{
+	const struct snapq *q;
+	struct cpuset *kept;
+	char label[128];
+	size_t i;
+
+	for (i = 0; i < r->s.nqueues; i++) {
+		q = &r->s.queues[i];
+		if (r->tl.stop || r->qtl.stop) {
+			tally_skip(&r->qtl, r->flags, APPLY_NOIRQ, q->e->want);
+			continue;
+		}
+		snap_queue_label(q->e, label, sizeof(label));
+		kept = queue_kept(r, q->e);
+		if (cpuset_empty(kept) && !cpuset_empty(q->e->want))
+			queue_none(r, q, label);
+		else
+			apply_mask(&r->m, label, q->rel, kept, r->flags,
+			    &r->qtl);
+		cpuset_free(kept);
+	}
+}
+
+/*
+ * Lines that pick no IRQ count as IRQs that failed: the rest is still
+ * applied, and the exit status is 3 (or 1 when nothing could be done).
+ */
+static int
+restore_main(int argc, char *argv[])
+{
+	struct run r;
+	size_t i;
+	int ch, status;
+
+	memset(&r, 0, sizeof(r));
+	while ((ch = getopts(argc, argv, &restore_command, "nvqJ",
+	    restore_opts)) != -1) {
+		switch (ch) {
+		case 'n':
+			r.flags |= APPLY_DRYRUN;
+			break;
+		case 'v':
+			r.flags |= APPLY_VERBOSE;
+			break;
+		case 'q':
+			r.quiet = true;
+			break;
+		case 'J':
+			r.flags |= APPLY_JSON;
+			break;
+		case OPT_BY_NUMBER:
+			r.s.by_number = true;
+			break;
+		case OPT_ONLY:
+			r.only_arg = optarg;
+			break;
+		}
+	}
+	if (r.flags & APPLY_JSON)
+		r.flags &= ~APPLY_VERBOSE;
+	if ((status = run_load(argc, argv, &restore_command, &r)) != EXIT_OK)
+		return status;
+	r.tl.failed = snap_resolve(&r.s, &r.mi,
+	    r.only_arg != NULL ? &r.only : NULL);
+	offline_note(&r);
+	queue_note(&r);
+	if (!r.quiet)
+		irqbalance_warn();
+	if (!(r.flags & APPLY_DRYRUN))
+		applying();
+	if (r.s.dflt != NULL)
+		restore_one(&r, -1, r.s.dflt);
+	for (i = 0; i < r.mi.nums.n && !r.tl.stop; i++)
+		if (r.mi.v[i].by != NULL)
+			restore_one(&r, r.mi.nums.v[i], r.mi.v[i].by);
+	for (; i < r.mi.nums.n; i++)
+		if (r.mi.v[i].by != NULL)
+			tally_skip(&r.tl, r.flags, r.mi.nums.v[i],
+			    r.mi.v[i].by->want);
+	restore_queues(&r);
+	apply_note(&r.tl, r.flags);
+	status = exit_applied(&(struct tally){
+	    .changed = r.tl.changed + r.qtl.changed,
+	    .failed = r.tl.failed + r.qtl.failed });
+	if (r.flags & APPLY_JSON) {
+		putchar('{');
+		tally_json(stdout, &r.tl, r.flags);
+		if (has_queues(&r.s))
+			printf(",\"queues\":{\"changed\":%zu,"
+			    "\"unchanged\":%zu,\"failed\":%zu}", r.qtl.changed,
+			    r.qtl.unchanged, r.qtl.failed);
+		problems_json(&r.s);
+		puts("}");
+	}
+	tally_free(&r.tl);
+	tally_free(&r.qtl);
+	run_free(&r);
+	return status;
+}
+
+/* check's report: lines on stdout, or with -J the members of one object. */
+struct report {
+	bool	 json;
+	FILE	*diffs, *failed;	/* -J: the elements of each array */
+	char	*dtext, *ftext;
+	size_t	 dlen, flen, matching;
+	char	*dflt;			/* -J: the default's member */
+	FILE	*qdiffs, *qfailed;	/* -J: the queues' */
+	char	*qdtext, *qftext;
+	size_t	 qdlen, qflen, qmatching;
+};
+
+static void
+report_open(struct report *rp)
+{
+	if (!rp->json)
+		return;
+	if ((rp->diffs = open_memstream(&rp->dtext, &rp->dlen)) == NULL ||
+	    (rp->failed = open_memstream(&rp->ftext, &rp->flen)) == NULL ||
+	    (rp->qdiffs = open_memstream(&rp->qdtext, &rp->qdlen)) == NULL ||
+	    (rp->qfailed = open_memstream(&rp->qftext, &rp->qflen)) == NULL)
+		err(EXIT_FAIL, NULL);
+}
+
+/* An IRQ's number and name as JSON members, after sep. */
+static void
+json_irq(FILE *fp, const char *sep, unsigned int irq, const char *names)
+{
+	fprintf(fp, "%s{\"irq\":%u,\"name\":", sep, irq);
+	json_string(fp, names);
+}
+
+/* A file that could not be read: a warning, and with -J an element. */
+static void
+report_failed(struct report *rp, unsigned int irq, const char *names,
+    const struct perr *pe)
+{
+	const char *e;
+
+	warnx("%s", pe->msg);
+	if (!rp->json)
+		return;
+	json_irq(rp->failed, ftell(rp->failed) > 0 ? "," : "", irq, names);
+	e = errno_name(perr_errno(pe));
+	fprintf(rp->failed, e != NULL ? ",\"errno\":\"%s\"" : ",\"errno\":null",
+	    e);
+	fputs(",\"error\":", rp->failed);
+	json_string(rp->failed, pe->msg);
+	putc('}', rp->failed);
+}
+
+/*
+ * Reports a difference; returns whether there is one. A kernel-managed
+ * IRQ's is reported apart: it is not drift anyone can mend. irq < 0 is
+ * the default affinity.
+ */
+static bool
+differs(struct report *rp, long irq, const char *names,
+    const struct cpuset *cur, const struct cpuset *want, enum movable mv)
+{
+	bool managed = mv == MOVABLE_MANAGED, fixed = mv >= MOVABLE_MANAGED;
+	char *a, *b;
+
+	if (cpuset_equal(cur, want)) {
+		rp->matching += irq >= 0;
+		return false;
+	}
+	a = xformat(cur, false);
+	b = xformat(want, false);
+	if (rp->json && irq < 0) {
+		if (asprintf(&rp->dflt, ",\"default\":{\"current\":\"%s\","
+		    "\"want\":\"%s\"}", a, b) < 0)
+			err(EXIT_FAIL, NULL);
+	} else if (rp->json) {
+		json_irq(rp->diffs, ftell(rp->diffs) > 0 ? "," : "", irq,
+		    names);
+		fprintf(rp->diffs, ",\"current\":\"%s\",\"want\":\"%s\","
+		    "\"managed\":%s,\"unmovable\":%s}", a, b, managed ?
+		    "true" : "false", fixed ? "true" : "false");
+	} else if (irq < 0)
+		printf("default: %s (want %s)\n", a, b);
+	else
+		printf("irq %ld%s%s: %s (want %s%s)\n", irq,
+		    *names != '\0' ? " " : "", names, a, b,
+		    managed ? "; managed by the kernel, not drift" : fixed ?
+		    "; cannot be moved by user space, not drift" : "");
+	free(a);
+	free(b);
+	return true;
+}
+
+/* Compares one IRQ; returns 1 for a difference or a failure to read. */
+static size_t
+check_irq(struct run *r, struct report *rp, size_t i, struct cpuset *cur)
+{
+	const struct mirq *q = &r->mi.v[i];
+	unsigned int irq = r->mi.nums.v[i];
+	struct perr pe;
+	char *names;
+	enum movable mv = MOVABLE_UNKNOWN;
+	bool diff;
+
+	names = names_text(q->names, q->nnames, false);
+	if (affinity_read(irq, AFF_REQUESTED, cur, &pe) != 0) {
+		report_failed(rp, irq, names, &pe);
+		free(names);
+		return 1;
+	}
+	/* asked only of a difference: the probe is a write */
+	if (!cpuset_equal(cur, q->by->want))
+		mv = irq_movable(irq);
+	diff = differs(rp, irq, names, cur, q->by->want, mv) &&
+	    mv < MOVABLE_MANAGED;
+	free(names);
+	return diff;
+}
+
+/* A queue's "dev" and "queue" members, after sep. */
+static void
+json_queue(FILE *fp, const struct entry *e)
+{
+	bool tx = e->sl.kind == SNAP_XPS;
+
+	fprintf(fp, "%s{\"dev\":", ftell(fp) > 0 ? "," : "");
+	json_string(fp, e->sl.dev);
+	fprintf(fp, ",\"queue\":\"%s-%u\"", tx ? "tx" : "rx", e->sl.queue);
+}
+
+/*
+ * Compares one queue's mask with what the kernel keeps of the line's set
+ * (a line naming an offline CPU is no difference); returns 1 for a
+ * difference or a failure to read. The empty set is "none", as in the
+ * snapshot.
+ */
+static size_t
+check_queue(struct run *r, struct report *rp, const struct snapq *q)
+{
+	struct cpuset *cur = xcpuset(r->m.nbits), *kept = queue_kept(r, q->e);
+	char label[128], msg[1024], *buf = NULL, *a, *b;
+	struct perr pe;
+	size_t diff = 1;
+	int rc;
+
+	snap_queue_label(q->e, label, sizeof(label));
+	if ((rc = procfs_read(q->rel, &buf)) != 0)
+		snprintf(msg, sizeof(msg), "%s: %s: %s", label,
+		    procfs_path(q->rel), strerror(-rc));
+	else if ((rc = cpumask_parse(cur, buf, &pe)) != 0)
+		snprintf(msg, sizeof(msg), "%s: %s: %s", label,
+		    procfs_path(q->rel), pe.msg);
+	free(buf);
+	if (rc != 0) {
+		warnx("%s", msg);
+		if (rp->json) {
+			json_queue(rp->qfailed, q->e);
+			fprintf(rp->qfailed, errno_name(-rc) != NULL ?
+			    ",\"errno\":\"%s\"" : ",\"errno\":null",
+			    errno_name(-rc));
+			fputs(",\"error\":", rp->qfailed);
+			json_string(rp->qfailed, msg);
+			putc('}', rp->qfailed);
+		}
+	} else if (cpuset_equal(cur, kept)) {
+		rp->qmatching++;
+		diff = 0;
+	} else {
+		a = xformat(cur, false);
+		b = xformat(kept, false);
+		if (rp->json) {
+			json_queue(rp->qdiffs, q->e);
+			fprintf(rp->qdiffs, ",\"current\":\"%s\",\"want\":"
+			    "\"%s\"}", a, b);
+		} else
+			printf("%s: %s (want %s)\n", label,
+			    *a != '\0' ? a : "none", *b != '\0' ? b : "none");
+		free(a);
+		free(b);
+	}
+	cpuset_free(kept);
+	cpuset_free(cur);
+	return diff;
+}
+
+/* -J: the object, then the report's memory. */
+static void
+report_close(struct report *rp, const struct snap *s)
+{
+	if (!rp->json)
+		return;
+	if (fclose(rp->diffs) != 0 || fclose(rp->failed) != 0 ||
+	    fclose(rp->qdiffs) != 0 || fclose(rp->qfailed) != 0)
+		err(EXIT_FAIL, NULL);
+	printf("{\"differences\":[%s]%s,\"matching\":%zu,\"failed\":[%s]",
+	    rp->dtext, rp->dflt != NULL ? rp->dflt : "", rp->matching,
+	    rp->ftext);
+	if (has_queues(s))
+		printf(",\"queues\":{\"differences\":[%s],\"matching\":%zu,"
+		    "\"failed\":[%s]}", rp->qdtext, rp->qmatching,
+		    rp->qftext);
+	problems_json(s);
+	puts("}");
+	free(rp->dtext);
+	free(rp->ftext);
+	free(rp->qdtext);
+	free(rp->qftext);
+	free(rp->dflt);
+}
+
+/* 0 when the machine matches, 1 when it differs, 2 for a bad file. */
+static int
+check_main(int argc, char *argv[])
+{
+	struct report rp = { .json = false };
+	struct run r;
+	struct cpuset *cur;
+	struct perr pe;
+	size_t i, diffs;
+	int ch, status;
+
+	memset(&r, 0, sizeof(r));
+	while ((ch = getopts(argc, argv, &check_command, "J", check_opts)) !=
+	    -1)
+		if (ch == 'J')
+			rp.json = true;
+		else if (ch == OPT_BY_NUMBER)
+			r.s.by_number = true;
+		else if (ch == OPT_ONLY)
+			r.only_arg = optarg;
+	/* the lines that pick nothing: on stdout, or warnings beside JSON */
+	r.s.check = !rp.json;
+	if ((status = run_load(argc, argv, &check_command, &r)) != EXIT_OK)
+		return status;
+	cur = xcpuset(r.m.nbits);
+	report_open(&rp);
+	diffs = snap_resolve(&r.s, &r.mi,
+	    r.only_arg != NULL ? &r.only : NULL);
+	if (r.s.dflt != NULL) {
+		if (default_read(cur, &pe) != 0) {
+			warnx("%s", pe.msg);
+			diffs++;
+		} else
+			diffs += differs(&rp, -1, "", cur, r.s.dflt->want,
+			    MOVABLE_YES);
+	}
+	for (i = 0; i < r.mi.nums.n; i++)
+		if (r.mi.v[i].by != NULL)
+			diffs += check_irq(&r, &rp, i, cur);
+	for (i = 0; i < r.s.nqueues; i++)
+		diffs += check_queue(&r, &rp, &r.s.queues[i]);
+	report_close(&rp, &r.s);
+	cpuset_free(cur);
+	run_free(&r);
+	return diffs > 0 ? EXIT_FAIL : EXIT_OK;
+}

@@ -1,0 +1,250 @@
+/*
+ * save: every IRQ's requested affinity, with its action names, in the
+ * snapshot format (lib/snapline.c), then the XPS and RPS CPUs of every queue
+ * of the interfaces that have a device (lo, veth and bridges have none,
+ * and no stable names); with --only, the selected IRQs' and the queues
+ * of the interfaces its dev: items name, not the default. The snapshot
+ * is made in memory first, then written: all or nothing.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/commands.h"
+#include "core/machine.h"
+#include "core/netqueue.h"
+#include "core/select.h"
+#include "core/xalloc.h"
+#include "lib/irqsel.h"
+#include "lib/snapline.h"
+#include "lib/text.h"
+#include "procfs.h"
+
+static int save_main(int, char *[]);
+
+const struct command save_command = {
+	"save", save_main, "write a snapshot of every IRQ's affinity",
+	"[-o file] [--only irqs]",
+	"  -o, --output FILE  write to FILE, not standard output\n"
+	"      --only IRQS    save these IRQs only, not the default\n",
+	NULL
+};
+
+enum { OPT_ONLY = 256 };
+
+static const struct option save_opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "only", required_argument, NULL, OPT_ONLY },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* One IRQ's line; an IRQ that went away since proc/irq was read is skipped. */
+static int
+save_irq(FILE *fp, unsigned int irq, struct cpuset *set)
+{
+	struct perr pe;
+	char **names, *list;
+	enum movable mv;
+	size_t n, k;
+	int rc;
+
+	if ((rc = affinity_read(irq, AFF_REQUESTED, set, &pe)) == -ENOENT)
+		return 0;
+	if (rc != 0) {
+		warnx("%s", pe.msg);
+		return rc;
+	}
+	/* the kernel's to place: a comment, not an entry */
+	list = xformat(set, false);
+	if (*list == '\0')
+		fprintf(fp, "# %u has no CPUs:", irq);
+	else if ((mv = irq_movable(irq)) == MOVABLE_MANAGED)
+		fprintf(fp, "# managed by the kernel: %u %s", irq, list);
+	else if (mv == MOVABLE_NO)
+		fprintf(fp, "# cannot be moved by user space: %u %s", irq,
+		    list);
+	else
+		fprintf(fp, "%u %s", irq, list);
+	free(list);
+	irq_actions(irq, &names, &n);
+	for (k = 0; k < n; k++) {
+		putc(' ', fp);
+		snapline_quote(fp, names[k]);
+	}
+	irq_actions_free(names, n);
+	putc('\n', fp);
+	return 0;
+}
+
+/* The interface's name as a word, or quoted when it cannot be one. */
+static void
+put_dev(FILE *fp, const char *name)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)name; *p != '\0'; p++)
+		if (*p <= ' ' || *p >= 0x7f || *p == '"' || *p == '#' ||
+		    *p == '\\')
+			break;
+	if (*p == '\0' && p != (const unsigned char *)name)
+		fputs(name, fp);
+	else
+		snapline_quote(fp, name);
+}
+
+/*
+ * One line per queue of an interface that has a device. A mask the
+ * kernel will not read (ENOENT: xps_cpus of a single-queue device) gives
+ * no line; an interface gone since it was listed, none at all.
+ */
+static int
+save_netif(FILE *fp, struct machine *m, const char *name)
+{
+	struct netif nif;
+	const struct netqueue *q;
+	char qname[32], *list;
+	size_t i;
+	int rc;
+
+	if ((rc = netif_read(m, name, &nif)) != 0)
+		return rc == -ENODEV || rc == -ENOENT ? 0 : rc;
+	for (i = 0, rc = 0; nif.device != NULL && i < nif.nq; i++) {
+		q = &nif.q[i];
+		if (q->cpus == NULL) {
+			if (q->err != -ENOENT) {
+				rc = q->err;
+				break;
+			}
+			continue;
+		}
+		netqueue_name(q, qname, sizeof(qname));
+		fputs(q->kind == NQ_TX ? "xps " : "rps ", fp);
+		put_dev(fp, nif.name);
+		list = xformat(q->cpus, false);
+		fprintf(fp, " %s %s\n", qname, *list != '\0' ? list : "none");
+		free(list);
+	}
+	netif_free(&nif);
+	return rc;
+}
+
+/* Whether the selector has the item dev:NAME. */
+static bool
+dev_named(const char *only_arg, const char *name)
+{
+	struct irqsel *items;
+	struct perr pe;
+	size_t n, i;
+	bool named = false;
+
+	if (irqsel_parse(only_arg, &items, &n, &pe) != 0)
+		return false;
+	for (i = 0; i < n && !named; i++)
+		named = items[i].kind == SEL_DEV &&
+		    strcmp(items[i].arg, name) == 0;
+	irqsel_free(items, n);
+	return named;
+}
+
+/* The queues of every interface, or with --only of those it names. */
+static int
+save_queues(FILE *fp, struct machine *m, const char *only_arg)
+{
+	char **names;
+	size_t n, i;
+	int rc;
+
+	if ((rc = netif_names(&names, &n)) != 0)
+		return rc;
+	for (i = 0; rc == 0 && i < n; i++)
+		if (only_arg == NULL || dev_named(only_arg, names[i]))
+			rc = save_netif(fp, m, names[i]);
+	procfs_dir_free(names, n);
+	return rc;
+}
+
+/* The IRQs of only, or else the default and every IRQ. */
+static int
+save_irqs(FILE *fp, struct machine *m, const struct irqs *only)
+{
+	struct cpuset *set = xcpuset(m->nbits);
+	struct irqs irqs = { NULL, 0 };
+	struct perr pe;
+	char *list;
+	size_t i;
+	int rc;
+
+	fprintf(fp, "# irqaff snapshot, %u CPUs\n"
+	    "# IRQ CPUS \"NAME\"...; see SNAPSHOT FILES in irqaff(8)\n",
+	    m->nbits);
+	if (only != NULL) {
+		for (i = 0, rc = 0; rc == 0 && i < only->n; i++)
+			rc = save_irq(fp, only->v[i], set);
+		cpuset_free(set);
+		return rc;
+	}
+	if ((rc = default_read(set, &pe)) != 0)
+		warnx("%s", pe.msg);
+	else {
+		list = xformat(set, false);
+		fprintf(fp, "default %s\n", list);
+		free(list);
+		rc = irqs_all(&irqs);
+	}
+	for (i = 0; rc == 0 && i < irqs.n; i++)
+		rc = save_irq(fp, irqs.v[i], set);
+	irqs_free(&irqs);
+	cpuset_free(set);
+	return rc;
+}
+
+static int
+save_main(int argc, char *argv[])
+{
+	struct machine m;
+	struct irqs only = { NULL, 0 };
+	const char *out = NULL, *only_arg = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp;
+	int ch, rc, status = EXIT_OK;
+
+	while ((ch = getopts(argc, argv, &save_command, "o:", save_opts)) !=
+	    -1)
+		if (ch == 'o')
+			out = optarg;
+		else if (ch == OPT_ONLY)
+			only_arg = optarg;
+	if (argc - optind != 0)
+		return usage_error(&save_command, "unexpected argument %s",
+		    quoted(argv[optind]));
+	if (machine_load(&m) != 0)
+		return EXIT_FAIL;
+	if (only_arg != NULL &&
+	    (status = exit_status(irqs_select(only_arg, &only))) != EXIT_OK) {
+		machine_free(&m);
+		return status;
+	}
+	if ((fp = open_memstream(&text, &len)) == NULL)
+		err(EXIT_FAIL, NULL);
+	if ((rc = save_irqs(fp, &m, only_arg != NULL ? &only : NULL)) == 0)
+		rc = save_queues(fp, &m, only_arg);
+	if (fclose(fp) != 0)
+		err(EXIT_FAIL, NULL);
+	if (rc != 0)
+		status = EXIT_FAIL;
+	else if (out != NULL && strcmp(out, "-") != 0) {
+		if ((rc = file_replace(out, text, len)) != 0) {
+			warnc(-rc, "%s", quoted(out));
+			status = EXIT_FAIL;
+		}
+	} else
+		fwrite(text, 1, len, stdout);
+	free(text);
+	irqs_free(&only);
+	machine_free(&m);
+	return status;
+}

@@ -1,0 +1,854 @@
+/*
+ * show: one row per IRQ, columns chosen with -o as lsirq(1) does, as a
+ * table for people or JSON for scripts.
+ */
+#include <err.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cmd/columns.h"
+#include "cmd/commands.h"
+#include "core/irqinfo.h"
+#include "core/machine.h"
+#include "core/select.h"
+#include "core/xalloc.h"
+#include "lib/interrupts.h"
+#include "procfs.h"
+
+enum col {
+	C_IRQ, C_AFFINITY, C_EFFECTIVE, C_NODE, C_TOTAL, C_NAME,
+	C_HINT, C_ONLINE, C_CHIP, C_HWIRQ, C_TYPE, C_FLOW, C_DEVICE,
+	C_MANAGED, C_RATE, NCOLS
+};
+
+static const struct column columns[NCOLS] = {
+	[C_IRQ] =	{ "IRQ", "irq", true, true, "interrupt number" },
+	[C_AFFINITY] =	{ "AFFINITY", "affinity", false, false,
+	    "requested CPUs (smp_affinity_list)" },
+	[C_EFFECTIVE] =	{ "EFFECTIVE", "effective", false, false,
+	    "CPUs the interrupt is delivered to (effective_affinity_list)" },
+	[C_NODE] =	{ "NODE", "node", true, true, "NUMA node of the IRQ" },
+	[C_TOTAL] =	{ "TOTAL", "total", true, true,
+	    "interrupts counted on the online CPUs" },
+	[C_NAME] =	{ "NAME", "name", false, false, "action names" },
+	[C_HINT] =	{ "HINT", "hint", false, false,
+	    "CPUs the driver suggests (affinity_hint)" },
+	[C_ONLINE] =	{ "ONLINE", "online", false, false,
+	    "requested CPUs that are online" },
+	[C_CHIP] =	{ "CHIP", "chip", false, false, "interrupt controller" },
+	[C_HWIRQ] =	{ "HWIRQ", "hwirq", true, true,
+	    "hardware IRQ number in its domain" },
+	[C_TYPE] =	{ "TYPE", "type", false, false,
+	    "trigger: Level or Edge" },
+	[C_FLOW] =	{ "FLOW", "flow", false, false,
+	    "flow handler, as edge or fasteoi" },
+	[C_DEVICE] =	{ "DEVICE", "device", false, false,
+	    "network interface or PCI device" },
+	[C_MANAGED] =	{ "MANAGED", "managed", false, false,
+	    "the kernel owns the affinity (yes, no, unmovable; - unknown)" },
+	[C_RATE] =	{ "RATE", "rate", true, true,
+	    "interrupts per second over the interval (-i)" },
+};
+
+static int show_main(int, char *[]);
+static void show_columns(FILE *);
+
+const struct command show_command = {
+	"show", show_main, "show the affinity of IRQs",
+	"[-mJnaq] [-o columns] [-i seconds [-c count]] [irqs]",
+	"  -m, --mask            print CPU sets as kernel masks, not lists\n"
+	"  -J, --json            print JSON\n"
+	"  -n, --noheadings      print no header line\n"
+	"  -o, --output COLS     columns to print, comma-separated\n"
+	"  -a, --all             also IRQs that have no row in "
+	"/proc/interrupts\n"
+	"  -q, --quiet           accepted for scripts; show never warns\n"
+	"  -i, --interval SECS   sample for SECS and add RATE\n"
+	"  -c, --count COUNT     COUNT samples, each headed by its time\n",
+	show_columns
+};
+
+static const unsigned int default_cols[] = {
+	C_IRQ, C_AFFINITY, C_EFFECTIVE, C_NODE, C_TOTAL, C_NAME
+};
+
+/* Set cells hold lists, the shortest form; -m converts them as printed. */
+struct row {
+	unsigned int	 irq;
+	bool		 matrix;	/* wants what only /proc/interrupts has */
+	char		*cell[NCOLS];
+};
+
+/* A device that has an IRQ; seq orders the finds, class says who wins. */
+struct device {
+	unsigned int	 irq;
+	size_t		 seq;
+	bool		 named;		/* an interface or NVMe name, not PCI */
+	char		*name;
+};
+
+struct show {
+	struct machine	 m;
+	unsigned int	 cols[NCOLS * 4];
+	size_t		 ncols;
+	bool		 want[NCOLS];
+	bool		 masks, json, noheadings, all;
+	struct irqs	 only;		/* with an IRQ selector */
+	bool		 filter;
+	int		 info;		/* INFO_* of the columns asked for */
+	struct cpuset	*scratch;	/* for -m */
+	struct row	*rows;
+	size_t		 nrows;
+	struct device	*devices;	/* for DEVICE, sorted by IRQ */
+	size_t		 ndevices;
+	struct sampling	 sm;		/* -i, -c */
+	struct irqs	 before;	/* the IRQs of the last sample */
+	unsigned long long *totals;	/* and their totals, ULLONG_MAX: - */
+};
+
+static int
+add_columns(struct show *sh, const char *arg)
+{
+	struct perr pe;
+
+	if (columns_parse(columns, NCOLS, default_cols, nitems(default_cols),
+	    arg, sh->cols, &sh->ncols, nitems(sh->cols), &pe) != 0) {
+		warnx("show: %s", pe.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* An affinity as a list; NULL for "-": unreadable or empty. */
+static char *
+read_set(struct show *sh, unsigned int irq, enum affinity what,
+    const struct cpuset *and)
+{
+	struct cpuset *set = sh->scratch;
+	char *out = NULL;
+
+	if (affinity_read(irq, what, set, NULL) == 0) {
+		if (and != NULL)
+			cpuset_and(set, and);
+		if (!cpuset_empty(set))
+			out = xformat(set, false);
+	}
+	return out;
+}
+
+static bool
+is_set(enum col c)
+{
+	return c == C_AFFINITY || c == C_EFFECTIVE || c == C_ONLINE ||
+	    c == C_HINT;
+}
+
+/* A cell as printed: a set cell becomes a mask with -m; free *owned. */
+static const char *
+cell_text(const struct show *sh, const struct row *row, enum col c,
+    char **owned)
+{
+	const char *v = row->cell[c];
+
+	*owned = NULL;
+	if (v == NULL || !sh->masks || !is_set(c))
+		return v;
+	if (cpulist_parse(sh->scratch, v, NULL) != 0)
+		return v;
+	return *owned = xformat(sh->scratch, true);
+}
+
+static char *
+read_word(unsigned int irq, const char *file)
+{
+	char rel[96], *buf, *word = NULL;
+	size_t len;
+
+	snprintf(rel, sizeof(rel), "proc/irq/%u/%s", irq, file);
+	if (procfs_read(rel, &buf) != 0)
+		return NULL;
+	/* a copy: the read buffer is 4 KB, 16 MB over 4096 rows */
+	if ((len = strcspn(buf, " \t\n")) > 0)
+		word = xstrndup(buf, len);
+	free(buf);
+	return word;
+}
+
+static void
+find_devices(struct show *sh, const char *dir, bool named)
+{
+	struct irqs irqs;
+	struct device *d;
+	char **names;
+	size_t n, i, k;
+
+	if (procfs_dir(dir, false, &names, &n) != 0)
+		return;
+	for (i = 0; i < n; i++) {
+		if (device_irqs(names[i], &irqs, NULL) != 0)
+			continue;
+		sh->devices = xreallocarray(sh->devices, sh->ndevices + irqs.n,
+		    sizeof(*sh->devices));
+		for (k = 0; k < irqs.n; k++) {
+			d = &sh->devices[sh->ndevices];
+			*d = (struct device){ irqs.v[k], sh->ndevices, named,
+			    xstrdup(names[i]) };
+			sh->ndevices++;
+		}
+		irqs_free(&irqs);
+	}
+	procfs_dir_free(names, n);
+}
+
+static int
+cmpdevice(const void *a, const void *b)
+{
+	const struct device *x = a, *y = b;
+
+	if (x->irq != y->irq)
+		return (x->irq > y->irq) - (x->irq < y->irq);
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * Which device each IRQ belongs to: an interface or NVMe name, the last
+ * found, over the first PCI address. Memory follows the number of IRQs.
+ */
+static void
+map_devices(struct show *sh)
+{
+	find_devices(sh, "sys/bus/pci/devices", false);
+	find_devices(sh, "sys/class/nvme", true);
+	find_devices(sh, "sys/class/net", true);
+	if (sh->ndevices > 0)
+		qsort(sh->devices, sh->ndevices, sizeof(*sh->devices),
+		    cmpdevice);
+}
+
+static const char *
+device_of(const struct show *sh, unsigned int irq)
+{
+	const struct device *d = sh->devices, *end = d + sh->ndevices;
+	const char *name = NULL;
+	size_t lo = 0, hi = sh->ndevices, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (d[mid].irq < irq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (d += lo; d < end && d->irq == irq; d++)
+		if (name == NULL || d->named)
+			name = d->name;
+	return name;
+}
+
+static char *
+number(unsigned long long v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%llu", v);
+	return xstrdup(buf);
+}
+
+static void
+row_sets(struct show *sh, struct row *row)
+{
+	unsigned int irq = row->irq;
+	const char *dev;
+	enum movable mv;
+
+	if (sh->want[C_AFFINITY])
+		row->cell[C_AFFINITY] = read_set(sh, irq, AFF_REQUESTED, NULL);
+	if (sh->want[C_EFFECTIVE])
+		row->cell[C_EFFECTIVE] = read_set(sh, irq, AFF_EFFECTIVE, NULL);
+	if (sh->want[C_ONLINE])
+		row->cell[C_ONLINE] = read_set(sh, irq, AFF_REQUESTED,
+		    sh->m.online);
+	if (sh->want[C_HINT])
+		row->cell[C_HINT] = read_set(sh, irq, AFF_HINT, NULL);
+	if (sh->want[C_NODE])
+		row->cell[C_NODE] = read_word(irq, "node");
+	if (sh->want[C_DEVICE] && (dev = device_of(sh, irq)) != NULL)
+		row->cell[C_DEVICE] = xstrdup(dev);
+	/* debugfs or the kernel's refusal; else "-" (null in JSON) */
+	if (sh->want[C_MANAGED] && (mv = irq_movable(irq)) != MOVABLE_UNKNOWN)
+		row->cell[C_MANAGED] = xstrdup(mv == MOVABLE_MANAGED ? "yes" :
+		    mv == MOVABLE_NO ? "unmovable" : "no");
+}
+
+static struct row *
+add_row(struct show *sh, unsigned int irq)
+{
+	struct row *row;
+
+	sh->rows = xreallocarray(sh->rows, sh->nrows + 1, sizeof(*sh->rows));
+	row = &sh->rows[sh->nrows++];
+	memset(row, 0, sizeof(*row));
+	row->irq = irq;
+	row->cell[C_IRQ] = number(irq);
+	row_sets(sh, row);
+	return row;
+}
+
+static void
+fill(char **cell, const char *v, size_t len)
+{
+	if (*cell == NULL && len > 0)
+		*cell = xstrndup(v, len);
+}
+
+/* What the IRQ's row of /proc/interrupts adds to what the row has. */
+static void
+fill_row(struct show *sh, struct row *row, const struct irqrow *r)
+{
+	char *type;
+
+	if (sh->want[C_TOTAL] && row->cell[C_TOTAL] == NULL)
+		row->cell[C_TOTAL] = number(r->total);
+	fill(&row->cell[C_CHIP], r->chip, r->chiplen);
+	fill(&row->cell[C_HWIRQ], r->hwirq, r->hwirqlen);
+	fill(&row->cell[C_FLOW], r->flow, r->flowlen);
+	fill(&row->cell[C_NAME], r->names, r->nameslen);
+	fill(&row->cell[C_TYPE], r->type, r->typelen);
+	/* Level/Edge only with CONFIG_GENERIC_IRQ_SHOW_LEVEL; sysfs has it */
+	if (sh->want[C_TYPE] && row->cell[C_TYPE] == NULL) {
+		struct irqinfo in;
+
+		if (irqinfo_read(&sh->m, row->irq, INFO_TYPE, &in) == 0) {
+			type = in.type;
+			in.type = NULL;
+			row->cell[C_TYPE] = type;
+		}
+		irqinfo_free(&in);
+	}
+	row->matrix = false;
+}
+
+/* A selected IRQ's row from sys/kernel/irq/N; what it lacks, later. */
+static void
+fill_sysfs(struct show *sh, struct row *row)
+{
+	struct irqinfo in;
+
+	if (sh->info == 0)
+		return;
+	if (irqinfo_read(&sh->m, row->irq, sh->info, &in) != 0) {
+		row->matrix = true;
+		return;
+	}
+	if (in.has_total)
+		row->cell[C_TOTAL] = number(in.total);
+	else if (sh->info & INFO_TOTAL)
+		row->matrix = true;
+	row->cell[C_CHIP] = in.chip;
+	row->cell[C_HWIRQ] = in.hwirq;
+	row->cell[C_TYPE] = in.type;
+	row->cell[C_FLOW] = in.flow;
+	row->cell[C_NAME] = in.names;
+	in.chip = in.hwirq = in.type = in.flow = in.names = NULL;
+	irqinfo_free(&in);
+}
+
+/* An IRQ with no row anywhere: its names are its proc/irq/N entries. */
+static void
+fill_rowless(struct show *sh, struct row *row)
+{
+	if (sh->want[C_NAME] && row->cell[C_NAME] == NULL) {
+		row->cell[C_NAME] = irq_names(row->irq);
+		if (*row->cell[C_NAME] == '\0') {
+			free(row->cell[C_NAME]);
+			row->cell[C_NAME] = NULL;
+		}
+	}
+}
+
+static int
+cmprow(const void *a, const void *b)
+{
+	unsigned int x = ((const struct row *)a)->irq;
+	unsigned int y = ((const struct row *)b)->irq;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * proc/interrupts is read line by line: it is huge on big machines. A
+ * row of 8192 CPUs is 90 KB; the cap leaves room for far more.
+ */
+#define ROW_MAX	(4 << 20)
+
+/* With a selector: the row of each selected IRQ that still wants it. */
+static struct row *
+wanted_row(struct show *sh, const char *line, unsigned int last, bool *done)
+{
+	unsigned int irq;
+	size_t at;
+
+	if (interrupts_irq(line, &irq) != 0)
+		return NULL;
+	/* rows come in IRQ order (show_interrupts()) */
+	if (irq > last) {
+		*done = true;
+		return NULL;
+	}
+	if (!irqs_find(&sh->only, irq, &at) || !sh->rows[at].matrix)
+		return NULL;
+	return &sh->rows[at];
+}
+
+/*
+ * Without a selector a row for each of its rows; with one, what
+ * sys/kernel/irq did not give, read only up to the last IRQ wanting it.
+ */
+static int
+read_interrupts(struct show *sh, unsigned int last)
+{
+	struct irqrow r;
+	struct lines l;
+	struct row *row = NULL;
+	unsigned int ncpus = 0;
+	size_t len;
+	char *line;
+	bool done = false;
+	int rc;
+
+	if ((rc = lines_open(&l, "proc/interrupts", ROW_MAX)) != 0) {
+		warnc(-rc, "%s", procfs_path("proc/interrupts"));
+		return -1;
+	}
+	if ((rc = lines_next(&l, &line, &len)) == 0 ||
+	    (rc == 1 && interrupts_header(line, &ncpus) != 0)) {
+		warnx("%s: no CPU header", procfs_path("proc/interrupts"));
+		rc = -EINVAL;
+	}
+	while (rc == 1 && !done && (rc = lines_next(&l, &line, &len)) == 1) {
+		if (sh->filter &&
+		    (row = wanted_row(sh, line, last, &done)) == NULL)
+			continue;
+		if (interrupts_parse(line, len, ncpus,
+		    sh->want[C_TOTAL] ? ROW_TOTAL : 0, &r, NULL) != 0)
+			continue;
+		fill_row(sh, sh->filter ? row : add_row(sh, r.irq), &r);
+	}
+	if (rc == -EFBIG)
+		warnx("%s: a line longer than %d bytes",
+		    procfs_path("proc/interrupts"), ROW_MAX);
+	else if (rc < 0 && rc != -EINVAL)
+		warnc(-rc, "%s", procfs_path("proc/interrupts"));
+	lines_close(&l);
+	return rc == 0 || done ? 0 : -1;
+}
+
+/*
+ * The rows of the IRQs a selector picked, each from its own files: the
+ * cost follows the question, not the size of the machine.
+ */
+static int
+read_selected(struct show *sh)
+{
+	unsigned int last = 0;
+	size_t i;
+	bool matrix = false;
+
+	for (i = 0; i < sh->only.n; i++) {
+		fill_sysfs(sh, add_row(sh, sh->only.v[i]));
+		if (sh->rows[i].matrix) {
+			matrix = true;
+			last = sh->rows[i].irq;
+		}
+	}
+	if (matrix && read_interrupts(sh, last) != 0)
+		return -1;
+	for (i = 0; i < sh->nrows; i++)
+		if (sh->rows[i].matrix)
+			fill_rowless(sh, &sh->rows[i]);
+	return 0;
+}
+
+/* With -a, the IRQs that have no row in proc/interrupts. */
+static int
+add_rowless(struct show *sh)
+{
+	struct irqs seen, dirs;
+	size_t i;
+
+	if (sh->nrows > 0)
+		qsort(sh->rows, sh->nrows, sizeof(*sh->rows), cmprow);
+	if (!sh->all)
+		return 0;
+	if (irqs_all(&dirs) != 0)
+		return -1;
+	seen.v = xcalloc(sh->nrows, sizeof(*seen.v));
+	for (seen.n = 0; seen.n < sh->nrows; seen.n++)
+		seen.v[seen.n] = sh->rows[seen.n].irq;
+	for (i = 0; i < dirs.n; i++)
+		if (!irqs_find(&seen, dirs.v[i], NULL))
+			fill_rowless(sh, add_row(sh, dirs.v[i]));
+	irqs_free(&dirs);
+	irqs_free(&seen);
+	if (sh->nrows > 0)
+		qsort(sh->rows, sh->nrows, sizeof(*sh->rows), cmprow);
+	return 0;
+}
+
+/*
+ * A JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?; "007" or "-01" stay
+ * strings.
+ */
+static bool
+json_number(const char *v)
+{
+	v += *v == '-';
+	if (*v == '0')
+		v++;
+	else if (*v >= '1' && *v <= '9')
+		v += strspn(v, "0123456789");
+	else
+		return false;
+	if (*v == '.' && v[1] >= '0' && v[1] <= '9')
+		v += 1 + strspn(v + 1, "0123456789");
+	return *v == '\0';
+}
+
+static void
+print_json(const struct show *sh, const char *stamp)
+{
+	const struct column *c;
+	size_t i, k;
+	const char *v;
+	char *owned;
+
+	printf("{\n");
+	if (stamp != NULL)
+		printf("   \"time\": \"%s\",\n   \"interval\": %.3f,\n", stamp,
+		    sh->sm.elapsed);
+	printf("   \"interrupts\": [");
+	for (i = 0; i < sh->nrows; i++) {
+		printf("%s\n      {", i ? "," : "");
+		for (k = 0; k < sh->ncols; k++) {
+			c = &columns[sh->cols[k]];
+			v = cell_text(sh, &sh->rows[i], sh->cols[k], &owned);
+			printf("%s\"%s\": ", k ? ", " : "", c->key);
+			if (v == NULL)
+				printf("null");
+			else if (sh->cols[k] == C_MANAGED &&
+			    strcmp(v, "unmovable") != 0)
+				printf("%s", strcmp(v, "yes") == 0 ? "true" :
+				    "false");
+			else if (c->number && json_number(v))
+				printf("%s", v);
+			else
+				json_string(stdout, v);
+			free(owned);
+		}
+		printf("}");
+	}
+	printf("%s]\n}\n", sh->nrows ? "\n   " : "");
+}
+
+/* Names from the system reach the terminal only as vis(3) escapes. */
+static void
+escape_cells(struct show *sh)
+{
+	size_t i, k;
+	char *t;
+
+	for (i = 0; i < sh->nrows; i++)
+		for (k = 0; k < NCOLS; k++) {
+			if (sh->rows[i].cell[k] == NULL)
+				continue;
+			if ((t = escaped(sh->rows[i].cell[k])) == NULL)
+				err(EXIT_FAIL, NULL);
+			free(sh->rows[i].cell[k]);
+			sh->rows[i].cell[k] = t;
+		}
+}
+
+/* Every mask is as wide as the possible CPUs make it: masklen. */
+static size_t
+cell_width(const struct show *sh, size_t i, enum col c, size_t masklen)
+{
+	const char *v = sh->rows[i].cell[c];
+
+	if (v == NULL)
+		return 1;
+	if (sh->masks && is_set(c))
+		return masklen;
+	return strlen(v);
+}
+
+static void
+print_table(const struct show *sh)
+{
+	size_t width[nitems(sh->cols)], i, k, len, masklen;
+	const char *v;
+	char *owned;
+
+	cpuset_zero(sh->scratch);
+	owned = xformat(sh->scratch, true);
+	masklen = strlen(owned);
+	free(owned);
+	for (k = 0; k < sh->ncols; k++) {
+		width[k] = sh->noheadings ? 0 : strlen(columns[sh->cols[k]].name);
+		for (i = 0; i < sh->nrows; i++)
+			if ((len = cell_width(sh, i, sh->cols[k], masklen)) >
+			    width[k])
+				width[k] = len;
+	}
+	for (i = sh->noheadings ? 1 : 0; i <= sh->nrows; i++) {
+		for (k = 0; k < sh->ncols; k++) {
+			owned = NULL;
+			if (i == 0)
+				v = columns[sh->cols[k]].name;
+			else if ((v = cell_text(sh, &sh->rows[i - 1],
+			    sh->cols[k], &owned)) == NULL)
+				v = "-";
+			columns_cell(stdout, &columns[sh->cols[k]], width[k], v,
+			    k + 1 == sh->ncols);
+			free(owned);
+		}
+	}
+}
+
+static const struct option show_opts[] = {
+	{ "mask", no_argument, NULL, 'm' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "noheadings", no_argument, NULL, 'n' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "all", no_argument, NULL, 'a' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void
+show_columns(FILE *fp)
+{
+	fprintf(fp, "\nColumns (-o; +LIST adds to the default):\n");
+	columns_help(fp, columns, NCOLS);
+}
+
+static void
+free_rows(struct show *sh)
+{
+	size_t i, k;
+
+	for (i = 0; i < sh->nrows; i++)
+		for (k = 0; k < NCOLS; k++)
+			free(sh->rows[i].cell[k]);
+	free(sh->rows);
+	sh->rows = NULL;
+	sh->nrows = 0;
+}
+
+static void
+show_free(struct show *sh)
+{
+	size_t i;
+
+	free_rows(sh);
+	irqs_free(&sh->before);
+	free(sh->totals);
+	for (i = 0; i < sh->ndevices; i++)
+		free(sh->devices[i].name);
+	free(sh->devices);
+	irqs_free(&sh->only);
+	cpuset_free(sh->scratch);
+	machine_free(&sh->m);
+}
+
+/* The columns sys/kernel/irq/N can give. */
+static const struct {
+	enum col	col;
+	int		info;
+} info_cols[] = {
+	{ C_TOTAL, INFO_TOTAL }, { C_CHIP, INFO_CHIP },
+	{ C_HWIRQ, INFO_HWIRQ }, { C_TYPE, INFO_TYPE },
+	{ C_FLOW, INFO_FLOW }, { C_NAME, INFO_NAMES },
+};
+
+static int
+show_options(int argc, char *argv[], struct show *sh)
+{
+	size_t i;
+	int ch, rc;
+
+	while ((ch = getopts(argc, argv, &show_command, "mJno:aqi:c:",
+	    show_opts)) != -1) {
+		switch (ch) {
+		case 'm':
+			sh->masks = true;
+			break;
+		case 'J':
+			sh->json = true;
+			break;
+		case 'n':
+			sh->noheadings = true;
+			break;
+		case 'o':
+			sh->ncols = 0;
+			if (add_columns(sh, optarg) != 0)
+				return EXIT_USAGE;
+			break;
+		case 'a':
+			sh->all = true;
+			break;
+		case 'q':	/* show never warns; kept for scripts */
+			break;
+		default:
+			if ((rc = sampling_option(&show_command, ch, optarg,
+			    &sh->sm)) != EXIT_OK)
+				return rc;
+			break;
+		}
+	}
+	if (argc - optind > 1)
+		return usage_error(&show_command,
+		    "expected at most one IRQ list");
+	if ((rc = sampling_check(&show_command, &sh->sm)) != EXIT_OK)
+		return rc;
+	if (sh->ncols == 0)
+		for (i = 0; i < nitems(default_cols); i++) {
+			sh->cols[sh->ncols++] = default_cols[i];
+			if (default_cols[i] == C_TOTAL && sh->sm.on)
+				sh->cols[sh->ncols++] = C_RATE;
+		}
+	for (i = 0; i < sh->ncols; i++)
+		sh->want[sh->cols[i]] = true;
+	if (sh->want[C_RATE] && !sh->sm.on)
+		return usage_error(&show_command, "RATE needs -i");
+	/* a rate is a difference of totals */
+	if (sh->sm.on)
+		sh->want[C_TOTAL] = true;
+	for (i = 0; i < nitems(info_cols); i++)
+		if (sh->want[info_cols[i].col])
+			sh->info |= info_cols[i].info;
+	return EXIT_OK;
+}
+
+/* Every row, from the selected IRQs' files or from proc/interrupts. */
+static int
+read_rows(struct show *sh)
+{
+	if (sh->filter)
+		return read_selected(sh);
+	if (read_interrupts(sh, UINT_MAX) != 0 || add_rowless(sh) != 0)
+		return -1;
+	return 0;
+}
+
+static unsigned long long
+row_total(const struct row *row)
+{
+	const char *errstr;
+	long long v;
+
+	if (row->cell[C_TOTAL] == NULL)
+		return ULLONG_MAX;
+	v = strtonum(row->cell[C_TOTAL], 0, LLONG_MAX, &errstr);
+	return errstr == NULL ? (unsigned long long)v : ULLONG_MAX;
+}
+
+/*
+ * RATE from the totals of the sample before, by IRQ; then these totals
+ * become the ones before. A total that fell (a counter wrapped, the IRQ
+ * was freed and set up again) has no rate.
+ */
+static void
+rates(struct show *sh, bool first)
+{
+	unsigned long long now, was;
+	char buf[48];
+	size_t i, at;
+
+	for (i = 0; !first && i < sh->nrows; i++) {
+		now = row_total(&sh->rows[i]);
+		if (!irqs_find(&sh->before, sh->rows[i].irq, &at) ||
+		    (was = sh->totals[at]) == ULLONG_MAX ||
+		    now == ULLONG_MAX || now < was)
+			continue;
+		snprintf(buf, sizeof(buf), "%.1f", (now - was) / sh->sm.elapsed);
+		sh->rows[i].cell[C_RATE] = xstrdup(buf);
+	}
+	irqs_free(&sh->before);
+	free(sh->totals);
+	sh->before.v = xcalloc(sh->nrows, sizeof(*sh->before.v));
+	sh->totals = xcalloc(sh->nrows, sizeof(*sh->totals));
+	for (i = 0; i < sh->nrows; i++) {
+		sh->before.v[i] = sh->rows[i].irq;
+		sh->totals[i] = row_total(&sh->rows[i]);
+	}
+	sh->before.n = sh->nrows;
+}
+
+static void
+print_rows(struct show *sh, const char *stamp)
+{
+	if (sh->json)
+		print_json(sh, stamp);
+	else {
+		escape_cells(sh);
+		print_table(sh);
+	}
+}
+
+/* Samples: the rows read again at each interval's end, with RATE. */
+static int
+sample(struct show *sh)
+{
+	long long n;
+
+	rates(sh, true);
+	for (n = 0; n < (sh->sm.count ? sh->sm.count : 1); n++) {
+		free_rows(sh);
+		sampling_next(&sh->sm, sh->json);
+		if (read_rows(sh) != 0)
+			return EXIT_FAIL;
+		rates(sh, false);
+		if (!sh->json)
+			sampling_head(&sh->sm, n, sh->noheadings);
+		print_rows(sh, sh->json ? sh->sm.stamp : NULL);
+		if (fflush(stdout) != 0)
+			break;
+	}
+	return EXIT_OK;
+}
+
+static int
+show_main(int argc, char *argv[])
+{
+	struct show sh;
+	int status;
+
+	memset(&sh, 0, sizeof(sh));
+	if ((status = show_options(argc, argv, &sh)) != EXIT_OK)
+		return status;
+	if (machine_load(&sh.m) != 0)
+		return EXIT_FAIL;
+	sh.scratch = xcpuset(sh.m.nbits);
+	if (argc - optind == 1) {
+		status = exit_status(irqs_select(argv[optind], &sh.only));
+		sh.filter = true;
+	}
+	if (status == EXIT_OK && sh.want[C_DEVICE])
+		map_devices(&sh);
+	sampling_begin(&sh.sm);
+	if (status == EXIT_OK && read_rows(&sh) != 0)
+		status = EXIT_FAIL;
+	if (status == EXIT_OK && sh.sm.on)
+		status = sample(&sh);
+	else if (status == EXIT_OK)
+		print_rows(&sh, NULL);
+	show_free(&sh);
+	return status;
+}

@@ -1,0 +1,763 @@
+/*
+ * spread: one CPU per IRQ, round robin over a pool of CPUs: the first
+ * thread of every physical core, then the second threads, and so on.
+ */
+#include <err.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/commands.h"
+#include "core/apply.h"
+#include "core/irqbalance.h"
+#include "core/netqueue.h"
+#include "core/select.h"
+#include "core/xalloc.h"
+#include "lib/irqsel.h"
+#include "lib/text.h"
+#include "procfs.h"
+
+#define CPU_DIR	"sys/devices/system/cpu"
+
+static int spread_main(int, char *[]);
+
+const struct command spread_command = {
+	"spread", spread_main, "give each IRQ of a device its own CPU",
+	"[-nvJq] [-c cpus] [-x cpus] [--linear] [--include-isolated] [--xps] "
+	"irqs",
+	"  -n, --dry-run           print the plan, write nothing\n"
+	"  -v, --verbose           print a line for every IRQ\n"
+	"  -J, --json              print the result as JSON\n"
+	"  -c, --cpus CPUS         the CPUs to use (default: the device's "
+	"node)\n"
+	"  -x, --exclude CPUS      CPUs not to use\n"
+	"      --linear            plain CPU order, not cores first\n"
+	"      --include-isolated  also use isolated and nohz_full CPUs\n"
+	"      --xps               also set the XPS CPUs of their tx queues\n"
+	"  -q, --quiet             no irqbalance warning\n",
+	NULL
+};
+
+enum { OPT_LINEAR = 256, OPT_ISOLATED, OPT_XPS };
+
+static const struct option spread_opts[] = {
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "cpus", required_argument, NULL, 'c' },
+	{ "exclude", required_argument, NULL, 'x' },
+	{ "linear", no_argument, NULL, OPT_LINEAR },
+	{ "include-isolated", no_argument, NULL, OPT_ISOLATED },
+	{ "xps", no_argument, NULL, OPT_XPS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Where a CPU comes in the order: its thread rank, package, number. */
+struct slot {
+	int	rank;
+	int	pkg;
+	int	cpu;
+};
+
+/* A small decimal number in a file, or -1. */
+static int
+read_int(const char *rel, int min)
+{
+	const char *errstr;
+	char *buf;
+	int v;
+
+	if (procfs_read(rel, &buf) != 0)
+		return -1;
+	buf[strcspn(buf, "\n")] = '\0';
+	v = strtonum(buf, min, INT_MAX, &errstr);
+	free(buf);
+	return errstr == NULL ? v : -1;
+}
+
+/* Does the device own every selected IRQ? Sets *dirp if so. */
+static bool
+owns_all(const char *name, const struct irqs *irqs, char **dirp)
+{
+	struct irqs dev = { NULL, 0 };
+	char *dir = NULL;
+	size_t i;
+	bool all;
+
+	if (device_irqs(name, &dev, &dir) != 0)
+		return false;
+	for (i = 0, all = dev.n > 0; all && i < irqs->n; i++)
+		all = irqs_find(&dev, irqs->v[i], NULL);
+	irqs_free(&dev);
+	if (all)
+		*dirp = dir;
+	else
+		free(dir);
+	return all;
+}
+
+static const char *const class_dirs[] = {
+	"sys/class/net", "sys/class/nvme", "sys/bus/pci/devices",
+};
+
+/* The sysfs directory of the one device all the IRQs belong to, or NULL. */
+static char *
+owner_dir(const char *arg, const struct irqs *irqs)
+{
+	struct irqsel *sel;
+	struct perr pe;
+	char **names, *dir = NULL;
+	size_t nsel, n, i, k;
+
+	if (irqsel_parse(arg, &sel, &nsel, &pe) == 0) {
+		if (nsel == 1 && sel[0].kind == SEL_DEV)
+			owns_all(sel[0].arg, irqs, &dir);
+		irqsel_free(sel, nsel);
+		if (dir != NULL)
+			return dir;
+	}
+	for (i = 0; dir == NULL && i < nitems(class_dirs); i++) {
+		if (procfs_dir(class_dirs[i], false, &names, &n) != 0)
+			continue;
+		for (k = 0; dir == NULL && k < n; k++)
+			owns_all(names[k], irqs, &dir);
+		if (n > 0)
+			procfs_dir_free(names, n);
+	}
+	return dir;
+}
+
+/* The CPUs local to a device, or NULL when its node is not known. */
+static struct cpuset *
+local_cpus(struct machine *m, const char *dir)
+{
+	struct cpuset *set;
+	char rel[600];
+	int node;
+
+	snprintf(rel, sizeof(rel), "%s/numa_node", dir);
+	node = read_int(rel, -1);
+	if (node < 0 && procfs_exists(rel))
+		return NULL;
+	snprintf(rel, sizeof(rel), "%s/local_cpulist", dir);
+	if ((set = machine_file(m, rel)) != NULL || node < 0)
+		return set;
+	snprintf(rel, sizeof(rel), "sys/devices/system/node/node%d/cpulist",
+	    node);
+	return machine_file(m, rel);
+}
+
+/*
+ * A CPU's topology list under its old name, which every kernel has, else
+ * its new one; a set of no CPU when neither can be read.
+ */
+static struct cpuset *
+topology_list(struct machine *m, int cpu, const char *old,
+    const char *name)
+{
+	struct cpuset *set;
+	char rel[96];
+
+	snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/%s", cpu, old);
+	if ((set = machine_file(m, rel)) != NULL)
+		return set;
+	snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/%s", cpu, name);
+	if ((set = machine_file(m, rel)) != NULL)
+		return set;
+	return xcpuset(m->nbits);
+}
+
+/*
+ * Each pool CPU's rank: how many pool CPUs of its core are numbered below
+ * it, 0 for the first thread. The kernel gives every thread of a core the
+ * same siblings list, so a core's list is read once, for its first CPU.
+ */
+static void
+rank_threads(struct machine *m, const struct cpuset *pool, struct slot *s)
+{
+	struct cpuset *done, *sib;
+	int cpu, c, k;
+
+	done = xcpuset(m->nbits);
+	for (cpu = cpuset_first(pool); cpu >= 0;
+	    cpu = cpuset_next(pool, cpu + 1)) {
+		if (cpuset_test(done, cpu))
+			continue;
+		sib = topology_list(m, cpu, "thread_siblings_list",
+		    "core_cpus_list");
+		cpuset_set(sib, cpu);
+		cpuset_and(sib, pool);
+		k = 0;
+		for (c = cpuset_first(sib); c >= 0;
+		    c = cpuset_next(sib, c + 1)) {
+			if (!cpuset_test(done, c))
+				s[c].rank = k;
+			cpuset_set(done, c);
+			k++;
+		}
+		cpuset_free(sib);
+	}
+	cpuset_free(done);
+}
+
+/*
+ * Each pool CPU's package. core_siblings_list (package_cpus_list, its
+ * newer name) holds the CPUs that share a physical_package_id
+ * (Documentation/ABI/stable/sysfs-devices-system-cpu), so both are read
+ * once a package, for its first CPU.
+ */
+static void
+find_packages(struct machine *m, const struct cpuset *pool, struct slot *s)
+{
+	struct cpuset *done, *pkg;
+	char rel[96];
+	int cpu, c, id;
+
+	done = xcpuset(m->nbits);
+	for (cpu = cpuset_first(pool); cpu >= 0;
+	    cpu = cpuset_next(pool, cpu + 1)) {
+		if (cpuset_test(done, cpu))
+			continue;
+		snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/"
+		    "physical_package_id", cpu);
+		id = read_int(rel, 0);
+		pkg = topology_list(m, cpu, "core_siblings_list",
+		    "package_cpus_list");
+		cpuset_set(pkg, cpu);
+		cpuset_and(pkg, pool);
+		cpuset_andnot(pkg, done);
+		for (c = cpuset_first(pkg); c >= 0;
+		    c = cpuset_next(pkg, c + 1))
+			s[c].pkg = id;
+		cpuset_or(done, pkg);
+		cpuset_free(pkg);
+	}
+	cpuset_free(done);
+}
+
+static int
+cmpslot(const void *a, const void *b)
+{
+	const struct slot *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->pkg != y->pkg)
+		return x->pkg < y->pkg ? -1 : 1;
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+/* The pool's CPUs in spreading order: ranks first, then packages. */
+static struct slot *
+cpu_order(struct machine *m, const struct cpuset *pool, bool linear,
+    size_t *np)
+{
+	struct slot *s;
+	size_t n = 0;
+	int cpu;
+
+	s = xcalloc(m->nbits, sizeof(*s));
+	if (!linear) {
+		rank_threads(m, pool, s);
+		find_packages(m, pool, s);
+	}
+	/* s[] is by CPU number until here; the pool's CPUs move down */
+	for (cpu = cpuset_first(pool); cpu >= 0;
+	    cpu = cpuset_next(pool, cpu + 1)) {
+		s[n] = s[cpu];
+		s[n++].cpu = cpu;
+	}
+	qsort(s, n, sizeof(*s), cmpslot);
+	*np = n;
+	return s;
+}
+
+/* The CPUs to spread over; NULL, already warned, when none is left. */
+static struct cpuset *
+make_pool(struct machine *m, const struct cpuset *named,
+    const struct cpuset *exclude, bool isolated, const char *arg,
+    const struct irqs *irqs)
+{
+	struct cpuset *pool = NULL, *iso;
+	char *dir, *list;
+
+	if (named != NULL)
+		pool = xcpudup(named);
+	else if ((dir = owner_dir(arg, irqs)) != NULL) {
+		pool = local_cpus(m, dir);
+		free(dir);
+	}
+	if (pool == NULL)
+		pool = xcpudup(m->online);
+	list = xformat(pool, false);
+	cpuset_and(pool, m->online);
+	cpuset_andnot(pool, exclude);
+	if (!isolated) {
+		iso = xcpudup(m->isolated);
+		if (named != NULL)
+			cpuset_andnot(iso, named);
+		cpuset_andnot(pool, iso);
+		cpuset_free(iso);
+	}
+	if (cpuset_empty(pool)) {
+		warnx("spread: no CPU of %s is left once offline, excluded "
+		    "and isolated CPUs are taken out", *list ? list : "(none)");
+		cpuset_free(pool);
+		pool = NULL;
+	}
+	free(list);
+	return pool;
+}
+
+/* A tx queue whose XPS follows an IRQ of the plan; all owned. */
+struct xq {
+	char			*dev, *queue, *label, *rel;
+	size_t			 ci;		/* its IRQ's change */
+	struct cpuset		*old;
+	bool			 tried;
+	enum apply_result	 r;
+};
+
+/*
+ * The tx queues the planned IRQs serve (netif_match(), as queues finds
+ * them), in interface and queue order; a queue without xps_cpus (a device
+ * of one queue) is left out. EXIT_OK, or EXIT_FAIL after saying which
+ * mask file cannot be read or written as it is.
+ */
+static int
+plan_xps(struct machine *m, const struct change *c, size_t k,
+    struct xq **vp, size_t *np)
+{
+	struct netif nif;
+	struct netqueue *q;
+	struct xq *v = NULL, *x;
+	char **names, *dev, name[32], rel[PATH_MAX];
+	size_t nn, n = 0, i, j, ci;
+	int rc, status = EXIT_OK;
+
+	if (netif_names(&names, &nn) != 0)
+		return EXIT_FAIL;
+	for (i = 0; i < nn; i++) {
+		if ((rc = netif_read(m, names[i], &nif)) != 0) {
+			if (rc != -ENODEV && rc != -ENOENT)
+				status = EXIT_FAIL;
+			continue;
+		}
+		netif_match(&nif);
+		for (j = 0; j < nif.nq; j++) {
+			q = &nif.q[j];
+			if (q->kind != NQ_TX || q->irq < 0 || q->err == -ENOENT)
+				continue;
+			for (ci = 0; ci < k && (int)c[ci].irq != q->irq; ci++)
+				;
+			if (ci == k)
+				continue;
+			if (netqueue_check(&nif, q) != 0) {
+				status = EXIT_FAIL;
+				continue;
+			}
+			v = xreallocarray(v, n + 1, sizeof(*v));
+			x = &v[n++];
+			memset(x, 0, sizeof(*x));
+			netqueue_name(q, name, sizeof(name));
+			netqueue_path(&nif, q, rel, sizeof(rel));
+			x->dev = xstrdup(nif.name);
+			x->queue = xstrdup(name);
+			if ((dev = escaped(nif.name)) == NULL ||
+			    asprintf(&x->label, "%s %s", dev, name) < 0)
+				err(EXIT_FAIL, NULL);
+			free(dev);
+			x->rel = xstrdup(rel);
+			x->ci = ci;
+			x->old = xcpudup(q->cpus);
+		}
+		netif_free(&nif);
+	}
+	procfs_dir_free(names, nn);
+	if (status == EXIT_OK && n == 0)
+		warnx("spread: --xps: no transmit queue with XPS is served by "
+		    "these IRQs");
+	*vp = v;
+	*np = n;
+	return status;
+}
+
+static void
+xq_free(struct xq *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].dev);
+		free(v[i].queue);
+		free(v[i].label);
+		free(v[i].rel);
+		cpuset_free(v[i].old);
+	}
+	free(v);
+}
+
+/*
+ * The IRQs, then the XPS of each queue whose IRQ is where the plan puts
+ * it (a queue of an IRQ that failed is left alone). The queues are
+ * counted in tq.
+ */
+static void
+apply_plan(struct machine *m, const struct change *c, size_t k,
+    struct xq *xq, size_t nx, int flags, struct tally *tl, struct tally *tq)
+{
+	enum apply_result *r;
+	size_t i;
+
+	r = xcalloc(k, sizeof(*r));
+	for (i = 0; i < k; i++) {
+		r[i] = APPLY_FAILED;
+		if (tl->stop)
+			tally_skip(tl, flags, c[i].irq, c[i].want);
+		else
+			r[i] = apply_irq(m, c[i].irq, c[i].want, flags, tl);
+	}
+	for (i = 0; i < nx; i++) {
+		if (tl->stop || tq->stop || (r[xq[i].ci] != APPLY_CHANGED &&
+		    r[xq[i].ci] != APPLY_UNCHANGED))
+			continue;
+		xq[i].tried = true;
+		xq[i].r = apply_mask(m, xq[i].label, xq[i].rel,
+		    c[xq[i].ci].want, flags, tq);
+	}
+	free(r);
+}
+
+/* ,"xps":[{"dev":"eth0","queue":"tx-0","old":"0-3","new":"1",...}] */
+static void
+xps_json(const struct change *c, const struct xq *xq, size_t nx)
+{
+	static const char *const results[] = {
+		[APPLY_UNCHANGED] = "unchanged", [APPLY_CHANGED] = "changed",
+		[APPLY_FAILED] = "failed", [APPLY_MANAGED] = "managed",
+		[APPLY_UNMOVABLE] = "unmovable",
+	};
+	const char *sep = "";
+	char *old, *new;
+	size_t i;
+
+	fputs(",\"xps\":[", stdout);
+	for (i = 0; i < nx; i++) {
+		if (!xq[i].tried)
+			continue;
+		old = xformat(xq[i].old, false);
+		new = xformat(c[xq[i].ci].want, false);
+		printf("%s{\"dev\":", sep);
+		json_string(stdout, xq[i].dev);
+		printf(",\"queue\":\"%s\",\"old\":\"%s\",\"new\":\"%s\","
+		    "\"result\":\"%s\"}", xq[i].queue, old, new,
+		    results[xq[i].r]);
+		sep = ",";
+		free(old);
+		free(new);
+	}
+	putchar(']');
+}
+
+static void
+print_plan(const struct change *c, size_t n, const struct xq *xq, size_t nx)
+{
+	char *name, *raw;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		raw = irq_names(c[i].irq);
+		if ((name = escaped(raw)) == NULL)
+			err(EXIT_FAIL, NULL);
+		printf("irq %u%s%s: %d\n", c[i].irq, *name ? " " : "", name,
+		    cpuset_first(c[i].want));
+		free(name);
+		free(raw);
+	}
+	for (i = 0; i < nx; i++)
+		printf("%s: %d\n", xq[i].label, cpuset_first(c[xq[i].ci].want));
+}
+
+struct spread {
+	struct machine	 m;
+	const char	*carg, *xarg;
+	bool		 dryrun, linear, isolated, quiet, xps;
+	int		 flags;
+	struct cpuset	*named, *exclude;
+};
+
+static int
+spread_options(int argc, char *argv[], struct spread *sp)
+{
+	int ch;
+
+	while ((ch = getopts(argc, argv, &spread_command, "nvJc:x:q",
+	    spread_opts)) != -1) {
+		switch (ch) {
+		case 'n':
+			sp->dryrun = true;
+			break;
+		case 'v':
+			sp->flags |= APPLY_VERBOSE;
+			break;
+		case 'J':
+			sp->flags |= APPLY_JSON;
+			break;
+		case 'c':
+			sp->carg = optarg;
+			break;
+		case 'x':
+			sp->xarg = optarg;
+			break;
+		case OPT_LINEAR:
+			sp->linear = true;
+			break;
+		case OPT_ISOLATED:
+			sp->isolated = true;
+			break;
+		case OPT_XPS:
+			sp->xps = true;
+			break;
+		case 'q':
+			sp->quiet = true;
+			break;
+		}
+	}
+	if (argc - optind != 1)
+		return usage_error(&spread_command, "expected one IRQ list");
+	if (sp->flags & APPLY_JSON)
+		sp->flags &= ~APPLY_VERBOSE;
+	return EXIT_OK;
+}
+
+/* -c must name an online CPU; -x may name none at all. */
+static int
+spread_cpus(struct spread *sp)
+{
+	struct perr pe;
+
+	sp->exclude = xcpuset(sp->m.nbits);
+	if (sp->carg != NULL) {
+		sp->named = xcpuset(sp->m.nbits);
+		if (machine_cpus(&sp->m, sp->carg, CPUS_ONLINE, sp->named,
+		    &pe) != 0) {
+			warnx("%s", pe.msg);
+			return EXIT_USAGE;
+		}
+		machine_note_offline(&sp->m, sp->named);
+	}
+	if (sp->xarg != NULL &&
+	    machine_cpus(&sp->m, sp->xarg, 0, sp->exclude, &pe) != 0) {
+		warnx("%s", pe.msg);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/*
+ * Where a selected IRQ goes in the round robin. On an interface whose
+ * rx and tx queues have IRQs apart (netif_irqs(): virtio_net, e1000e,
+ * vmxnet3, split vectors), rx-N's and tx-N's IRQs are one pair, kept on
+ * one CPU as virtnet_set_affinity() keeps them, and its IRQs that serve
+ * no queue (virtioN-config, a link or event vector) are control IRQs.
+ */
+struct role {
+	long		 pair;		/* interface * 65536 + N; -1: none */
+	bool		 control;
+};
+
+static struct role *
+queue_roles(const struct irqs *irqs)
+{
+	struct role *ro;
+	struct nqirq *v;
+	char **names, *dev;
+	size_t nn, n, i, j, idx;
+	bool split;
+
+	ro = xcalloc(irqs->n, sizeof(*ro));
+	for (i = 0; i < irqs->n; i++)
+		ro[i].pair = -1;
+	if (procfs_dir("sys/class/net", false, &names, &nn) != 0)
+		return ro;
+	for (i = 0; i < nn; i++) {
+		dev = netif_device(names[i]);
+		netif_irqs(names[i], dev, &v, &n);
+		free(dev);
+		for (j = 0, split = false; j < n; j++)
+			split |= v[j].serve == QS_RX || v[j].serve == QS_TX;
+		for (j = 0; split && j < n; j++) {
+			if (!irqs_find(irqs, v[j].irq, &idx) ||
+			    ro[idx].pair >= 0 || ro[idx].control)
+				continue;
+			if (v[j].serve == QS_NONE)
+				ro[idx].control = true;
+			else if (v[j].serve != QS_COMBINED)
+				ro[idx].pair = (long)i * (QUEUENAME_MAX + 1) +
+				    v[j].n;
+		}
+		free(v);
+	}
+	if (nn > 0)
+		procfs_dir_free(names, nn);
+	return ro;
+}
+
+/* "note: irq 34 virtio0-config serves no queue; left where it is" */
+static void
+control_note(unsigned int irq)
+{
+	char *raw, *name;
+
+	raw = irq_names(irq);
+	if ((name = escaped(raw)) == NULL)
+		err(EXIT_FAIL, NULL);
+	warnx("note: irq %u%s%s serves no queue; left where it is", irq,
+	    *name ? " " : "", name);
+	free(name);
+	free(raw);
+}
+
+/*
+ * One CPU per IRQ in spreading order, round robin, or per queue pair
+ * (queue_roles()); the sets are owned. IRQs the kernel manages (debugfs
+ * says so) and control IRQs are left out of the plan.
+ * With -J -n, what would change is read as a dry run reads it.
+ */
+static int
+spread_irqs(struct spread *sp, const struct irqs *irqs,
+    const struct cpuset *pool)
+{
+	struct tally tl = { 0 }, tq = { 0 }, sum = { 0 };
+	struct xq *xq = NULL;
+	struct change *c;
+	struct cpuset **sets;
+	struct slot *order;
+	struct role *ro;
+	unsigned int *left;		/* the IRQs user space cannot move */
+	enum apply_result *why;		/* managed or unmovable */
+	size_t i, j, k, s, n, nx = 0, nleft = 0, managed = 0, *slot;
+	enum movable mv;
+	int status = EXIT_OK, json = sp->flags & APPLY_JSON;
+	bool queues = false;
+
+	order = cpu_order(&sp->m, pool, sp->linear, &n);
+	c = xcalloc(irqs->n, sizeof(*c));
+	sets = xcalloc(irqs->n, sizeof(*sets));
+	slot = xcalloc(irqs->n, sizeof(*slot));
+	left = xcalloc(irqs->n, sizeof(*left));
+	why = xcalloc(irqs->n, sizeof(*why));
+	ro = queue_roles(irqs);
+	for (i = 0; i < irqs->n; i++)
+		queues |= ro[i].pair >= 0;
+	for (i = k = s = 0; i < irqs->n; i++) {
+		if ((mv = irq_movable(irqs->v[i])) >= MOVABLE_MANAGED) {
+			managed += mv == MOVABLE_MANAGED;
+			why[nleft] = mv == MOVABLE_MANAGED ? APPLY_MANAGED :
+			    APPLY_UNMOVABLE;
+			left[nleft++] = irqs->v[i];
+			continue;
+		}
+		/* a control IRQ, unless it is all there is to spread */
+		if (ro[i].control && queues) {
+			control_note(irqs->v[i]);
+			continue;
+		}
+		for (j = 0; ro[i].pair >= 0 && j < i; j++)
+			if (ro[j].pair == ro[i].pair)
+				break;
+		if (ro[i].pair >= 0 && j < i)
+			slot[i] = slot[j];
+		else {
+			sets[s] = xcpuset(sp->m.nbits);
+			cpuset_set(sets[s], order[s % n].cpu);
+			slot[i] = s++;
+		}
+		c[k++] = (struct change){ irqs->v[i], sets[slot[i]], false };
+	}
+	if (managed > 0)
+		warnx("note: %zu kernel-managed IRQ%s left out of the plan",
+		    managed, managed == 1 ? "" : "s");
+	if (nleft > managed)
+		warnx("note: %zu IRQ%s that user space cannot move left out "
+		    "of the plan", nleft - managed, nleft - managed == 1 ?
+		    "" : "s");
+	if (sp->xps && (status = plan_xps(&sp->m, c, k, &xq, &nx)) != EXIT_OK)
+		goto out;
+	if (sp->dryrun && !json)
+		print_plan(c, k, xq, nx);
+	if (sp->dryrun && json)
+		apply_plan(&sp->m, c, k, xq, nx, sp->flags | APPLY_DRYRUN, &tl,
+		    &tq);
+	else if (!sp->dryrun) {
+		if (!sp->quiet)
+			irqbalance_warn();
+		applying();
+		apply_plan(&sp->m, c, k, xq, nx, sp->flags, &tl, &tq);
+		apply_note(&tl, sp->flags);
+		sum.changed = tl.changed + tq.changed;
+		sum.failed = tl.failed + tq.failed;
+		status = exit_applied(&sum);
+	}
+	if (json) {
+		/* after apply_note(): its note is not about these */
+		for (i = 0; i < nleft; i++)
+			tally_add(&tl, sp->flags, left[i], why[i], NULL,
+			    NULL, 0, NULL);
+		putchar('{');
+		tally_json(stdout, &tl, sp->flags |
+		    (sp->dryrun ? APPLY_DRYRUN : 0));
+		if (sp->xps)
+			xps_json(c, xq, nx);
+		puts("}");
+	}
+out:
+	xq_free(xq, nx);
+	tally_free(&tq);
+	tally_free(&tl);
+	for (i = 0; i < s; i++)
+		cpuset_free(sets[i]);
+	free(sets);
+	free(slot);
+	free(ro);
+	free(left);
+	free(why);
+	free(c);
+	free(order);
+	return status;
+}
+
+static int
+spread_main(int argc, char *argv[])
+{
+	struct spread sp;
+	struct irqs irqs = { NULL, 0 };
+	struct cpuset *pool = NULL;
+	int status;
+
+	memset(&sp, 0, sizeof(sp));
+	if ((status = spread_options(argc, argv, &sp)) != EXIT_OK)
+		return status;
+	if (machine_load(&sp.m) != 0)
+		return EXIT_FAIL;
+	if ((status = spread_cpus(&sp)) == EXIT_OK &&
+	    (status = exit_status(irqs_select(argv[optind], &irqs))) ==
+	    EXIT_OK) {
+		pool = make_pool(&sp.m, sp.named, sp.exclude, sp.isolated,
+		    argv[optind], &irqs);
+		if (pool == NULL)
+			status = EXIT_USAGE;
+		else
+			status = spread_irqs(&sp, &irqs, pool);
+	}
+	irqs_free(&irqs);
+	cpuset_free(pool);
+	cpuset_free(sp.named);
+	cpuset_free(sp.exclude);
+	machine_free(&sp.m);
+	return status;
+}

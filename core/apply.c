@@ -1,0 +1,510 @@
+/*
+ * Applying affinity: each file is read, left alone when it already holds
+ * the set, else written and read back; a refusal is explained in the
+ * kernel's terms. Verbose lines go to standard output, failures to
+ * standard error, one line each; with APPLY_JSON the outcomes are kept
+ * for one JSON object instead of the lines.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/apply.h"
+#include "core/select.h"
+#include "core/xalloc.h"
+#include "procfs.h"
+
+#define LIST_MAX	4095	/* longer lists go to smp_affinity as a mask */
+
+/*
+ * What a failed write means (kernel/irq/proc.c, irq_set_affinity()); irq
+ * is false for the default affinity, which no driver manages.
+ */
+static const char *
+explain(int e, bool irq)
+{
+	switch (e) {
+	case EIO:
+	case EPERM:
+		if (!irq)
+			return NULL;
+		return "the affinity of this IRQ is managed by its driver "
+		    "or cannot be moved";
+	case EINVAL:
+		return "the kernel refused the CPU set";
+	case ERANGE:
+	case EOVERFLOW:
+		return "a CPU is beyond the possible ones";
+	case ENOSPC:
+		return "no free interrupt vectors on the target CPUs";
+	case EBUSY:
+		return "a previous move of this IRQ is still pending";
+	case EACCES:
+	case EROFS:
+		return "permission denied; irqaff must run as root";
+	}
+	return NULL;
+}
+
+static int
+parse_as(struct cpuset *set, const char *text, bool mask)
+{
+	return mask ? cpumask_parse(set, text, NULL) :
+	    cpulist_parse(set, text, NULL);
+}
+
+/* One affinity file: where it is, what it holds, and how to say it. */
+struct target {
+	const char		*label;		/* "irq 24", "default" */
+	bool			 irq;		/* an IRQ's, not the default */
+	const char		*rel;
+	bool			 mask;		/* holds a mask, not a list */
+	struct pfile		 pf;
+	struct cpuset		*cur;
+	const struct cpuset	*want;
+	char			*text;		/* want as a list */
+	int			 err;		/* why it failed: an errno, */
+	char			*msg;		/* and the sentence */
+};
+
+/*
+ * A failure: one line on standard error, "LABEL: SENTENCE", and the
+ * sentence, returned, for the JSON result.
+ */
+static char *
+complain(const char *label, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		err(1, NULL);
+	va_end(ap);
+	warnx("%s: %s", label, msg);
+	return msg;
+}
+
+/*
+ * Opens the list file, or the mask file when there is no list file or
+ * the list would be too long for the kernel's page-sized buffer.
+ */
+static int
+target_open(struct target *t, const char *listrel, const char *maskrel,
+    int flags)
+{
+	bool writable = !(flags & APPLY_DRYRUN);
+	int rc;
+
+	t->mask = listrel == NULL || strlen(t->text) > LIST_MAX;
+	t->rel = t->mask ? maskrel : listrel;
+	rc = pfile_open(&t->pf, t->rel, writable);
+	if (rc == -ENOENT && !t->mask) {
+		t->mask = true;
+		t->rel = maskrel;
+		rc = pfile_open(&t->pf, t->rel, writable);
+	}
+	if (rc != 0) {
+		t->err = -rc;
+		t->msg = complain(t->label, "%s: %s", procfs_path(t->rel),
+		    strerror(-rc));
+	} else if (!t->pf.regular) {
+		t->msg = complain(t->label, "%s: not a regular file; left "
+		    "alone", procfs_path(t->rel));
+		rc = -EPERM;
+	}
+	return rc;
+}
+
+/*
+ * Writes the set and reads it back. A file that could only be opened for
+ * reading means no file can be written (not root, a read-only tree):
+ * one line says so, and the run stops.
+ */
+static enum apply_result
+target_write(struct target *t, int flags, struct tally *tl)
+{
+	const char *why;
+	char *value, *line;
+	int rc;
+
+	if (t->pf.werr != 0) {
+		t->err = t->pf.werr;
+		t->msg = complain(t->label, "cannot write %s: %s; %s",
+		    procfs_path(t->rel), strerror(t->pf.werr),
+		    t->pf.werr == EROFS ? "no IRQ can be changed" :
+		    "changing affinity needs root");
+		tl->stop = true;
+		if (flags & APPLY_JSON) {
+			tl->stop_err = t->err;
+			free(tl->stop_msg);
+			tl->stop_msg = xstrdup(t->msg);
+		}
+		return APPLY_FAILED;
+	}
+	value = t->mask ? xformat(t->want, true) : t->text;
+	if (asprintf(&line, "%s\n", value) < 0)
+		err(1, NULL);
+	if (value != t->text)
+		free(value);
+	rc = pfile_write(&t->pf, line);
+	free(line);
+	/*
+	 * the kernel's refusal, EIO (EPERM since 6.12): managed, per-CPU or
+	 * no-balancing, irq_can_set_affinity_usr() does not say which
+	 */
+	if ((rc == -EIO || rc == -EPERM) && !(flags & APPLY_NAMED))
+		return APPLY_UNMOVABLE;
+	if (rc != 0) {
+		t->err = -rc;
+		if ((why = explain(-rc, t->irq)) != NULL)
+			t->msg = complain(t->label, "cannot set %s: %s (%s)",
+			    t->text, why, strerror(-rc));
+		else
+			t->msg = complain(t->label, "cannot set %s: %s: %s",
+			    t->text, procfs_path(t->rel), strerror(-rc));
+		return APPLY_FAILED;
+	}
+	if (parse_as(t->cur, t->pf.buf, t->mask) != 0 ||
+	    !cpuset_equal(t->cur, t->want)) {
+		t->pf.buf[strcspn(t->pf.buf, "\n")] = '\0';
+		t->msg = complain(t->label, "wrote %s, but %s reads back "
+		    "\"%s\"", t->text, procfs_path(t->rel), quoted(t->pf.buf));
+		return APPLY_FAILED;
+	}
+	return APPLY_CHANGED;
+}
+
+/*
+ * listrel may be NULL: a file that takes masks only. irq -1 is the
+ * default affinity, APPLY_NOIRQ a file that is no IRQ's.
+ */
+static enum apply_result
+apply_file(struct machine *m, const char *label, long irq,
+    const char *listrel, const char *maskrel, const struct cpuset *want,
+    int flags, struct tally *tl)
+{
+	struct target t = { .irq = irq >= 0, .want = want };
+	enum apply_result r = APPLY_FAILED;
+	struct cpuset *old = NULL;
+	char *was = NULL;
+	bool say = !(flags & APPLY_JSON);
+
+	t.label = label;
+	t.text = xformat(want, false);
+	t.cur = xcpuset(m->nbits);
+	if (target_open(&t, listrel, maskrel, flags) != 0)
+		goto out;
+	/*
+	 * Never write what does not hold what it should; the kernel's files
+	 * always hold at least a newline.
+	 */
+	if (t.pf.len == 0 || parse_as(t.cur, t.pf.buf, t.mask) != 0) {
+		t.pf.buf[strcspn(t.pf.buf, "\n")] = '\0';
+		t.msg = complain(label, "%s holds \"%s\", not a CPU %s; left "
+		    "alone", procfs_path(t.rel), quoted(t.pf.buf),
+		    t.mask ? "mask" : "list");
+		goto close;
+	}
+	old = xcpudup(t.cur);
+	/* "-" for an empty set, as show prints it; formatted only to print */
+	if (say && (flags & (APPLY_VERBOSE | APPLY_DRYRUN)) &&
+	    !cpuset_empty(t.cur))
+		was = xformat(t.cur, false);
+	if (cpuset_equal(t.cur, want)) {
+		if (say && (flags & APPLY_VERBOSE))
+			printf("%s: %s unchanged\n", label, was ? was : "-");
+		r = APPLY_UNCHANGED;
+	} else if ((flags & APPLY_DRYRUN) && irq >= 0 &&
+	    irq_movable(irq) >= MOVABLE_MANAGED) {
+		/* the kernel's answer to a probe: what the write would get */
+		if (flags & APPLY_NAMED) {
+			t.msg = complain(label, "cannot set %s: %s (refused by "
+			    "the kernel)", t.text, explain(EIO, true));
+			r = APPLY_FAILED;
+		} else {
+			if (say)
+				printf("%s: cannot be moved by user space, "
+				    "left alone\n", label);
+			r = APPLY_UNMOVABLE;
+		}
+	} else if (flags & APPLY_DRYRUN) {
+		if (say)
+			printf("%s: %s -> %s\n", label, was ? was : "-",
+			    *t.text ? t.text : "-");
+		r = APPLY_CHANGED;
+	} else if ((r = target_write(&t, flags, tl)) == APPLY_CHANGED &&
+	    say && (flags & APPLY_VERBOSE))
+		printf("%s: %s -> %s\n", label, was ? was : "-",
+		    *t.text ? t.text : "-");
+	else if (r == APPLY_UNMOVABLE && say && (flags & APPLY_VERBOSE))
+		printf("%s: cannot be moved by user space, left alone\n",
+		    label);
+	free(was);
+close:
+	pfile_close(&t.pf);
+out:
+	tally_add(tl, flags, irq, r, old, want, t.err, t.msg);
+	free(t.text);
+	free(t.msg);
+	cpuset_free(t.cur);
+	cpuset_free(old);
+	return r;
+}
+
+enum apply_result
+apply_irq(struct machine *m, unsigned int irq, const struct cpuset *want,
+    int flags, struct tally *tl)
+{
+	char label[32], list[64], mask[64], *text, *msg;
+	int state = irq_state(irq);
+	bool managed = state & IRQ_MANAGED;
+
+	/* debugfs says user space cannot move it: no write */
+	if (state & (IRQ_MANAGED | IRQ_NOMOVE)) {
+		if (flags & APPLY_NAMED) {
+			snprintf(label, sizeof(label), "irq %u", irq);
+			text = xformat(want, false);
+			msg = complain(label, "cannot set %s: %s (%s)", text,
+			    explain(EPERM, true), managed ? "managed by the "
+			    "kernel" : "cannot be moved by user space");
+			tally_add(tl, flags, irq, APPLY_FAILED, NULL, want, 0,
+			    msg);
+			free(msg);
+			free(text);
+			return APPLY_FAILED;
+		}
+		if ((flags & (APPLY_VERBOSE | APPLY_DRYRUN)) &&
+		    !(flags & APPLY_JSON))
+			printf("irq %u: %s, left alone\n", irq, managed ?
+			    "managed by the kernel" :
+			    "cannot be moved by user space");
+		tally_add(tl, flags, irq, managed ? APPLY_MANAGED :
+		    APPLY_UNMOVABLE, NULL, NULL, 0, NULL);
+		return managed ? APPLY_MANAGED : APPLY_UNMOVABLE;
+	}
+	snprintf(label, sizeof(label), "irq %u", irq);
+	snprintf(list, sizeof(list), "proc/irq/%u/smp_affinity_list", irq);
+	snprintf(mask, sizeof(mask), "proc/irq/%u/smp_affinity", irq);
+	return apply_file(m, label, irq, list, mask, want, flags, tl);
+}
+
+/*
+ * default_smp_affinity takes masks only (kernel/irq/proc.c). It is no
+ * IRQ's, so EIO and EPERM are failures, not the kernel's management.
+ */
+enum apply_result
+apply_default(struct machine *m, const struct cpuset *want, int flags,
+    struct tally *tl)
+{
+	return apply_file(m, "default", -1, NULL, DEFAULT_AFFINITY, want,
+	    flags | APPLY_NAMED, tl);
+}
+
+/*
+ * A mask file that is no IRQ's, such as a queue's xps_cpus (rel, under
+ * the root), labelled as its messages say; counted, not recorded for
+ * JSON.
+ */
+enum apply_result
+apply_mask(struct machine *m, const char *label, const char *rel,
+    const struct cpuset *want, int flags, struct tally *tl)
+{
+	return apply_file(m, label, APPLY_NOIRQ, NULL, rel, want,
+	    flags | APPLY_NAMED, tl);
+}
+
+/* Applies every change, until one shows that none can be made. */
+void
+apply_all(struct machine *m, const struct change *c, size_t n, int flags,
+    struct tally *tl)
+{
+	size_t i;
+
+	for (i = 0; i < n && !tl->stop; i++)
+		apply_irq(m, c[i].irq, c[i].want,
+		    flags | (c[i].named ? APPLY_NAMED : 0), tl);
+	for (; i < n; i++)
+		tally_skip(tl, flags, c[i].irq, c[i].want);
+}
+
+/* Without -v, one line for the IRQs left to the kernel, one for others. */
+void
+apply_note(const struct tally *tl, int flags)
+{
+	if (flags & (APPLY_VERBOSE | APPLY_DRYRUN))
+		return;
+	if (tl->managed > 0)
+		warnx("note: %zu kernel-managed IRQ%s left to the kernel",
+		    tl->managed, tl->managed == 1 ? "" : "s");
+	if (tl->unmovable > 0)
+		warnx("note: %zu IRQ%s that user space cannot move left "
+		    "alone", tl->unmovable, tl->unmovable == 1 ? "" : "s");
+}
+
+/*
+ * Counts an outcome, and with APPLY_JSON records what tally_json() prints
+ * of it; an IRQ unchanged is only counted. irq < 0 is the default
+ * affinity; old and new may be NULL when not known; err (0: no errno)
+ * and msg say why it failed.
+ */
+void
+tally_add(struct tally *tl, int flags, long irq, enum apply_result r,
+    const struct cpuset *old, const struct cpuset *new, int err,
+    const char *msg)
+{
+	struct outcome *o;
+
+	if (r == APPLY_CHANGED)
+		tl->changed++;
+	else if (r == APPLY_UNCHANGED)
+		tl->unchanged++;
+	else if (r == APPLY_MANAGED)
+		tl->managed++;
+	else if (r == APPLY_UNMOVABLE)
+		tl->unmovable++;
+	else
+		tl->failed++;
+	if (!(flags & APPLY_JSON) || irq == APPLY_NOIRQ ||
+	    (r == APPLY_UNCHANGED && irq >= 0))
+		return;
+	if (tl->n == tl->cap) {
+		tl->cap = tl->cap ? 2 * tl->cap : 16;
+		tl->v = xreallocarray(tl->v, tl->cap, sizeof(*tl->v));
+	}
+	o = &tl->v[tl->n++];
+	o->irq = irq;
+	o->result = r;
+	o->old = old != NULL && (irq < 0 || r == APPLY_CHANGED) ?
+	    xformat(old, false) : NULL;
+	o->new = new != NULL && (irq < 0 || (r != APPLY_MANAGED &&
+	    r != APPLY_UNMOVABLE)) ?
+	    xformat(new, false) : NULL;
+	o->err = r == APPLY_FAILED ? err : 0;
+	o->msg = r == APPLY_FAILED && msg != NULL ? xstrdup(msg) : NULL;
+}
+
+/* An IRQ never tried, since tl->stop: it failed as the last one did. */
+void
+tally_skip(struct tally *tl, int flags, long irq, const struct cpuset *want)
+{
+	tally_add(tl, flags, irq, APPLY_FAILED, NULL, want, tl->stop_err,
+	    tl->stop_msg);
+}
+
+static int
+cmpoutcome(const void *a, const void *b)
+{
+	const struct outcome *x = a, *y = b;
+
+	return (x->irq > y->irq) - (x->irq < y->irq);
+}
+
+/* SEP "KEY":"S", or "KEY":null when S is not known. */
+static void
+json_member(FILE *fp, const char *sep, const char *key, const char *s)
+{
+	fprintf(fp, "%s\"%s\":", sep, key);
+	if (s == NULL)
+		fputs("null", fp);
+	else
+		json_string(fp, s);
+}
+
+/* "errno" and "error" of a failure; an errno without a name is null. */
+static void
+json_error(FILE *fp, const struct outcome *o)
+{
+	json_member(fp, ",", "errno", o->err != 0 ? errno_name(o->err) : NULL);
+	json_member(fp, ",", "error", o->msg);
+}
+
+static void
+json_list(FILE *fp, const struct tally *tl, enum apply_result r,
+    const char *key)
+{
+	const struct outcome *o;
+	const char *sep = "";
+	char *name;
+	size_t i;
+
+	fprintf(fp, ",\"%s\":[", key);
+	for (i = 0; i < tl->n; i++) {
+		o = &tl->v[i];
+		if (o->irq < 0 || o->result != r)
+			continue;
+		name = irq_names(o->irq);
+		fprintf(fp, "%s{\"irq\":%ld,\"name\":", sep, o->irq);
+		json_string(fp, name);
+		free(name);
+		if (r == APPLY_CHANGED)
+			json_member(fp, ",", "old", o->old);
+		if (r != APPLY_MANAGED && r != APPLY_UNMOVABLE)
+			json_member(fp, ",", "new", o->new);
+		if (r == APPLY_FAILED)
+			json_error(fp, o);
+		putc('}', fp);
+		sep = ",";
+	}
+	putc(']', fp);
+}
+
+/*
+ * The members every command's JSON result has, without braces, the IRQs
+ * in number order: "dry_run", "default" when the run had one, "changed",
+ * "unchanged" (a count), "failed", "managed" and "unmovable".
+ */
+void
+tally_json(FILE *fp, struct tally *tl, int flags)
+{
+	static const char *const results[] = {
+		[APPLY_UNCHANGED] = "unchanged", [APPLY_CHANGED] = "changed",
+		[APPLY_FAILED] = "failed", [APPLY_MANAGED] = "managed",
+		[APPLY_UNMOVABLE] = "unmovable",
+	};
+	const struct outcome *d = NULL;
+	size_t unchanged = tl->unchanged;
+
+	if (tl->n > 0)
+		qsort(tl->v, tl->n, sizeof(*tl->v), cmpoutcome);
+	if (tl->n > 0 && tl->v[0].irq < 0)
+		d = &tl->v[0];
+	fprintf(fp, "\"dry_run\":%s", flags & APPLY_DRYRUN ? "true" :
+	    "false");
+	if (d != NULL) {
+		fputs(",\"default\":{", fp);
+		json_member(fp, "", "old", d->old);
+		json_member(fp, ",", "new", d->new);
+		fprintf(fp, ",\"result\":\"%s\"", results[d->result]);
+		if (d->result == APPLY_FAILED)
+			json_error(fp, d);
+		putc('}', fp);
+		if (d->result == APPLY_UNCHANGED && unchanged > 0)
+			unchanged--;
+	}
+	json_list(fp, tl, APPLY_CHANGED, "changed");
+	fprintf(fp, ",\"unchanged\":%zu", unchanged);
+	json_list(fp, tl, APPLY_FAILED, "failed");
+	json_list(fp, tl, APPLY_MANAGED, "managed");
+	json_list(fp, tl, APPLY_UNMOVABLE, "unmovable");
+}
+
+void
+tally_free(struct tally *tl)
+{
+	size_t i;
+
+	for (i = 0; i < tl->n; i++) {
+		free(tl->v[i].old);
+		free(tl->v[i].new);
+		free(tl->v[i].msg);
+	}
+	free(tl->v);
+	free(tl->stop_msg);
+	tl->v = NULL;
+	tl->stop_msg = NULL;
+	tl->n = tl->cap = 0;
+}

@@ -1,0 +1,90 @@
+/*
+ * Applying affinity: each file is read, left alone when it already holds
+ * the set, else written and read back; a refusal is explained in the
+ * kernel's terms.
+ */
+#ifndef IRQAFF_APPLY_H
+#define IRQAFF_APPLY_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/machine.h"
+
+/*
+ * APPLY_NAMED: the user named this IRQ by its number alone, so a
+ * kernel-managed IRQ is an error, not an IRQ to leave to the kernel.
+ * APPLY_JSON: outcomes are recorded in the tally for tally_json(), and
+ * nothing is printed on standard output.
+ */
+enum {
+	APPLY_DRYRUN = 1, APPLY_VERBOSE = 2, APPLY_NAMED = 4, APPLY_JSON = 8
+};
+
+/* The irq of an outcome that is no IRQ's: counted, never recorded. */
+#define APPLY_NOIRQ	LONG_MIN
+
+/*
+ * APPLY_MANAGED: debugfs says the kernel manages it; APPLY_UNMOVABLE: the
+ * kernel does not let user space move it (managed, per-CPU or
+ * no-balancing: without debugfs it does not say which).
+ */
+enum apply_result {
+	APPLY_UNCHANGED, APPLY_CHANGED, APPLY_FAILED, APPLY_MANAGED,
+	APPLY_UNMOVABLE
+};
+
+/* One IRQ and the CPUs it should have; want is borrowed, not owned. */
+struct change {
+	unsigned int		 irq;
+	const struct cpuset	*want;
+	bool			 named;		/* by its number alone */
+};
+
+/*
+ * One IRQ, or the default affinity, as the JSON result lists it; the
+ * strings are owned, NULL when not known.
+ */
+struct outcome {
+	long			 irq;	/* -1: the default affinity */
+	enum apply_result	 result;
+	char			*old, *new;	/* CPU lists */
+	int			 err;	/* failed: its errno, or 0 */
+	char			*msg;	/* failed: the sentence */
+};
+
+/*
+ * What a run did, file by file; managed, unmovable: left as they are; stop: no
+ * write can succeed (not root). With APPLY_JSON, v holds every outcome
+ * but an IRQ's unchanged, and stop_err and stop_msg why the run stopped.
+ */
+struct tally {
+	size_t		 changed, unchanged, failed, managed, unmovable;
+	bool		 stop;
+	int		 stop_err;
+	char		*stop_msg;
+	struct outcome	*v;
+	size_t		 n, cap;
+};
+
+enum apply_result apply_irq(struct machine *, unsigned int,
+		    const struct cpuset *, int, struct tally *);
+enum apply_result apply_default(struct machine *, const struct cpuset *, int,
+		    struct tally *);
+enum apply_result apply_mask(struct machine *, const char *, const char *,
+		    const struct cpuset *, int, struct tally *);
+void		 apply_all(struct machine *, const struct change *, size_t,
+		    int, struct tally *);
+void		 apply_note(const struct tally *, int);
+
+void		 tally_add(struct tally *, int, long, enum apply_result,
+		    const struct cpuset *, const struct cpuset *, int,
+		    const char *);
+void		 tally_skip(struct tally *, int, long,
+		    const struct cpuset *);
+void		 tally_json(FILE *, struct tally *, int);
+void		 tally_free(struct tally *);
+
+#endif

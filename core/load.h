@@ -1,0 +1,48 @@
+/*
+ * Interrupt counts per IRQ and CPU followed between reads of
+ * /proc/interrupts: one cell for each CPU an IRQ runs on, so memory grows
+ * with IRQs times the CPUs they run on, never with CPUs squared.
+ */
+#ifndef IRQAFF_LOAD_H
+#define IRQAFF_LOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/machine.h"
+#include "core/select.h"
+#include "lib/interrupts.h"
+
+/*
+ * One IRQ on one CPU: its count at each of two reads, as the kernel keeps
+ * it (an unsigned int per CPU, kstat_irqs), and whether each read had it.
+ */
+struct cell {
+	unsigned int	 irq;
+	unsigned int	 cpu;
+	uint32_t	 count[2];
+	uint8_t		 seen;		/* bit r: read r had this cell */
+};
+
+/* The cells followed, by IRQ then CPU; v is owned. */
+struct cells {
+	struct cell	*v;
+	size_t		 n;
+	unsigned int	 nbits;
+};
+
+/*
+ * Called for each numbered row of a read: the row, its counts and the
+ * CPU of each count's column.
+ */
+typedef void	 cells_row_fn(void *, const struct irqrow *,
+		    const unsigned long long *, const unsigned int *);
+
+int		 cells_follow(struct cells *, const struct machine *,
+		    const struct irqs *);
+int		 cells_read(struct cells *, int, cells_row_fn *, void *);
+bool		 cell_delta(const struct cell *, uint32_t *);
+size_t		 cells_of(const struct cells *, unsigned int, size_t *);
+void		 cells_free(struct cells *);
+
+#endif

@@ -1,0 +1,437 @@
+/*
+ * The machine as the kernel describes it: its CPUs and NUMA nodes, the
+ * CPU sets users name, and the affinity an IRQ has. Functions say what went wrong themselves, except those that
+ * return a sentence in struct perr for the caller to place.
+ */
+#include <err.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/machine.h"
+#include "core/xalloc.h"
+#include "procfs.h"
+
+#define CPU_DIR		"sys/devices/system/cpu/"
+#define POSSIBLE	CPU_DIR "possible"
+#define NODE_DIR	"sys/devices/system/node"
+
+/*
+ * A CPU list file; "(null)" (an empty nohz_full: "%*pbl" of a NULL mask,
+ * padded to nr_cpu_ids columns by lib/vsprintf.c check_pointer()) is the
+ * empty set.
+ */
+static int
+read_list(const char *rel, struct cpuset *set)
+{
+	struct perr pe;
+	char *buf;
+	int rc;
+
+	if ((rc = procfs_read(rel, &buf)) != 0)
+		return rc;
+	if (strncmp(buf + strspn(buf, " "), "(null)", 6) == 0)
+		cpuset_zero(set);
+	else if ((rc = cpulist_parse(set, buf, &pe)) != 0)
+		warnx("%s: %s", procfs_path(rel), pe.msg);
+	free(buf);
+	return rc;
+}
+
+/* nr_cpu_ids: the last possible CPU plus one. 0 or -1, said why. */
+int
+machine_width(unsigned int *nbits)
+{
+	struct cpuset *wide = xcpuset(CPUSET_MAXBITS);
+	int rc, last;
+
+	rc = read_list(POSSIBLE, wide);
+	last = cpuset_last(wide);
+	cpuset_free(wide);
+	if (rc < 0 && rc != -EINVAL)
+		warnc(-rc, "%s", procfs_path(POSSIBLE));
+	if (rc != 0)
+		return -1;
+	if (last < 0) {
+		warnx("%s: no CPUs", procfs_path(POSSIBLE));
+		return -1;
+	}
+	*nbits = last + 1;
+	return 0;
+}
+
+/* A CPU list file at the machine's width, or NULL. */
+struct cpuset *
+machine_file(struct machine *m, const char *rel)
+{
+	struct cpuset *set = xcpuset(m->nbits);
+
+	if (read_list(rel, set) != 0) {
+		cpuset_free(set);
+		return NULL;
+	}
+	return set;
+}
+
+/* 0, or -1 when the possible CPUs cannot be known (said why). */
+int
+machine_load(struct machine *m)
+{
+	struct cpuset *nohz;
+
+	memset(m, 0, sizeof(*m));
+	if (machine_width(&m->nbits) != 0)
+		return -1;
+	if ((m->possible = machine_file(m, POSSIBLE)) == NULL)
+		return -1;
+	if ((m->online = machine_file(m, CPU_DIR "online")) == NULL)
+		m->online = xcpudup(m->possible);
+	if ((m->isolated = machine_file(m, CPU_DIR "isolated")) == NULL)
+		m->isolated = xcpuset(m->nbits);
+	if ((nohz = machine_file(m, CPU_DIR "nohz_full")) != NULL) {
+		cpuset_or(m->isolated, nohz);
+		cpuset_free(nohz);
+	}
+	return 0;
+}
+
+void
+machine_free(struct machine *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nnodes; i++)
+		cpuset_free(m->nodes[i].cpus);
+	free(m->nodes);
+	cpuset_free(m->possible);
+	cpuset_free(m->online);
+	cpuset_free(m->isolated);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Every nodeN directory with a readable cpulist (drivers/base/node.c). */
+static void
+read_nodes(struct machine *m)
+{
+	const char *errstr;
+	struct cpuset *cpus;
+	char **names, rel[96];
+	size_t n, i;
+	long long id;
+
+	m->nodes_read = true;
+	if (procfs_dir(NODE_DIR, true, &names, &n) != 0)
+		return;
+	m->nodes = xcalloc(n, sizeof(*m->nodes));
+	for (i = 0; i < n; i++) {
+		if (strncmp(names[i], "node", 4) != 0)
+			continue;
+		id = strtonum(names[i] + 4, 0, 65535, &errstr);
+		if (errstr != NULL)
+			continue;
+		snprintf(rel, sizeof(rel), NODE_DIR "/node%lld/cpulist", id);
+		if ((cpus = machine_file(m, rel)) == NULL)
+			continue;
+		m->nodes[m->nnodes++] = (struct node){ id, cpus };
+	}
+	procfs_dir_free(names, n);
+}
+
+/* The CPUs of a NUMA node, or NULL when it has none the kernel shows. */
+const struct cpuset *
+machine_node(struct machine *m, int id)
+{
+	size_t i;
+
+	if (!m->nodes_read)
+		read_nodes(m);
+	for (i = 0; i < m->nnodes; i++)
+		if (m->nodes[i].id == id)
+			return m->nodes[i].cpus;
+	return NULL;
+}
+
+/* The node of a CPU, or -1. */
+int
+machine_cpu_node(struct machine *m, int cpu)
+{
+	size_t i;
+
+	if (!m->nodes_read)
+		read_nodes(m);
+	for (i = 0; i < m->nnodes; i++)
+		if (cpu >= 0 && cpuset_test(m->nodes[i].cpus, cpu))
+			return m->nodes[i].id;
+	return -1;
+}
+
+size_t
+machine_nnodes(struct machine *m)
+{
+	if (!m->nodes_read)
+		read_nodes(m);
+	return m->nnodes;
+}
+
+/* node:K items are NUMA nodes; the rest is one kernel CPU list. */
+static int
+cpus_nodes(struct machine *m, const char *arg, struct cpuset *out,
+    struct perr *pe)
+{
+	struct cpuset *node = xcpuset(m->nbits);
+	const char *errstr;
+	char *copy = xstrdup(arg), *rest, *item, *p, rel[96];
+	size_t size = strlen(arg) + 2;
+	long long k;
+	int rc = 0;
+
+	rest = xcalloc(1, size);
+	cpuset_zero(out);
+	for (p = copy; rc == 0 && (item = strsep(&p, ",")) != NULL;) {
+		if (strncmp(item, "node:", 5) != 0) {
+			strlcat(rest, ",", size);
+			strlcat(rest, item, size);
+			continue;
+		}
+		k = strtonum(item + 5, 0, 65535, &errstr);
+		if (errstr != NULL) {
+			rc = perr_set(pe, EINVAL, "\"%s\" is not a NUMA node",
+			    quoted(item));
+			break;
+		}
+		snprintf(rel, sizeof(rel), NODE_DIR "/node%lld/cpulist", k);
+		if (read_list(rel, node) != 0)
+			rc = perr_set(pe, ENOENT,
+			    "NUMA node %lld does not exist", k);
+		else
+			cpuset_or(out, node);
+	}
+	if (rc == 0 && (rc = cpulist_parse(node, rest, pe)) == 0)
+		cpuset_or(out, node);
+	cpuset_free(node);
+	free(copy);
+	free(rest);
+	return rc;
+}
+
+/*
+ * Every CPU-set operand: a kernel list with node:K items, a mask when it
+ * starts with 0x or CPUS_MASK is given, or "none". With CPUS_ONLINE it
+ * must name an online CPU: the kernel would otherwise fall back to its
+ * default affinity in silence. The sentence in pe names the operand.
+ */
+int
+machine_cpus(struct machine *m, const char *arg, int flags,
+    struct cpuset *out, struct perr *pe)
+{
+	bool mask = (flags & CPUS_MASK) || strncasecmp(arg, "0x", 2) == 0;
+	struct perr why;
+	int rc;
+
+	/* the kernel stops at a newline; an argument is used whole */
+	if (strcspn(arg, "\n") + 1 < strlen(arg))
+		rc = perr_set(&why, EINVAL, "a newline before the end");
+	else if (strcmp(arg, "none") == 0) {
+		/* no CPU: what clears a queue's XPS or RPS */
+		cpuset_zero(out);
+		rc = 0;
+	} else if (mask)
+		rc = cpumask_parse(out, arg, &why);
+	else
+		rc = cpus_nodes(m, arg, out, &why);
+	if (rc == 0 && (flags & (CPUS_NONEMPTY | CPUS_ONLINE)) &&
+	    cpuset_empty(out))
+		rc = perr_set(&why, EINVAL, "selects no CPU");
+	else if (rc == 0 && (flags & CPUS_ONLINE) &&
+	    !cpuset_intersects(out, m->online))
+		rc = perr_set(&why, EINVAL, "selects no online CPU");
+	if (rc != 0)
+		return perr_set(pe, why.code, "CPU %s \"%s\": %s",
+		    mask ? "mask" : "list", quoted(arg), why.msg);
+	return 0;
+}
+
+/* One note for the offline CPUs of a set about to be written. */
+void
+machine_note_offline(const struct machine *m, const struct cpuset *set)
+{
+	struct cpuset *off = xcpudup(set);
+	char *list;
+
+	cpuset_andnot(off, m->online);
+	if (!cpuset_empty(off)) {
+		list = xformat(off, false);
+		warnx("note: CPU %s %s offline", list,
+		    cpuset_count(off) == 1 ? "is" : "are");
+		free(list);
+	}
+	cpuset_free(off);
+}
+
+/* A set from a file, as a list or a mask; the sentence names the file. */
+static int
+parse_set(const char *rel, const char *buf, bool list, struct cpuset *set,
+    struct perr *pe)
+{
+	struct perr why;
+	int rc;
+
+	rc = list ? cpulist_parse(set, buf, &why) :
+	    cpumask_parse(set, buf, &why);
+	if (rc != 0)
+		return perr_set(pe, why.code, "%s: %s", procfs_path(rel),
+		    why.msg);
+	return 0;
+}
+
+static int
+read_set(const char *rel, bool list, struct cpuset *set, struct perr *pe)
+{
+	char *buf;
+	int rc;
+
+	if ((rc = procfs_read(rel, &buf)) != 0)
+		return perr_set(pe, -rc, "%s: %s", procfs_path(rel),
+		    strerror(-rc));
+	rc = parse_set(rel, buf, list, set, pe);
+	free(buf);
+	return rc;
+}
+
+static const char *const affinity_files[] = {
+	[AFF_REQUESTED] = "smp_affinity",
+	[AFF_EFFECTIVE] = "effective_affinity",
+	[AFF_HINT] = "affinity_hint",
+};
+
+/*
+ * An IRQ's affinity from its _list file, else, when that cannot be read,
+ * from the mask file. Returns 0 or a negative errno (-ENOENT: neither
+ * file exists).
+ */
+int
+affinity_read(unsigned int irq, enum affinity what, struct cpuset *set,
+    struct perr *pe)
+{
+	static const char *const forms[] = { "_list", "" };
+	char rel[96], *buf;
+	int rc, first = 0;
+	size_t i;
+
+	for (i = 0; i < nitems(forms); i++) {
+		snprintf(rel, sizeof(rel), "proc/irq/%u/%s%s", irq,
+		    affinity_files[what], forms[i]);
+		if ((rc = procfs_read(rel, &buf)) == 0) {
+			rc = parse_set(rel, buf, i == 0, set, pe);
+			free(buf);
+			return rc;
+		}
+		/* the list file's failure, unless it was only missing */
+		if (i == 0 || first == -ENOENT) {
+			first = rc;
+			perr_set(pe, -rc, "%s: %s", procfs_path(rel),
+			    strerror(-rc));
+		}
+	}
+	return first;
+}
+
+/* default_smp_affinity: a mask file only (kernel/irq/proc.c). */
+int
+default_read(struct cpuset *set, struct perr *pe)
+{
+	return read_set(DEFAULT_AFFINITY, false, set, pe);
+}
+
+/*
+ * The node of an IRQ's descriptor, its device's for MSI vectors
+ * (kernel/irq/proc.c irq_node_proc_show()); -1 when unknown.
+ */
+int
+irq_node(unsigned int irq)
+{
+	const char *errstr;
+	char rel[64], *buf;
+	int node;
+
+	snprintf(rel, sizeof(rel), "proc/irq/%u/node", irq);
+	if (procfs_read(rel, &buf) != 0)
+		return -1;
+	buf[strcspn(buf, "\n")] = '\0';
+	node = strtonum(buf, 0, 65535, &errstr);
+	free(buf);
+	return errstr == NULL ? node : -1;
+}
+
+/* A flag of debugfs's state lists, as a whole word on its line. */
+static bool
+has_flag(const char *buf, const char *flag)
+{
+	size_t len = strlen(flag);
+	const char *p;
+
+	for (p = buf; (p = strstr(p, flag)) != NULL; p += len)
+		if ((p == buf || p[-1] == ' ' || p[-1] == '\t' ||
+		    p[-1] == '\n') && (p[len] == '\n' || p[len] == '\0' ||
+		    p[len] == ' '))
+			return true;
+	return false;
+}
+
+/*
+ * What debugfs says of an IRQ (kernel/irq/debugfs.c prints the irq_data
+ * state flags by name, one a line): 0 when debugfs is not mounted.
+ */
+int
+irq_state(unsigned int irq)
+{
+	static int mounted = -1;	/* asked once, not once per IRQ */
+	char rel[64], *buf;
+	int state = IRQ_KNOWN;
+
+	if (mounted < 0)
+		mounted = procfs_exists("sys/kernel/debug/irq/irqs");
+	if (!mounted)
+		return 0;
+	snprintf(rel, sizeof(rel), "sys/kernel/debug/irq/irqs/%u", irq);
+	if (procfs_read(rel, &buf) != 0)
+		return 0;
+	if (has_flag(buf, "IRQD_AFFINITY_MANAGED"))
+		state |= IRQ_MANAGED;
+	if (has_flag(buf, "IRQD_SETAFFINITY_PENDING"))
+		state |= IRQ_PENDING;
+	if (has_flag(buf, "IRQD_PER_CPU") || has_flag(buf, "IRQD_NO_BALANCING"))
+		state |= IRQ_NOMOVE;
+	free(buf);
+	return state;
+}
+
+/*
+ * Whether user space may move an IRQ: debugfs says, else the kernel,
+ * asked with a value it cannot parse. write_irq_affinity()
+ * (kernel/irq/proc.c) returns EIO (EPERM since 6.12) before parsing when
+ * !irq_can_set_affinity_usr() or no_irq_affinity; for a movable IRQ
+ * cpumask_parse_user() fails on "x" (bitmap_parse(): hex_to_bin() < 0,
+ * as bitmap_parselist()'s bitmap_getnum() would), -EINVAL, and it
+ * returns before irq_set_affinity(): nothing changes. An empty value
+ * would parse as no CPU and let the kernel choose: never written.
+ * Four system calls: open, fstat, write, close.
+ */
+enum movable
+irq_movable(unsigned int irq)
+{
+	char rel[64];
+	int state, rc;
+
+	if ((state = irq_state(irq)) != 0)
+		return state & IRQ_MANAGED ? MOVABLE_MANAGED :
+		    state & IRQ_NOMOVE ? MOVABLE_NO : MOVABLE_YES;
+	snprintf(rel, sizeof(rel), "proc/irq/%u/smp_affinity", irq);
+	rc = procfs_probe(rel, "x\n");
+	if (rc == -EIO || rc == -EPERM)
+		return MOVABLE_NO;
+	return rc == -EINVAL ? MOVABLE_YES : MOVABLE_UNKNOWN;
+}

@@ -1,0 +1,80 @@
+/*
+ * The machine as the kernel describes it: its CPUs and NUMA nodes, the
+ * CPU sets users name, and the affinity an IRQ has.
+ */
+#ifndef IRQAFF_MACHINE_H
+#define IRQAFF_MACHINE_H
+
+#include <stdbool.h>
+
+#include "parse.h"
+
+#define DEFAULT_AFFINITY	"proc/irq/default_smp_affinity"
+
+/* A NUMA node and its CPUs. */
+struct node {
+	int		 id;
+	struct cpuset	*cpus;
+};
+
+/*
+ * The CPUs, read once per run, and the nodes, read when first asked for;
+ * the sets are owned by the struct.
+ */
+struct machine {
+	unsigned int	 nbits;		/* nr_cpu_ids: last possible CPU + 1 */
+	struct cpuset	*possible;
+	struct cpuset	*online;
+	struct cpuset	*isolated;	/* isolated plus nohz_full */
+	struct node	*nodes;
+	size_t		 nnodes;
+	bool		 nodes_read;
+};
+
+/* machine_cpus() flags */
+enum {
+	CPUS_MASK = 1,		/* a kernel mask even without 0x */
+	CPUS_NONEMPTY = 2,	/* at least one CPU */
+	CPUS_ONLINE = 4,	/* at least one online CPU */
+};
+
+enum affinity { AFF_REQUESTED, AFF_EFFECTIVE, AFF_HINT };
+
+int		 machine_width(unsigned int *);
+int		 machine_load(struct machine *);
+void		 machine_free(struct machine *);
+struct cpuset	*machine_file(struct machine *, const char *);
+int		 machine_cpus(struct machine *, const char *, int,
+		    struct cpuset *, struct perr *);
+void		 machine_note_offline(const struct machine *,
+		    const struct cpuset *);
+const struct cpuset *machine_node(struct machine *, int);
+int		 machine_cpu_node(struct machine *, int);
+size_t		 machine_nnodes(struct machine *);
+
+int		 affinity_read(unsigned int, enum affinity, struct cpuset *,
+		    struct perr *);
+int		 default_read(struct cpuset *, struct perr *);
+int		 irq_node(unsigned int);
+
+/* irq_state() bits, from debugfs; none when it is not mounted */
+enum {
+	IRQ_KNOWN = 1,		/* debugfs describes the IRQ */
+	IRQ_MANAGED = 2,	/* IRQD_AFFINITY_MANAGED: the kernel owns it */
+	IRQ_PENDING = 4,	/* IRQD_SETAFFINITY_PENDING: a move waits */
+	IRQ_NOMOVE = 8,		/* IRQD_PER_CPU or IRQD_NO_BALANCING */
+};
+
+int		 irq_state(unsigned int);
+
+/* Whether user space may move an IRQ (irq_movable()). */
+enum movable {
+	MOVABLE_UNKNOWN,	/* no debugfs, and the kernel cannot be asked */
+	MOVABLE_YES,
+	MOVABLE_MANAGED,	/* debugfs: IRQD_AFFINITY_MANAGED */
+	MOVABLE_NO,		/* refused: managed, per-CPU or no-balancing */
+};
+
+enum movable	 irq_movable(unsigned int);
+
+#endif

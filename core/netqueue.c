@@ -1,0 +1,406 @@
+/*
+ * The queues of network interfaces (sys/class/net/NAME/queues/rx-N and
+ * tx-N), their RPS and XPS CPUs, and the IRQ serving each, matched from
+ * the action names of the interface's device's IRQs (queuename.c).
+ */
+#include <err.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/netqueue.h"
+#include "core/select.h"
+#include "core/xalloc.h"
+#include "lib/queuename.h"
+#include "lib/text.h"
+#include "procfs.h"
+
+#define NET_DIR	"sys/class/net"
+
+static int
+cmpname(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The interfaces that have a queues directory, sorted by name with
+ * numbers as numbers (eth2 before eth10). A missing sys/class/net is no
+ * interface; 0, or -errno after saying why.
+ */
+int
+netif_names(char ***names, size_t *n)
+{
+	char rel[PATH_MAX], **all;
+	size_t nall, i;
+	int rc;
+
+	*names = NULL;
+	*n = 0;
+	if ((rc = procfs_dir(NET_DIR, false, &all, &nall)) != 0) {
+		if (rc == -ENOENT)
+			return 0;
+		warnc(-rc, "%s", procfs_path(NET_DIR));
+		return rc;
+	}
+	*names = xcalloc(nall, sizeof(**names));
+	for (i = 0; i < nall; i++) {
+		snprintf(rel, sizeof(rel), NET_DIR "/%s/queues", all[i]);
+		if (procfs_exists(rel)) {
+			(*names)[(*n)++] = all[i];
+			all[i] = NULL;
+		}
+	}
+	procfs_dir_free(all, nall);
+	if (*n > 0)
+		qsort(*names, *n, sizeof(**names), cmpname);
+	return 0;
+}
+
+/* Whether name is "rx-N" or "tx-N", N as the kernel writes it ("%u"). */
+bool
+netqueue_parse(const char *name, enum nqkind *kind, unsigned int *n)
+{
+	const char *errstr;
+	long long v;
+
+	if (strncmp(name, "rx-", 3) == 0)
+		*kind = NQ_RX;
+	else if (strncmp(name, "tx-", 3) == 0)
+		*kind = NQ_TX;
+	else
+		return false;
+	name += 3;
+	if (name[0] < '0' || name[0] > '9' || (name[0] == '0' && name[1]) ||
+	    strspn(name, "0123456789") != strlen(name))
+		return false;
+	v = strtonum(name, 0, QUEUENAME_MAX, &errstr);
+	if (errstr != NULL)
+		return false;
+	*n = v;
+	return true;
+}
+
+static int
+cmpqueue(const void *a, const void *b)
+{
+	const struct netqueue *x = a, *y = b;
+
+	if (x->n != y->n)
+		return (x->n > y->n) - (x->n < y->n);
+	return (x->kind > y->kind) - (x->kind < y->kind);
+}
+
+const char *
+netqueue_file(const struct netqueue *q)
+{
+	return q->kind == NQ_RX ? "rps_cpus" : "xps_cpus";
+}
+
+/* "rx-3", "tx-3". */
+void
+netqueue_name(const struct netqueue *q, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s-%u", q->kind == NQ_RX ? "rx" : "tx", q->n);
+}
+
+/* The queue's mask file, relative to the root. */
+void
+netqueue_path(const struct netif *nif, const struct netqueue *q, char *buf,
+    size_t size)
+{
+	char name[32];
+
+	netqueue_name(q, name, sizeof(name));
+	snprintf(buf, size, NET_DIR "/%s/queues/%s/%s", nif->name, name,
+	    netqueue_file(q));
+}
+
+/*
+ * A queue's CPUs, a kernel mask of nr_cpu_ids bits (net-sysfs.c
+ * xps_cpus_show(), show_rps_map()). A file that is not there, or that
+ * the kernel will not read (ENOENT: xps_cpus of a single-queue device),
+ * leaves cpus NULL in silence; any other failure is said.
+ */
+static void
+read_mask(struct machine *m, const struct netif *nif, struct netqueue *q)
+{
+	char rel[PATH_MAX], *buf;
+	struct perr pe;
+	int rc;
+
+	netqueue_path(nif, q, rel, sizeof(rel));
+	if ((rc = procfs_read(rel, &buf)) != 0) {
+		if (rc != -ENOENT)
+			warnc(-rc, "%s", procfs_path(rel));
+		q->err = rc;
+		return;
+	}
+	q->cpus = xcpuset(m->nbits);
+	if ((rc = cpumask_parse(q->cpus, buf, &pe)) != 0) {
+		warnx("%s: %s", procfs_path(rel), pe.msg);
+		cpuset_free(q->cpus);
+		q->cpus = NULL;
+		q->err = rc;
+	}
+	free(buf);
+}
+
+/* The last name of the interface's device link: a PCI address, virtio2. */
+char *
+netif_device(const char *ifname)
+{
+	char rel[PATH_MAX], path[PATH_MAX], *slash;
+
+	snprintf(rel, sizeof(rel), NET_DIR "/%s/device", ifname);
+	if (procfs_realpath(rel, path, sizeof(path)) != 0)
+		return NULL;
+	slash = strrchr(path, '/');
+	return xstrdup(slash ? slash + 1 : path);
+}
+
+/*
+ * An interface's queues and their CPUs, with no IRQ yet (netif_match()).
+ * 0; -ENODEV when there is no such interface, -ENOENT when it has no
+ * queues directory, in silence; another -errno after saying why. A mask
+ * that cannot be read is the queue's err.
+ */
+int
+netif_read(struct machine *m, const char *name, struct netif *nif)
+{
+	char rel[PATH_MAX], **dirs;
+	enum nqkind kind;
+	unsigned int n;
+	size_t ndirs, i;
+	int rc;
+
+	memset(nif, 0, sizeof(*nif));
+	if (*name == '\0' || strcmp(name, ".") == 0 ||
+	    strcmp(name, "..") == 0 || strchr(name, '/') != NULL ||
+	    strlen(name) > NAME_MAX)
+		return -ENODEV;
+	snprintf(rel, sizeof(rel), NET_DIR "/%s", name);
+	if (!procfs_exists(rel))
+		return -ENODEV;
+	snprintf(rel, sizeof(rel), NET_DIR "/%s/queues", name);
+	if ((rc = procfs_dir(rel, true, &dirs, &ndirs)) != 0) {
+		/* sys/class/net/bonding_masters is a file */
+		if (rc == -ENOTDIR)
+			return -ENODEV;
+		if (rc != -ENOENT)
+			warnc(-rc, "%s", procfs_path(rel));
+		return rc;
+	}
+	nif->name = xstrdup(name);
+	nif->device = netif_device(name);
+	nif->q = xcalloc(ndirs, sizeof(*nif->q));
+	for (i = 0; i < ndirs; i++)
+		if (netqueue_parse(dirs[i], &kind, &n))
+			nif->q[nif->nq++] = (struct netqueue){ kind, n, NULL, 0,
+			    -1 };
+	procfs_dir_free(dirs, ndirs);
+	if (nif->nq > 0)
+		qsort(nif->q, nif->nq, sizeof(*nif->q), cmpqueue);
+	for (i = 0; i < nif->nq; i++)
+		read_mask(m, nif, &nif->q[i]);
+	return 0;
+}
+
+/* The queue rx-N or tx-N, or NULL. */
+struct netqueue *
+netif_queue(const struct netif *nif, enum nqkind kind, unsigned int n)
+{
+	struct netqueue key = { kind, n, NULL, 0, -1 };
+
+	if (nif->nq == 0)
+		return NULL;
+	return bsearch(&key, nif->q, nif->nq, sizeof(*nif->q), cmpqueue);
+}
+
+/* The IRQ serves the queue, unless an IRQ before it does already. */
+static void
+serve(struct netif *nif, enum nqkind kind, unsigned int n, unsigned int irq)
+{
+	struct netqueue *q;
+
+	if ((q = netif_queue(nif, kind, n)) != NULL && q->irq < 0)
+		q->irq = irq;
+}
+
+/*
+ * What each IRQ of an interface's device (as dev: finds them) serves, by
+ * its action names (queuename_match()): an entry for each name that
+ * names a queue, or one of QS_NONE for an IRQ whose names name none. In
+ * IRQ order; *vp owned, NULL when there is none.
+ */
+void
+netif_irqs(const char *ifname, const char *device, struct nqirq **vp,
+    size_t *np)
+{
+	struct irqs irqs;
+	struct qdev qd;
+	struct nqirq *v = NULL;
+	enum qserve r;
+	unsigned int n;
+	char ***names;
+	size_t *counts, i, k, nv = 0, total = 0, first;
+
+	*vp = NULL;
+	*np = 0;
+	if (device_irqs(ifname, &irqs, NULL) != 0 || irqs.n == 0) {
+		irqs_free(&irqs);
+		return;
+	}
+	names = xcalloc(irqs.n, sizeof(*names));
+	counts = xcalloc(irqs.n, sizeof(*counts));
+	queuename_init(&qd, ifname, device);
+	for (i = 0; i < irqs.n; i++) {
+		irq_actions(irqs.v[i], &names[i], &counts[i]);
+		total += counts[i] > 0 ? counts[i] : 1;
+		for (k = 0; k < counts[i]; k++)
+			queuename_note(&qd, names[i][k]);
+	}
+	v = xcalloc(total, sizeof(*v));
+	for (i = 0; i < irqs.n; i++) {
+		first = nv;
+		for (k = 0; k < counts[i]; k++)
+			if ((r = queuename_match(&qd, names[i][k], &n)) !=
+			    QS_NONE)
+				v[nv++] = (struct nqirq){ irqs.v[i], r, n };
+		if (nv == first)
+			v[nv++] = (struct nqirq){ irqs.v[i], QS_NONE, 0 };
+		irq_actions_free(names[i], counts[i]);
+	}
+	free(counts);
+	free(names);
+	*vp = v;
+	*np = nv;
+	irqs_free(&irqs);
+}
+
+/*
+ * Each queue's IRQ: the first of netif_irqs() that serves it. Names say
+ * nothing of a queue they give no number for: such a queue keeps irq -1.
+ */
+void
+netif_match(struct netif *nif)
+{
+	struct nqirq *v;
+	size_t n, i;
+
+	netif_irqs(nif->name, nif->device, &v, &n);
+	for (i = 0; i < n; i++) {
+		if (v[i].serve == QS_COMBINED || v[i].serve == QS_RX)
+			serve(nif, NQ_RX, v[i].n, v[i].irq);
+		if (v[i].serve == QS_COMBINED || v[i].serve == QS_TX)
+			serve(nif, NQ_TX, v[i].n, v[i].irq);
+	}
+	free(v);
+}
+
+void
+netif_free(struct netif *nif)
+{
+	size_t i;
+
+	for (i = 0; i < nif->nq; i++)
+		cpuset_free(nif->q[i].cpus);
+	free(nif->q);
+	free(nif->name);
+	free(nif->device);
+	memset(nif, 0, sizeof(*nif));
+}
+
+/*
+ * The mask file of an interface's queue, rx-N's rps_cpus or tx-N's
+ * xps_cpus, relative to the root, in rel: 0, or in silence -ENODEV when
+ * there is no such interface, -ENOENT when it has no such queue, -ENXIO
+ * when the queue has no such file.
+ */
+int
+netqueue_find(const char *dev, enum nqkind kind, unsigned int n, char *rel,
+    size_t size)
+{
+	struct netqueue q = { kind, n, NULL, 0, -1 };
+	struct netif nif = { .name = (char *)dev };
+	char *slash;
+	int rc;
+
+	if (*dev == '\0' || strcmp(dev, ".") == 0 || strcmp(dev, "..") == 0 ||
+	    strchr(dev, '/') != NULL || strlen(dev) > NAME_MAX)
+		return -ENODEV;
+	snprintf(rel, size, NET_DIR "/%s", dev);
+	if (!procfs_exists(rel))
+		return -ENODEV;
+	netqueue_path(&nif, &q, rel, size);
+	if (procfs_exists(rel))
+		return 0;
+	slash = strrchr(rel, '/');
+	*slash = '\0';
+	rc = procfs_exists(rel) ? -ENXIO : -ENOENT;
+	*slash = '/';
+	return rc;
+}
+
+/*
+ * Whether a queue's mask file can be written as it is: read as a mask
+ * of the machine's width (netif_read() said why not, but for ENOENT) and
+ * a regular file. 0, or -errno after saying why, labelled "eth0 tx-3".
+ */
+int
+netqueue_check(const struct netif *nif, const struct netqueue *q)
+{
+	char rel[PATH_MAX], name[32];
+	struct pfile pf;
+	int rc;
+
+	netqueue_path(nif, q, rel, sizeof(rel));
+	netqueue_name(q, name, sizeof(name));
+	if (q->err == -ENOENT)
+		warnx("%s %s: %s: %s", quoted(nif->name), name,
+		    procfs_path(rel), strerror(ENOENT));
+	if (q->cpus == NULL)
+		return q->err != 0 ? q->err : -EINVAL;
+	if ((rc = pfile_open(&pf, rel, false)) != 0) {
+		warnc(-rc, "%s %s: %s", quoted(nif->name), name,
+		    procfs_path(rel));
+		return rc;
+	}
+	if (!pf.regular) {
+		warnx("%s %s: %s: not a regular file", quoted(nif->name), name,
+		    procfs_path(rel));
+		rc = -EPERM;
+	}
+	pfile_close(&pf);
+	return rc;
+}
+
+/*
+ * What the kernel keeps of a set written to a queue's mask file (owned):
+ * its online CPUs in xps_cpus (__netif_set_xps_queue()), and in rps_cpus
+ * those that are neither isolated nor nohz_full (store_rps_map():
+ * housekeeping_cpumask(HK_TYPE_DOMAIN), and HK_TYPE_WQ that nohz_full=
+ * sets).
+ */
+struct cpuset *
+netqueue_kept(const struct machine *m, enum nqkind kind,
+    const struct cpuset *want)
+{
+	struct cpuset *kept = xcpudup(want);
+
+	cpuset_and(kept, m->online);
+	if (kind == NQ_RX)
+		cpuset_andnot(kept, m->isolated);
+	return kept;
+}
+
+/* "only online CPUs in xps_cpus": what netqueue_kept() keeps, in words. */
+const char *
+netqueue_keeps(enum nqkind kind)
+{
+	return kind == NQ_TX ? "only online CPUs in xps_cpus" :
+	    "only online CPUs that are neither isolated nor nohz_full in "
+	    "rps_cpus";
+}

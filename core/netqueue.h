@@ -1,0 +1,73 @@
+/*
+ * The queues of network interfaces: their directories under
+ * sys/class/net/NAME/queues, their RPS and XPS CPUs, and the IRQ serving
+ * each, matched from the action names of the device's IRQs.
+ */
+#ifndef IRQAFF_NETQUEUE_H
+#define IRQAFF_NETQUEUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/machine.h"
+#include "lib/queuename.h"
+#include "parse.h"
+
+enum nqkind { NQ_RX, NQ_TX };
+
+/* One queue, rx-N or tx-N; cpus is owned. */
+struct netqueue {
+	enum nqkind	 kind;
+	unsigned int	 n;
+	struct cpuset	*cpus;		/* rps_cpus or xps_cpus; NULL: err */
+	int		 err;		/* why cpus could not be read: -errno */
+	int		 irq;		/* the IRQ serving it; -1 if unknown */
+};
+
+/* An interface and its queues; everything in it is owned. */
+struct netif {
+	char		*name;
+	char		*device;	/* its device link's name, or NULL */
+	struct netqueue	*q;		/* by number, rx-N before tx-N */
+	size_t		 nq;
+};
+
+/* An IRQ of an interface's device and queues one of its names serves. */
+struct nqirq {
+	unsigned int	 irq;
+	enum qserve	 serve;
+	unsigned int	 n;		/* rx-N, tx-N: 0 for QS_NONE */
+};
+
+/* The interfaces with queues, in name order; free with procfs_dir_free. */
+int		 netif_names(char ***, size_t *);
+/* An interface's queues and masks: 0, -ENODEV, -ENOENT (no queues). */
+int		 netif_read(struct machine *, const char *, struct netif *);
+/* Each queue's IRQ, from the action names of its device's IRQs. */
+void		 netif_match(struct netif *);
+/* Its device link's last name (owned), or NULL. */
+char		*netif_device(const char *);
+/* What the IRQs of an interface (name, device) serve, name by name. */
+void		 netif_irqs(const char *, const char *, struct nqirq **,
+		    size_t *);
+void		 netif_free(struct netif *);
+struct netqueue	*netif_queue(const struct netif *, enum nqkind, unsigned int);
+bool		 netqueue_parse(const char *, enum nqkind *, unsigned int *);
+/* "rps_cpus" or "xps_cpus"; "rx-3"; its mask file under the root. */
+const char	*netqueue_file(const struct netqueue *);
+void		 netqueue_name(const struct netqueue *, char *, size_t);
+void		 netqueue_path(const struct netif *, const struct netqueue *,
+		    char *, size_t);
+/* A queue's mask file: 0, -ENODEV, -ENOENT (no queue), -ENXIO (no file). */
+int		 netqueue_find(const char *, enum nqkind, unsigned int, char *,
+		    size_t);
+
+/* What the kernel keeps of a set written to the queue's mask (owned). */
+struct cpuset	*netqueue_kept(const struct machine *, enum nqkind,
+		    const struct cpuset *);
+const char	*netqueue_keeps(enum nqkind);
+
+/* Whether its mask file holds a mask and is a regular file; said. */
+int		 netqueue_check(const struct netif *, const struct netqueue *);
+
+#endif

@@ -1,0 +1,405 @@
+/*
+ * Which IRQs: the ones the kernel has (the numbered directories of
+ * proc/irq), their action names, the IRQs of a device, and what a
+ * selector picks among them.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/machine.h"
+#include "core/select.h"
+#include "core/xalloc.h"
+#include "lib/irqsel.h"
+#include "procfs.h"
+
+void
+irqs_free(struct irqs *s)
+{
+	free(s->v);
+	s->v = NULL;
+	s->n = 0;
+}
+
+/* Binary search; *at, when given, is the index of irq. */
+bool
+irqs_find(const struct irqs *s, unsigned int irq, size_t *at)
+{
+	size_t lo = 0, hi = s->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->v[mid] == irq) {
+			if (at != NULL)
+				*at = mid;
+			return true;
+		}
+		if (s->v[mid] < irq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* Every IRQ the kernel has. 0, or a negative errno after saying why. */
+int
+irqs_all(struct irqs *out)
+{
+	int rc;
+
+	if ((rc = procfs_numbers("proc/irq", &out->v, &out->n)) != 0) {
+		out->v = NULL;
+		out->n = 0;
+		warnc(-rc, "%s", procfs_path("proc/irq"));
+	}
+	return rc;
+}
+
+/* The action names of an IRQ, sorted: the directories in proc/irq/N. */
+int
+irq_actions(unsigned int irq, char ***names, size_t *n)
+{
+	char rel[64];
+	int rc;
+
+	snprintf(rel, sizeof(rel), "proc/irq/%u", irq);
+	if ((rc = procfs_dir(rel, true, names, n)) != 0) {
+		*names = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+void
+irq_actions_free(char **names, size_t n)
+{
+	procfs_dir_free(names, n);
+}
+
+/* The action names joined by ", ", as /proc/interrupts shows them. */
+char *
+irq_names(unsigned int irq)
+{
+	char **names, *s;
+	size_t n, i, len = 1;
+
+	irq_actions(irq, &names, &n);
+	for (i = 0; i < n; i++)
+		len += strlen(names[i]) + 2;
+	s = xcalloc(1, len);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			strlcat(s, ", ", len);
+		strlcat(s, names[i], len);
+	}
+	irq_actions_free(names, n);
+	return s;
+}
+
+/*
+ * Where a device named NAME is listed: a PCI address, a network
+ * interface, an NVMe controller, a disk or partition. Each is a link to
+ * the device's directory under sys/devices.
+ */
+static const char *const device_dirs[] = {
+	"sys/bus/pci/devices/%s",
+	"sys/class/net/%s",
+	"sys/class/nvme/%s",
+	"sys/class/block/%s",
+};
+
+/* A directory that holds a device's interrupts: msi_irqs or irq. */
+static bool
+has_irqs(const char *dir)
+{
+	char rel[PATH_MAX + 16];
+
+	snprintf(rel, sizeof(rel), "%s/msi_irqs", dir);
+	if (procfs_exists(rel))
+		return true;
+	snprintf(rel, sizeof(rel), "%s/irq", dir);
+	return procfs_exists(rel);
+}
+
+/*
+ * The directory of the device whose interrupts serve the one listed at
+ * rel: the first that has any of the device and its parents, walking up
+ * its path under sys/devices as sysfs-rules.rst says to find a parent.
+ * An interface's parent is the PCI function (.../0000:3b:00.0/net/eth0),
+ * or a virtio device on one (.../0000:00:03.0/virtio2/net/eth0: drivers/
+ * virtio/virtio_pci_common.c requests the vectors on the function, named
+ * "virtio2-config", "virtio2-input.0"); an NVMe disk's is its controller
+ * (.../0000:3d:00.0/nvme/nvme0/nvme0n1). False, buf undefined, if none
+ * has.
+ */
+static bool
+irq_dir(const char *rel, char *buf, size_t size)
+{
+	char *slash;
+
+	if (procfs_realpath(rel, buf, size) != 0)
+		return false;
+	while (strncmp(buf, "sys/devices/", 12) == 0) {
+		if (has_irqs(buf))
+			return true;
+		if ((slash = strrchr(buf, '/')) == NULL)
+			break;
+		*slash = '\0';
+	}
+	return false;
+}
+
+/* A device's legacy interrupt line, when it has no MSI. */
+static void
+legacy_irq(const char *dir, struct irqs *out)
+{
+	char rel[PATH_MAX + 16], *buf;
+	const char *errstr;
+	long long irq;
+
+	snprintf(rel, sizeof(rel), "%s/irq", dir);
+	if (procfs_read(rel, &buf) != 0)
+		return;
+	buf[strcspn(buf, "\n")] = '\0';
+	irq = strtonum(buf, 1, INT_MAX, &errstr);
+	free(buf);
+	if (errstr == NULL) {
+		out->v = xcalloc(1, sizeof(*out->v));
+		out->v[0] = irq;
+		out->n = 1;
+	}
+}
+
+/*
+ * The IRQs of a network interface, NVMe controller, disk or PCI address:
+ * the msi_irqs entries or else the legacy irq of the device, or of the
+ * device above it that has its interrupts (see irq_dir()). *dirp, when
+ * given, becomes the directory they were found in, or the device's own
+ * if none was (the caller frees it). 0, or -ENOENT silently.
+ */
+int
+device_irqs(const char *name, struct irqs *out, char **dirp)
+{
+	char dir[512], idir[PATH_MAX], rel[PATH_MAX + 16];
+	size_t i;
+	bool found;
+
+	out->v = NULL;
+	out->n = 0;
+	for (i = 0; i < nitems(device_dirs); i++) {
+		snprintf(dir, sizeof(dir), device_dirs[i], name);
+		if (procfs_exists(dir))
+			break;
+	}
+	if (i == nitems(device_dirs))
+		return -ENOENT;
+	found = irq_dir(dir, idir, sizeof(idir));
+	if (dirp != NULL)
+		*dirp = xstrdup(found ? idir : dir);
+	if (!found)
+		return 0;
+	snprintf(rel, sizeof(rel), "%s/msi_irqs", idir);
+	if (procfs_numbers(rel, &out->v, &out->n) == 0 && out->n > 0)
+		return 0;
+	irqs_free(out);
+	legacy_irq(idir, out);
+	return 0;
+}
+
+/* The action names of every IRQ, read once, when a glob needs them. */
+struct names {
+	char	**v;
+	size_t	  n;
+	bool	  read;
+};
+
+static bool
+glob_matches(const char *glob, unsigned int irq, struct names *nm)
+{
+	size_t k;
+
+	if (!nm->read) {
+		irq_actions(irq, &nm->v, &nm->n);
+		nm->read = true;
+	}
+	for (k = 0; k < nm->n; k++)
+		if (fnmatch(glob, nm->v[k], 0) == 0)
+			return true;
+	return false;
+}
+
+/* A cpu: item's CPUs, and room to read an IRQ's. */
+struct oncpus {
+	struct cpuset	*want;
+	struct cpuset	*set;
+};
+
+/*
+ * Whether an IRQ runs on one of the CPUs: its effective CPUs, or its
+ * requested ones when the kernel has no effective_affinity files.
+ */
+static bool
+runs_on(unsigned int irq, struct oncpus *on)
+{
+	struct perr pe;
+	int rc;
+
+	if ((rc = affinity_read(irq, AFF_EFFECTIVE, on->set, &pe)) == -ENOENT)
+		rc = affinity_read(irq, AFF_REQUESTED, on->set, &pe);
+	/* -ENOENT: the IRQ is gone */
+	if (rc != 0 && rc != -ENOENT)
+		warnx("irq %u: %s", irq, pe.msg);
+	return rc == 0 && cpuset_intersects(on->set, on->want);
+}
+
+/*
+ * The CPUs of a cpu: item, the text after "cpu:", read as every CPU set
+ * operand is. 0, or after saying why -EINVAL for a bad set, -EIO when
+ * the machine's CPUs cannot be known.
+ */
+static int
+oncpus_read(const char *arg, const char *text, struct oncpus *on)
+{
+	struct machine m;
+	struct perr pe;
+	int rc = 0;
+
+	if (machine_load(&m) != 0) {
+		machine_free(&m);
+		return -EIO;
+	}
+	on->want = xcpuset(m.nbits);
+	on->set = xcpuset(m.nbits);
+	if (machine_cpus(&m, text, CPUS_NONEMPTY, on->want, &pe) != 0) {
+		warnx("IRQ list \"%s\": %s", quoted(arg), pe.msg);
+		rc = -EINVAL;
+	}
+	machine_free(&m);
+	return rc;
+}
+
+/* Marks what one selector item picks; returns how many it picked. */
+static size_t
+select_item(const struct irqsel *it, const struct irqs *all, bool *pick,
+    struct names *names, struct oncpus *on)
+{
+	struct irqs dev;
+	size_t i, at, hits = 0;
+	bool hit;
+
+	if (it->kind == SEL_DEV) {
+		if (device_irqs(it->arg, &dev, NULL) != 0)
+			return 0;
+		for (i = 0; i < dev.n; i++)
+			if (irqs_find(all, dev.v[i], &at)) {
+				pick[at] = true;
+				hits++;
+			}
+		irqs_free(&dev);
+		return hits;
+	}
+	for (i = 0; i < all->n; i++) {
+		if (it->kind == SEL_ALL)
+			hit = true;
+		else if (it->kind == SEL_RANGE)
+			hit = all->v[i] >= it->lo && all->v[i] <= it->hi;
+		else if (it->kind == SEL_CPU)
+			hit = runs_on(all->v[i], on);
+		else
+			hit = glob_matches(it->arg, all->v[i], &names[i]);
+		pick[i] |= hit;
+		hits += hit;
+	}
+	return hits;
+}
+
+static void
+nothing_picked(const char *arg, const struct irqsel *it,
+    const struct oncpus *on)
+{
+	char *list;
+
+	if (it->kind == SEL_RANGE && it->lo == it->hi)
+		warnx("IRQ %u does not exist", it->lo);
+	else if (it->kind == SEL_RANGE)
+		warnx("IRQ list \"%s\": no IRQ in %u-%u", quoted(arg),
+		    it->lo, it->hi);
+	else if (it->kind == SEL_DEV)
+		warnx("IRQ list \"%s\": device %s has no IRQs or does not "
+		    "exist", quoted(arg), quoted(it->arg));
+	else if (it->kind == SEL_GLOB)
+		warnx("IRQ list \"%s\": \"%s\" matches no IRQ", quoted(arg),
+		    quoted(it->arg));
+	else if (it->kind == SEL_CPU) {
+		list = xformat(on->want, false);
+		warnx("IRQ list \"%s\": no IRQ runs on CPU %s", quoted(arg),
+		    list);
+		free(list);
+	} else
+		warnx("IRQ list \"%s\": there are no IRQs", quoted(arg));
+}
+
+/*
+ * The IRQs a selector picks among those that exist; every item must
+ * pick one. 0, or after saying why -EINVAL for a bad selector or one
+ * that picks nothing, another negative errno when proc/irq or the
+ * machine's CPUs are unreadable.
+ */
+int
+irqs_select(const char *arg, struct irqs *out)
+{
+	struct irqs all;
+	struct oncpus on = { NULL, NULL };
+	struct irqsel *sel;
+	struct names *names;
+	struct perr pe;
+	size_t nsel, i, k;
+	bool *pick;
+	int rc;
+
+	out->v = NULL;
+	out->n = 0;
+	if ((rc = irqsel_parse(arg, &sel, &nsel, &pe)) != 0) {
+		if (rc == -ENOMEM)
+			err(1, NULL);
+		warnx("IRQ list \"%s\": %s", quoted(arg), pe.msg);
+		return -EINVAL;
+	}
+	/* only the last item can be cpu: */
+	if ((sel[nsel - 1].kind == SEL_CPU &&
+	    (rc = oncpus_read(arg, sel[nsel - 1].arg, &on)) != 0) ||
+	    (rc = irqs_all(&all)) != 0) {
+		cpuset_free(on.want);
+		cpuset_free(on.set);
+		irqsel_free(sel, nsel);
+		return rc;
+	}
+	pick = xcalloc(all.n, sizeof(*pick));
+	names = xcalloc(all.n, sizeof(*names));
+	for (i = 0; rc == 0 && i < nsel; i++)
+		if (select_item(&sel[i], &all, pick, names, &on) == 0) {
+			nothing_picked(arg, &sel[i], &on);
+			rc = -EINVAL;
+		}
+	if (rc == 0) {
+		out->v = xcalloc(all.n, sizeof(*out->v));
+		for (i = k = 0; i < all.n; i++)
+			if (pick[i])
+				out->v[k++] = all.v[i];
+		out->n = k;
+	}
+	for (i = 0; i < all.n; i++)
+		irq_actions_free(names[i].v, names[i].n);
+	free(names);
+	free(pick);
+	cpuset_free(on.want);
+	cpuset_free(on.set);
+	irqs_free(&all);
+	irqsel_free(sel, nsel);
+	return rc;
+}

@@ -1,0 +1,661 @@
+/*
+ * Snapshot files read and checked, and their entries matched to the
+ * IRQs of this machine.
+ *
+ * Matching: an irq line with names is matched to the IRQ whose action
+ * names are exactly those (in any order); when several lines name the
+ * same set, as many IRQs must have it and they are paired in order of
+ * number. With --by-number, or without names, the number is used; but
+ * without --by-number, a line without names skips an IRQ that has names
+ * (it had none when saved: its number may now be another device's). A
+ * pattern line gives its CPUs to every IRQ it matches. When lines pick
+ * the same IRQ, the last one wins. An optional line ("?") that matches
+ * no IRQ at all is no problem; with a selection (--only), neither is any
+ * line that picks no IRQ, and problems are those of selected IRQs.
+ *
+ * A queue line (xps, rps) names its interface and queue; the last line
+ * for a queue wins. With a selection, only the lines of interfaces that
+ * a dev: item names apply, and only theirs have problems.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/netqueue.h"
+#include "core/snapshot.h"
+#include "core/xalloc.h"
+#include "lib/irqsel.h"
+#include "procfs.h"
+
+/* A line of a snapshot: far more than 8192 CPUs and any name need. */
+#define SNAP_LINE_MAX	(1 << 20)
+
+void
+snap_warn(const struct snap *s, size_t line, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	warnx("%s:%zu: %s", s->label, line, msg);
+}
+
+/* A line that cannot be applied, kept for snap_resolve to report. */
+static void
+problem(struct snap *s, const struct entry *e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+problem(struct snap *s, const struct entry *e, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	s->problems = xreallocarray(s->problems, s->nproblems + 1,
+	    sizeof(*s->problems));
+	s->problems[s->nproblems].line = e->line;
+	s->problems[s->nproblems++].msg = xstrdup(msg);
+}
+
+static int
+cmpproblem(const void *a, const void *b)
+{
+	const struct problem *x = a, *y = b;
+
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* The problems in line order: on stdout for check, else warnings. */
+static void
+report(struct snap *s)
+{
+	const struct problem *p;
+	size_t i;
+
+	if (s->nproblems > 1 && mergesort(s->problems, s->nproblems,
+	    sizeof(*s->problems), cmpproblem) != 0)
+		err(1, NULL);
+	for (i = 0; i < s->nproblems; i++) {
+		p = &s->problems[i];
+		if (s->check)
+			printf("%s:%zu: %s\n", s->label, p->line, p->msg);
+		else
+			warnx("%s:%zu: %s", s->label, p->line, p->msg);
+	}
+}
+
+/* Whether an IRQ is one snap_resolve was asked about. */
+static bool
+selected(const struct snap *s, unsigned int irq)
+{
+	return s->only == NULL || irqs_find(s->only, irq, NULL);
+}
+
+/* Names for a message: "a" "b" when strings, else a, b. */
+char *
+names_text(char **names, size_t n, bool strings)
+{
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *fp;
+
+	if ((fp = open_memstream(&text, &len)) == NULL)
+		err(1, NULL);
+	for (i = 0; i < n; i++)
+		fprintf(fp, strings ? "%s\"%s\"" : "%s%s",
+		    i == 0 ? "" : strings ? " " : ", ", quoted(names[i]));
+	if (fclose(fp) != 0)
+		err(1, NULL);
+	return text;
+}
+
+static void
+entry_free(struct entry *e)
+{
+	snapline_free(&e->sl);
+	free(e->hit);
+	cpuset_free(e->want);
+}
+
+void
+snap_free(struct snap *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		entry_free(&s->v[i]);
+	for (i = 0; i < s->nproblems; i++)
+		free(s->problems[i].msg);
+	for (i = 0; i < s->nqueues; i++)
+		free(s->queues[i].rel);
+	for (i = 0; i < s->nonly_devs; i++)
+		free(s->only_devs[i]);
+	free(s->queues);
+	free(s->only_devs);
+	s->queues = NULL;
+	s->only_devs = NULL;
+	s->nqueues = s->nonly_devs = 0;
+	free(s->v);
+	free(s->slots);
+	free(s->label);
+	free(s->problems);
+	s->v = NULL;
+	s->n = 0;
+	s->label = NULL;
+	s->problems = NULL;
+	s->nproblems = 0;
+}
+
+/* FNV-1a over what makes two lines the same: kind, pattern, CPUs. */
+static size_t
+entry_hash(const struct entry *e)
+{
+	const char *parts[2] = { e->sl.pattern, e->sl.cpus };
+	size_t h = 2166136261u ^ e->sl.kind, i;
+	const unsigned char *p;
+
+	for (i = 0; e->sl.kind == SNAP_PATTERN && i < nitems(parts); i++)
+		for (p = (const unsigned char *)parts[i]; ; p++) {
+			h = (h ^ *p) * 16777619u;
+			if (*p == '\0')
+				break;
+		}
+	return h;
+}
+
+static bool
+same_entry(const struct entry *a, const struct entry *b)
+{
+	if (a->sl.kind != b->sl.kind)
+		return false;
+	return a->sl.kind == SNAP_DEFAULT ||
+	    (a->sl.optional == b->sl.optional &&
+	    strcmp(a->sl.pattern, b->sl.pattern) == 0 &&
+	    strcmp(a->sl.cpus, b->sl.cpus) == 0);
+}
+
+/* Lines with IRQ numbers are all kept, for pairing; queue lines too. */
+static bool
+hashed(const struct entry *e)
+{
+	return e->sl.kind == SNAP_DEFAULT || e->sl.kind == SNAP_PATTERN;
+}
+
+static void
+rehash(struct snap *s)
+{
+	size_t i, h;
+
+	free(s->slots);
+	s->nslots = s->nslots == 0 ? 64 : s->nslots * 2;
+	s->slots = xcalloc(s->nslots, sizeof(*s->slots));
+	for (i = 0; i < s->n; i++) {
+		if (!hashed(&s->v[i]))
+			continue;
+		for (h = entry_hash(&s->v[i]); s->slots[h % s->nslots] != 0; h++)
+			;
+		s->slots[h % s->nslots] = i + 1;
+	}
+}
+
+/*
+ * A default or pattern line that repeats an earlier one replaces it: the
+ * later line wins anyway, and a file of a million "* 1" lines then costs
+ * what one does. Lines with IRQ numbers are all kept, for pairing.
+ */
+static void
+add_entry(struct snap *s, struct entry *e)
+{
+	size_t h, *slot = NULL;
+
+	if (hashed(e)) {
+		if (2 * s->n >= s->nslots)
+			rehash(s);
+		for (h = entry_hash(e); s->slots[h % s->nslots] != 0; h++)
+			if (same_entry(&s->v[s->slots[h % s->nslots] - 1], e)) {
+				entry_free(&s->v[s->slots[h % s->nslots] - 1]);
+				s->v[s->slots[h % s->nslots] - 1] = *e;
+				return;
+			}
+		slot = &s->slots[h % s->nslots];
+	}
+	if (s->n == s->cap) {
+		s->cap = s->cap == 0 ? 64 : 2 * s->cap;
+		s->v = xreallocarray(s->v, s->cap, sizeof(*s->v));
+	}
+	s->v[s->n++] = *e;
+	if (slot != NULL)
+		*slot = s->n;
+}
+
+/*
+ * One line into an entry. A set's offline CPUs are allowed here: whether
+ * it can be written is known only for the IRQ it goes to.
+ */
+static int
+read_entry(struct snap *s, struct machine *m, size_t lineno,
+    const char *line, size_t len)
+{
+	struct entry e = { .line = lineno };
+	struct perr pe;
+	int rc;
+
+	if ((rc = snapline_parse(line, len, &e.sl, &pe)) == -ENOMEM)
+		err(1, NULL);
+	if (rc == 0 && e.sl.kind != SNAP_NONE) {
+		e.want = xcpuset(m->nbits);
+		/* a queue may have no CPU: "none" */
+		rc = machine_cpus(m, e.sl.cpus, e.sl.kind == SNAP_XPS ||
+		    e.sl.kind == SNAP_RPS ? 0 : CPUS_NONEMPTY, e.want, &pe);
+	}
+	if (rc != 0) {
+		snap_warn(s, lineno, "%s", pe.msg);
+		entry_free(&e);
+		return rc;
+	}
+	if (e.sl.kind != SNAP_NONE)
+		add_entry(s, &e);
+	return 0;
+}
+
+/*
+ * Reads and checks the whole file. 0, or after saying why -EINVAL when
+ * a line is wrong (every such line reported, up to a line over the cap),
+ * another negative errno when the file cannot be read.
+ */
+int
+snap_read(struct snap *s, struct machine *m, const char *path)
+{
+	struct lines l;
+	size_t lineno = 0, len;
+	char *line;
+	FILE *fp;
+	int bad = 0, rc;
+
+	s->label = escaped(strcmp(path, "-") == 0 ? "standard input" : path);
+	if (s->label == NULL)
+		err(1, NULL);
+	if ((fp = file_open(path)) == NULL) {
+		rc = -errno;
+		warn("%s", s->label);
+		return rc;
+	}
+	lines_fd(&l, fileno(fp), SNAP_LINE_MAX);
+	while ((rc = lines_next(&l, &line, &len)) == 1)
+		bad += read_entry(s, m, ++lineno, line, len) != 0;
+	if (rc == -EFBIG) {
+		snap_warn(s, lineno + 1, "longer than %d bytes; is this a "
+		    "snapshot file?", SNAP_LINE_MAX);
+		rc = -EINVAL;
+	} else if (rc == -ENOMEM)
+		errc(1, ENOMEM, NULL);
+	else if (rc < 0)
+		warnc(-rc, "%s", s->label);
+	else if (bad > 0)
+		rc = -EINVAL;
+	lines_close(&l);
+	if (fp != stdin)
+		fclose(fp);
+	return rc;
+}
+
+/* The IRQs of the machine and their action names. */
+int
+mirqs_load(struct mirqs *mi)
+{
+	size_t i;
+	int rc;
+
+	mi->v = NULL;
+	if ((rc = irqs_all(&mi->nums)) != 0)
+		return rc;
+	mi->v = xcalloc(mi->nums.n, sizeof(*mi->v));
+	for (i = 0; i < mi->nums.n; i++)
+		irq_actions(mi->nums.v[i], &mi->v[i].names,
+		    &mi->v[i].nnames);
+	return 0;
+}
+
+void
+mirqs_free(struct mirqs *mi)
+{
+	size_t i;
+
+	for (i = 0; mi->v != NULL && i < mi->nums.n; i++)
+		irq_actions_free(mi->v[i].names, mi->v[i].nnames);
+	free(mi->v);
+	mi->v = NULL;
+	irqs_free(&mi->nums);
+}
+
+static int
+cmpnames(char **a, size_t na, char **b, size_t nb)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < na && i < nb; i++)
+		if ((r = strcmp(a[i], b[i])) != 0)
+			return r;
+	return (na > nb) - (na < nb);
+}
+
+static void
+add_hit(struct entry *e, size_t at)
+{
+	e->hit = xreallocarray(e->hit, e->nhit + 1, sizeof(*e->hit));
+	e->hit[e->nhit++] = at;
+}
+
+static int
+cmpentry(const void *a, const void *b)
+{
+	const struct entry *x = *(const struct entry *const *)a;
+	const struct entry *y = *(const struct entry *const *)b;
+	int r;
+
+	if ((r = cmpnames(x->sl.names, x->sl.nnames, y->sl.names,
+	    y->sl.nnames)) != 0)
+		return r;
+	if (x->sl.irq != y->sl.irq)
+		return (x->sl.irq > y->sl.irq) - (x->sl.irq < y->sl.irq);
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* IRQs with names, sorted by names then number; a points into mirqs. */
+struct named {
+	const struct mirq	*q;
+	unsigned int		 irq;
+	size_t			 at;
+};
+
+static int
+cmpnamed(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int r;
+
+	if ((r = cmpnames(x->q->names, x->q->nnames, y->q->names,
+	    y->q->nnames)) != 0)
+		return r;
+	return (x->irq > y->irq) - (x->irq < y->irq);
+}
+
+static void
+pattern_hits(const struct mirqs *mi, struct entry *e)
+{
+	size_t i, k;
+
+	for (i = 0; i < mi->nums.n; i++)
+		for (k = 0; k < mi->v[i].nnames; k++)
+			if (fnmatch(e->sl.pattern, mi->v[i].names[k], 0) == 0) {
+				add_hit(e, i);
+				break;
+			}
+}
+
+static void
+number_hit(struct snap *s, const struct mirqs *mi, struct entry *e)
+{
+	const struct mirq *q;
+	size_t at;
+	char *now;
+
+	if (!irqs_find(&mi->nums, e->sl.irq, &at)) {
+		if (!e->sl.optional && s->only == NULL)
+			problem(s, e, "IRQ %u does not exist", e->sl.irq);
+		return;
+	}
+	q = &mi->v[at];
+	if (e->sl.nnames == 0 && !s->by_number && q->nnames > 0) {
+		if (selected(s, e->sl.irq)) {
+			now = names_text(q->names, q->nnames, true);
+			problem(s, e, "IRQ %u has no name in the snapshot but "
+			    "is %s here; give its name or use --by-number",
+			    e->sl.irq, now);
+			free(now);
+		}
+		return;
+	}
+	add_hit(e, at);
+}
+
+/*
+ * Reports the lines of a group of equal names that could not be paired
+ * with the nq IRQs that have those names: with a selection, when one of
+ * those is selected; optional lines, only when there are some.
+ */
+static void
+unpaired(struct snap *s, struct entry **ents, size_t ne,
+    const struct named *q, size_t nq)
+{
+	char *text;
+	size_t k;
+
+	for (k = 0; s->only != NULL && k < nq; k++)
+		if (selected(s, q[k].irq))
+			break;
+	if (s->only != NULL && k == nq)
+		return;
+	text = names_text(ents[0]->sl.names, ents[0]->sl.nnames, true);
+	for (k = 0; k < ne; k++) {
+		if (nq == 0 && ents[k]->sl.optional)
+			continue;
+		if (nq == 0)
+			problem(s, ents[k], "%s matches no IRQ", text);
+		else if (ne == 1)
+			problem(s, ents[k], "%s matches %zu IRQs", text, nq);
+		else
+			problem(s, ents[k], "%s matches %zu IRQs, not the %zu "
+			    "of the snapshot", text, nq, ne);
+	}
+	free(text);
+}
+
+/*
+ * Lines with the same names and the IRQs with those names, each sorted
+ * by number, are paired when there are as many of one as of the other.
+ */
+static void
+name_hits(struct snap *s, struct mirqs *mi, struct entry **ents, size_t ne)
+{
+	struct named *q = xcalloc(mi->nums.n, sizeof(*q));
+	size_t nq = 0, i, j = 0, gi, gj, k;
+	char **names;
+	size_t nnames;
+
+	for (i = 0; i < mi->nums.n; i++)
+		if (mi->v[i].nnames > 0)
+			q[nq++] = (struct named){ &mi->v[i], mi->nums.v[i], i };
+	qsort(ents, ne, sizeof(*ents), cmpentry);
+	qsort(q, nq, sizeof(*q), cmpnamed);
+	for (i = 0; i < ne; i = gi) {
+		names = ents[i]->sl.names;
+		nnames = ents[i]->sl.nnames;
+		for (gi = i + 1; gi < ne && cmpnames(names, nnames,
+		    ents[gi]->sl.names, ents[gi]->sl.nnames) == 0; gi++)
+			;
+		while (j < nq && cmpnames(q[j].q->names, q[j].q->nnames,
+		    names, nnames) < 0)
+			j++;
+		for (gj = j; gj < nq && cmpnames(q[gj].q->names,
+		    q[gj].q->nnames, names, nnames) == 0; gj++)
+			;
+		if (gj - j == gi - i)
+			for (k = 0; k < gi - i; k++)
+				add_hit(ents[i + k], q[j + k].at);
+		else
+			unpaired(s, ents + i, gi - i, q + j, gj - j);
+		j = gj;
+	}
+	free(q);
+}
+
+/* The dev: items of a selector irqs_select() took, for queue lines. */
+void
+snap_only_devs(struct snap *s, const char *arg)
+{
+	struct irqsel *items;
+	struct perr pe;
+	size_t n, i;
+
+	if (irqsel_parse(arg, &items, &n, &pe) != 0)
+		errx(1, "%s", pe.msg);
+	for (i = 0; i < n; i++)
+		if (items[i].kind == SEL_DEV) {
+			s->only_devs = xreallocarray(s->only_devs,
+			    s->nonly_devs + 1, sizeof(*s->only_devs));
+			s->only_devs[s->nonly_devs++] = xstrdup(items[i].arg);
+		}
+	irqsel_free(items, n);
+}
+
+/* "xps eth0 tx-3", the interface escaped. */
+void
+snap_queue_label(const struct entry *e, char *buf, size_t size)
+{
+	bool tx = e->sl.kind == SNAP_XPS;
+
+	snprintf(buf, size, "%s %s %s-%u", tx ? "xps" : "rps",
+	    quoted(e->sl.dev), tx ? "tx" : "rx", e->sl.queue);
+}
+
+static int
+cmpqline(const void *a, const void *b)
+{
+	const struct entry *x = *(const struct entry *const *)a;
+	const struct entry *y = *(const struct entry *const *)b;
+	int r;
+
+	if ((r = strverscmp(x->sl.dev, y->sl.dev)) != 0 ||
+	    (r = strcmp(x->sl.dev, y->sl.dev)) != 0)
+		return r;
+	if (x->sl.queue != y->sl.queue)
+		return x->sl.queue > y->sl.queue ? 1 : -1;
+	if (x->sl.kind != y->sl.kind)
+		return (x->sl.kind == SNAP_XPS) - (y->sl.kind == SNAP_XPS);
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+static bool
+dev_selected(const struct snap *s, const char *dev)
+{
+	size_t i;
+
+	if (s->only == NULL)
+		return true;
+	for (i = 0; i < s->nonly_devs; i++)
+		if (strcmp(s->only_devs[i], dev) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The queues the queue lines name, in the order of interfaces and
+ * queues, each with the last line for it; a queue that is not there is
+ * a problem of each of its lines but the optional ones.
+ */
+static void
+queue_hits(struct snap *s)
+{
+	const struct entry **v, *e;
+	char rel[PATH_MAX], label[128];
+	size_t n = 0, i, j, k;
+	int rc;
+
+	v = xcalloc(s->n, sizeof(*v));
+	for (i = 0; i < s->n; i++)
+		if ((s->v[i].sl.kind == SNAP_XPS ||
+		    s->v[i].sl.kind == SNAP_RPS) &&
+		    dev_selected(s, s->v[i].sl.dev))
+			v[n++] = &s->v[i];
+	if (n > 1 && mergesort(v, n, sizeof(*v), cmpqline) != 0)
+		err(1, NULL);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n &&
+		    strcmp(v[i]->sl.dev, v[j]->sl.dev) == 0 &&
+		    v[i]->sl.queue == v[j]->sl.queue &&
+		    v[i]->sl.kind == v[j]->sl.kind; j++)
+			;
+		e = v[j - 1];
+		rc = netqueue_find(e->sl.dev, e->sl.kind == SNAP_XPS ? NQ_TX :
+		    NQ_RX, e->sl.queue, rel, sizeof(rel));
+		if (rc == 0) {
+			s->queues = xreallocarray(s->queues, s->nqueues + 1,
+			    sizeof(*s->queues));
+			s->queues[s->nqueues].e = e;
+			s->queues[s->nqueues++].rel = xstrdup(rel);
+			continue;
+		}
+		snap_queue_label(e, label, sizeof(label));
+		for (k = i; k < j; k++) {
+			if (v[k]->sl.optional)
+				continue;
+			if (rc == -ENODEV)
+				problem(s, v[k], "%s: no such interface",
+				    label);
+			else if (rc == -ENOENT)
+				problem(s, v[k], "%s: no such queue", label);
+			else
+				problem(s, v[k], "%s: the queue has no %s",
+				    label, e->sl.kind == SNAP_XPS ?
+				    "xps_cpus" : "rps_cpus");
+		}
+	}
+	free(v);
+}
+
+/*
+ * Finds the IRQs each line picks, and for each IRQ the last line that
+ * picks it. With only, the IRQs it selects keep theirs, the others and
+ * the default none. Returns how many lines cannot be applied, each
+ * reported, in line order.
+ */
+size_t
+snap_resolve(struct snap *s, struct mirqs *mi, const struct irqs *only)
+{
+	struct entry **ents, *e;
+	size_t i, k, ne = 0;
+
+	s->only = only;
+	ents = xcalloc(s->n, sizeof(*ents));
+	for (i = 0; i < s->n; i++) {
+		e = &s->v[i];
+		if (e->sl.kind == SNAP_PATTERN) {
+			pattern_hits(mi, e);
+			if (e->nhit == 0 && !e->sl.optional && only == NULL)
+				problem(s, e, "\"%s\" matches no IRQ",
+				    quoted(e->sl.pattern));
+		} else if (e->sl.kind == SNAP_IRQ) {
+			if (e->sl.nnames > 0 && !s->by_number)
+				ents[ne++] = e;
+			else
+				number_hit(s, mi, e);
+		}
+	}
+	name_hits(s, mi, ents, ne);
+	free(ents);
+	queue_hits(s);
+	for (i = 0; i < s->n; i++) {
+		e = &s->v[i];
+		if (e->sl.kind == SNAP_DEFAULT && only == NULL)
+			s->dflt = e;
+		for (k = 0; k < e->nhit; k++)
+			if (selected(s, mi->nums.v[e->hit[k]]) &&
+			    (mi->v[e->hit[k]].by == NULL ||
+			    mi->v[e->hit[k]].by->line < e->line))
+				mi->v[e->hit[k]].by = e;
+	}
+	report(s);
+	return s->nproblems;
+}

@@ -1,0 +1,78 @@
+/*
+ * Snapshot files read and checked, and their entries matched to the
+ * IRQs of this machine (the grammar is in lib/snapline.c).
+ */
+#ifndef IRQAFF_SNAPSHOT_H
+#define IRQAFF_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/machine.h"
+#include "core/select.h"
+#include "lib/snapline.h"
+
+/* One entry of the file; everything in it is owned. */
+struct entry {
+	size_t		 line;
+	struct snapline	 sl;
+	struct cpuset	*want;
+	size_t		*hit;		/* indices into struct mirqs */
+	size_t		 nhit;
+};
+
+/* A line that cannot be applied, and why (msg is owned). */
+struct problem {
+	size_t		 line;
+	char		*msg;
+};
+
+/* A queue a line gives CPUs to: the last such line, its mask file. */
+struct snapq {
+	const struct entry *e;
+	char		*rel;		/* owned */
+};
+
+struct snap {
+	char		*label;		/* the file, escaped for messages */
+	struct entry	*v;
+	size_t		 n, cap;
+	size_t		*slots;		/* hash of pattern lines into v */
+	size_t		 nslots;
+	const struct entry *dflt;	/* the last default line */
+	struct problem	*problems;	/* snap_resolve's, in line order */
+	size_t		 nproblems;
+	const struct irqs *only;	/* snap_resolve's selection, or NULL */
+	char		**only_devs;	/* with only, its dev: items */
+	size_t		 nonly_devs;
+	struct snapq	*queues;	/* snap_resolve's, by interface */
+	size_t		 nqueues;
+	bool		 by_number;
+	bool		 check;		/* report to stdout, not stderr */
+};
+
+/* An IRQ of the machine with its action names (owned). */
+struct mirq {
+	char		**names;
+	size_t		 nnames;
+	const struct entry *by;		/* the last line that picks it */
+};
+
+/* The IRQs of the machine: numbers in nums, the rest in v, same order. */
+struct mirqs {
+	struct irqs	 nums;
+	struct mirq	*v;
+};
+
+int	 snap_read(struct snap *, struct machine *, const char *);
+void	 snap_free(struct snap *);
+void	 snap_warn(const struct snap *, size_t, const char *, ...)
+	    __attribute__((format(printf, 3, 4)));
+int	 mirqs_load(struct mirqs *);
+void	 mirqs_free(struct mirqs *);
+size_t	 snap_resolve(struct snap *, struct mirqs *, const struct irqs *);
+char	*names_text(char **, size_t, bool);
+void	 snap_only_devs(struct snap *, const char *);
+void	 snap_queue_label(const struct entry *, char *, size_t);
+
+#endif

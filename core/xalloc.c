@@ -1,0 +1,76 @@
+/* Allocation that ends the run, with exit status 1, when memory runs out. */
+#include <err.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void *p;
+
+	/* one more than asked, so that an empty array is not NULL */
+	if ((p = calloc(n + 1, size)) == NULL)
+		err(1, NULL);
+	return p;
+}
+
+void *
+xreallocarray(void *p, size_t n, size_t size)
+{
+	if ((p = reallocarray(p, n, size)) == NULL)
+		err(1, NULL);
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	char *t;
+
+	if ((t = strdup(s)) == NULL)
+		err(1, NULL);
+	return t;
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *t;
+
+	if ((t = strndup(s, n)) == NULL)
+		err(1, NULL);
+	return t;
+}
+
+struct cpuset *
+xcpuset(unsigned int nbits)
+{
+	struct cpuset *s;
+
+	if ((s = cpuset_new(nbits)) == NULL)
+		err(1, NULL);
+	return s;
+}
+
+struct cpuset *
+xcpudup(const struct cpuset *set)
+{
+	struct cpuset *s;
+
+	if ((s = cpuset_dup(set)) == NULL)
+		err(1, NULL);
+	return s;
+}
+
+/* The set as a kernel mask or CPU list; the caller frees it. */
+char *
+xformat(const struct cpuset *set, bool mask)
+{
+	char *s;
+
+	if ((s = mask ? cpumask_format(set) : cpulist_format(set)) == NULL)
+		err(1, NULL);
+	return s;
+}

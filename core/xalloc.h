@@ -1,0 +1,26 @@
+/*
+ * Allocation that ends the run when memory runs out: there is nothing
+ * useful to do without it, and nothing has been written yet that a
+ * partial run would leave inconsistent (writes are one file at a time).
+ */
+#ifndef IRQAFF_XALLOC_H
+#define IRQAFF_XALLOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "parse.h"
+
+#ifndef nitems			/* OpenBSD <sys/param.h> */
+#define nitems(a)	(sizeof((a)) / sizeof((a)[0]))
+#endif
+
+void		*xcalloc(size_t, size_t);
+void		*xreallocarray(void *, size_t, size_t);
+char		*xstrdup(const char *);
+char		*xstrndup(const char *, size_t);
+struct cpuset	*xcpuset(unsigned int);
+struct cpuset	*xcpudup(const struct cpuset *);
+char		*xformat(const struct cpuset *, bool);
+
+#endif

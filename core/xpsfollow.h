@@ -1,0 +1,32 @@
+/*
+ * Transmit queues whose XPS follows their IRQ: found for a plan of IRQ
+ * changes, checked before any write, applied after their IRQ, and listed
+ * in a JSON result.
+ */
+#ifndef IRQAFF_XPSFOLLOW_H
+#define IRQAFF_XPSFOLLOW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/apply.h"
+
+/* A tx queue whose XPS follows an IRQ of the plan; all owned. */
+struct xq {
+	char			*dev, *queue, *label, *rel;
+	size_t			 ci;		/* its IRQ's change */
+	struct cpuset		*old;
+	bool			 tried;
+	enum apply_result	 r;
+};
+
+int	 xq_plan(struct machine *, const char *, const struct change *,
+	    size_t, struct xq **, size_t *);
+void	 xq_apply(struct machine *, const struct change *,
+	    const enum apply_result *, struct xq *, size_t, int,
+	    struct tally *);
+void	 xq_json(FILE *, const struct change *, const struct xq *, size_t);
+void	 xq_free(struct xq *, size_t);
+
+#endif

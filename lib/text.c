@@ -1,0 +1,179 @@
+/*
+ * Text for people and programs: the sentence a parser returns, names
+ * escaped for messages, and JSON strings.
+ */
+#include <sys/param.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#define LIBBSD_NETBSD_VIS	/* strnvisx() as NetBSD and FreeBSD have it */
+#include <vis.h>
+
+#include "lib/text.h"
+
+/* Fills pe, when given, and returns -code: "return perr_set(...)". */
+int
+perr_set(struct perr *pe, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (pe != NULL) {
+		pe->code = code;
+		va_start(ap, fmt);
+		vsnprintf(pe->msg, sizeof(pe->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -code;
+}
+
+/*
+ * The errno of a failed system call that perr_set() was given with its
+ * strerror() last, as the readers of files give it; 0 for a parser's
+ * refusal, which has an errno but no system call.
+ */
+int
+perr_errno(const struct perr *pe)
+{
+	const char *s = strerror(pe->code);
+	size_t len = strlen(pe->msg), slen = strlen(s);
+
+	if (pe->code == 0 || len < slen + 2 ||
+	    strncmp(pe->msg + len - slen - 2, ": ", 2) != 0 ||
+	    strcmp(pe->msg + len - slen, s) != 0)
+		return 0;
+	return pe->code;
+}
+
+/* The symbolic name of an errno an affinity file gives, or NULL. */
+const char *
+errno_name(int e)
+{
+	static const struct {
+		int		 e;
+		const char	*name;
+	} names[] = {
+		{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { EIO, "EIO" },
+		{ ENXIO, "ENXIO" }, { EAGAIN, "EAGAIN" },
+		{ ENOMEM, "ENOMEM" }, { EACCES, "EACCES" },
+		{ EFAULT, "EFAULT" }, { EBUSY, "EBUSY" },
+		{ ENODEV, "ENODEV" }, { ENOTDIR, "ENOTDIR" },
+		{ EISDIR, "EISDIR" }, { EINVAL, "EINVAL" },
+		{ ENFILE, "ENFILE" }, { EMFILE, "EMFILE" },
+		{ EFBIG, "EFBIG" }, { ENOSPC, "ENOSPC" }, { EROFS, "EROFS" },
+		{ ERANGE, "ERANGE" }, { ELOOP, "ELOOP" },
+		{ ENAMETOOLONG, "ENAMETOOLONG" }, { EOVERFLOW, "EOVERFLOW" },
+		{ EOPNOTSUPP, "EOPNOTSUPP" }, { ESTALE, "ESTALE" },
+		{ EDQUOT, "EDQUOT" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].e == e)
+			return names[i].name;
+	return NULL;
+}
+
+/*
+ * A token for a message: vis(3) escapes keep it on one line, and it is
+ * cut to what fits, (size - 4) / 4 bytes of input, with "..." after.
+ */
+const char *
+visquote(char *buf, size_t size, const char *s, size_t len)
+{
+	size_t max = (size - 4) / 4;
+
+	strnvisx(buf, size - 3, s, MIN(len, max),
+	    VIS_CSTYLE | VIS_OCTAL | VIS_NL | VIS_TAB);
+	if (len > max)
+		strlcat(buf, "...", size);
+	return buf;
+}
+
+/* An argument for a message, escaped and cut short; two buffers rotate. */
+const char *
+quoted(const char *s)
+{
+	static char buf[2][264];
+	static int i;
+
+	i = !i;
+	return visquote(buf[i], sizeof(buf[i]), s, strlen(s));
+}
+
+/*
+ * A name for a terminal, whole: control bytes, backslashes and bytes
+ * past ASCII become vis(3) escapes. NULL when memory runs out.
+ */
+char *
+escaped(const char *s)
+{
+	size_t len = strlen(s);
+	char *t;
+
+	if ((t = malloc(4 * len + 1)) != NULL)
+		strnvisx(t, 4 * len + 1, s, len,
+		    VIS_CSTYLE | VIS_OCTAL | VIS_NL | VIS_TAB);
+	return t;
+}
+
+/* The length of the well-formed UTF-8 sequence at s (RFC 3629), or 0. */
+static int
+utf8_len(const unsigned char *s)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	int n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;		/* overlong */
+	else if (s[0] == 0xed)
+		hi = 0x9f;		/* surrogates */
+	else if (s[0] == 0xf0)
+		lo = 0x90;		/* overlong */
+	else if (s[0] == 0xf4)
+		hi = 0x8f;		/* past U+10FFFF */
+	for (i = 1; i < n; i++, lo = 0x80, hi = 0xbf)
+		if (s[i] < lo || s[i] > hi)
+			return 0;
+	return n;
+}
+
+/*
+ * A JSON string. Names are bytes: a renamed network interface may hold
+ * any byte, so one that is not part of well-formed UTF-8 becomes U+FFFD
+ * and the output stays valid JSON.
+ */
+void
+json_string(FILE *fp, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	int n;
+
+	putc('"', fp);
+	while (*s != '\0') {
+		if (*s == '"' || *s == '\\')
+			fprintf(fp, "\\%c", *s);
+		else if (*s < 0x20)
+			fprintf(fp, "\\u%04x", *s);
+		else if ((n = utf8_len(s)) > 0) {
+			fwrite(s, 1, n, fp);
+			s += n;
+			continue;
+		} else
+			fputs("\\ufffd", fp);
+		s++;
+	}
+	putc('"', fp);
+}

@@ -1,0 +1,48 @@
+/*
+ * CPU sets and the kernel's two text forms for them: the CPU list
+ * ("0-3,8", bitmap_parselist) and the mask ("ff,00000000", bitmap_parse).
+ * No I/O, no printing: parsers return 0 or a negative errno and leave a
+ * sentence in struct perr.
+ */
+#ifndef IRQAFF_CPUSET_H
+#define IRQAFF_CPUSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/text.h"
+
+/* Far above any NR_CPUS the kernel allows (8192 on x86, 16384 elsewhere). */
+#define CPUSET_MAXBITS	(1U << 20)
+
+struct cpuset {
+	unsigned int	 nbits;
+	uint64_t	*words;	/* howmany(nbits, 64); bits past nbits zero */
+};
+
+struct cpuset	*cpuset_new(unsigned int);
+struct cpuset	*cpuset_dup(const struct cpuset *);
+void		 cpuset_free(struct cpuset *);
+void		 cpuset_zero(struct cpuset *);
+void		 cpuset_copy(struct cpuset *, const struct cpuset *);
+void		 cpuset_set(struct cpuset *, unsigned int);
+bool		 cpuset_test(const struct cpuset *, unsigned int);
+unsigned int	 cpuset_count(const struct cpuset *);
+int		 cpuset_first(const struct cpuset *);
+int		 cpuset_next(const struct cpuset *, unsigned int);
+int		 cpuset_last(const struct cpuset *);
+bool		 cpuset_empty(const struct cpuset *);
+bool		 cpuset_equal(const struct cpuset *, const struct cpuset *);
+bool		 cpuset_intersects(const struct cpuset *, const struct cpuset *);
+bool		 cpuset_subset(const struct cpuset *, const struct cpuset *);
+void		 cpuset_and(struct cpuset *, const struct cpuset *);
+void		 cpuset_or(struct cpuset *, const struct cpuset *);
+void		 cpuset_andnot(struct cpuset *, const struct cpuset *);
+
+int		 cpulist_parse(struct cpuset *, const char *, struct perr *);
+int		 cpumask_parse(struct cpuset *, const char *, struct perr *);
+char		*cpulist_format(const struct cpuset *);
+char		*cpumask_format(const struct cpuset *);
+
+#endif
