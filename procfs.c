@@ -513,6 +513,35 @@ pfile_write(struct pfile *pf, const char *value)
 	return read_all(pf->fd, &pf->buf, &pf->len, true, false);
 }
 
+/*
+ * One write(2) of a value the kernel must refuse, to learn how it
+ * refuses: 0 when it was taken, else -errno. Only a file that reports no
+ * size is written, as procfs's do: one with contents (a copy of /proc, a
+ * test tree) would keep the value, and -ENOTSUP says so.
+ */
+int
+procfs_probe(const char *rel, const char *value)
+{
+	struct stat st;
+	ssize_t n;
+	int fd, rc;
+
+	if ((fd = root_open(rel, O_WRONLY | O_NONBLOCK)) < 0)
+		return -errno;
+	if (fstat(fd, &st) != 0)
+		rc = -errno;
+	else if (!S_ISREG(st.st_mode) || st.st_size != 0)
+		rc = -ENOTSUP;
+	else {
+		do
+			n = write(fd, value, strlen(value));
+		while (n < 0 && errno == EINTR);
+		rc = n < 0 ? -errno : 0;
+	}
+	close(fd);
+	return rc;
+}
+
 void
 pfile_close(struct pfile *pf)
 {

@@ -52,6 +52,7 @@ struct pfile {
 };
 
 int		 pfile_open(struct pfile *, const char *, bool);
+int		 procfs_probe(const char *, const char *);
 int		 pfile_write(struct pfile *, const char *);
 void		 pfile_close(struct pfile *);
 

@@ -233,7 +233,8 @@ collect(struct balance *b, const struct irqs *sel)
 	b->it = xcalloc(sel->n, sizeof(*b->it));
 	b->managed = xcalloc(sel->n, sizeof(*b->managed));
 	for (i = 0; i < sel->n; i++) {
-		if (irq_state(sel->v[i]) & IRQ_MANAGED) {
+		/* kernel-managed or else not movable by user space */
+		if (irq_movable(sel->v[i]) >= MOVABLE_MANAGED) {
 			b->managed[b->nmanaged++] = sel->v[i];
 			continue;
 		}
@@ -691,7 +692,7 @@ run(struct balance *b, const char *arg)
 	struct change *c = NULL;
 	struct xq *xq = NULL;
 	struct rowseen rs;
-	size_t nx = 0, i;
+	size_t nx = 0, i, k;
 	int status, flags = b->json ? APPLY_JSON : 0;
 
 	if ((status = exit_status(irqs_select(arg ? arg : "all", &sel))) !=
@@ -725,9 +726,15 @@ run(struct balance *b, const char *arg)
 	b->alone = xcalloc(b->m.nbits, sizeof(*b->alone));
 	tally_cells(b);
 	plan_both(b);
-	if (b->nmanaged > 0)
+	for (i = k = 0; i < b->nmanaged; i++)
+		k += (irq_state(b->managed[i]) & IRQ_MANAGED) != 0;
+	if (k > 0)
 		warnx("note: %zu kernel-managed IRQ%s left out of the plan",
-		    b->nmanaged, b->nmanaged == 1 ? "" : "s");
+		    k, k == 1 ? "" : "s");
+	if (b->nmanaged > k)
+		warnx("note: %zu IRQ%s that user space cannot move left out "
+		    "of the plan", b->nmanaged - k, b->nmanaged - k == 1 ?
+		    "" : "s");
 	/* applied in IRQ order, as every command writes */
 	qsort(b->it, b->n, sizeof(*b->it), cmpirq);
 	c = xcalloc(b->n + 1, sizeof(*c));
@@ -746,7 +753,9 @@ run(struct balance *b, const char *arg)
 	status = apply_plan(b, c, xq, nx, flags, &tl);
 	if (b->json) {
 		for (i = 0; i < b->nmanaged; i++)
-			tally_add(&tl, flags, b->managed[i], APPLY_MANAGED,
+			tally_add(&tl, flags, b->managed[i],
+			    irq_state(b->managed[i]) & IRQ_MANAGED ?
+			    APPLY_MANAGED : APPLY_UNMOVABLE,
 			    NULL, NULL, 0, NULL);
 		putchar('{');
 		tally_json(stdout, &tl, flags |

@@ -22,17 +22,19 @@ static void isolate_help(FILE *);
 
 const struct command isolate_command = {
 	"isolate", isolate_main, "keep interrupts off a set of CPUs",
-	"[-nvqJm] [--check] cpus",
+	"[-nvqJm] [--check [--accept]] cpus",
 	"  -n, --dry-run  print the plan, write nothing\n"
 	"  -v, --verbose  print a line for every IRQ\n"
 	"  -q, --quiet    no notes; with --check, no output at all\n"
 	"  -J, --json     print the result as JSON\n"
 	"  -m, --mask     read cpus as a kernel mask (ff,00000000)\n"
-	"      --check    write nothing; exit 0 when no interrupt runs there\n",
+	"      --check    write nothing; exit 0 when no interrupt runs there\n"
+	"      --accept   with --check, exit 0 also when only pending moves and\n"
+	"                 IRQs user space cannot move remain\n",
 	isolate_help
 };
 
-enum { OPT_CHECK = 256 };
+enum { OPT_CHECK = 256, OPT_ACCEPT };
 
 static const struct option isolate_opts[] = {
 	{ "dry-run", no_argument, NULL, 'n' },
@@ -41,6 +43,7 @@ static const struct option isolate_opts[] = {
 	{ "json", no_argument, NULL, 'J' },
 	{ "mask", no_argument, NULL, 'm' },
 	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "accept", no_argument, NULL, OPT_ACCEPT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -49,8 +52,8 @@ static void
 isolate_help(FILE *fp)
 {
 	fprintf(fp, "\nWith --check, isolate exits with 0 when no IRQ runs on "
-	    "cpus, the default\naffinity avoids them and irqbalance, when "
-	    "it runs, bans them; else 1.\n");
+	    "cpus or is requested\nthere, the default affinity avoids them "
+	    "and irqbalance, when it runs, bans\nthem; else 1.\n");
 }
 
 /* What the run does with an IRQ. */
@@ -59,6 +62,9 @@ enum kind {
 	K_MOVE,		/* movable, on the CPUs */
 	K_MANAGED,	/* the kernel's; on the CPUs when on is set */
 	K_FAILED,	/* its affinity could not be read */
+	K_UNMOVABLE,	/* user space cannot move it; as K_MANAGED */
+	K_PENDING,	/* --check: movable, requested off, effective on */
+	K_KEPT,		/* --check: not movable, all its CPUs isolcpus=managed_irq */
 };
 
 /* One IRQ of the plan; the sets are owned. */
@@ -68,6 +74,7 @@ struct entry {
 	struct cpuset		*from, *to;	/* K_MOVE */
 	struct cpuset		*on;		/* where it runs, if on the CPUs */
 	bool			 guessed;	/* on is requested, not effective */
+	bool			 kept;		/* as K_KEPT, while isolating */
 	char			*was;		/* K_OFF with -v */
 	enum apply_result	 result;
 };
@@ -75,7 +82,7 @@ struct entry {
 struct isolate {
 	struct machine		 m;
 	struct cpuset		*cpus;		/* to keep free */
-	bool			 check, json, quiet, dryrun;
+	bool			 check, accept, json, quiet, dryrun;
 	int			 flags;
 	struct entry		*e;
 	size_t			 n;
@@ -111,6 +118,9 @@ isolate_options(int argc, char *argv[], struct isolate *is, int *cpus)
 		case OPT_CHECK:
 			is->check = true;
 			break;
+		case OPT_ACCEPT:
+			is->accept = true;
+			break;
 		}
 	}
 	if (argc - optind != 1)
@@ -118,6 +128,9 @@ isolate_options(int argc, char *argv[], struct isolate *is, int *cpus)
 	if (is->check && (is->dryrun || (is->flags & APPLY_VERBOSE)))
 		return usage_error(&isolate_command,
 		    "--check writes nothing; -n and -v do not apply");
+	if (is->accept && !is->check)
+		return usage_error(&isolate_command,
+		    "--accept goes with --check");
 	if (is->dryrun)
 		is->flags |= APPLY_DRYRUN;
 	if (is->json)
@@ -192,20 +205,93 @@ entry_free(struct entry *e)
 	free(e->was);
 }
 
-/* With --check: is the IRQ on the CPUs, and whose is it? */
+/*
+ * The kernel keeps a managed IRQ off isolcpus=managed_irq CPUs when its
+ * set has an online housekeeping CPU (irq_do_set_affinity(),
+ * kernel/irq/manage.c); else it stays there, firing only for work issued
+ * on them, as NVMe's one queue per CPU. Whether the IRQ is managed only
+ * debugfs says: any IRQ user space cannot move is taken as one.
+ */
+static bool
+kernel_isolates(const struct isolate *is)
+{
+	const struct bootargs *b = &is->iso.boot;
+
+	return b->isolcpus != NULL && (b->isolflags & ISOL_MANAGED_IRQ) &&
+	    cpuset_subset(is->cpus, b->isolcpus);
+}
+
+static bool
+all_isolated(const struct isolate *is, const struct cpuset *req)
+{
+	struct cpuset *house = xcpudup(req);
+	bool none;
+
+	cpuset_and(house, is->m.online);
+	cpuset_andnot(house, is->iso.boot.isolcpus);
+	none = cpuset_empty(house);
+	cpuset_free(house);
+	return none;
+}
+
+/*
+ * With --check: is the IRQ requested or run on the CPUs, and whose is it?
+ * A movable IRQ requested elsewhere but last run there has a move pending
+ * (x86 without interrupt remapping moves at the next interrupt). One that
+ * user space cannot move counts where it runs: a per-CPU IRQ (arm64's
+ * timer, PMU, IPIs) has no effective CPU and a request nobody can mend.
+ */
 static void
 check_irq(struct isolate *is, struct entry *e)
 {
-	bool managed = irq_state(e->irq) & IRQ_MANAGED;
+	bool req_on, eff_on;
+	enum movable mv;
+	struct perr pe;
 
+	e->from = xcpuset(is->m.nbits);
+	if (affinity_read(e->irq, AFF_REQUESTED, e->from, &pe) != 0) {
+		warnx("irq %u: %s", e->irq, pe.msg);
+		e->kind = K_FAILED;
+		is->tl.failed++;
+		return;
+	}
 	if ((e->on = runs_on(is, e->irq, &e->guessed)) == NULL) {
 		e->kind = K_FAILED;
 		is->tl.failed++;
-	} else if (!cpuset_intersects(e->on, is->cpus)) {
+		return;
+	}
+	req_on = cpuset_intersects(e->from, is->cpus);
+	eff_on = cpuset_intersects(e->on, is->cpus);
+	if (!req_on && !eff_on)
+		return;
+	mv = irq_movable(e->irq);
+	if (mv < MOVABLE_MANAGED)
+		e->kind = req_on ? K_MOVE : K_PENDING;
+	else if (!eff_on)
+		return;
+	else if (kernel_isolates(is) && all_isolated(is, e->from))
+		e->kind = K_KEPT;
+	else
+		e->kind = mv == MOVABLE_MANAGED ? K_MANAGED : K_UNMOVABLE;
+}
+
+/* An IRQ user space cannot move: where it runs, if on the CPUs. */
+static void
+plan_managed(struct isolate *is, struct entry *e, enum kind kind)
+{
+	struct cpuset *req = xcpuset(is->m.nbits);
+	struct perr pe;
+
+	e->kind = kind;
+	e->on = runs_on(is, e->irq, &e->guessed);
+	if (e->on != NULL && !cpuset_intersects(e->on, is->cpus)) {
 		cpuset_free(e->on);
 		e->on = NULL;
-	} else
-		e->kind = managed ? K_MANAGED : K_MOVE;
+	}
+	e->kept = e->on != NULL && kernel_isolates(is) &&
+	    affinity_read(e->irq, AFF_REQUESTED, req, &pe) == 0 &&
+	    all_isolated(is, req);
+	cpuset_free(req);
 }
 
 /* The new affinity of an IRQ on the CPUs: the rest of its own CPUs. */
@@ -213,14 +299,10 @@ static void
 plan_irq(struct isolate *is, struct entry *e)
 {
 	struct perr pe;
+	enum movable mv;
 
 	if (irq_state(e->irq) & IRQ_MANAGED) {
-		e->kind = K_MANAGED;
-		e->on = runs_on(is, e->irq, &e->guessed);
-		if (e->on != NULL && !cpuset_intersects(e->on, is->cpus)) {
-			cpuset_free(e->on);
-			e->on = NULL;
-		}
+		plan_managed(is, e, K_MANAGED);
 		return;
 	}
 	e->from = xcpuset(is->m.nbits);
@@ -234,6 +316,14 @@ plan_irq(struct isolate *is, struct entry *e)
 	if (!cpuset_intersects(e->from, is->cpus)) {
 		if (is->flags & APPLY_VERBOSE)
 			e->was = xformat(e->from, false);
+		return;
+	}
+	/* without debugfs the kernel is asked, for the IRQs on the CPUs */
+	if ((mv = irq_movable(e->irq)) >= MOVABLE_MANAGED) {
+		cpuset_free(e->from);
+		e->from = NULL;
+		plan_managed(is, e, mv == MOVABLE_MANAGED ? K_MANAGED :
+		    K_UNMOVABLE);
 		return;
 	}
 	e->kind = K_MOVE;
@@ -309,13 +399,15 @@ apply_plan(struct isolate *is)
 				    *e->was ? e->was : "-");
 			tally_add(&is->tl, is->flags, e->irq, APPLY_UNCHANGED,
 			    NULL, NULL, 0, NULL);
-		} else if (e->kind == K_MANAGED) {
+		} else if (e->kind == K_MANAGED || e->kind == K_UNMOVABLE) {
 			if ((is->flags & (APPLY_VERBOSE | APPLY_DRYRUN)) &&
 			    !is->json)
-				printf("irq %u: managed by the kernel, left "
-				    "alone\n", e->irq);
-			tally_add(&is->tl, is->flags, e->irq, APPLY_MANAGED,
-			    NULL, NULL, 0, NULL);
+				printf("irq %u: %s, left alone\n", e->irq,
+				    e->kind == K_MANAGED ? "managed by the "
+				    "kernel" : "cannot be moved by user space");
+			tally_add(&is->tl, is->flags, e->irq, e->kind ==
+			    K_MANAGED ? APPLY_MANAGED : APPLY_UNMOVABLE, NULL,
+			    NULL, 0, NULL);
 		}
 		if (e->kind != K_MOVE)
 			continue;
@@ -326,7 +418,8 @@ apply_plan(struct isolate *is)
 			e->result = apply_irq(&is->m, e->irq, e->to,
 			    is->flags, &is->tl);
 		/* a refusal is the kernel's: it may keep the IRQ here */
-		if (e->result == APPLY_MANAGED &&
+		if ((e->result == APPLY_MANAGED ||
+		    e->result == APPLY_UNMOVABLE) &&
 		    (e->on = runs_on(is, e->irq, &e->guessed)) != NULL &&
 		    !cpuset_intersects(e->on, is->cpus)) {
 			cpuset_free(e->on);
@@ -335,11 +428,27 @@ apply_plan(struct isolate *is)
 	}
 }
 
+/* The kernel keeps it on the CPUs; debugfs said it manages it. */
 static bool
 managed_here(const struct entry *e)
 {
 	return (e->kind == K_MANAGED || e->result == APPLY_MANAGED) &&
-	    e->on != NULL;
+	    e->on != NULL && !e->kept;
+}
+
+/* The kernel keeps it on the CPUs and does not say why. */
+static bool
+unmovable_here(const struct entry *e)
+{
+	return (e->kind == K_UNMOVABLE || e->result == APPLY_UNMOVABLE) &&
+	    e->on != NULL && !e->kept;
+}
+
+/* The kernel keeps it there: as above, or kept (isolcpus=managed_irq). */
+static bool
+stuck_here(const struct entry *e)
+{
+	return managed_here(e) || unmovable_here(e) || e->kept;
 }
 
 static void
@@ -356,6 +465,14 @@ find_notes(struct isolate *is)
 		    is->iso.list);
 		free(from);
 	}
+	for (i = 0; i < is->n && !unmovable_here(&is->e[i]); i++)
+		continue;
+	/* no isolcpus=managed_irq advice: it may not be managed */
+	if (i < is->n)
+		findings_add(&is->notes, "unmovable", "IRQs that user space "
+		    "cannot move run on CPU %s: kernel-managed, per-CPU or "
+		    "no-balancing, which the kernel does not say without irq "
+		    "debugfs", is->iso.list);
 	for (i = 0; i < is->n && !managed_here(&is->e[i]); i++)
 		continue;
 	isolation_notes(&is->iso, i < is->n, &is->notes);
@@ -383,6 +500,29 @@ json_set(const char *sep, const char *key, const struct cpuset *set)
 	free(s);
 }
 
+static const char *
+kind_name(const struct entry *e)
+{
+	if (e->kept)
+		return "isolated";
+	if (e->result == APPLY_UNMOVABLE)
+		return "unmovable";
+	switch (e->kind) {
+	case K_MOVE:
+		return "movable";
+	case K_MANAGED:
+		return "managed";
+	case K_UNMOVABLE:
+		return "unmovable";
+	case K_PENDING:
+		return "pending";
+	case K_KEPT:
+		return "isolated";
+	default:
+		return "unknown";
+	}
+}
+
 /* An IRQ and where it runs, or with --check also its kind. */
 static void
 json_irq(const struct isolate *is, const struct entry *e)
@@ -392,9 +532,11 @@ json_irq(const struct isolate *is, const struct entry *e)
 	printf("{\"irq\":%u,\"name\":", e->irq);
 	json_string(stdout, name);
 	free(name);
-	if (is->check)
-		printf(",\"kind\":\"%s\"", e->kind == K_MANAGED ? "managed" :
-		    e->kind == K_MOVE ? "movable" : "unknown");
+	if (is->check || e->kind == K_UNMOVABLE || e->kept ||
+	    e->result == APPLY_UNMOVABLE)
+		printf(",\"kind\":\"%s\"", kind_name(e));
+	if (is->check && e->from != NULL && !e->guessed)
+		json_set(",", "requested", e->from);
 	if (e->on != NULL)
 		json_set(",", e->guessed ? "requested" : "effective", e->on);
 	putchar('}');
@@ -402,13 +544,14 @@ json_irq(const struct isolate *is, const struct entry *e)
 
 /* --check -J: the IRQs on the CPUs, the default, the findings. */
 static void
-print_json(const struct isolate *is, bool clean)
+print_json(const struct isolate *is, bool clean, bool fixed)
 {
 	const char *sep = "";
 	size_t i;
 
-	printf("{\"cpus\":\"%s\",\"isolated\":%s", is->iso.list,
-	    clean ? "true" : "false");
+	printf("{\"cpus\":\"%s\",\"isolated\":%s,\"accepted\":%s",
+	    is->iso.list, clean ? "true" : "false", clean || fixed ? "true" :
+	    "false");
 	if (is->dfrom != NULL)
 		json_set(",", "default", is->dfrom);
 	printf(",\"irqs\":[");
@@ -438,7 +581,7 @@ print_result(struct isolate *is)
 	tally_json(stdout, &is->tl, is->flags);
 	printf(",\"stuck\":[");
 	for (i = 0; i < is->n; i++) {
-		if (!managed_here(&is->e[i]))
+		if (!stuck_here(&is->e[i]))
 			continue;
 		fputs(sep, stdout);
 		json_irq(is, &is->e[i]);
@@ -449,28 +592,68 @@ print_result(struct isolate *is)
 	printf("}\n");
 }
 
+/* One IRQ of --check's report, after its name. */
+static void
+print_kind(const struct isolate *is, const struct entry *e)
+{
+	char *list = xformat(e->on, false), *req = xformat(e->from, false);
+	const char *what = e->kind == K_MANAGED ? "managed" :
+	    "cannot be moved by user space";
+	char *on;
+
+	/* an IRQ not started has no effective CPU */
+	if (asprintf(&on, "%s%s", *list ? "CPU " : "no CPU", list) < 0)
+		err(1, NULL);
+	switch (e->kind) {
+	case K_MOVE:
+		if (e->guessed)
+			printf("movable, may run on %s\n", on);
+		else if (cpuset_intersects(e->on, is->cpus))
+			printf("movable, on %s\n", on);
+		else
+			printf("movable, requested CPU %s, on %s\n", req, on);
+		break;
+	case K_PENDING:
+		printf("movable, move pending to CPU %s, on %s\n", req, on);
+		break;
+	case K_KEPT:
+		printf("%s, kept on isolated %s (managed_irq)\n",
+		    irq_state(e->irq) & IRQ_MANAGED ? "managed" :
+		    "cannot be moved by user space", on);
+		break;
+	default:
+		printf("%s, %s %s\n", what, e->guessed ? "may run on" : "on",
+		    on);
+		break;
+	}
+	free(on);
+	free(list);
+	free(req);
+}
+
 /* --check's report: the IRQs on the CPUs, the findings, a verdict. */
 static void
-print_check(const struct isolate *is, bool clean)
+print_check(const struct isolate *is, bool clean, bool fixed)
 {
 	const struct entry *e;
-	char *on;
 	size_t i;
 
 	for (i = 0; i < is->n; i++) {
 		e = &is->e[i];
-		if (e->kind != K_MOVE && e->kind != K_MANAGED)
+		if (e->kind == K_OFF || e->kind == K_FAILED)
 			continue;
-		on = xformat(e->on, false);
 		print_name(e->irq);
-		printf("%s, %s CPU %s\n", e->kind == K_MANAGED ? "managed" :
-		    "movable", e->guessed ? "may run on" : "on", on);
-		free(on);
+		print_kind(is, e);
 	}
 	for (i = 0; i < is->notes.n; i++)
 		printf("%s: %s\n", is->notes.v[i].code, is->notes.v[i].text);
-	printf("CPU %s: %s from interrupts\n", is->iso.list,
-	    clean ? "isolated" : "not isolated");
+	if (clean)
+		printf("CPU %s: isolated from interrupts\n", is->iso.list);
+	else if (fixed)
+		printf("CPU %s: not isolated from interrupts, but user space "
+		    "can do no more\n", is->iso.list);
+	else
+		printf("CPU %s: not isolated from interrupts\n", is->iso.list);
 }
 
 /* isolate's notes, on standard error: what it could not do itself. */
@@ -483,15 +666,23 @@ warn_notes(const struct isolate *is)
 
 	for (i = 0; i < is->n; i++) {
 		e = &is->e[i];
-		if (!managed_here(e))
+		if (!stuck_here(e))
 			continue;
 		on = xformat(e->on, false);
 		raw = irq_names(e->irq);
 		if ((name = escaped(raw)) == NULL)
 			err(1, NULL);
-		warnx("irq %u%s%s: managed by the kernel, %s CPU %s", e->irq,
-		    *name ? " " : "", name, e->guessed ? "may run on" :
-		    "runs on", on);
+		if (e->kept)
+			warnx("irq %u%s%s: %s, kept on isolated CPU %s "
+			    "(managed_irq)", e->irq, *name ? " " : "", name,
+			    e->kind == K_MANAGED ? "managed" :
+			    "cannot be moved by user space", on);
+		else
+			warnx("irq %u%s%s: %s, %s CPU %s", e->irq,
+			    *name ? " " : "", name, managed_here(e) ?
+			    "managed by the kernel" :
+			    "cannot be moved by user space", e->guessed ?
+			    "may run on" : "runs on", on);
 		free(name);
 		free(raw);
 		free(on);
@@ -502,15 +693,26 @@ warn_notes(const struct isolate *is)
 		    is->notes.v[i].code, is->notes.v[i].text);
 }
 
-/* Clean: nothing on the CPUs, nothing to put IRQs back there. */
+/*
+ * Clean: nothing on the CPUs, nothing to put IRQs back there; with
+ * fixed, nothing but pending moves and IRQs user space cannot move,
+ * which --accept lets pass. An IRQ the kernel keeps on CPUs that
+ * isolcpus=managed_irq isolates entirely is no failure.
+ */
 static bool
-is_clean(const struct isolate *is)
+is_clean(const struct isolate *is, bool fixed)
 {
+	enum kind k;
 	size_t i;
 
-	for (i = 0; i < is->n; i++)
-		if (is->e[i].kind != K_OFF)
+	for (i = 0; i < is->n; i++) {
+		k = is->e[i].kind;
+		if (k == K_OFF || k == K_KEPT)
+			continue;
+		if (!fixed || (k != K_PENDING && k != K_MANAGED &&
+		    k != K_UNMOVABLE))
 			return false;
+	}
 	if (is->dfrom == NULL || cpuset_intersects(is->dfrom, is->cpus))
 		return false;
 	return isolation_irqbalance_ok(&is->iso);
@@ -519,13 +721,13 @@ is_clean(const struct isolate *is)
 static int
 run_check(struct isolate *is)
 {
-	bool clean = is_clean(is);
+	bool clean = is_clean(is, false), fixed = is_clean(is, true);
 
 	if (is->json)
-		print_json(is, clean);
+		print_json(is, clean, fixed);
 	else if (!is->quiet)
-		print_check(is, clean);
-	return clean ? EXIT_OK : EXIT_FAIL;
+		print_check(is, clean, fixed);
+	return clean || (is->accept && fixed) ? EXIT_OK : EXIT_FAIL;
 }
 
 static int

@@ -478,8 +478,9 @@ report_failed(struct report *rp, unsigned int irq, const char *names,
  */
 static bool
 differs(struct report *rp, long irq, const char *names,
-    const struct cpuset *cur, const struct cpuset *want, bool managed)
+    const struct cpuset *cur, const struct cpuset *want, enum movable mv)
 {
+	bool managed = mv == MOVABLE_MANAGED, fixed = mv >= MOVABLE_MANAGED;
 	char *a, *b;
 
 	if (cpuset_equal(cur, want)) {
@@ -496,13 +497,15 @@ differs(struct report *rp, long irq, const char *names,
 		json_irq(rp->diffs, ftell(rp->diffs) > 0 ? "," : "", irq,
 		    names);
 		fprintf(rp->diffs, ",\"current\":\"%s\",\"want\":\"%s\","
-		    "\"managed\":%s}", a, b, managed ? "true" : "false");
+		    "\"managed\":%s,\"unmovable\":%s}", a, b, managed ?
+		    "true" : "false", fixed ? "true" : "false");
 	} else if (irq < 0)
 		printf("default: %s (want %s)\n", a, b);
 	else
 		printf("irq %ld%s%s: %s (want %s%s)\n", irq,
 		    *names != '\0' ? " " : "", names, a, b,
-		    managed ? "; managed by the kernel, not drift" : "");
+		    managed ? "; managed by the kernel, not drift" : fixed ?
+		    "; cannot be moved by user space, not drift" : "");
 	free(a);
 	free(b);
 	return true;
@@ -516,7 +519,8 @@ check_irq(struct run *r, struct report *rp, size_t i, struct cpuset *cur)
 	unsigned int irq = r->mi.nums.v[i];
 	struct perr pe;
 	char *names;
-	bool diff, managed;
+	enum movable mv = MOVABLE_UNKNOWN;
+	bool diff;
 
 	names = names_text(q->names, q->nnames, false);
 	if (affinity_read(irq, AFF_REQUESTED, cur, &pe) != 0) {
@@ -524,8 +528,11 @@ check_irq(struct run *r, struct report *rp, size_t i, struct cpuset *cur)
 		free(names);
 		return 1;
 	}
-	managed = irq_state(irq) & IRQ_MANAGED;
-	diff = differs(rp, irq, names, cur, q->by->want, managed) && !managed;
+	/* asked only of a difference: the probe is a write */
+	if (!cpuset_equal(cur, q->by->want))
+		mv = irq_movable(irq);
+	diff = differs(rp, irq, names, cur, q->by->want, mv) &&
+	    mv < MOVABLE_MANAGED;
 	free(names);
 	return diff;
 }
@@ -655,7 +662,7 @@ check_main(int argc, char *argv[])
 			diffs++;
 		} else
 			diffs += differs(&rp, -1, "", cur, r.s.dflt->want,
-			    false);
+			    MOVABLE_YES);
 	}
 	for (i = 0; i < r.mi.nums.n; i++)
 		if (r.mi.v[i].by != NULL)

@@ -47,6 +47,7 @@ save_irq(FILE *fp, unsigned int irq, struct cpuset *set)
 {
 	struct perr pe;
 	char **names, *list;
+	enum movable mv;
 	size_t n, k;
 	int rc;
 
@@ -56,12 +57,15 @@ save_irq(FILE *fp, unsigned int irq, struct cpuset *set)
 		warnx("%s", pe.msg);
 		return rc;
 	}
-	/* a managed IRQ is the kernel's to place: a comment, not an entry */
+	/* the kernel's to place: a comment, not an entry */
 	list = xformat(set, false);
 	if (*list == '\0')
 		fprintf(fp, "# %u has no CPUs:", irq);
-	else if (irq_state(irq) & IRQ_MANAGED)
+	else if ((mv = irq_movable(irq)) == MOVABLE_MANAGED)
 		fprintf(fp, "# managed by the kernel: %u %s", irq, list);
+	else if (mv == MOVABLE_NO)
+		fprintf(fp, "# cannot be moved by user space: %u %s", irq,
+		    list);
 	else
 		fprintf(fp, "%u %s", irq, list);
 	free(list);

@@ -49,7 +49,7 @@ static const struct column columns[NCOLS] = {
 	[C_DEVICE] =	{ "DEVICE", "device", false, false,
 	    "network interface or PCI device" },
 	[C_MANAGED] =	{ "MANAGED", "managed", false, false,
-	    "the kernel owns the affinity (yes, no; - unknown)" },
+	    "the kernel owns the affinity (yes, no, unmovable; - unknown)" },
 	[C_RATE] =	{ "RATE", "rate", true, true,
 	    "interrupts per second over the interval (-i)" },
 };
@@ -263,7 +263,7 @@ row_sets(struct show *sh, struct row *row)
 {
 	unsigned int irq = row->irq;
 	const char *dev;
-	int state;
+	enum movable mv;
 
 	if (sh->want[C_AFFINITY])
 		row->cell[C_AFFINITY] = read_set(sh, irq, AFF_REQUESTED, NULL);
@@ -279,10 +279,10 @@ row_sets(struct show *sh, struct row *row)
 		row->cell[C_NODE] = read_word(irq, "node");
 	if (sh->want[C_DEVICE] && (dev = device_of(sh, irq)) != NULL)
 		row->cell[C_DEVICE] = xstrdup(dev);
-	/* debugfs knows; without it, "-" (null in JSON) */
-	if (sh->want[C_MANAGED] && (state = irq_state(irq)) != 0)
-		row->cell[C_MANAGED] = xstrdup(state & IRQ_MANAGED ?
-		    "yes" : "no");
+	/* debugfs or the kernel's refusal; else "-" (null in JSON) */
+	if (sh->want[C_MANAGED] && (mv = irq_movable(irq)) != MOVABLE_UNKNOWN)
+		row->cell[C_MANAGED] = xstrdup(mv == MOVABLE_MANAGED ? "yes" :
+		    mv == MOVABLE_NO ? "unmovable" : "no");
 }
 
 static struct row *
@@ -545,7 +545,8 @@ print_json(const struct show *sh, const char *stamp)
 			printf("%s\"%s\": ", k ? ", " : "", c->key);
 			if (v == NULL)
 				printf("null");
-			else if (sh->cols[k] == C_MANAGED)
+			else if (sh->cols[k] == C_MANAGED &&
+			    strcmp(v, "unmovable") != 0)
 				printf("%s", strcmp(v, "yes") == 0 ? "true" :
 				    "false");
 			else if (c->number && json_number(v))

@@ -439,6 +439,7 @@ xps_json(const struct change *c, const struct xq *xq, size_t nx)
 	static const char *const results[] = {
 		[APPLY_UNCHANGED] = "unchanged", [APPLY_CHANGED] = "changed",
 		[APPLY_FAILED] = "failed", [APPLY_MANAGED] = "managed",
+		[APPLY_UNMOVABLE] = "unmovable",
 	};
 	const char *sep = "";
 	char *old, *new;
@@ -637,8 +638,10 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	struct cpuset **sets;
 	struct slot *order;
 	struct role *ro;
-	unsigned int *left;		/* the managed IRQs */
-	size_t i, j, k, s, n, nx = 0, managed = 0, *slot;
+	unsigned int *left;		/* the IRQs user space cannot move */
+	enum apply_result *why;		/* managed or unmovable */
+	size_t i, j, k, s, n, nx = 0, nleft = 0, managed = 0, *slot;
+	enum movable mv;
 	int status = EXIT_OK, json = sp->flags & APPLY_JSON;
 	bool queues = false;
 
@@ -647,12 +650,16 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	sets = xcalloc(irqs->n, sizeof(*sets));
 	slot = xcalloc(irqs->n, sizeof(*slot));
 	left = xcalloc(irqs->n, sizeof(*left));
+	why = xcalloc(irqs->n, sizeof(*why));
 	ro = queue_roles(irqs);
 	for (i = 0; i < irqs->n; i++)
 		queues |= ro[i].pair >= 0;
 	for (i = k = s = 0; i < irqs->n; i++) {
-		if (irq_state(irqs->v[i]) & IRQ_MANAGED) {
-			left[managed++] = irqs->v[i];
+		if ((mv = irq_movable(irqs->v[i])) >= MOVABLE_MANAGED) {
+			managed += mv == MOVABLE_MANAGED;
+			why[nleft] = mv == MOVABLE_MANAGED ? APPLY_MANAGED :
+			    APPLY_UNMOVABLE;
+			left[nleft++] = irqs->v[i];
 			continue;
 		}
 		/* a control IRQ, unless it is all there is to spread */
@@ -676,6 +683,10 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	if (managed > 0 && !sp->quiet)
 		warnx("note: %zu kernel-managed IRQ%s left out of the plan",
 		    managed, managed == 1 ? "" : "s");
+	if (nleft > managed)
+		warnx("note: %zu IRQ%s that user space cannot move left out "
+		    "of the plan", nleft - managed, nleft - managed == 1 ?
+		    "" : "s");
 	if (sp->xps && (status = plan_xps(&sp->m, c, k, &xq, &nx)) != EXIT_OK)
 		goto out;
 	if (sp->dryrun && !json)
@@ -695,8 +706,8 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	}
 	if (json) {
 		/* after apply_note(): its note is not about these */
-		for (i = 0; i < managed; i++)
-			tally_add(&tl, sp->flags, left[i], APPLY_MANAGED, NULL,
+		for (i = 0; i < nleft; i++)
+			tally_add(&tl, sp->flags, left[i], why[i], NULL,
 			    NULL, 0, NULL);
 		putchar('{');
 		tally_json(stdout, &tl, sp->flags |
@@ -715,6 +726,7 @@ out:
 	free(slot);
 	free(ro);
 	free(left);
+	free(why);
 	free(c);
 	free(order);
 	return status;

@@ -33,7 +33,7 @@ _irqaff_options()
 		o=(-m --mask -n --dry-run -v --verbose -J --json) ;;
 	isolate)
 		o=(-n --dry-run -v --verbose -q --quiet -J --json -m --mask
-			--check) ;;
+			--check --accept) ;;
 	explain)
 		o=(-v --verbose -J --json) ;;
 	cpus)

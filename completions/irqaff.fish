@@ -260,6 +260,8 @@ complete -c irqaff -n $c -s J -l json -d 'print the result as JSON'
 complete -c irqaff -n $c -s m -l mask -d 'read cpus as a kernel mask'
 complete -c irqaff -n $c -l check \
     -d 'write nothing; exit 0 when no interrupt runs there'
+complete -c irqaff -n $c -l accept \
+    -d 'with --check, let pending moves and unmovable IRQs pass'
 complete -c irqaff -n '__irqaff_arg isolate 0' -a '(__irqaff_cpus)'
 
 set c '__fish_seen_subcommand_from explain'

@@ -152,9 +152,12 @@ target_write(struct target *t, int flags, struct tally *tl)
 		free(value);
 	rc = pfile_write(&t->pf, line);
 	free(line);
-	/* the kernel's refusal to move a managed IRQ: EIO, EPERM since 6.12 */
+	/*
+	 * the kernel's refusal, EIO (EPERM since 6.12): managed, per-CPU or
+	 * no-balancing, irq_can_set_affinity_usr() does not say which
+	 */
 	if ((rc == -EIO || rc == -EPERM) && !(flags & APPLY_NAMED))
-		return APPLY_MANAGED;
+		return APPLY_UNMOVABLE;
 	if (rc != 0) {
 		t->err = -rc;
 		if ((why = explain(-rc, t->irq)) != NULL)
@@ -215,6 +218,19 @@ apply_file(struct machine *m, const char *label, long irq,
 		if (say && (flags & APPLY_VERBOSE))
 			printf("%s: %s unchanged\n", label, was ? was : "-");
 		r = APPLY_UNCHANGED;
+	} else if ((flags & APPLY_DRYRUN) && irq >= 0 &&
+	    irq_movable(irq) >= MOVABLE_MANAGED) {
+		/* the kernel's answer to a probe: what the write would get */
+		if (flags & APPLY_NAMED) {
+			t.msg = complain(label, "cannot set %s: %s (refused by "
+			    "the kernel)", t.text, explain(EIO, true));
+			r = APPLY_FAILED;
+		} else {
+			if (say)
+				printf("%s: cannot be moved by user space, "
+				    "left alone\n", label);
+			r = APPLY_UNMOVABLE;
+		}
 	} else if (flags & APPLY_DRYRUN) {
 		if (say)
 			printf("%s: %s -> %s\n", label, was ? was : "-",
@@ -224,8 +240,9 @@ apply_file(struct machine *m, const char *label, long irq,
 	    say && (flags & APPLY_VERBOSE))
 		printf("%s: %s -> %s\n", label, was ? was : "-",
 		    *t.text ? t.text : "-");
-	else if (r == APPLY_MANAGED && say && (flags & APPLY_VERBOSE))
-		printf("%s: managed by the kernel, left alone\n", label);
+	else if (r == APPLY_UNMOVABLE && say && (flags & APPLY_VERBOSE))
+		printf("%s: cannot be moved by user space, left alone\n",
+		    label);
 	free(was);
 close:
 	pfile_close(&t.pf);
@@ -243,13 +260,17 @@ apply_irq(struct machine *m, unsigned int irq, const struct cpuset *want,
     int flags, struct tally *tl)
 {
 	char label[32], list[64], mask[64], *text, *msg;
+	int state = irq_state(irq);
+	bool managed = state & IRQ_MANAGED;
 
-	if (irq_state(irq) & IRQ_MANAGED) {
+	/* debugfs says user space cannot move it: no write */
+	if (state & (IRQ_MANAGED | IRQ_NOMOVE)) {
 		if (flags & APPLY_NAMED) {
 			snprintf(label, sizeof(label), "irq %u", irq);
 			text = xformat(want, false);
-			msg = complain(label, "cannot set %s: %s (managed by "
-			    "the kernel)", text, explain(EPERM, true));
+			msg = complain(label, "cannot set %s: %s (%s)", text,
+			    explain(EPERM, true), managed ? "managed by the "
+			    "kernel" : "cannot be moved by user space");
 			tally_add(tl, flags, irq, APPLY_FAILED, NULL, want, 0,
 			    msg);
 			free(msg);
@@ -258,10 +279,12 @@ apply_irq(struct machine *m, unsigned int irq, const struct cpuset *want,
 		}
 		if ((flags & (APPLY_VERBOSE | APPLY_DRYRUN)) &&
 		    !(flags & APPLY_JSON))
-			printf("irq %u: managed by the kernel, left alone\n",
-			    irq);
-		tally_add(tl, flags, irq, APPLY_MANAGED, NULL, NULL, 0, NULL);
-		return APPLY_MANAGED;
+			printf("irq %u: %s, left alone\n", irq, managed ?
+			    "managed by the kernel" :
+			    "cannot be moved by user space");
+		tally_add(tl, flags, irq, managed ? APPLY_MANAGED :
+		    APPLY_UNMOVABLE, NULL, NULL, 0, NULL);
+		return managed ? APPLY_MANAGED : APPLY_UNMOVABLE;
 	}
 	snprintf(label, sizeof(label), "irq %u", irq);
 	snprintf(list, sizeof(list), "proc/irq/%u/smp_affinity_list", irq);
@@ -308,14 +331,18 @@ apply_all(struct machine *m, const struct change *c, size_t n, int flags,
 		tally_skip(tl, flags, c[i].irq, c[i].want);
 }
 
-/* Without -v, one line for the IRQs left to the kernel. */
+/* Without -v, one line for the IRQs left to the kernel, one for others. */
 void
 apply_note(const struct tally *tl, int flags)
 {
-	if (tl->managed == 0 || (flags & (APPLY_VERBOSE | APPLY_DRYRUN)))
+	if (flags & (APPLY_VERBOSE | APPLY_DRYRUN))
 		return;
-	warnx("note: %zu kernel-managed IRQ%s left to the kernel",
-	    tl->managed, tl->managed == 1 ? "" : "s");
+	if (tl->managed > 0)
+		warnx("note: %zu kernel-managed IRQ%s left to the kernel",
+		    tl->managed, tl->managed == 1 ? "" : "s");
+	if (tl->unmovable > 0)
+		warnx("note: %zu IRQ%s that user space cannot move left "
+		    "alone", tl->unmovable, tl->unmovable == 1 ? "" : "s");
 }
 
 /*
@@ -337,6 +364,8 @@ tally_add(struct tally *tl, int flags, long irq, enum apply_result r,
 		tl->unchanged++;
 	else if (r == APPLY_MANAGED)
 		tl->managed++;
+	else if (r == APPLY_UNMOVABLE)
+		tl->unmovable++;
 	else
 		tl->failed++;
 	if (!(flags & APPLY_JSON) || irq == APPLY_NOIRQ ||
@@ -351,7 +380,8 @@ tally_add(struct tally *tl, int flags, long irq, enum apply_result r,
 	o->result = r;
 	o->old = old != NULL && (irq < 0 || r == APPLY_CHANGED) ?
 	    xformat(old, false) : NULL;
-	o->new = new != NULL && (irq < 0 || r != APPLY_MANAGED) ?
+	o->new = new != NULL && (irq < 0 || (r != APPLY_MANAGED &&
+	    r != APPLY_UNMOVABLE)) ?
 	    xformat(new, false) : NULL;
 	o->err = r == APPLY_FAILED ? err : 0;
 	o->msg = r == APPLY_FAILED && msg != NULL ? xstrdup(msg) : NULL;
@@ -412,7 +442,7 @@ json_list(FILE *fp, const struct tally *tl, enum apply_result r,
 		free(name);
 		if (r == APPLY_CHANGED)
 			json_member(fp, ",", "old", o->old);
-		if (r != APPLY_MANAGED)
+		if (r != APPLY_MANAGED && r != APPLY_UNMOVABLE)
 			json_member(fp, ",", "new", o->new);
 		if (r == APPLY_FAILED)
 			json_error(fp, o);
@@ -425,7 +455,7 @@ json_list(FILE *fp, const struct tally *tl, enum apply_result r,
 /*
  * The members every command's JSON result has, without braces, the IRQs
  * in number order: "dry_run", "default" when the run had one, "changed",
- * "unchanged" (a count), "failed" and "managed".
+ * "unchanged" (a count), "failed", "managed" and "unmovable".
  */
 void
 tally_json(FILE *fp, struct tally *tl, int flags)
@@ -433,6 +463,7 @@ tally_json(FILE *fp, struct tally *tl, int flags)
 	static const char *const results[] = {
 		[APPLY_UNCHANGED] = "unchanged", [APPLY_CHANGED] = "changed",
 		[APPLY_FAILED] = "failed", [APPLY_MANAGED] = "managed",
+		[APPLY_UNMOVABLE] = "unmovable",
 	};
 	const struct outcome *d = NULL;
 	size_t unchanged = tl->unchanged;
@@ -458,6 +489,7 @@ tally_json(FILE *fp, struct tally *tl, int flags)
 	fprintf(fp, ",\"unchanged\":%zu", unchanged);
 	json_list(fp, tl, APPLY_FAILED, "failed");
 	json_list(fp, tl, APPLY_MANAGED, "managed");
+	json_list(fp, tl, APPLY_UNMOVABLE, "unmovable");
 }
 
 void

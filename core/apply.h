@@ -26,8 +26,14 @@ enum {
 /* The irq of an outcome that is no IRQ's: counted, never recorded. */
 #define APPLY_NOIRQ	LONG_MIN
 
+/*
+ * APPLY_MANAGED: debugfs says the kernel manages it; APPLY_UNMOVABLE: the
+ * kernel does not let user space move it (managed, per-CPU or
+ * no-balancing: without debugfs it does not say which).
+ */
 enum apply_result {
-	APPLY_UNCHANGED, APPLY_CHANGED, APPLY_FAILED, APPLY_MANAGED
+	APPLY_UNCHANGED, APPLY_CHANGED, APPLY_FAILED, APPLY_MANAGED,
+	APPLY_UNMOVABLE
 };
 
 /* One IRQ and the CPUs it should have; want is borrowed, not owned. */
@@ -50,12 +56,12 @@ struct outcome {
 };
 
 /*
- * What a run did, file by file; managed: left to the kernel; stop: no
+ * What a run did, file by file; managed, unmovable: left as they are; stop: no
  * write can succeed (not root). With APPLY_JSON, v holds every outcome
  * but an IRQ's unchanged, and stop_err and stop_msg why the run stopped.
  */
 struct tally {
-	size_t		 changed, unchanged, failed, managed;
+	size_t		 changed, unchanged, failed, managed, unmovable;
 	bool		 stop;
 	int		 stop_err;
 	char		*stop_msg;

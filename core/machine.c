@@ -428,6 +428,35 @@ irq_state(unsigned int irq)
 		state |= IRQ_MANAGED;
 	if (has_flag(buf, "IRQD_SETAFFINITY_PENDING"))
 		state |= IRQ_PENDING;
+	if (has_flag(buf, "IRQD_PER_CPU") || has_flag(buf, "IRQD_NO_BALANCING"))
+		state |= IRQ_NOMOVE;
 	free(buf);
 	return state;
+}
+
+/*
+ * Whether user space may move an IRQ: debugfs says, else the kernel,
+ * asked with a value it cannot parse. write_irq_affinity()
+ * (kernel/irq/proc.c) returns EIO (EPERM since 6.12) before parsing when
+ * !irq_can_set_affinity_usr() or no_irq_affinity; for a movable IRQ
+ * cpumask_parse_user() fails on "x" (bitmap_parse(): hex_to_bin() < 0,
+ * as bitmap_parselist()'s bitmap_getnum() would), -EINVAL, and it
+ * returns before irq_set_affinity(): nothing changes. An empty value
+ * would parse as no CPU and let the kernel choose: never written.
+ * Four system calls: open, fstat, write, close.
+ */
+enum movable
+irq_movable(unsigned int irq)
+{
+	char rel[64];
+	int state, rc;
+
+	if ((state = irq_state(irq)) != 0)
+		return state & IRQ_MANAGED ? MOVABLE_MANAGED :
+		    state & IRQ_NOMOVE ? MOVABLE_NO : MOVABLE_YES;
+	snprintf(rel, sizeof(rel), "proc/irq/%u/smp_affinity", irq);
+	rc = procfs_probe(rel, "x\n");
+	if (rc == -EIO || rc == -EPERM)
+		return MOVABLE_NO;
+	return rc == -EINVAL ? MOVABLE_YES : MOVABLE_UNKNOWN;
 }

@@ -64,8 +64,19 @@ enum {
 	IRQ_KNOWN = 1,		/* debugfs describes the IRQ */
 	IRQ_MANAGED = 2,	/* IRQD_AFFINITY_MANAGED: the kernel owns it */
 	IRQ_PENDING = 4,	/* IRQD_SETAFFINITY_PENDING: a move waits */
+	IRQ_NOMOVE = 8,		/* IRQD_PER_CPU or IRQD_NO_BALANCING */
 };
 
 int		 irq_state(unsigned int);
+
+/* Whether user space may move an IRQ (irq_movable()). */
+enum movable {
+	MOVABLE_UNKNOWN,	/* no debugfs, and the kernel cannot be asked */
+	MOVABLE_YES,
+	MOVABLE_MANAGED,	/* debugfs: IRQD_AFFINITY_MANAGED */
+	MOVABLE_NO,		/* refused: managed, per-CPU or no-balancing */
+};
+
+enum movable	 irq_movable(unsigned int);
 
 #endif

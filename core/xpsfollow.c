@@ -111,6 +111,7 @@ xq_json(FILE *fp, const struct change *c, const struct xq *xq, size_t nx)
 	static const char *const results[] = {
 		[APPLY_UNCHANGED] = "unchanged", [APPLY_CHANGED] = "changed",
 		[APPLY_FAILED] = "failed", [APPLY_MANAGED] = "managed",
+		[APPLY_UNMOVABLE] = "unmovable",
 	};
 	const char *sep = "";
 	char *old, *new;

@@ -117,7 +117,7 @@ queues xps rps save restore check mask list"
 @test "bash completes the options of isolate and explain" {
 	complete_line irqaff isolate -
 	assert_equal "$reply" "-n --dry-run -v --verbose -q --quiet -J --json \
--m --mask --check -h --help"
+-m --mask --check --accept -h --help"
 	complete_line irqaff isolate --c
 	assert_equal "$reply" "--check"
 	complete_line irqaff explain -
@@ -447,7 +447,7 @@ zsh_complete() {
 	assert_output "--help --json --verbose -h -J -v"
 	# --check does not go with -n and -v
 	run zsh_complete 'irqaff isolate --check -'
-	assert_output "--help --json --mask --quiet -h -J -m -q"
+	assert_output "--accept --help --json --mask --quiet -h -J -m -q"
 }
 
 @test "zsh completes cpus' options, columns and CPU sets" {

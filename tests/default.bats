@@ -285,13 +285,13 @@ $(usage_of default)"
 @test "default -J CPUS prints the result; a second run is unchanged" {
 	tree
 	run --separate-stderr -0 irqaff default -J 0-3
-	assert_output '{"dry_run":false,"default":{"old":"0-39","new":"0-3","result":"changed"},"changed":[],"unchanged":0,"failed":[],"managed":[]}'
+	assert_output '{"dry_run":false,"default":{"old":"0-39","new":"0-3","result":"changed"},"changed":[],"unchanged":0,"failed":[],"managed":[],"unmovable":[]}'
 	assert_equal "$stderr" ""
 	assert_file "$DEFAULT" $'00,0000000f\n'
 	local before
 	before=$(tree_sum)
 	run --separate-stderr -0 irqaff default -J -v 0-3
-	assert_output '{"dry_run":false,"default":{"old":"0-3","new":"0-3","result":"unchanged"},"changed":[],"unchanged":0,"failed":[],"managed":[]}'
+	assert_output '{"dry_run":false,"default":{"old":"0-3","new":"0-3","result":"unchanged"},"changed":[],"unchanged":0,"failed":[],"managed":[],"unmovable":[]}'
 	assert_equal "$(tree_sum)" "$before"
 }
 
@@ -300,7 +300,7 @@ $(usage_of default)"
 	local before
 	before=$(tree_sum)
 	run --separate-stderr -0 irqaff default -n -J 20-39
-	assert_output '{"dry_run":true,"default":{"old":"0-39","new":"20-39","result":"changed"},"changed":[],"unchanged":0,"failed":[],"managed":[]}'
+	assert_output '{"dry_run":true,"default":{"old":"0-39","new":"20-39","result":"changed"},"changed":[],"unchanged":0,"failed":[],"managed":[],"unmovable":[]}'
 	assert_equal "$stderr" ""
 	assert_equal "$(tree_sum)" "$before"
 }
@@ -308,11 +308,11 @@ $(usage_of default)"
 @test "default -J CPUS: a failed write is in the result with its errno" {
 	tree
 	run --separate-stderr -1 faulty "$DEFAULT:EINVAL" irqaff default -J 1
-	assert_output '{"dry_run":false,"default":{"old":"0-39","new":"1","result":"failed","errno":"EINVAL","error":"cannot set 1: the kernel refused the CPU set (Invalid argument)"},"changed":[],"unchanged":0,"failed":[],"managed":[]}'
+	assert_output '{"dry_run":false,"default":{"old":"0-39","new":"1","result":"failed","errno":"EINVAL","error":"cannot set 1: the kernel refused the CPU set (Invalid argument)"},"changed":[],"unchanged":0,"failed":[],"managed":[],"unmovable":[]}'
 	assert_equal "$stderr" 'irqaff: default: cannot set 1: the kernel refused the CPU set (Invalid argument)'
 	rm "$DEFAULT"
 	run --separate-stderr -1 irqaff default -J 1
-	assert_output '{"dry_run":false,"default":{"old":null,"new":"1","result":"failed","errno":"ENOENT","error":"'"$DEFAULT"': No such file or directory"},"changed":[],"unchanged":0,"failed":[],"managed":[]}'
+	assert_output '{"dry_run":false,"default":{"old":null,"new":"1","result":"failed","errno":"ENOENT","error":"'"$DEFAULT"': No such file or directory"},"changed":[],"unchanged":0,"failed":[],"managed":[],"unmovable":[]}'
 	assert_equal "$stderr" "irqaff: default: $DEFAULT: No such file or directory"
 }
 

@@ -89,7 +89,8 @@ settle() {
 @test "isolate --check exits 1 before isolate and 0 after" {
 	tree
 	run --separate-stderr -1 irqaff isolate --check 4-7
-	assert_output 'irq 25 b: movable, on CPU 5
+	assert_output 'irq 24 a: movable, requested CPU 0-7, on CPU 0
+irq 25 b: movable, on CPU 5
 irq 27 d: movable, on CPU 7
 default: default_smp_affinity 0-7 includes CPU 4-7: new IRQs start there
 CPU 4-7: not isolated from interrupts'
@@ -107,12 +108,14 @@ CPU 4-7: not isolated from interrupts'
 	irqaff isolate -q 0-1
 	run --separate-stderr -1 irqaff isolate --check 0-1
 	assert_output 'irq 24 a: managed, on CPU 0
-irq 26 c: movable, on CPU 0
+irq 26 c: movable, move pending to CPU 2-3, on CPU 0
 managed: kernel-managed IRQs run on CPU 0-1; boot with isolcpus=managed_irq,0-1 to keep them off (the kernel treats it as best effort)
-CPU 0-1: not isolated from interrupts'
+CPU 0-1: not isolated from interrupts, but user space can do no more'
+	run --separate-stderr -0 irqaff isolate --check --accept -q 0-1
+	assert_output ''
 	settle 26
 	run --separate-stderr -1 irqaff isolate --check -J 0-1
-	assert_output '{"cpus":"0-1","isolated":false,"default":"2-7","irqs":[{"irq":24,"name":"a","kind":"managed","effective":"0"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 0-1; boot with isolcpus=managed_irq,0-1 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_output '{"cpus":"0-1","isolated":false,"accepted":true,"default":"2-7","irqs":[{"irq":24,"name":"a","kind":"managed","requested":"0-7","effective":"0"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 0-1; boot with isolcpus=managed_irq,0-1 to keep them off (the kernel treats it as best effort)"}]}'
 }
 
 @test "without effective_affinity, --check goes by the requested CPUs" {
@@ -136,20 +139,20 @@ irqaff: note: managed: kernel-managed IRQs run on CPU 4-7; boot with isolcpus=ma
 	assert_output $'irq 25: managed by the kernel, left alone\nirq 27: managed by the kernel, left alone'
 }
 
-@test "a refusal without debugfs marks a managed IRQ, which stays reported" {
+@test "a refusal without debugfs marks an IRQ user space cannot move, which stays reported" {
 	tree
 	run --separate-stderr -0 faulty "$(irq_dir 27)/smp_affinity_list:EIO" \
 		irqaff isolate 6-7
-	assert_equal "$stderr" 'irqaff: irq 27 d: managed by the kernel, runs on CPU 7
-irqaff: note: managed: kernel-managed IRQs run on CPU 6-7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)'
+	assert_equal "$stderr" 'irqaff: irq 27 d: cannot be moved by user space, runs on CPU 7
+irqaff: note: unmovable: IRQs that user space cannot move run on CPU 6-7: kernel-managed, per-CPU or no-balancing, which the kernel does not say without irq debugfs'
 	assert_equal "$(lists 24 25 27)" $'0-5\n4-5\n6-7'
 }
 
-@test "isolcpus=managed_irq already given: the note says the kernel's limit" {
+@test "isolcpus=managed_irq already given: a managed IRQ of isolated CPUs only is kept there" {
 	tree --managed 27 --cmdline 'BOOT_IMAGE=/vmlinuz ro isolcpus=managed_irq,domain,6-7 nohz_full=6-7'
 	run --separate-stderr -0 irqaff isolate 6-7
-	assert_equal "$stderr" 'irqaff: irq 27 d: managed by the kernel, runs on CPU 7
-irqaff: note: managed: isolcpus=managed_irq,domain,6-7 already covers CPU 6-7; the kernel still places a managed IRQ there when no other CPU of its set is online (best effort)'
+	# 27's CPUs are all isolated: the kernel keeps it there by design
+	assert_equal "$stderr" 'irqaff: irq 27 d: managed, kept on isolated CPU 7 (managed_irq)'
 }
 
 @test "the kernel command line: what contradicts the CPUs is noted" {
@@ -223,11 +226,11 @@ CPU 4-7: not isolated from interrupts"
 @test "isolate -J: the result, with the default and the managed IRQs that stay" {
 	tree --managed 27
 	run --separate-stderr -0 irqaff isolate -J 6-7
-	assert_output '{"cpus":"6-7","dry_run":false,"default":{"old":"0-7","new":"0-5","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-5"},{"irq":25,"name":"b","old":"4-7","new":"4-5"}],"unchanged":1,"failed":[],"managed":[{"irq":27,"name":"d"}],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 6-7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_output '{"cpus":"6-7","dry_run":false,"default":{"old":"0-7","new":"0-5","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-5"},{"irq":25,"name":"b","old":"4-7","new":"4-5"}],"unchanged":1,"failed":[],"managed":[{"irq":27,"name":"d"}],"unmovable":[],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 6-7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
 	assert_equal "$stderr" ''
 	assert_equal "$(lists 24 25 26 27)" $'0-5\n4-5\n0-1\n6-7'
 	run --separate-stderr -0 irqaff isolate -J -v 6-7
-	assert_output '{"cpus":"6-7","dry_run":false,"default":{"old":"0-5","new":"0-5","result":"unchanged"},"changed":[],"unchanged":3,"failed":[],"managed":[{"irq":27,"name":"d"}],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 6-7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_output '{"cpus":"6-7","dry_run":false,"default":{"old":"0-5","new":"0-5","result":"unchanged"},"changed":[],"unchanged":3,"failed":[],"managed":[{"irq":27,"name":"d"}],"unmovable":[],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 6-7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
 	assert_equal "$stderr" ''
 }
 
@@ -236,16 +239,16 @@ CPU 4-7: not isolated from interrupts"
 	local before
 	before=$(tree_sum)
 	run --separate-stderr -0 irqaff isolate -n -J 0
-	assert_output '{"cpus":"0","dry_run":true,"default":{"old":"0-7","new":"1-7","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"1-7"},{"irq":26,"name":"c","old":"0-1","new":"1"}],"unchanged":2,"failed":[],"managed":[],"stuck":[],"findings":[]}'
+	assert_output '{"cpus":"0","dry_run":true,"default":{"old":"0-7","new":"1-7","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"1-7"},{"irq":26,"name":"c","old":"0-1","new":"1"}],"unchanged":2,"failed":[],"managed":[],"unmovable":[],"stuck":[],"findings":[]}'
 	assert_equal "$stderr" ''
 	assert_equal "$(tree_sum)" "$before"
 }
 
-@test "isolate -J: a refused write fails, a refusal with EIO is the kernel's" {
+@test "isolate -J: a refused write fails, a refusal with EIO is unmovable" {
 	tree
 	run --separate-stderr -3 faulty "$(irq_dir 25)/smp_affinity_list:EINVAL,$(irq_dir 27)/smp_affinity_list:EIO" \
 		irqaff isolate -J 4-7
-	assert_output '{"cpus":"4-7","dry_run":false,"default":{"old":"0-7","new":"0-3","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-3"}],"unchanged":1,"failed":[{"irq":25,"name":"b","new":"0-3","errno":"EINVAL","error":"cannot set 0-3: the kernel refused the CPU set (Invalid argument)"}],"managed":[{"irq":27,"name":"d"}],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 4-7; boot with isolcpus=managed_irq,4-7 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_output '{"cpus":"4-7","dry_run":false,"default":{"old":"0-7","new":"0-3","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-3"}],"unchanged":1,"failed":[{"irq":25,"name":"b","new":"0-3","errno":"EINVAL","error":"cannot set 0-3: the kernel refused the CPU set (Invalid argument)"}],"managed":[],"unmovable":[{"irq":27,"name":"d"}],"stuck":[{"irq":27,"name":"d","kind":"unmovable","effective":"7"}],"findings":[{"code":"unmovable","text":"IRQs that user space cannot move run on CPU 4-7: kernel-managed, per-CPU or no-balancing, which the kernel does not say without irq debugfs"}]}'
 	assert_equal "$stderr" 'irqaff: irq 25: cannot set 0-3: the kernel refused the CPU set (Invalid argument)'
 }
 
@@ -254,7 +257,7 @@ CPU 4-7: not isolated from interrupts"
 	rm "$(irq_dir 25)/smp_affinity_list" "$(irq_dir 25)/smp_affinity"
 	printf 'zz\n' >"$ROOT/proc/irq/default_smp_affinity"
 	run --separate-stderr -3 irqaff isolate -J 4-7
-	assert_output '{"cpus":"4-7","dry_run":false,"default":{"old":null,"new":null,"result":"failed","errno":null,"error":"'"$ROOT"'/proc/irq/default_smp_affinity: \"z\" is not a hex digit"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-3"},{"irq":27,"name":"d","old":"6-7","new":"0-3"}],"unchanged":1,"failed":[{"irq":25,"name":"b","new":null,"errno":"ENOENT","error":"'"$ROOT"'/proc/irq/25/smp_affinity: No such file or directory"}],"managed":[],"stuck":[],"findings":[]}'
+	assert_output '{"cpus":"4-7","dry_run":false,"default":{"old":null,"new":null,"result":"failed","errno":null,"error":"'"$ROOT"'/proc/irq/default_smp_affinity: \"z\" is not a hex digit"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-3"},{"irq":27,"name":"d","old":"6-7","new":"0-3"}],"unchanged":1,"failed":[{"irq":25,"name":"b","new":null,"errno":"ENOENT","error":"'"$ROOT"'/proc/irq/25/smp_affinity: No such file or directory"}],"managed":[],"unmovable":[],"stuck":[],"findings":[]}'
 	assert_equal "${stderr_lines[0]}" "irqaff: irq 25: $ROOT/proc/irq/25/smp_affinity: No such file or directory"
 	assert_equal "${stderr_lines[1]}" "irqaff: $ROOT/proc/irq/default_smp_affinity: \"z\" is not a hex digit"
 }
@@ -302,7 +305,7 @@ CPU 3: not isolated from interrupts'
 	assert_equal "$stderr" 'irqaff: irq 24 a\033[2Jb: managed by the kernel, runs on CPU 3
 irqaff: note: managed: kernel-managed IRQs run on CPU 3; boot with isolcpus=managed_irq,3 to keep them off (the kernel treats it as best effort)'
 	run --separate-stderr -1 irqaff isolate --check -J 3
-	assert_output '{"cpus":"3","isolated":false,"default":"0-2","irqs":[{"irq":24,"name":"a\u001b[2Jb","kind":"managed","effective":"3"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 3; boot with isolcpus=managed_irq,3 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_output '{"cpus":"3","isolated":false,"accepted":true,"default":"0-2","irqs":[{"irq":24,"name":"a\u001b[2Jb","kind":"managed","requested":"3","effective":"3"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 3; boot with isolcpus=managed_irq,3 to keep them off (the kernel treats it as best effort)"}]}'
 }
 
 @test "a lost standard output is reported at the end, after every write" {
@@ -310,4 +313,71 @@ irqaff: note: managed: kernel-managed IRQs run on CPU 3; boot with isolcpus=mana
 	run --separate-stderr -4 bash -c 'irqaff isolate -v 4-7 >/dev/full'
 	assert_equal "$(lists 24 25 27)" $'0-3\n0-3\n0-3'
 	assert_equal "$stderr" 'irqaff: standard output: No space left on device'
+}
+
+@test "--check counts an IRQ requested on the CPUs though it last ran elsewhere" {
+	tree
+	irqaff isolate -q 3
+	settle 24 25 26 27
+	run --separate-stderr -0 irqaff isolate --check 3
+	# an idle vector moved there: the kernel moves it at its next interrupt
+	irqaff set -q 26 3
+	run --separate-stderr -1 irqaff isolate --check 3
+	assert_output 'irq 26 c: movable, requested CPU 3, on CPU 0
+CPU 3: not isolated from interrupts'
+	run --separate-stderr -1 irqaff isolate --check --accept 3
+	run --separate-stderr -1 irqaff isolate --check -J 3
+	run jq -c '[.isolated, .accepted, [.irqs[] | [.irq, .kind, .requested, .effective]]]' <<<"$output"
+	assert_output '[false,false,[[26,"movable","3","0"]]]'
+}
+
+@test "--check names a pending move, and --accept lets what user space cannot change pass" {
+	tree --managed 24
+	irqaff isolate -q 0,5
+	run --separate-stderr -1 irqaff isolate --check 0,5
+	assert_output 'irq 24 a: managed, on CPU 0
+irq 25 b: movable, move pending to CPU 4,6-7, on CPU 5
+irq 26 c: movable, move pending to CPU 1, on CPU 0
+managed: kernel-managed IRQs run on CPU 0,5; boot with isolcpus=managed_irq,0,5 to keep them off (the kernel treats it as best effort)
+CPU 0,5: not isolated from interrupts, but user space can do no more'
+	run --separate-stderr -0 irqaff isolate --check --accept 0,5
+	run --separate-stderr -0 irqaff isolate --check --accept -J 0,5
+	run jq -c '[.isolated, .accepted, [.irqs[] | [.irq, .kind]]]' <<<"$output"
+	assert_output '[false,true,[[24,"managed"],[25,"pending"],[26,"pending"]]]'
+	# a movable IRQ still there is not accepted
+	irqaff set -q 27 5
+	run --separate-stderr -1 irqaff isolate --check --accept 0,5
+	run --separate-stderr -2 irqaff isolate --accept 0,5
+}
+
+@test "--check passes a queue the kernel keeps on CPUs isolcpus=managed_irq isolates" {
+	local args what
+	for args in --debugfs --no-debugfs; do
+		rm -rf "$ROOT"
+		# the kernel keeps 25 on its housekeeping CPU 2, 26 on 3 (irq_do_set_affinity())
+		make_root --cpus 4 --irq 24=nvme0q1 --affinity 0-1 \
+			--irq 25=nvme0q2 --affinity 2-3 --irq 26=nvme0q3 \
+			--affinity 3 --irq 27=eth0 --affinity 0-2 \
+			--managed 24-26 "$args" \
+			--cmdline 'BOOT_IMAGE=/vmlinuz ro isolcpus=managed_irq,domain,3'
+		irqaff default 0-2 >/dev/null
+		run --separate-stderr -0 irqaff isolate --check 3
+		if [[ $args == --debugfs ]]; then
+			assert_output 'irq 26 nvme0q3: managed, kept on isolated CPU 3 (managed_irq)
+CPU 3: isolated from interrupts'
+		else
+			assert_output 'irq 26 nvme0q3: cannot be moved by user space, kept on isolated CPU 3 (managed_irq)
+CPU 3: isolated from interrupts'
+		fi
+		run --separate-stderr -0 irqaff isolate --check -J 3
+		run jq -c '[.isolated, [.irqs[] | [.irq, .kind]], .findings]' <<<"$output"
+		assert_output '[true,[[26,"isolated"]],[]]'
+		what=managed
+		[[ $args == --debugfs ]] || what='cannot be moved by user space'
+		run --separate-stderr -0 irqaff isolate 3
+		assert_equal "$stderr" "irqaff: irq 26 nvme0q3: $what, kept on isolated CPU 3 (managed_irq)"
+		run --separate-stderr -0 irqaff isolate -J 3
+		run jq -c '[.stuck, .findings]' <<<"$output"
+		assert_output '[[{"irq":26,"name":"nvme0q3","kind":"isolated","effective":"3"}],[]]'
+	done
 }

@@ -56,7 +56,7 @@ mark_managed() {
 	for e in EIO EPERM; do
 		run --separate-stderr -0 faulty "$(irq_dir 28)/smp_affinity_list:$e" \
 			irqaff set dev:nvme0 2
-		assert_equal "$stderr" 'irqaff: note: 1 kernel-managed IRQ left to the kernel'
+		assert_equal "$stderr" 'irqaff: note: 1 IRQ that user space cannot move left alone'
 		irqaff set 27,29 0-3
 	done
 }
@@ -131,4 +131,124 @@ mark_managed() {
 		--clear-groups "$IRQAFF_BIN" --root "$ROOT" set all 1
 	assert_equal "${#stderr_lines[@]}" 1
 	assert_equal "$stderr" "irqaff: irq 24: cannot write $ROOT/proc/irq/24/smp_affinity_list: Permission denied; changing affinity needs root"
+}
+
+# debian: the tree of a kernel without irq debugfs (Debian's 6.1) whose
+# NVMe queues 28 and 29 are managed: only the kernel's refusal of a write
+# says so, and each command asks it with a value it cannot parse.
+debian() {
+	rm -rf "$ROOT"
+	make_root --cpus 4 --nic eth0:2 --nvme nvme0:2 --managed 28,29 \
+		--no-debugfs
+}
+
+@test "without debugfs the kernel's refusal of \"x\" fills MANAGED and changes nothing" {
+	debian
+	local before
+	before=$(tree_sum)
+	run --separate-stderr -0 irqaff show -o irq,managed 26-29
+	assert_output $'IRQ MANAGED\n 26 no\n 27 no\n 28 unmovable\n 29 unmovable'
+	assert_equal "$(tree_sum)" "$before"
+	# a file with contents is not the kernel's: it is never probed
+	run --separate-stderr -0 command irqaff show -o irq,managed 28
+	assert_output $'IRQ MANAGED\n 28 -'
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "without debugfs save, check and restore agree on managed IRQs" {
+	debian
+	local snap=$BATS_TEST_TMPDIR/snap
+	run -0 irqaff save -o "$snap"
+	grep -qx '# cannot be moved by user space: 28 0-3 "nvme0q1"' "$snap"
+	grep -qx '# cannot be moved by user space: 29 0-3 "nvme0q2"' "$snap"
+	run --separate-stderr -0 bash -c 'irqaff save | irqaff check -'
+	printf '* 0\n' >"$snap"
+	run --separate-stderr -0 irqaff restore -n "$snap"
+	assert_line 'irq 28: cannot be moved by user space, left alone'
+	run --separate-stderr -0 irqaff restore -q "$snap"
+	assert_equal "$stderr" 'irqaff: note: 2 IRQs that user space cannot move left alone'
+	assert_equal "$(lists 27 28 29)" $'0\n0-3\n0-3'
+	run --separate-stderr -0 irqaff check "$snap"
+	assert_output $'irq 28 nvme0q1: 0-3 (want 0; cannot be moved by user space, not drift)\nirq 29 nvme0q2: 0-3 (want 0; cannot be moved by user space, not drift)'
+}
+
+@test "without debugfs set -n, spread -n and isolate know the managed IRQs" {
+	debian
+	local before
+	before=$(tree_sum)
+	run --separate-stderr -0 irqaff set -n dev:nvme0 1
+	assert_output $'irq 27: 0-3 -> 1\nirq 28: cannot be moved by user space, left alone\nirq 29: cannot be moved by user space, left alone'
+	run --separate-stderr -1 irqaff set -n 28 1
+	assert_equal "$stderr" 'irqaff: irq 28: cannot set 1: the affinity of this IRQ is managed by its driver or cannot be moved (refused by the kernel)'
+	run --separate-stderr -0 irqaff spread -n --linear dev:nvme0
+	assert_output 'irq 27 nvme0q0: 0'
+	assert_equal "$stderr" 'irqaff: note: 2 IRQs that user space cannot move left out of the plan'
+	assert_equal "$(tree_sum)" "$before"
+	run --separate-stderr -1 irqaff isolate --check 0
+	assert_line 'irq 28 nvme0q1: cannot be moved by user space, on CPU 0'
+	run --separate-stderr -0 irqaff isolate -n 0
+	assert_line 'irq 28: cannot be moved by user space, left alone'
+	assert_equal "$(tree_sum)" "$before"
+}
+
+# timer: IRQ 0, which the kernel does not let user space move though it is
+# not managed (IRQF_NOBALANCING), beside eth0 (24-26) and nvme0 (27-29,
+# 28-29 managed); ARGS add to make_root.
+timer() {
+	rm -rf "$ROOT"
+	make_root --cpus 4 --legacy 3 --nic eth0:2 --nvme nvme0:2 \
+		--unmovable 0 "$@"
+}
+
+@test "an IRQ refused for another reason than management is not called managed" {
+	local args
+	for args in --debugfs --no-debugfs; do
+		timer "$args"
+		run --separate-stderr -0 irqaff set 0-2,24 1
+		assert_equal "$stderr" 'irqaff: note: 1 IRQ that user space cannot move left alone'
+		run --separate-stderr -0 irqaff set -n 0-1 2
+		assert_output $'irq 0: cannot be moved by user space, left alone\nirq 1: 1 -> 2'
+		run --separate-stderr -0 irqaff set -J 0-1 3
+		run jq -c '[.managed, [.unmovable[].irq]]' <<<"$output"
+		assert_output '[[],[0]]'
+		run -0 irqaff show -o irq,managed 0-1
+		assert_output $'IRQ MANAGED\n  0 unmovable\n  1 no'
+		run -0 irqaff show -J -o irq,managed 0
+		run jq -c '[.interrupts[].managed]' <<<"$output"
+		assert_output '["unmovable"]'
+	done
+}
+
+@test "save, check and spread say an unmovable IRQ cannot be moved" {
+	timer --no-debugfs
+	local snap=$BATS_TEST_TMPDIR/snap
+	run -0 irqaff save -o "$snap"
+	grep -qx '# cannot be moved by user space: 0 0-3 "timer"' "$snap"
+	printf '0 1 "timer"\n' >"$snap"
+	run --separate-stderr -0 irqaff check "$snap"
+	assert_output 'irq 0 timer: 0-3 (want 1; cannot be moved by user space, not drift)'
+	run --separate-stderr -0 irqaff check -J "$snap"
+	run jq -c '[.differences[] | [.managed, .unmovable]]' <<<"$output"
+	assert_output '[[false,true]]'
+	run --separate-stderr -0 irqaff spread -n --linear 0-1
+	assert_output 'irq 1 i8042: 0'
+	assert_equal "$stderr" 'irqaff: note: 1 IRQ that user space cannot move left out of the plan'
+}
+
+@test "isolate reports an unmovable IRQ without advising isolcpus=managed_irq" {
+	timer --no-debugfs
+	irqaff set -q 1,24-26 1-3
+	run --separate-stderr -0 irqaff isolate -J 0
+	run jq -c '[[.stuck[] | [.irq, .kind]], [.findings[].code], .managed, [.unmovable[].irq]]' <<<"$output"
+	assert_output '[[[0,"unmovable"]],["unmovable"],[],[0]]'
+	run --separate-stderr -0 irqaff isolate 0
+	assert_equal "${stderr_lines[0]}" 'irqaff: irq 0 timer: cannot be moved by user space, runs on CPU 0'
+	[[ $stderr != *managed_irq* ]]
+	run --separate-stderr -1 irqaff isolate --check 0
+	assert_line --index 0 'irq 0 timer: cannot be moved by user space, on CPU 0'
+	refute_output --partial managed_irq
+	# requested there, but it runs on CPU 0: nothing anyone can mend
+	irqaff isolate -q 3
+	run --separate-stderr -0 irqaff isolate --check --accept 3
+	refute_line --partial 'irq 0 '
 }

@@ -44,7 +44,7 @@ failed_of() {
 	mkfifo "$(irq_dir 26)/smp_affinity_list"
 	run --separate-stderr -1 irqaff set -J 24-26 1
 	# a directory in proc/irq/25 is an action name too: not compared
-	assert_equal "$(jq -c 'del(.failed[].name)' <<<"$output")" '{"dry_run":false,"changed":[],"unchanged":0,"failed":[{"irq":24,"new":"1","errno":null,"error":"'"$ROOT"'/proc/irq/24/smp_affinity_list holds \"precious\", not a CPU list; left alone"},{"irq":25,"new":"1","errno":"EISDIR","error":"'"$ROOT"'/proc/irq/25/smp_affinity_list: Is a directory"},{"irq":26,"new":"1","errno":null,"error":"'"$ROOT"'/proc/irq/26/smp_affinity_list: not a regular file; left alone"}],"managed":[]}'
+	assert_equal "$(jq -c 'del(.failed[].name)' <<<"$output")" '{"dry_run":false,"changed":[],"unchanged":0,"failed":[{"irq":24,"new":"1","errno":null,"error":"'"$ROOT"'/proc/irq/24/smp_affinity_list holds \"precious\", not a CPU list; left alone"},{"irq":25,"new":"1","errno":"EISDIR","error":"'"$ROOT"'/proc/irq/25/smp_affinity_list: Is a directory"},{"irq":26,"new":"1","errno":null,"error":"'"$ROOT"'/proc/irq/26/smp_affinity_list: not a regular file; left alone"}],"managed":[],"unmovable":[]}'
 	assert_equal "${#stderr_lines[@]}" 3
 }
 
@@ -59,12 +59,12 @@ failed_of() {
 	done
 }
 
-@test "a refusal with EIO of an IRQ not named by number is the kernel's" {
+@test "a refusal with EIO of an IRQ not named by number is unmovable, not a failure" {
 	tree
 	run --separate-stderr -0 faulty "$(irq_dir 25)/smp_affinity_list:EIO" \
 		irqaff set -J 'a,b' 1
-	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"a","old":"0-3","new":"1"}],"unchanged":0,"failed":[],"managed":[{"irq":25,"name":"b"}]}'
-	assert_equal "$stderr" 'irqaff: note: 1 kernel-managed IRQ left to the kernel'
+	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"a","old":"0-3","new":"1"}],"unchanged":0,"failed":[],"managed":[],"unmovable":[{"irq":25,"name":"b"}]}'
+	assert_equal "$stderr" 'irqaff: note: 1 IRQ that user space cannot move left alone'
 }
 
 @test "when no write can succeed, the IRQs never tried fail for the same reason" {
@@ -80,14 +80,14 @@ failed_of() {
 	why="cannot write $ROOT/proc/irq/24/smp_affinity_list: Permission denied; changing affinity needs root"
 	run --separate-stderr -1 setpriv --reuid=65534 --regid=65534 \
 		--clear-groups "$IRQAFF_BIN" --root "$ROOT" set -J all 1
-	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[{"irq":24,"name":"a","new":"1","errno":"EACCES","error":"'"$why"'"},{"irq":25,"name":"b","new":"1","errno":"EACCES","error":"'"$why"'"},{"irq":26,"name":"c","new":"1","errno":"EACCES","error":"'"$why"'"}],"managed":[]}'
+	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[{"irq":24,"name":"a","new":"1","errno":"EACCES","error":"'"$why"'"},{"irq":25,"name":"b","new":"1","errno":"EACCES","error":"'"$why"'"},{"irq":26,"name":"c","new":"1","errno":"EACCES","error":"'"$why"'"}],"managed":[],"unmovable":[]}'
 	assert_equal "$stderr" "irqaff: irq 24: $why"
 }
 
 @test "names are JSON strings: control bytes escaped, bad UTF-8 replaced" {
 	make_root --cpus 2 --irq $'24=a\033[2Jb' --irq $'25=\xffz' --irq 26=
 	run --separate-stderr -0 irqaff set -J 24-26 1
-	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"a\u001b[2Jb","old":"0-1","new":"1"},{"irq":25,"name":"\ufffdz","old":"0-1","new":"1"},{"irq":26,"name":"","old":"0-1","new":"1"}],"unchanged":0,"failed":[],"managed":[]}'
+	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"a\u001b[2Jb","old":"0-1","new":"1"},{"irq":25,"name":"\ufffdz","old":"0-1","new":"1"},{"irq":26,"name":"","old":"0-1","new":"1"}],"unchanged":0,"failed":[],"managed":[],"unmovable":[]}'
 	run -0 jq -r '.changed[1].name' <<<"$output"
 	assert_output $'\uFFFDz'
 }
@@ -101,7 +101,7 @@ failed_of() {
 		run --separate-stderr -0 irqaff $cmd
 		assert_equal "${#lines[@]}" 1
 		keys=$(jq -c '[keys_unsorted[] | select(. != "cpus" and . != "default" and . != "stuck" and . != "findings")]' <<<"$output")
-		assert_equal "$keys" '["dry_run","changed","unchanged","failed","managed"]'
+		assert_equal "$keys" '["dry_run","changed","unchanged","failed","managed","unmovable"]'
 	done
 }
 
@@ -144,7 +144,7 @@ snap_tree() {
 @test "restore -J: the default, the changes, an offline-only set and the lines that pick nothing" {
 	snap_tree
 	run --separate-stderr -3 irqaff restore -J "$SNAP"
-	assert_equal "$output" '{"dry_run":false,"default":{"old":"0-7","new":"0-3","result":"changed"},"changed":[{"irq":41,"name":"eth0-TxRx-0","old":"0-7","new":"2"},{"irq":42,"name":"eth0-TxRx-1","old":"0-7","new":"2"},{"irq":43,"name":"eth0-TxRx-2","old":"0-7","new":"2"}],"unchanged":0,"failed":[{"irq":40,"name":"eth0","new":"7","errno":null,"error":"CPU list \"7\": selects no online CPU"}],"managed":[],"problems":[{"line":4,"error":"\"nosuch*\" matches no IRQ"}]}'
+	assert_equal "$output" '{"dry_run":false,"default":{"old":"0-7","new":"0-3","result":"changed"},"changed":[{"irq":41,"name":"eth0-TxRx-0","old":"0-7","new":"2"},{"irq":42,"name":"eth0-TxRx-1","old":"0-7","new":"2"},{"irq":43,"name":"eth0-TxRx-2","old":"0-7","new":"2"}],"unchanged":0,"failed":[{"irq":40,"name":"eth0","new":"7","errno":null,"error":"CPU list \"7\": selects no online CPU"}],"managed":[],"unmovable":[],"problems":[{"line":4,"error":"\"nosuch*\" matches no IRQ"}]}'
 	assert_equal "$stderr" "irqaff: $SNAP:4: \"nosuch*\" matches no IRQ
 irqaff: $SNAP:5: irq 40: CPU list \"7\": selects no online CPU"
 	assert_equal "$(cat "$(irq_dir 41)/smp_affinity_list")" 2
@@ -159,7 +159,7 @@ irqaff: $SNAP:5: irq 40: CPU list \"7\": selects no online CPU"
 	keep=$BATS_TEST_TMPDIR/keep
 	cp -a "$ROOT" "$keep"
 	run --separate-stderr -0 irqaff restore -nJ --only dev:eth0 "$SNAP"
-	assert_equal "$output" '{"dry_run":true,"changed":[{"irq":41,"name":"eth0-TxRx-0","old":"0-7","new":"2"},{"irq":42,"name":"eth0-TxRx-1","old":"0-7","new":"2"},{"irq":43,"name":"eth0-TxRx-2","old":"0-7","new":"2"}],"unchanged":0,"failed":[],"managed":[],"problems":[]}'
+	assert_equal "$output" '{"dry_run":true,"changed":[{"irq":41,"name":"eth0-TxRx-0","old":"0-7","new":"2"},{"irq":42,"name":"eth0-TxRx-1","old":"0-7","new":"2"},{"irq":43,"name":"eth0-TxRx-2","old":"0-7","new":"2"}],"unchanged":0,"failed":[],"managed":[],"unmovable":[],"problems":[]}'
 	diff -r --no-dereference "$keep" "$ROOT"
 }
 
@@ -177,7 +177,7 @@ irqaff: $SNAP:5: irq 40: CPU list \"7\": selects no online CPU"
 	echo 1 >"$(irq_dir 43)/smp_affinity_list"
 	sed -i 's/^eth0-TxRx-\* 2$/eth0-TxRx-* 0-7/' "$SNAP"
 	run --separate-stderr -1 irqaff check -J "$SNAP"
-	assert_equal "$output" '{"differences":[{"irq":40,"name":"eth0","current":"0-7","want":"7","managed":false},{"irq":43,"name":"eth0-TxRx-2","current":"1","want":"0-7","managed":false}],"default":{"current":"0-7","want":"0-3"},"matching":2,"failed":[],"problems":[{"line":4,"error":"\"nosuch*\" matches no IRQ"}]}'
+	assert_equal "$output" '{"differences":[{"irq":40,"name":"eth0","current":"0-7","want":"7","managed":false,"unmovable":false},{"irq":43,"name":"eth0-TxRx-2","current":"1","want":"0-7","managed":false,"unmovable":false}],"default":{"current":"0-7","want":"0-3"},"matching":2,"failed":[],"problems":[{"line":4,"error":"\"nosuch*\" matches no IRQ"}]}'
 	assert_equal "$stderr" "irqaff: $SNAP:4: \"nosuch*\" matches no IRQ"
 	# and the same check as text, for comparison: problems on stdout
 	run --separate-stderr -1 irqaff check "$SNAP"

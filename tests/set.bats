@@ -491,11 +491,11 @@ $(usage_of set)"
 @test "set -J prints the result as one JSON line; a second run changes nothing" {
 	tree --affinity 2-3
 	run --separate-stderr -0 irqaff set -J 24-26 2-3
-	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"a","old":"0-7","new":"2-3"},{"irq":25,"name":"b","old":"0-7","new":"2-3"}],"unchanged":1,"failed":[],"managed":[]}'
+	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"a","old":"0-7","new":"2-3"},{"irq":25,"name":"b","old":"0-7","new":"2-3"}],"unchanged":1,"failed":[],"managed":[],"unmovable":[]}'
 	assert_equal "$stderr" ''
 	assert_equal "$(lists 24 25 26)" $'2-3\n2-3\n2-3'
 	run --separate-stderr -0 irqaff set --json -v 24-26 2-3
-	assert_output '{"dry_run":false,"changed":[],"unchanged":3,"failed":[],"managed":[]}'
+	assert_output '{"dry_run":false,"changed":[],"unchanged":3,"failed":[],"managed":[],"unmovable":[]}'
 	assert_equal "$stderr" ''
 }
 
@@ -504,7 +504,7 @@ $(usage_of set)"
 	local before
 	before=$(tree_sum)
 	run --separate-stderr -0 irqaff set -nJ 24,26 1
-	assert_output '{"dry_run":true,"changed":[{"irq":24,"name":"a","old":"0-7","new":"1"},{"irq":26,"name":"c","old":"0-7","new":"1"}],"unchanged":0,"failed":[],"managed":[]}'
+	assert_output '{"dry_run":true,"changed":[{"irq":24,"name":"a","old":"0-7","new":"1"},{"irq":26,"name":"c","old":"0-7","new":"1"}],"unchanged":0,"failed":[],"managed":[],"unmovable":[]}'
 	assert_equal "$stderr" ''
 	assert_equal "$(tree_sum)" "$before"
 }
@@ -512,10 +512,10 @@ $(usage_of set)"
 @test "set -J lists managed IRQs, and one named by number as failed" {
 	tree --managed 25
 	run --separate-stderr -0 irqaff set -J 24-26 1
-	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"a","old":"0-7","new":"1"},{"irq":26,"name":"c","old":"0-7","new":"1"}],"unchanged":0,"failed":[],"managed":[{"irq":25,"name":"b"}]}'
+	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"a","old":"0-7","new":"1"},{"irq":26,"name":"c","old":"0-7","new":"1"}],"unchanged":0,"failed":[],"managed":[{"irq":25,"name":"b"}],"unmovable":[]}'
 	assert_equal "$stderr" 'irqaff: note: 1 kernel-managed IRQ left to the kernel'
 	run --separate-stderr -1 irqaff set -J 25 1
-	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[{"irq":25,"name":"b","new":"1","errno":null,"error":"cannot set 1: the affinity of this IRQ is managed by its driver or cannot be moved (managed by the kernel)"}],"managed":[]}'
+	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[{"irq":25,"name":"b","new":"1","errno":null,"error":"cannot set 1: the affinity of this IRQ is managed by its driver or cannot be moved (managed by the kernel)"}],"managed":[],"unmovable":[]}'
 	assert_equal "$stderr" 'irqaff: irq 25: cannot set 1: the affinity of this IRQ is managed by its driver or cannot be moved (managed by the kernel)'
 }
 

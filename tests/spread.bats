@@ -207,7 +207,7 @@ irq 29 eth1-TxRx-1: 3"
 	local before
 	before=$(tree_sum)
 	run --separate-stderr -0 irqaff spread -n -J 60-61
-	assert_output '{"dry_run":true,"changed":[{"irq":60,"name":"we\"ird\\x","old":"0-3","new":"0"},{"irq":61,"name":"a, b","old":"0-3","new":"1"}],"unchanged":0,"failed":[],"managed":[]}'
+	assert_output '{"dry_run":true,"changed":[{"irq":60,"name":"we\"ird\\x","old":"0-3","new":"0"},{"irq":61,"name":"a, b","old":"0-3","new":"1"}],"unchanged":0,"failed":[],"managed":[],"unmovable":[]}'
 	assert_equal "$stderr" ''
 	assert_equal "$(tree_sum)" "$before"
 }
@@ -215,28 +215,28 @@ irq 29 eth1-TxRx-1: 3"
 @test "spread -J writes the plan and prints the result; a second run changes nothing" {
 	nic
 	run --separate-stderr -0 irqaff spread --json -c 2-3 24-26
-	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"eth0","old":"0-31","new":"2"},{"irq":25,"name":"eth0-TxRx-0","old":"0-31","new":"3"},{"irq":26,"name":"eth0-TxRx-1","old":"0-31","new":"2"}],"unchanged":0,"failed":[],"managed":[]}'
+	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"eth0","old":"0-31","new":"2"},{"irq":25,"name":"eth0-TxRx-0","old":"0-31","new":"3"},{"irq":26,"name":"eth0-TxRx-1","old":"0-31","new":"2"}],"unchanged":0,"failed":[],"managed":[],"unmovable":[]}'
 	assert_equal "$stderr" ''
 	assert_file "$(list_of 24)" $'2\n'
 	assert_file "$(list_of 25)" $'3\n'
 	assert_file "$(list_of 26)" $'2\n'
 	run --separate-stderr -0 irqaff spread -J -v -c 2-3 24-26
-	assert_output '{"dry_run":false,"changed":[],"unchanged":3,"failed":[],"managed":[]}'
+	assert_output '{"dry_run":false,"changed":[],"unchanged":3,"failed":[],"managed":[],"unmovable":[]}'
 	run --separate-stderr -0 irqaff spread -n -J -c 2-3 24-26
-	assert_output '{"dry_run":true,"changed":[],"unchanged":3,"failed":[],"managed":[]}'
+	assert_output '{"dry_run":true,"changed":[],"unchanged":3,"failed":[],"managed":[],"unmovable":[]}'
 }
 
 @test "spread -J lists the managed IRQs it leaves out, and the failed ones" {
 	make_root --cpus 4 --irq 24=a --irq 25=b --irq 26=c --managed 25
 	run --separate-stderr -3 faulty "$(irq_dir 26)/smp_affinity_list:EBUSY" \
 		irqaff spread -J 24-26
-	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"a","old":"0-3","new":"0"}],"unchanged":0,"failed":[{"irq":26,"name":"c","new":"1","errno":"EBUSY","error":"cannot set 1: a previous move of this IRQ is still pending (Device or resource busy)"}],"managed":[{"irq":25,"name":"b"}]}'
+	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"a","old":"0-3","new":"0"}],"unchanged":0,"failed":[{"irq":26,"name":"c","new":"1","errno":"EBUSY","error":"cannot set 1: a previous move of this IRQ is still pending (Device or resource busy)"}],"managed":[{"irq":25,"name":"b"}],"unmovable":[]}'
 	assert_equal "${stderr_lines[0]}" 'irqaff: note: 1 kernel-managed IRQ left out of the plan'
 	assert_equal "${stderr_lines[1]}" 'irqaff: irq 26: cannot set 1: a previous move of this IRQ is still pending (Device or resource busy)'
 	assert_equal "${#stderr_lines[@]}" 2
 	run --separate-stderr -1 faulty "$(irq_dir 26)/smp_affinity_list:EBUSY" \
 		irqaff spread -J 24-26
-	assert_output '{"dry_run":false,"changed":[],"unchanged":1,"failed":[{"irq":26,"name":"c","new":"1","errno":"EBUSY","error":"cannot set 1: a previous move of this IRQ is still pending (Device or resource busy)"}],"managed":[{"irq":25,"name":"b"}]}'
+	assert_output '{"dry_run":false,"changed":[],"unchanged":1,"failed":[{"irq":26,"name":"c","new":"1","errno":"EBUSY","error":"cannot set 1: a previous move of this IRQ is still pending (Device or resource busy)"}],"managed":[{"irq":25,"name":"b"}],"unmovable":[]}'
 }
 
 @test "spread -n writes nothing" {

@@ -837,3 +837,36 @@ pci0000:00/0000:3c:00.0/net/eth1/queues/tx-0'
 	assert_output 'tree.bash: CPU list "4": CPU 4 is not below 4'
 	assert [ ! -e "$e" ]
 }
+
+@test "a managed IRQ's effective CPU avoids isolcpus=managed_irq CPUs while it can" {
+	make_root --cpus 4 --irq 24=q --affinity 1-3 --managed 24 \
+		--irq 25=r --affinity 3 --managed 25 --irq 26=s --affinity 1-3 \
+		--cmdline 'ro isolcpus=nohz,managed_irq,1,3'
+	assert_equal "$(cat "$(irq_dir 24)/effective_affinity_list")" 2
+	assert_equal "$(cat "$(irq_dir 25)/effective_affinity_list")" 3
+	assert_equal "$(cat "$(irq_dir 26)/effective_affinity_list")" 3
+}
+
+@test "--no-debugfs: the affinity files refuse \"x\" as the kernel does, and managed ones any write" {
+	make_root --cpus 4 --irq 24=q --managed 24 --irq 25=r --unmovable 25 \
+		--irq 26=s --no-debugfs
+	[[ ! -e $ROOT/sys/kernel/debug ]]
+	local before irq f
+	before=$(tree_sum)
+	# write(2) through tests/fault/fault.c, as irqaff runs under the tree
+	put() {
+		printf '%s\n' "$1" | LD_PRELOAD=$BATS_TEST_DIRNAME/../build/fault.so \
+			dd of="$2" conv=notrunc status=none
+	}
+	for irq in 24 25 26; do
+		for f in smp_affinity smp_affinity_list; do
+			run -1 put x "$ROOT/proc/irq/$irq/$f"
+		done
+	done
+	assert_equal "$(tree_sum)" "$before"
+	run -1 put 1 "$ROOT/proc/irq/24/smp_affinity_list"
+	assert_output --partial 'Input/output error'
+	run -0 put 1 "$ROOT/proc/irq/26/smp_affinity_list"
+	# no truncation here: irqaff ftruncate()s, as a tree needs
+	assert_equal "$(head -n 1 "$ROOT/proc/irq/26/smp_affinity_list")" 1
+}

@@ -54,6 +54,10 @@
 # --irqbalance-env V=X environ + "V=X\0" (fs/proc/base.c environ_read())
 # --irqbalance-args 'A B' cmdline + "A\0B\0" (fs/proc/base.c get_mm_cmdline())
 # --managed IRQS       IRQD_AFFINITY_MANAGED (kernel/irq/irqdesc.c alloc_descs)
+# --unmovable IRQS     IRQD_NO_BALANCING: user space cannot move them, not
+#                      managed (IRQF_NOBALANCING: the timer, IRQ 0)
+# --no-debugfs         no debugfs even with --managed (Debian's kernel:
+#                      CONFIG_GENERIC_IRQ_DEBUGFS off)
 # --pending IRQS       IRQD_SETAFFINITY_PENDING (kernel/irq/manage.c)
 # --debugfs            sys/kernel/debug/irq/irqs/N (kernel/irq/debugfs.c)
 # --idle IRQS          counts 0 (kernel/irq/proc.c show_interrupts())
@@ -70,7 +74,9 @@
 # "LANG=C.UTF-8\0PATH=/usr/local/sbin:...:/bin\0" then the --irqbalance-env
 # entries. An --idle IRQ counts 0 in proc/interrupts, per_cpu_count,
 # spurious and irq_total, set_online or not. --managed and --pending imply
-# --debugfs: a file for every IRQ, as irq_debug_show() prints an x86
+# --debugfs (unless --no-debugfs; a --managed, --unmovable or --no-debugfs
+# tree also takes writes as the kernel does: see _tree_kernel_writes):
+# a file for every IRQ, as irq_debug_show() prints an x86
 # vector up to its masks (the irq_domain part is left out):
 #   handler:  handle_FLOW_irq; handle_fasteoi_irq without a flow
 #   device:   the PCI function of a device's IRQ, else (null)
@@ -82,7 +88,9 @@
 #             and IRQ_STARTED, or if shut down (no action; managed with
 #             none of its CPUs online, also MANAGED_SHUTDOWN) IRQ_DISABLED
 #             and IRQ_MASKED; AFFINITY_SET for an --affinity or --pending
-#             IRQ not managed; SETAFFINITY_PENDING; AFFINITY_MANAGED; and
+#             IRQ not managed; SETAFFINITY_PENDING; AFFINITY_MANAGED;
+#             NO_BALANCING for an --unmovable IRQ (before SINGLE_TARGET);
+#             and
 #             SINGLE_TARGET, AFFINITY_ON_ACTIVATE and HANDLE_ENFORCE_IRQCTX
 #             on every IRQ (arch/x86/kernel/apic/vector.c)
 #   node:     proc/irq/N/node
@@ -316,7 +324,10 @@ _tree_reset() {
 	declare -g _T_SYSIRQ=1 _T_DEBUGFS=0 _T_EFFFILES=1 _T_CMDLINE=''
 	declare -g _T_HAS_CMDLINE=0
 	declare -ga _T_HINT=() _T_IDLE=() _T_MANAGED=() _T_PENDING=()
-	declare -ga _T_IB_ENV=() _T_IB_ARGS=()
+	declare -ga _T_IB_ENV=() _T_IB_ARGS=() _T_UNMOVABLE=()
+	declare -g _T_NODEBUGFS=0
+	unset IRQAFF_KERNEL IRQAFF_TREE_FAULT
+	unset -f irqaff
 }
 
 # _tree_irq_add NUM NAMES CHIP TOKEN NODE: NAMES are "|"-separated.
@@ -751,10 +762,13 @@ _tree_write_online() {
 # of the k online CPUs in its affinity (all online CPUs if none is). A
 # managed IRQ with none online was shut down on its last CPU and keeps it
 # (kernel/irq/cpuhotplug.c migrate_one_irq(): irq_shutdown_and_deactivate()
-# leaves the masks alone): the first CPU of its affinity.
+# leaves the masks alone): the first CPU of its affinity. A
+# managed IRQ avoids the CPUs of an isolcpus=managed_irq,... on --cmdline
+# while its set has another online CPU (kernel/irq/manage.c
+# irq_do_set_affinity(), the HK_TYPE_MANAGED_IRQ housekeeping mask).
 _tree_effective() {
-	local irq=$1 c
-	local -a set=() cand=()
+	local irq=$1 c arg
+	local -a set=() cand=() house=() iso=()
 	_cpus_into set "${_T_AFF[irq]:-$_T_ALL}" "$_T_NCPUS" || return
 	for c in "${!set[@]}"; do
 		if [[ -n ${_T_ON[c]+set} ]]; then
@@ -768,6 +782,18 @@ _tree_effective() {
 	fi
 	if ((${#cand[@]} == 0)); then
 		cand=("${!_T_ON[@]}")
+	fi
+	if [[ -n ${_T_MANAGED[irq]+set} &&
+		" $_T_CMDLINE " =~ [[:space:]]isolcpus=([^[:space:]]*managed_irq,[^[:space:]]*) ]]; then
+		arg=${BASH_REMATCH[1]}
+		while [[ $arg == [a-z_]*,* ]]; do
+			arg=${arg#*,}
+		done
+		_cpus_into iso "$arg" "$_T_NCPUS" || return
+		for c in "${cand[@]}"; do
+			[[ -n ${iso[c]+set} ]] || house+=("$c")
+		done
+		((${#house[@]} == 0)) || cand=("${house[@]}")
 	fi
 	printf -v "_T_EFF[irq]" '%d' "${cand[irq % ${#cand[@]}]}"
 }
@@ -812,7 +838,8 @@ _tree_write_irqs() {
 	for irq in "${!_T_CHIP[@]}"; do
 		d=$ROOT/proc/irq/$irq
 		_tree_norm aff "${_T_AFF[irq]:-$_T_ALL}" || return
-		if [[ -z ${_T_EFF[irq]:-} && -z ${_T_AFF[irq]:-} ]]; then
+		if [[ -z ${_T_EFF[irq]:-} && -z ${_T_AFF[irq]:-} &&
+			-z ${_T_MANAGED[irq]+set} ]]; then
 			_T_EFF[irq]=${on[irq % ${#on[@]}]}
 		elif [[ -z ${_T_EFF[irq]:-} ]]; then
 			_tree_effective "$irq" || return
@@ -905,10 +932,10 @@ _tree_tok() {
 # linux/irq.h, after IRQD_MSI_NOMASK_QUIRK went in 6.7).
 _T_IRQD_BITS=(
 	'IRQD_LEVEL 13' 'IRQD_ACTIVATED 9' 'IRQD_IRQ_STARTED 22'
-	'IRQD_IRQ_DISABLED 16' 'IRQD_IRQ_MASKED 17' 'IRQD_SINGLE_TARGET 24'
-	'IRQD_AFFINITY_SET 12' 'IRQD_SETAFFINITY_PENDING 8'
-	'IRQD_AFFINITY_MANAGED 21' 'IRQD_AFFINITY_ON_ACTIVATE 28'
-	'IRQD_MANAGED_SHUTDOWN 23' 'IRQD_HANDLE_ENFORCE_IRQCTX 27'
+	'IRQD_IRQ_DISABLED 16' 'IRQD_IRQ_MASKED 17' 'IRQD_NO_BALANCING 10'
+	'IRQD_SINGLE_TARGET 24' 'IRQD_AFFINITY_SET 12'
+	'IRQD_SETAFFINITY_PENDING 8' 'IRQD_AFFINITY_MANAGED 21'
+	'IRQD_AFFINITY_ON_ACTIVATE 28' 'IRQD_MANAGED_SHUTDOWN 23' 'IRQD_HANDLE_ENFORCE_IRQCTX 27'
 )
 
 # _tree_write_debugfs: sys/kernel/debug/irq/irqs/N for every IRQ, as
@@ -949,6 +976,7 @@ _tree_write_debugfs() {
 			[[ -n ${_T_PENDING[irq]+set} ]]; then
 			has[IRQD_AFFINITY_SET]=1
 		fi
+		[[ -z ${_T_UNMOVABLE[irq]+set} ]] || has[IRQD_NO_BALANCING]=1
 		if [[ -n ${_T_PENDING[irq]+set} ]]; then
 			has[IRQD_SETAFFINITY_PENDING]=1 pend=$aff
 		fi
@@ -1540,12 +1568,12 @@ _tree_irq_spec() {
 }
 
 _T_FLAG_OPTS=' --no-list-files --no-sysirq --irqbalance --debugfs
- --no-effective --queues --virtnet-affinity '
+ --no-debugfs --no-effective --queues --virtnet-affinity '
 _T_VALUE_OPTS=' --dir --cpus --nodes --sockets --threads --nr-irqs --offline
  --isolated --nohz-full --legacy --irq --chip --hwirq --irq-node --affinity
  --effective --hint --nic --nvme --virtio-nic --virtio-blk --cmdline
- --irqbalance-env --irqbalance-args --managed --pending --idle --driver
- --xps --rps '
+ --irqbalance-env --irqbalance-args --managed --unmovable --pending --idle
+ --driver --xps --rps '
 
 # _tree_options ARGS...: parse make_root's options into the _T_* state
 # and the caller's locals.
@@ -1559,6 +1587,7 @@ _tree_options() {
 			--no-sysirq) _T_SYSIRQ=0 ;;
 			--irqbalance) _T_IRQBALANCE=1 ;;
 			--debugfs) _T_DEBUGFS=1 ;;
+			--no-debugfs) _T_NODEBUGFS=1 ;;
 			--no-effective) _T_EFFFILES=0 ;;
 			--queues) _T_QUEUES=1 ;;
 			--virtnet-affinity)
@@ -1617,6 +1646,7 @@ _tree_options() {
 			;;
 		# IRQ lists: checked once every IRQ is known (_tree_irq_sets)
 		--managed) managed+=,$2 _T_DEBUGFS=1 ;;
+		--unmovable) unmovable+=,$2 ;;
 		--pending) pending+=,$2 _T_DEBUGFS=1 ;;
 		--idle) idle+=,$2 ;;
 		*) _tree_irq_opt "$1" "$2" || return ;;
@@ -1633,7 +1663,7 @@ make_root() {
 _tree_make_root() {
 	local dir=${BATS_TEST_TMPDIR:+$BATS_TEST_TMPDIR/root} ncpus=4 nodes=1
 	local sockets='' threads=1 offline='' isolated='' nohz='' c
-	local managed='' pending='' idle=''
+	local managed='' pending='' idle='' unmovable=''
 	local -a set=() irqs=()
 	_tree_reset
 	_tree_options "$@" || return
@@ -1671,7 +1701,9 @@ _tree_make_root() {
 		return 1
 	fi
 	_tree_irq_set _T_MANAGED --managed "${managed#,}" || return
+	_tree_irq_set _T_UNMOVABLE --unmovable "${unmovable#,}" || return
 	_tree_irq_set _T_PENDING --pending "${pending#,}" || return
+	((_T_NODEBUGFS == 0)) || _T_DEBUGFS=0
 	_tree_irq_set _T_IDLE --idle "${idle#,}" || return
 	_tree_queue_check --xps _T_XPS || return
 	_tree_queue_check --rps _T_RPS || return
@@ -1689,6 +1721,30 @@ _tree_make_root() {
 	_tree_write_online
 	_tree_write_irqs || return
 	((_T_DEBUGFS == 0)) || _tree_write_debugfs
+	_tree_kernel_writes
+}
+
+# _tree_kernel_writes: with --managed, --unmovable or --no-debugfs, the
+# tree's affinity files take writes as the kernel's do (kernel/irq/proc.c
+# write_irq_affinity()): EIO for an IRQ user space cannot move, before
+# the value is parsed; EINVAL for a value that does not parse, nothing
+# changed; no size. tests/fault/fault.c does it, preloaded by a function
+# irqaff that stands for the binary until the next make_root.
+_tree_kernel_writes() {
+	local irq spec='' f
+	((${#_T_MANAGED[@]} + ${#_T_UNMOVABLE[@]} + _T_NODEBUGFS)) || return 0
+	for irq in "${!_T_MANAGED[@]}" "${!_T_UNMOVABLE[@]}"; do
+		for f in smp_affinity smp_affinity_list; do
+			spec+=,$ROOT/proc/irq/$irq/$f:EIO
+		done
+	done
+	export IRQAFF_KERNEL=1 IRQAFF_TREE_FAULT=${spec#,}
+	# shellcheck disable=SC2317 # called by the tests
+	irqaff() {
+		LD_PRELOAD=$BATS_TEST_DIRNAME/../build/fault.so \
+			ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+			command irqaff "$@"
+	}
 }
 
 # _tree_virtnet_affinity: each --virtio-nic with --virtnet-affinity as
