@@ -3,7 +3,9 @@
  * Every name is relative to the root opened by procfs_init().
  */
 #include <sys/types.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/syscall.h>
 #include <linux/openat2.h>
 
@@ -515,22 +517,25 @@ pfile_write(struct pfile *pf, const char *value)
 
 /*
  * One write(2) of a value the kernel must refuse, to learn how it
- * refuses: 0 when it was taken, else -errno. Only a file that reports no
- * size is written, as procfs's do: one with contents (a copy of /proc, a
- * test tree) would keep the value, and -ENOTSUP says so.
+ * refuses: 0 when it was taken, else -errno. Only an empty-looking
+ * regular file on procfs is written: any other (a copy of /proc, a test
+ * tree, a file emptied by mistake) would keep the value, and -ENOTSUP
+ * says so.
  */
 int
 procfs_probe(const char *rel, const char *value)
 {
+	struct statfs sf;
 	struct stat st;
 	ssize_t n;
 	int fd, rc;
 
 	if ((fd = root_open(rel, O_WRONLY | O_NONBLOCK)) < 0)
 		return -errno;
-	if (fstat(fd, &st) != 0)
+	if (fstat(fd, &st) != 0 || fstatfs(fd, &sf) != 0)
 		rc = -errno;
-	else if (!S_ISREG(st.st_mode) || st.st_size != 0)
+	else if (!S_ISREG(st.st_mode) || st.st_size != 0 ||
+	    sf.f_type != PROC_SUPER_MAGIC)
 		rc = -ENOTSUP;
 	else {
 		do

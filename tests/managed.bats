@@ -155,6 +155,14 @@ debian() {
 	assert_equal "$(tree_sum)" "$before"
 }
 
+@test "an empty smp_affinity outside procfs is never probed" {
+	debian
+	: >"$ROOT/proc/irq/28/smp_affinity"
+	run --separate-stderr -0 command irqaff show -o irq,managed 28
+	assert_output $'IRQ MANAGED\n 28 -'
+	assert_equal "$(stat -c %s "$ROOT/proc/irq/28/smp_affinity")" 0
+}
+
 @test "without debugfs save, check and restore agree on managed IRQs" {
 	debian
 	local snap=$BATS_TEST_TMPDIR/snap

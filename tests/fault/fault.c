@@ -6,7 +6,8 @@
  * one of the names below; $IRQAFF_TREE_FAULT, the same, is the tree's
  * own (make_root), after the test's. With $IRQAFF_KERNEL set, an IRQ's
  * smp_affinity and smp_affinity_list act as the kernel's
- * (kernel/irq/proc.c write_irq_affinity()): fstat(2) gives no size, and
+ * (kernel/irq/proc.c write_irq_affinity()): fstat(2) gives no size,
+ * fstatfs(2) says procfs, and
  * a value that does not parse fails with EINVAL and changes nothing.
  * Nothing else is touched.
  */
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 static const struct {
@@ -165,5 +167,19 @@ fstat(int fd, struct stat *st)
 		real = (int (*)(int, struct stat *))dlsym(RTLD_NEXT, "fstat");
 	if ((rc = real(fd, st)) == 0 && kernel_file(fd) != 0)
 		st->st_size = 0;
+	return rc;
+}
+
+int
+fstatfs(int fd, struct statfs *sf)
+{
+	static int (*real)(int, struct statfs *);
+	int rc;
+
+	if (real == NULL)
+		real = (int (*)(int, struct statfs *))dlsym(RTLD_NEXT,
+		    "fstatfs");
+	if ((rc = real(fd, sf)) == 0 && kernel_file(fd) != 0)
+		sf->f_type = 0x9fa0;	/* PROC_SUPER_MAGIC */
 	return rc;
 }
