@@ -60,6 +60,7 @@ parse_as(struct cpuset *set, const char *text, bool mask)
 struct target {
 	const char		*label;		/* "irq 24", "default" */
 	bool			 irq;		/* an IRQ's, not the default */
+	long			 num;		/* the IRQ's number, or < 0 */
 	const char		*rel;
 	bool			 mask;		/* holds a mask, not a list */
 	struct pfile		 pf;
@@ -157,7 +158,8 @@ target_write(struct target *t, int flags, struct tally *tl)
 	 * no-balancing, irq_can_set_affinity_usr() does not say which
 	 */
 	if ((rc == -EIO || rc == -EPERM) && !(flags & APPLY_NAMED))
-		return APPLY_UNMOVABLE;
+		return t->num >= 0 && irq_movable(t->num) == MOVABLE_MANAGED ?
+		    APPLY_MANAGED : APPLY_UNMOVABLE;
 	if (rc != 0) {
 		t->err = -rc;
 		if ((why = explain(-rc, t->irq)) != NULL)
@@ -187,9 +189,10 @@ apply_file(struct machine *m, const char *label, long irq,
     const char *listrel, const char *maskrel, const struct cpuset *want,
     int flags, struct tally *tl)
 {
-	struct target t = { .irq = irq >= 0, .want = want };
+	struct target t = { .irq = irq >= 0, .num = irq, .want = want };
 	enum apply_result r = APPLY_FAILED;
 	struct cpuset *old = NULL;
+	enum movable mv;
 	char *was = NULL;
 	bool say = !(flags & APPLY_JSON);
 
@@ -219,7 +222,7 @@ apply_file(struct machine *m, const char *label, long irq,
 			printf("%s: %s unchanged\n", label, was ? was : "-");
 		r = APPLY_UNCHANGED;
 	} else if ((flags & APPLY_DRYRUN) && irq >= 0 &&
-	    irq_movable(irq) >= MOVABLE_MANAGED) {
+	    (mv = irq_movable(irq)) >= MOVABLE_MANAGED) {
 		/* the kernel's answer to a probe: what the write would get */
 		if (flags & APPLY_NAMED) {
 			t.msg = complain(label, "cannot set %s: %s (refused by "
@@ -227,9 +230,12 @@ apply_file(struct machine *m, const char *label, long irq,
 			r = APPLY_FAILED;
 		} else {
 			if (say)
-				printf("%s: cannot be moved by user space, "
-				    "left alone\n", label);
-			r = APPLY_UNMOVABLE;
+				printf("%s: %s, left alone\n", label,
+				    mv == MOVABLE_MANAGED ?
+				    "managed by the kernel" :
+				    "cannot be moved by user space");
+			r = mv == MOVABLE_MANAGED ? APPLY_MANAGED :
+			    APPLY_UNMOVABLE;
 		}
 	} else if (flags & APPLY_DRYRUN) {
 		if (say)
@@ -240,9 +246,10 @@ apply_file(struct machine *m, const char *label, long irq,
 	    say && (flags & APPLY_VERBOSE))
 		printf("%s: %s -> %s\n", label, was ? was : "-",
 		    *t.text ? t.text : "-");
-	else if (r == APPLY_UNMOVABLE && say && (flags & APPLY_VERBOSE))
-		printf("%s: cannot be moved by user space, left alone\n",
-		    label);
+	else if ((r == APPLY_UNMOVABLE || r == APPLY_MANAGED) && say &&
+	    (flags & APPLY_VERBOSE))
+		printf("%s: %s, left alone\n", label, r == APPLY_MANAGED ?
+		    "managed by the kernel" : "cannot be moved by user space");
 	free(was);
 close:
 	pfile_close(&t.pf);

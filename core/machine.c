@@ -435,6 +435,28 @@ irq_state(unsigned int irq)
 }
 
 /*
+ * Whether an IRQ is a PCI MSI or MSI-X vector, by its chip (PCI-MSI,
+ * IR-PCI-MSI on x86, ITS-MSI on GICv3). The kernel refuses a user move of
+ * one when its driver asked for managed affinity
+ * (pci_alloc_irq_vectors_affinity()); the timer, the cascade and per-CPU
+ * IRQs it refuses are on other chips.
+ */
+static bool
+pci_msi(unsigned int irq)
+{
+	char rel[64], *chip = NULL;
+	bool yes;
+
+	snprintf(rel, sizeof(rel), "sys/kernel/irq/%u/chip_name", irq);
+	if (procfs_read(rel, &chip) < 0)
+		return false;
+	chip[strcspn(chip, "\n")] = '\0';
+	yes = strstr(chip, "PCI-MSI") != NULL || strcmp(chip, "ITS-MSI") == 0;
+	free(chip);
+	return yes;
+}
+
+/*
  * Whether user space may move an IRQ: debugfs says, else the kernel,
  * asked with a value it cannot parse. write_irq_affinity()
  * (kernel/irq/proc.c) returns EIO (EPERM since 6.12) before parsing when
@@ -443,7 +465,7 @@ irq_state(unsigned int irq)
  * as bitmap_parselist()'s bitmap_getnum() would), -EINVAL, and it
  * returns before irq_set_affinity(): nothing changes. An empty value
  * would parse as no CPU and let the kernel choose: never written.
- * Four system calls: open, fstat, write, close.
+ * Five system calls: open, fstat, fstatfs, write, close.
  */
 enum movable
 irq_movable(unsigned int irq)
@@ -457,6 +479,6 @@ irq_movable(unsigned int irq)
 	snprintf(rel, sizeof(rel), "proc/irq/%u/smp_affinity", irq);
 	rc = procfs_probe(rel, "x\n");
 	if (rc == -EIO || rc == -EPERM)
-		return MOVABLE_NO;
+		return pci_msi(irq) ? MOVABLE_MANAGED : MOVABLE_NO;
 	return rc == -EINVAL ? MOVABLE_YES : MOVABLE_UNKNOWN;
 }

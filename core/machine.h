@@ -73,7 +73,7 @@ int		 irq_state(unsigned int);
 enum movable {
 	MOVABLE_UNKNOWN,	/* no debugfs, and the kernel cannot be asked */
 	MOVABLE_YES,
-	MOVABLE_MANAGED,	/* debugfs: IRQD_AFFINITY_MANAGED */
+	MOVABLE_MANAGED,	/* IRQD_AFFINITY_MANAGED, or a refused PCI MSI */
 	MOVABLE_NO,		/* refused: managed, per-CPU or no-balancing */
 };
 

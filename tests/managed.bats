@@ -135,7 +135,8 @@ mark_managed() {
 
 # debian: the tree of a kernel without irq debugfs (Debian's 6.1) whose
 # NVMe queues 28 and 29 are managed: only the kernel's refusal of a write
-# says so, and each command asks it with a value it cannot parse.
+# says so, each command asks it with a value it cannot parse, and the
+# refused IRQs are PCI MSI vectors, which only managed affinity refuses.
 debian() {
 	rm -rf "$ROOT"
 	make_root --cpus 4 --nic eth0:2 --nvme nvme0:2 --managed 28,29 \
@@ -147,7 +148,7 @@ debian() {
 	local before
 	before=$(tree_sum)
 	run --separate-stderr -0 irqaff show -o irq,managed 26-29
-	assert_output $'IRQ MANAGED\n 26 no\n 27 no\n 28 unmovable\n 29 unmovable'
+	assert_output $'IRQ MANAGED\n 26 no\n 27 no\n 28 yes\n 29 yes'
 	assert_equal "$(tree_sum)" "$before"
 	# a file with contents is not the kernel's: it is never probed
 	run --separate-stderr -0 command irqaff show -o irq,managed 28
@@ -167,17 +168,17 @@ debian() {
 	debian
 	local snap=$BATS_TEST_TMPDIR/snap
 	run -0 irqaff save -o "$snap"
-	grep -qx '# cannot be moved by user space: 28 0-3 "nvme0q1"' "$snap"
-	grep -qx '# cannot be moved by user space: 29 0-3 "nvme0q2"' "$snap"
+	grep -qx '# managed by the kernel: 28 0-3 "nvme0q1"' "$snap"
+	grep -qx '# managed by the kernel: 29 0-3 "nvme0q2"' "$snap"
 	run --separate-stderr -0 bash -c 'irqaff save | irqaff check -'
 	printf '* 0\n' >"$snap"
 	run --separate-stderr -0 irqaff restore -n "$snap"
-	assert_line 'irq 28: cannot be moved by user space, left alone'
+	assert_line 'irq 28: managed by the kernel, left alone'
 	run --separate-stderr -0 irqaff restore -q "$snap"
-	assert_equal "$stderr" 'irqaff: note: 2 IRQs that user space cannot move left alone'
+	assert_equal "$stderr" 'irqaff: note: 2 kernel-managed IRQs left to the kernel'
 	assert_equal "$(lists 27 28 29)" $'0\n0-3\n0-3'
 	run --separate-stderr -0 irqaff check "$snap"
-	assert_output $'irq 28 nvme0q1: 0-3 (want 0; cannot be moved by user space, not drift)\nirq 29 nvme0q2: 0-3 (want 0; cannot be moved by user space, not drift)'
+	assert_output $'irq 28 nvme0q1: 0-3 (want 0; managed by the kernel, not drift)\nirq 29 nvme0q2: 0-3 (want 0; managed by the kernel, not drift)'
 }
 
 @test "without debugfs set -n, spread -n and isolate know the managed IRQs" {
@@ -185,17 +186,17 @@ debian() {
 	local before
 	before=$(tree_sum)
 	run --separate-stderr -0 irqaff set -n dev:nvme0 1
-	assert_output $'irq 27: 0-3 -> 1\nirq 28: cannot be moved by user space, left alone\nirq 29: cannot be moved by user space, left alone'
+	assert_output $'irq 27: 0-3 -> 1\nirq 28: managed by the kernel, left alone\nirq 29: managed by the kernel, left alone'
 	run --separate-stderr -1 irqaff set -n 28 1
 	assert_equal "$stderr" 'irqaff: irq 28: cannot set 1: the affinity of this IRQ is managed by its driver or cannot be moved (refused by the kernel)'
 	run --separate-stderr -0 irqaff spread -n --linear dev:nvme0
 	assert_output 'irq 27 nvme0q0: 0'
-	assert_equal "$stderr" 'irqaff: note: 2 IRQs that user space cannot move left out of the plan'
+	assert_equal "$stderr" 'irqaff: note: 2 kernel-managed IRQs left out of the plan'
 	assert_equal "$(tree_sum)" "$before"
 	run --separate-stderr -1 irqaff isolate --check 0
-	assert_line 'irq 28 nvme0q1: cannot be moved by user space, on CPU 0'
+	assert_line 'irq 28 nvme0q1: managed, on CPU 0'
 	run --separate-stderr -0 irqaff isolate -n 0
-	assert_line 'irq 28: cannot be moved by user space, left alone'
+	assert_line 'irq 28: managed by the kernel, left alone'
 	assert_equal "$(tree_sum)" "$before"
 }
 
