@@ -11,7 +11,8 @@
  * JSON object (JSON RESULTS in irqaff(8)). Queue lines (xps, rps) are
  * applied after the IRQs, so that XPS follows the IRQ layout, and with
  * --only only for the interfaces its dev: items name; a queue that is not
- * there, or cannot be set, counts as a failed IRQ.
+ * there, or cannot be set, counts as a failed IRQ. -t stops after the
+ * checks: 0 when restore would take the file, 2 when not.
  */
 #include <err.h>
 #include <errno.h>
@@ -33,8 +34,10 @@ static void check_help(FILE *);
 
 const struct command restore_command = {
 	"restore", restore_main, "apply a snapshot",
-	"[-nvqJ] [--by-number] [--only irqs] file",
+	"[-ntvqJ] [--by-number] [--only irqs] file",
 	"  -n, --dry-run    print what would change, write nothing\n"
+	"  -t, --test       check the file against this machine, apply "
+	"nothing\n"
 	"  -v, --verbose    print a line for every IRQ\n"
 	"  -q, --quiet      no irqbalance warning\n"
 	"  -J, --json       print the result as JSON\n"
@@ -56,6 +59,7 @@ enum { OPT_BY_NUMBER = 256, OPT_ONLY };
 
 static const struct option restore_opts[] = {
 	{ "dry-run", no_argument, NULL, 'n' },
+	{ "test", no_argument, NULL, 't' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "json", no_argument, NULL, 'J' },
@@ -82,6 +86,7 @@ struct run {
 	struct irqs	 only;
 	int		 flags;
 	bool		 quiet;
+	bool		 test;		/* -t */
 	struct tally	 tl;
 	struct tally	 qtl;		/* the queues' */
 };
@@ -278,11 +283,14 @@ restore_main(int argc, char *argv[])
 	int ch, status;
 
 	memset(&r, 0, sizeof(r));
-	while ((ch = getopts(argc, argv, &restore_command, "nvqJ",
+	while ((ch = getopts(argc, argv, &restore_command, "ntvqJ",
 	    restore_opts)) != -1) {
 		switch (ch) {
 		case 'n':
 			r.flags |= APPLY_DRYRUN;
+			break;
+		case 't':
+			r.test = true;
 			break;
 		case 'v':
 			r.flags |= APPLY_VERBOSE;
@@ -305,6 +313,11 @@ restore_main(int argc, char *argv[])
 		r.flags &= ~APPLY_VERBOSE;
 	if ((status = run_load(argc, argv, &restore_command, &r)) != EXIT_OK)
 		return status;
+	if (r.test) {
+		/* the file is what restore would take: nothing else is done */
+		run_free(&r);
+		return EXIT_OK;
+	}
 	r.tl.failed = snap_resolve(&r.s, &r.mi,
 	    r.only_arg != NULL ? &r.only : NULL);
 	offline_note(&r);

@@ -199,7 +199,7 @@ irqaff: $SNAP:18: CPU list \"1,,2x\": region \"2x\": unexpected \"x\""
 	run --separate-stderr irqaff restore
 	assert_failure 2
 	assert_equal "$stderr" "irqaff: restore: expected one snapshot file
-usage: irqaff restore [-nvqJ] [--by-number] [--only irqs] file"
+usage: irqaff restore [-ntvqJ] [--by-number] [--only irqs] file"
 }
 
 @test "a hand-written file: patterns, masks, nodes, and the last line wins" {
@@ -800,4 +800,26 @@ irqaff: $SNAP:12: \"xps\" takes an interface, a queue and a CPU set, as in \"xps
 	run --separate-stderr irqaff restore -J "$SNAP"
 	assert_failure 1
 	assert_output '{"dry_run":false,"changed":[],"unchanged":1,"failed":[],"managed":[],"queues":{"changed":0,"unchanged":0,"failed":1},"problems":[]}'
+}
+
+@test "restore -t checks the file against the machine and applies nothing" {
+	tree
+	printf 'default 0-3\neth0-TxRx-* 2-3\neth9-* 1\nxps eth0 tx-0 1\n' >"$SNAP"
+	before=$(tree_sum)
+	# a line that matches nothing is not bad input
+	run --separate-stderr irqaff restore -t "$SNAP"
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+	run --separate-stderr irqaff restore --test -J "$SNAP"
+	assert_success
+	assert_output ""
+	printf 'eth0-TxRx-* 8\nxps eth0 tx-0 1-\n' >"$SNAP"
+	run --separate-stderr irqaff restore -t "$SNAP"
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $SNAP:1: CPU list \"8\": CPU 8 is beyond the last possible CPU 7
+irqaff: $SNAP:2: CPU list \"1-\": region \"1-\" ends where a number should be"
+	run -2 irqaff restore -t --only 'dev:eth9' "$SNAP"
+	assert_equal "$(tree_sum)" "$before"
 }
