@@ -283,8 +283,7 @@ apply_default(struct machine *m, const struct cpuset *want, int flags,
 
 /*
  * A mask file that is no IRQ's, such as a queue's xps_cpus (rel, under
- * the root), labelled as its messages say; counted, not recorded for
- * JSON.
+ * the root), labelled as its messages say; recorded as APPLY_NOIRQ.
  */
 enum apply_result
 apply_mask(struct machine *m, const char *label, const char *rel,
@@ -320,8 +319,9 @@ apply_note(const struct tally *tl, int flags)
 
 /*
  * Counts an outcome, and with APPLY_JSON records what tally_json() prints
- * of it; an IRQ unchanged is only counted. irq < 0 is the default
- * affinity; old and new may be NULL when not known; err (0: no errno)
+ * of it; an IRQ unchanged is only counted. irq -1 is the default
+ * affinity; APPLY_NOIRQ outcomes are recorded in the order they come, for
+ * the caller, and tally_json() leaves them out; old and new may be NULL when not known; err (0: no errno)
  * and msg say why it failed.
  */
 void
@@ -339,8 +339,7 @@ tally_add(struct tally *tl, int flags, long irq, enum apply_result r,
 		tl->managed++;
 	else
 		tl->failed++;
-	if (!(flags & APPLY_JSON) || irq == APPLY_NOIRQ ||
-	    (r == APPLY_UNCHANGED && irq >= 0))
+	if (!(flags & APPLY_JSON) || (r == APPLY_UNCHANGED && irq >= 0))
 		return;
 	if (tl->n == tl->cap) {
 		tl->cap = tl->cap ? 2 * tl->cap : 16;
@@ -435,12 +434,13 @@ tally_json(FILE *fp, struct tally *tl, int flags)
 		[APPLY_FAILED] = "failed", [APPLY_MANAGED] = "managed",
 	};
 	const struct outcome *d = NULL;
-	size_t unchanged = tl->unchanged;
+	size_t unchanged = tl->unchanged, i;
 
 	if (tl->n > 0)
 		qsort(tl->v, tl->n, sizeof(*tl->v), cmpoutcome);
-	if (tl->n > 0 && tl->v[0].irq < 0)
-		d = &tl->v[0];
+	for (i = 0; i < tl->n && d == NULL; i++)
+		if (tl->v[i].irq == -1)
+			d = &tl->v[i];
 	fprintf(fp, "\"dry_run\":%s", flags & APPLY_DRYRUN ? "true" :
 	    "false");
 	if (d != NULL) {

@@ -271,6 +271,61 @@ restore_queues(struct run *r)
 	}
 }
 
+/* SEP"KEY":"S", or null for NULL. */
+static void
+json_member(const char *sep, const char *key, const char *s)
+{
+	printf("%s\"%s\":", sep, key);
+	if (s == NULL)
+		fputs("null", stdout);
+	else
+		json_string(stdout, s);
+}
+
+/*
+ * The "queues" member: the queues changed and failed as the IRQs are, a
+ * queue's outcomes in the order of r->s.queues, one each.
+ */
+static void
+queues_json(struct run *r)
+{
+	static const char *const keys[] = { "changed", "failed" };
+	enum apply_result res[] = { APPLY_CHANGED, APPLY_FAILED };
+	const struct outcome *o;
+	const struct entry *e;
+	const char *sep;
+	size_t i, k;
+
+	printf(",\"queues\":{");
+	for (k = 0; k < 2; k++) {
+		printf("%s\"%s\":[", k > 0 ? "," : "", keys[k]);
+		sep = "{";
+		for (i = 0; i < r->qtl.n && i < r->s.nqueues; i++) {
+			o = &r->qtl.v[i];
+			if (o->result != res[k])
+				continue;
+			e = r->s.queues[i].e;
+			json_member(sep, "dev", e->sl.dev);
+			printf(",\"queue\":\"%s-%u\"", e->sl.kind == SNAP_XPS ?
+			    "tx" : "rx", e->sl.queue);
+			if (res[k] == APPLY_CHANGED)
+				json_member(",", "old", o->old);
+			json_member(",", "new", o->new);
+			if (res[k] == APPLY_FAILED) {
+				json_member(",", "errno", o->err != 0 ?
+				    errno_name(o->err) : NULL);
+				json_member(",", "error", o->msg);
+			}
+			putchar('}');
+			sep = ",{";
+		}
+		putchar(']');
+		if (k == 0)
+			printf(",\"unchanged\":%zu", r->qtl.unchanged);
+	}
+	putchar('}');
+}
+
 /*
  * Lines that pick no IRQ count as IRQs that failed: the rest is still
  * applied, and the exit status is 3 (or 1 when nothing could be done).
@@ -343,9 +398,7 @@ restore_main(int argc, char *argv[])
 		putchar('{');
 		tally_json(stdout, &r.tl, r.flags);
 		if (has_queues(&r.s))
-			printf(",\"queues\":{\"changed\":%zu,"
-			    "\"unchanged\":%zu,\"failed\":%zu}", r.qtl.changed,
-			    r.qtl.unchanged, r.qtl.failed);
+			queues_json(&r);
 		problems_json(&r.s);
 		puts("}");
 	}

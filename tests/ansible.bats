@@ -112,3 +112,50 @@ recap() {
 	cmp "$SNAP" "$ROOT/etc/irqaff.conf"
 	assert_equal "$(lists 40 41 42 43)" $'0-7\n2-3\n2-3\n2-3'
 }
+
+# applied: whether the apply task reported changed (1) or ok (0), from the
+# task's own line.
+applied() {
+	printf '%s\n' "$output" | awk '/^TASK \[Apply it\]/ { t = 1; next }
+		t && /^(ok|changed|fatal):/ { print ($1 == "changed:"); exit }'
+}
+
+@test "changed is any IRQ, the default or a queue mask, in check mode too" {
+	local snap
+	for snap in 'default 0-1' 'eth0-TxRx-1 2' 'xps eth0 tx-1 2' \
+		'rps eth1 rx-0 0-1'; do
+		queue_tree
+		mkdir "$ROOT/etc"
+		printf '%s\n' "$snap" >"$SNAP"
+		before=$(tree_sum)
+		run play --check
+		assert_success
+		assert_equal "$snap: $(applied)" "$snap: 1"
+		assert_equal "$(tree_sum)" "$before"
+		run play
+		assert_success
+		assert_equal "$snap: $(applied)" "$snap: 1"
+		run play
+		assert_success
+		assert_equal "$snap: $(applied)" "$snap: 0"
+		run play --check
+		assert_success
+		assert_equal "$snap: $(applied)" "$snap: 0"
+		rm -rf "$ROOT"
+	done
+}
+
+@test "a queue-only change reports changed=1, then changed=0" {
+	queue_tree
+	mkdir "$ROOT/etc"
+	printf 'xps eth0 tx-1 2-3\n' >"$SNAP"
+	# the file is in place already: only the mask changes
+	cp "$SNAP" "$ROOT/etc/irqaff.conf"
+	run play
+	assert_success
+	assert_equal "$(recap)" "ok=3 changed=1 unreachable=0 failed=0 skipped=2 rescued=0 ignored=0"
+	assert_file "$(qfile eth0 tx-1)" $'c\n'
+	run play
+	assert_success
+	assert_equal "$(recap)" "ok=3 changed=0 unreachable=0 failed=0 skipped=2 rescued=0 ignored=0"
+}

@@ -664,7 +664,7 @@ xps eth0 tx-1: 1 -> -
 EOF2
 	run --separate-stderr irqaff restore -n -J "$SNAP"
 	assert_success
-	assert_output '{"dry_run":true,"changed":[{"irq":41,"name":"eth0-TxRx-0","old":"0-3","new":"2"}],"unchanged":0,"failed":[],"managed":[],"queues":{"changed":2,"unchanged":1,"failed":0},"problems":[]}'
+	assert_output '{"dry_run":true,"changed":[{"irq":41,"name":"eth0-TxRx-0","old":"0-3","new":"2"}],"unchanged":0,"failed":[],"managed":[],"queues":{"changed":[{"dev":"eth0","queue":"tx-0","old":"0-3","new":"1"},{"dev":"eth0","queue":"tx-1","old":"1","new":""}],"unchanged":1,"failed":[]},"problems":[]}'
 	run changed_files
 	assert_output ""
 }
@@ -698,7 +698,7 @@ sys/devices/pci0000:00/0000:3b:00.0/net/eth0/queues/tx-0/xps_cpus
 EOF2
 	run --separate-stderr irqaff restore -J "$SNAP"
 	assert_failure 1
-	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[],"managed":[],"queues":{"changed":0,"unchanged":2,"failed":0},"problems":[{"line":3,"error":"xps eth2 tx-0: no such interface"},{"line":4,"error":"\"nosuch\" matches no IRQ"},{"line":6,"error":"rps eth0 rx-7: no such queue"},{"line":7,"error":"xps eth1 tx-0: the queue has no xps_cpus"}]}'
+	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[],"managed":[],"queues":{"changed":[],"unchanged":2,"failed":[]},"problems":[{"line":3,"error":"xps eth2 tx-0: no such interface"},{"line":4,"error":"\"nosuch\" matches no IRQ"},{"line":6,"error":"rps eth0 rx-7: no such queue"},{"line":7,"error":"xps eth1 tx-0: the queue has no xps_cpus"}]}'
 	sed -i '/^[xr]ps eth[12]\|^"\|^rps eth0 rx-7/d' "$SNAP"
 	run --separate-stderr irqaff restore "$SNAP"
 	assert_success
@@ -799,7 +799,7 @@ irqaff: $SNAP:12: \"xps\" takes an interface, a queue and a CPU set, as in \"xps
 	assert_output 'proc/irq/41/smp_affinity_list'
 	run --separate-stderr irqaff restore -J "$SNAP"
 	assert_failure 1
-	assert_output '{"dry_run":false,"changed":[],"unchanged":1,"failed":[],"managed":[],"queues":{"changed":0,"unchanged":0,"failed":1},"problems":[]}'
+	assert_output '{"dry_run":false,"changed":[],"unchanged":1,"failed":[],"managed":[],"queues":{"changed":[],"unchanged":0,"failed":[{"dev":"eth0","queue":"tx-1","new":"2","errno":null,"error":"'"$(qfile eth0 tx-1)"' holds \"zz\", not a CPU mask; left alone"}]},"problems":[]}'
 }
 
 @test "restore -t checks the file against the machine and applies nothing" {
