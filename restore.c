@@ -124,7 +124,7 @@ run_load(int argc, char *argv[], const struct command *cmd, struct run *r)
 	if (machine_load(&r->m) != 0)
 		return EXIT_FAIL;
 	if (r->only_arg != NULL &&
-	    (rc = irqs_select(r->only_arg, &r->only)) != 0) {
+	    (rc = irqs_select_queues(r->only_arg, &r->only)) != 0) {
 		run_free(r);
 		return exit_status(rc);
 	}

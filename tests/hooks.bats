@@ -246,12 +246,43 @@ conf_in_envfile() {
 		mkdir -p "$dir/sys/devices/virtual/net/veth0"
 		ln -s ../../devices/virtual/net/veth0 "$dir/sys/class/net/veth0"
 	done
-	# irqaff itself would refuse it
-	run -2 irqaff restore -q --only dev:veth0 "$CONF"
+	# irqaff itself would find nothing to do
+	run -0 irqaff restore -q --only dev:veth0 "$CONF"
 	for fw in ifupdown networkd nm; do
 		for name in lo --all '' veth0 eth9 eth0/../eth0 '*'; do
 			untouched "$fw" "$name"
 		done
+	done
+}
+
+@test "the hook applies the queue lines of an interface whose device has no IRQs" {
+	local fw d=$ROOT/sys/devices/platform/soc/1c30000.ethernet
+	reset_eth0
+	export IRQAFF_CONF=$CONF
+	# a SoC's Ethernet, whose IRQs sysfs does not give its device
+	mkdir -p "$d/net/end0/queues/rx-0" "$d/net/end0/queues/tx-0"
+	printf '00\n' >"$d/net/end0/queues/rx-0/rps_cpus"
+	printf '00\n' >"$d/net/end0/queues/tx-0/xps_cpus"
+	ln -s ../../../1c30000.ethernet "$d/net/end0/device"
+	ln -s ../../devices/platform/soc/1c30000.ethernet/net/end0 \
+		"$ROOT/sys/class/net/end0"
+	printf 'xps end0 tx-0 2-3\nrps end0 rx-0 4\n' >>"$CONF"
+	rm -rf "$BEFORE"
+	cp -a "$ROOT" "$BEFORE"
+	for fw in ifupdown networkd nm; do
+		printf '00\n' >"$d/net/end0/queues/rx-0/rps_cpus"
+		printf '00\n' >"$d/net/end0/queues/tx-0/xps_cpus"
+		run --separate-stderr hook "$fw" end0
+		assert_success
+		assert_output ""
+		assert_equal "$stderr" ""
+		run changed
+		assert_output - <<-'EOF'
+			sys/devices/platform/soc/1c30000.ethernet/net/end0/queues/rx-0/rps_cpus
+			sys/devices/platform/soc/1c30000.ethernet/net/end0/queues/tx-0/xps_cpus
+		EOF
+		assert_file "$d/net/end0/queues/tx-0/xps_cpus" $'0c\n'
+		assert_file "$d/net/end0/queues/rx-0/rps_cpus" $'10\n'
 	done
 }
 

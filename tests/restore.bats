@@ -823,3 +823,58 @@ irqaff: $SNAP:2: CPU list \"1-\": region \"1-\" ends where a number should be"
 	run -2 irqaff restore -t --only 'dev:eth9' "$SNAP"
 	assert_equal "$(tree_sum)" "$before"
 }
+
+# platform_nic: end0, a SoC's Ethernet (drivers/net/ethernet/stmicro/
+# stmmac as on many ARM boards) under sys/devices/platform, with a queue
+# each way and no IRQs in sysfs: its IRQs are the platform's, named
+# "end0" or "eth0" by the driver, not found from the device.
+platform_nic() {
+	local d=$ROOT/sys/devices/platform/soc/1c30000.ethernet
+	mkdir -p "$d/net/end0/queues/rx-0" "$d/net/end0/queues/tx-0"
+	printf '0\n' >"$d/net/end0/queues/rx-0/rps_cpus"
+	printf '0\n' >"$d/net/end0/queues/tx-0/xps_cpus"
+	ln -s ../../../1c30000.ethernet "$d/net/end0/device"
+	ln -s ../../devices/platform/soc/1c30000.ethernet/net/end0 \
+		"$ROOT/sys/class/net/end0"
+}
+
+@test "restore --only dev: of an interface without IRQs applies its queue lines" {
+	queue_tree
+	platform_nic
+	printf 'eth0-TxRx-* 1\nxps end0 tx-0 2-3\nrps end0 rx-0 1\nxps eth0 tx-0 1\n' >"$SNAP"
+	keep_tree
+	run --separate-stderr irqaff restore -J --only dev:end0 "$SNAP"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[],"managed":[],"queues":{"changed":[{"dev":"end0","queue":"rx-0","old":"","new":"1"},{"dev":"end0","queue":"tx-0","old":"","new":"2-3"}],"unchanged":0,"failed":[]},"problems":[]}'
+	run changed_files
+	assert_output - <<'EOF2'
+sys/devices/platform/soc/1c30000.ethernet/net/end0/queues/rx-0/rps_cpus
+sys/devices/platform/soc/1c30000.ethernet/net/end0/queues/tx-0/xps_cpus
+EOF2
+	# nothing left to do: status 0
+	run --separate-stderr irqaff restore --only dev:end0 "$SNAP"
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+	run --separate-stderr irqaff check --only dev:end0 "$SNAP"
+	assert_success
+	assert_output ""
+	# no line for it at all: nothing to do either
+	printf 'eth0-TxRx-* 1\n' >"$SNAP"
+	run --separate-stderr irqaff restore --only dev:end0 "$SNAP"
+	assert_success
+	assert_equal "$stderr" ""
+	# its queues are saved
+	run --separate-stderr irqaff save --only dev:end0
+	assert_success
+	assert_line 'xps end0 tx-0 2-3'
+	assert_line 'rps end0 rx-0 1'
+	# a name that is no interface is still bad input
+	run --separate-stderr irqaff restore --only dev:end9 "$SNAP"
+	assert_failure 2
+	assert_equal "$stderr" 'irqaff: IRQ list "dev:end9": device end9 has no IRQs or does not exist'
+	run -2 irqaff restore --only dev:.. "$SNAP"
+	# and elsewhere a device without IRQs selects nothing
+	run -2 irqaff show dev:end0
+}
