@@ -286,6 +286,38 @@ conf_in_envfile() {
 	done
 }
 
+@test "the hook selects any interface name: commas, quotes, backslashes" {
+	local fw
+	rm -rf "$ROOT"
+	make_root --cpus 8 --nic 'lan,1:1:0:40' --nic 'x,all:1:0:50' \
+		--nic 'a"b\c:1:0:60' --nic 'lan:1:0:70'
+	export IRQAFF_CONF=$CONF
+	cat >"$CONF" <<-'EOF'
+		"lan,1-TxRx-0" 1
+		"x,all-TxRx-0" 2
+		61 3 "a\"b\\c-TxRx-0"
+		"lan-TxRx-0" 4
+	EOF
+	cp -a "$ROOT" "$BEFORE"
+	run --separate-stderr hook nm 'lan,1'
+	assert_success
+	assert_equal "$stderr" ""
+	run --separate-stderr hook ifupdown 'x,all'
+	assert_success
+	assert_equal "$stderr" ""
+	run --separate-stderr hook networkd 'a"b\c'
+	assert_success
+	assert_equal "$stderr" ""
+	run changed
+	assert_output - <<-'EOF'
+		proc/irq/41/smp_affinity_list
+		proc/irq/51/smp_affinity_list
+		proc/irq/61/smp_affinity_list
+	EOF
+	run lists 41 51 61 71
+	assert_output $'1\n2\n3\n0-7'
+}
+
 @test "the hook does nothing for other events than its framework's bring-up" {
 	local ev
 	reset_eth0
