@@ -224,17 +224,43 @@ conf_in_envfile() {
 	assert_output $'7\n7'
 }
 
-@test "the hook takes /etc/irqaff.conf when /etc/default/irqaff is broken" {
+@test "the hook reads /etc/default/irqaff as systemd reads an EnvironmentFile, and runs nothing in it" {
+	local T=$BATS_TEST_TMPDIR line want
 	reset_eth0
 	mkdir -p "$ETC/default"
 	printf 'eth0-TxRx-* 7\n' >"$ETC/irqaff.conf"
-	printf 'IRQAFF_CONF=%s\nif\n' "$CONF" >"$ETC/default/irqaff"
-	run --separate-stderr hook nm eth0
-	assert_success
-	assert_output ""
-	assert_equal "$stderr" ""
-	run lists 24 25 26
-	assert_output $'0-7\n7\n7'
+	printf 'eth0-TxRx-* 5\n' >"$T/my irqaff.conf"
+	printf 'eth0-TxRx-* 6\n' >"$T/a\\b\"c"
+	printf 'eth0-TxRx-* 4\n' >"$T/plain.conf"
+	# each file, and the CPUs it gives eth0's queues: 7 for
+	# /etc/irqaff.conf, - for no file (the unit is skipped too)
+	while IFS='|' read -r line want; do
+		rm -rf "$ROOT"
+		cp -a "$BEFORE" "$ROOT"
+		printf "$line" "$T" "$T" >"$ETC/default/irqaff"
+		run --separate-stderr hook nm eth0
+		assert_success
+		assert_output ""
+		assert_equal "$stderr" ""
+		assert_equal "$line: $(lists 25 26 | paste -sd' ')" \
+			"$line: ${want/-/0-7 0-7}"
+		[ ! -e "$T/ran" ]
+	done <<-'EOF'
+		IRQAFF_CONF=%s/my irqaff.conf\n%.0s|5 5
+		IRQAFF_CONF=%s/my irqaff.conf  \t\n;%s\n|5 5
+		  IRQAFF_CONF = "%s/my irqaff.conf"  \n%.0s|5 5
+		IRQAFF_CONF=\n%.0s%.0s|-
+		IRQAFF_CONF=$(touch %s/ran)%.0s\n|-
+		IRQAFF_CONF=`touch %s/ran`%.0s\n|-
+		IRQAFF_CONF=%s/plain.conf; touch %s/ran\n|-
+		IRQAFF_CONF='%s/a\\b"c'%.0s\n|6 6
+		IRQAFF_CONF="%s/a\\\\b\\"c"%.0s\n|6 6
+		IRQAFF_CONF=%s/a\\\\b\\"c%.0s\n|6 6
+		# IRQAFF_CONF=%s/plain.conf%.0s\n|7 7
+		export IRQAFF_CONF=%s/plain.conf%.0s\n|7 7
+		IRQAFF_CONF=%s/plain.conf\nif\n%.0s|4 4
+		IRQAFF_CONF=/nonexistent\nIRQAFF_CONF=%s/plain.conf%.0s|4 4
+	EOF
 }
 
 @test "the hook leaves lo, --all, an empty name and an interface without a device alone" {
