@@ -279,9 +279,12 @@ print_text(const struct explain *ex, const struct irqview *v,
 	if (f->n == 0) {
 		r = cpus(v->req);
 		e = v->eff != NULL ? cpus(v->eff) : NULL;
+		/* an empty effective set: the IRQ is not started */
 		printf("irq %u%s%s: ok: %s requested%s%s\n", v->irq,
 		    *name ? " " : "", name, *r ? r : "none",
-		    e != NULL ? ", runs on CPU " : "", e != NULL ? e : "");
+		    e == NULL ? "" : *e ? ", runs on CPU " : ", runs on no CPU "
+		    "yet (no effective affinity: not started)",
+		    e != NULL ? e : "");
 		free(r);
 		free(e);
 	}
