@@ -49,6 +49,8 @@ void		 netqueue_path(const struct netif *, const struct netqueue *,
 int		 netqueue_find(const char *, enum nqkind, unsigned int, char *,
 		    size_t);
 
+/* A mask file read as every command reads it; never prints. */
+int		 netqueue_read_mask(const char *, struct cpuset *, struct perr *);
 /* Whether its mask file holds a mask and is a regular file; said. */
 int		 netqueue_check(const struct netif *, const struct netqueue *);
 

@@ -24,6 +24,7 @@
 #include "apply.h"
 #include "commands.h"
 #include "irqbalance.h"
+#include "netqueue.h"
 #include "procfs.h"
 #include "snapshot.h"
 #include "xalloc.h"
@@ -537,19 +538,14 @@ static size_t
 check_queue(struct run *r, struct report *rp, const struct snapq *q)
 {
 	struct cpuset *cur = xcpuset(r->m.nbits);
-	char label[128], msg[1024], *buf = NULL, *a, *b;
+	char label[128], msg[1024], *a, *b;
 	struct perr pe;
 	size_t diff = 1;
 	int rc;
 
 	snap_queue_label(q->e, label, sizeof(label));
-	if ((rc = procfs_read(q->rel, &buf)) != 0)
-		snprintf(msg, sizeof(msg), "%s: %s: %s", label,
-		    procfs_path(q->rel), strerror(-rc));
-	else if ((rc = cpumask_parse(cur, buf, &pe)) != 0)
-		snprintf(msg, sizeof(msg), "%s: %s: %s", label,
-		    procfs_path(q->rel), pe.msg);
-	free(buf);
+	if ((rc = netqueue_read_mask(q->rel, cur, &pe)) != 0)
+		snprintf(msg, sizeof(msg), "%s: %s", label, pe.msg);
 	if (rc != 0) {
 		warnx("%s", msg);
 		if (rp->json) {

@@ -216,7 +216,7 @@ tx-3 2'
 	mkdir "$(queue_file eth0 tx-3 xps_cpus)"
 	snapshot
 	run -1 --separate-stderr irqaff xps eth0:3 2
-	assert_equal "$stderr" "irqaff: $(queue_file eth0 tx-3 xps_cpus): Is a directory"
+	assert_equal "$stderr" "irqaff: $(queue_file eth0 tx-3 xps_cpus): not a regular file"
 	unchanged
 	# a device of one queue has no xps_cpus
 	run -1 --separate-stderr irqaff xps eth1 2
