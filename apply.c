@@ -60,6 +60,7 @@ parse_as(struct cpuset *set, const char *text, bool mask)
 struct target {
 	const char		*label;		/* "irq 24", "default" */
 	bool			 irq;		/* an IRQ's, not the default */
+	bool			 queue;		/* no IRQ's: a queue's mask */
 	const char		*rel;
 	bool			 mask;		/* holds a mask, not a list */
 	struct pfile		 pf;
@@ -157,7 +158,13 @@ target_write(struct target *t, int flags, struct tally *tl)
 		return APPLY_MANAGED;
 	if (rc != 0) {
 		t->err = -rc;
-		if ((why = explain(-rc, t->irq)) != NULL)
+		/*
+		 * A queue's errors are net-sysfs.c's (xps_cpus_store(),
+		 * store_rps_map()): no vectors, no pending move there.
+		 */
+		why = t->queue && rc != -EINVAL && rc != -EACCES &&
+		    rc != -EROFS ? NULL : explain(-rc, t->irq);
+		if (why != NULL)
 			t->msg = complain(t->label, "cannot set %s: %s (%s)",
 			    t->text, why, strerror(-rc));
 		else
@@ -184,7 +191,8 @@ apply_file(struct machine *m, const char *label, long irq,
     const char *listrel, const char *maskrel, const struct cpuset *want,
     int flags, struct tally *tl)
 {
-	struct target t = { .irq = irq >= 0, .want = want };
+	struct target t = { .irq = irq >= 0, .queue = irq == APPLY_NOIRQ,
+	    .want = want };
 	enum apply_result r = APPLY_FAILED;
 	struct cpuset *old = NULL;
 	char *was = NULL;

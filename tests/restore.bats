@@ -878,3 +878,15 @@ EOF2
 	# and elsewhere a device without IRQs selects nothing
 	run -2 irqaff show dev:end0
 }
+
+@test "a queue write the kernel refuses is said in its own words, with its errno in -J" {
+	queue_tree
+	printf 'xps eth0 tx-1 2\n' >"$SNAP"
+	f=$(realpath "$(qfile eth0 tx-1)")
+	run --separate-stderr faulty "$f:ENOSPC" irqaff restore "$SNAP"
+	assert_failure 1
+	assert_equal "$stderr" "irqaff: xps eth0 tx-1: cannot set 2: $(qfile eth0 tx-1): No space left on device"
+	run --separate-stderr faulty "$f:ENOSPC" irqaff restore -J "$SNAP"
+	assert_failure 1
+	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[],"managed":[],"queues":{"changed":[],"unchanged":0,"failed":[{"dev":"eth0","queue":"tx-1","new":"2","errno":"ENOSPC","error":"cannot set 2: '"$(qfile eth0 tx-1)"': No space left on device"}]},"problems":[]}'
+}
