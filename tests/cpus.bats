@@ -148,9 +148,10 @@ add_count() {
 	assert_equal "${stderr%%$'\n'*}" 'irqaff: cpus: -c needs -i'
 	run --separate-stderr -2 irqaff cpus -o cpu,rate
 	assert_equal "${stderr%%$'\n'*}" 'irqaff: cpus: RATE needs -i'
-	for arg in 0 -1 x 1e9 nan inf 1s; do
+	for arg in 0 -1 x 1e9 nan inf 1s 0x10 1e-300 0.0009 +1 ' 1' 1, . '' \
+		86400.001; do
 		run --separate-stderr -2 irqaff cpus -i "$arg"
-		assert_equal "${stderr%%$'\n'*}" "irqaff: cpus: interval \"$arg\" is not a number of seconds from 0 to 86400"
+		assert_equal "${stderr%%$'\n'*}" "irqaff: cpus: interval \"$arg\" is not a decimal number of seconds from 0.001 to 86400"
 	done
 	run --separate-stderr -2 irqaff cpus -i 1 -c 0
 	assert_equal "${stderr%%$'\n'*}" 'irqaff: cpus: count "0" is too small'
@@ -217,4 +218,13 @@ EOF2
 	assert_line --index 3 '3 510006   -'
 	run jq -c '.cpus' "$BATS_TEST_TMPDIR/json"
 	assert_output '[{"cpu":3,"rate":null}]'
+}
+
+@test "cpus -i takes decimal seconds: 0.05, .05 and 0.050 alike" {
+	make_root --cpus 2 --irq 24=a
+	local arg
+	for arg in 0.05 .05 0.050; do
+		run --separate-stderr -0 irqaff cpus -i "$arg" -o cpu 0
+		assert_equal "$stderr" ""
+	done
 }

@@ -90,7 +90,7 @@ within_5() {
 	run --separate-stderr -2 irqaff show -o irq,rate
 	assert_equal "${stderr%%$'\n'*}" 'irqaff: show: RATE needs -i'
 	run --separate-stderr -2 irqaff show -i 0
-	assert_equal "${stderr%%$'\n'*}" 'irqaff: show: interval "0" is not a number of seconds from 0 to 86400'
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: show: interval "0" is not a decimal number of seconds from 0.001 to 86400'
 	run --separate-stderr -2 irqaff show -i 1 -c x
 	assert_equal "${stderr%%$'\n'*}" 'irqaff: show: count "x" is invalid'
 }
