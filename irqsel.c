@@ -119,6 +119,9 @@ irqsel_item(const char *s, size_t len, struct irqsel *it, struct perr *pe)
 	if (len >= 4 && strncmp(s, "cpu:", 4) == 0) {
 		if (len == 4)
 			return perr_set(pe, EINVAL, "\"cpu:\" names no CPUs");
+		/* one rule for every item: a trailing comma is an empty one */
+		if (s[len - 1] == ',')
+			return perr_set(pe, EINVAL, "empty item");
 		it->kind = SEL_CPU;
 		if ((it->arg = strndup(s + 4, len - 4)) == NULL)
 			return -ENOMEM;

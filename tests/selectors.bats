@@ -536,3 +536,12 @@ cpu_root() {
 		dev:"eth9"|device eth9 has no IRQs or does not exist
 	EOF
 }
+
+@test "a trailing comma is an empty item, after cpu: as after any other item" {
+	local sel
+	for sel in 'dev:eth0,' '24,' 'cpu:1,' 'cpu:0-1,3,' 'eth0-*,cpu:1,'; do
+		selected "$sel"
+		assert_failure 2
+		assert_equal "$stderr" "irqaff: IRQ list \"$sel\": empty item"
+	done
+}

@@ -112,6 +112,7 @@ check_item(const struct irqsel *it, const char *field, size_t len)
 	case SEL_CPU:
 		/* the rest of the input, so the last item */
 		if (it->arg == NULL || it->arg[0] == '\0' ||
+		    it->arg[strlen(it->arg) - 1] == ',' ||
 		    strncmp(field, "cpu:", 4) != 0 || field[len] != '\0' ||
 		    strcmp(it->arg, field + 4) != 0)
 			abort();
