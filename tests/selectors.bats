@@ -545,3 +545,14 @@ cpu_root() {
 		assert_equal "$stderr" "irqaff: IRQ list \"$sel\": empty item"
 	done
 }
+
+@test "ALL and All are all, in any case, as documented; not a glob" {
+	local sel
+	run -0 irqaff show -n -o irq all
+	want=$output
+	for sel in ALL All aLl; do
+		selected "$sel"
+		assert_success
+		assert_output "$want"
+	done
+}
