@@ -311,3 +311,13 @@ irqaff: note: managed: kernel-managed IRQs run on CPU 3; boot with isolcpus=mana
 	assert_equal "$(lists 24 25 27)" $'0-3\n0-3\n0-3'
 	assert_equal "$stderr" 'irqaff: standard output: No space left on device'
 }
+
+@test "isolate moves the default to the housekeeping CPUs when all of its CPUs go" {
+	make_root --cpus 4 --irq 24=a --affinity 0-1
+	printf '3\n' >"$ROOT/proc/irq/default_smp_affinity"
+	run --separate-stderr -0 irqaff isolate -v 0-1
+	assert_line --index 0 'default: 0-1 -> 2-3'
+	assert_equal "$stderr" ''
+	assert_file "$ROOT/proc/irq/default_smp_affinity" $'c\n'
+	assert_equal "$(lists 24)" '2-3'
+}

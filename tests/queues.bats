@@ -384,3 +384,18 @@ irqaff: xps eth0 tx-0: $tx0: not a regular file"
 	[ -p "$tx0" ]
 	diff -r --no-dereference -x xps_cpus "$BATS_TEST_TMPDIR/copy" "$ROOT"
 }
+
+@test "eth0-TxRx-01, a number with a leading zero, serves no queue" {
+	make_root --cpus 4 --nic eth0:2:0:40 --rps eth0:0=0
+	rename_action 42 eth0-TxRx-1 eth0-TxRx-01
+	sed -i 's/eth0-TxRx-1$/eth0-TxRx-01/' "$ROOT/sys/kernel/irq/42/actions" \
+		"$ROOT/proc/interrupts" 2>/dev/null || true
+	run --separate-stderr -0 irqaff queues -o dev,queue,irq eth0
+	assert_output - <<'EOF2'
+DEV  QUEUE IRQ
+eth0 rx-0   41
+eth0 tx-0   41
+eth0 rx-1    -
+eth0 tx-1    -
+EOF2
+}
