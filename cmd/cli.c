@@ -7,7 +7,6 @@
 #include <limits.h>
 #include <signal.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -157,18 +156,24 @@ exit_output(int status)
 	return changing ? EXIT_OUTPUT : EXIT_FAIL;
 }
 
-/* -i: a positive number of seconds, a day at most, as sleep(1) takes it. */
+/*
+ * -i: decimal seconds, digits with an optional fraction (not strtod()'s
+ * hex, exponents, signs or blanks), from a millisecond to a day.
+ */
 static int
 parse_interval(const struct command *cmd, const char *arg, double *secs)
 {
+	size_t n = strspn(arg, "0123456789");
 	char *end;
 
-	errno = 0;
-	*secs = strtod(arg, &end);
-	if (end == arg || *end != '\0' || errno != 0 || !isfinite(*secs) ||
-	    *secs <= 0 || *secs > 86400)
-		return usage_error(cmd, "interval \"%s\" is not a number of "
-		    "seconds from 0 to 86400", quoted(arg));
+	if (arg[n] == '.')
+		n += 1 + strspn(arg + n + 1, "0123456789");
+	*secs = 0;
+	if (n > 0 && arg[n] == '\0' && strcmp(arg, ".") != 0)
+		*secs = strtod(arg, &end);
+	if (!(*secs >= 0.001 && *secs <= 86400))
+		return usage_error(cmd, "interval \"%s\" is not a decimal "
+		    "number of seconds from 0.001 to 86400", quoted(arg));
 	return EXIT_OK;
 }
 

@@ -87,7 +87,8 @@ struct top {
 
 struct cpurow {
 	bool			 counted;	/* a column of proc/interrupts */
-	unsigned long long	 total, before;
+	bool			 rated;		/* and one in the read before */
+	unsigned long long	 total, delta;
 	unsigned int		 irqs;
 	struct top		 top[NTOP];
 	size_t			 ntop;
@@ -102,7 +103,21 @@ struct cell {
 	unsigned int	 irq;
 	unsigned int	 cpu;
 	uint32_t	 count, before;
+	bool		 have, had;	/* read now, and before */
 	const char	*name;
+};
+
+/*
+ * One read of proc/interrupts kept for the next: each numbered row's
+ * counts, by the read's columns; a count the row did not have is
+ * NOCOUNT.
+ */
+#define NOCOUNT	UINT64_MAX
+struct counts {
+	unsigned int	*irq;		/* by row */
+	uint64_t	*v;		/* rows * ncols */
+	size_t		 n, cap, ncols;
+	int		*col;		/* by CPU: its column, or -1 */
 };
 
 struct cpus {
@@ -113,6 +128,7 @@ struct cpus {
 	size_t		 nnames;
 	struct cell	*cells;		/* by IRQ, then CPU */
 	size_t		 ncells;
+	struct counts	 now, was;	/* -i: this read and the one before */
 	unsigned int	 cols[NCOLS * 2];
 	size_t		 ncols;
 	bool		 json, noheadings;
@@ -156,6 +172,67 @@ cells_of(struct cpus *c, unsigned int irq, size_t *at)
 	    &c->cells[*at] : NULL;
 }
 
+/* The row of irq in a read, or NULL; rows come in IRQ order. */
+static const uint64_t *
+counts_row(const struct counts *ct, unsigned int irq)
+{
+	size_t lo = 0, hi = ct->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ct->irq[mid] < irq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ct->n && ct->irq[lo] == irq ? ct->v + lo * ct->ncols :
+	    NULL;
+}
+
+/*
+ * With -i: the row kept for the next read, and what each of its cells
+ * added since the read before, modulo 2^32 as the kernel's unsigned int
+ * counts wrap (kstat_irqs_cpu()); a row or a CPU column that one of the
+ * two reads lacks adds nothing.
+ */
+static void
+add_delta(struct cpus *c, const struct irqrow *r,
+    const unsigned long long *counts, const unsigned int *cpu)
+{
+	struct counts *ct = &c->now;
+	const uint64_t *was;
+	uint64_t *v;
+	size_t k;
+	int pk;
+
+	if (ct->n > 0 && ct->irq[ct->n - 1] >= r->irq)
+		return;		/* out of order or repeated: not followed */
+	if (ct->n == ct->cap) {
+		ct->cap = ct->cap ? 2 * ct->cap : 256;
+		ct->irq = xreallocarray(ct->irq, ct->cap, sizeof(*ct->irq));
+		ct->v = xreallocarray(ct->v, ct->cap, ct->ncols *
+		    sizeof(*ct->v));
+	}
+	ct->irq[ct->n] = r->irq;
+	v = ct->v + ct->n++ * ct->ncols;
+	for (k = 0; k < ct->ncols; k++)
+		v[k] = k < r->ncounts ? (uint32_t)counts[k] : NOCOUNT;
+	if (c->was.col == NULL || (was = counts_row(&c->was, r->irq)) == NULL)
+		return;
+	for (k = 0; k < ct->ncols && k < r->ncounts; k++)
+		if ((pk = c->was.col[cpu[k]]) >= 0 && was[pk] != NOCOUNT)
+			c->rows[cpu[k]].delta += (uint32_t)(v[k] - was[pk]);
+}
+
+static void
+counts_free(struct counts *ct)
+{
+	free(ct->irq);
+	free(ct->v);
+	free(ct->col);
+	memset(ct, 0, sizeof(*ct));
+}
+
 /*
  * One numbered row: its counts go to the CPUs of their columns, and to
  * the cells followed. Names are kept from the first pass.
@@ -180,13 +257,17 @@ add_row(struct cpus *c, const struct irqrow *r,
 		if (!c->sm.on)
 			top_add(&c->rows[cpu[k]], counts[k], r->irq, name);
 	}
+	if (c->sm.on)
+		add_delta(c, r, counts, cpu);
 	for (cl = cells_of(c, r->irq, at); cl != NULL &&
 	    cl < c->cells + c->ncells && cl->irq == r->irq; cl++) {
 		if (first)
 			cl->name = name;
 		if (col[cl->cpu] >= 0 && (unsigned int)col[cl->cpu] <
-		    r->ncounts)
+		    r->ncounts) {
 			cl->count = counts[col[cl->cpu]];
+			cl->have = true;
+		}
 	}
 }
 
@@ -220,13 +301,18 @@ read_counts(struct cpus *c, bool first)
 	counts = xcalloc(ncols + 1, sizeof(*counts));
 	for (k = 0; k < c->m.nbits; k++) {
 		c->rows[k].counted = false;
-		c->rows[k].total = 0;
+		c->rows[k].total = c->rows[k].delta = 0;
 		col[k] = -1;
 	}
 	for (k = 0; k < ncols; k++) {
 		c->rows[cpu[k]].counted = true;
 		col[cpu[k]] = k;
 	}
+	/* a CPU that had no column before (it came online) has no rate */
+	for (k = 0; k < c->m.nbits; k++)
+		c->rows[k].rated = c->rows[k].counted && c->was.col != NULL &&
+		    c->was.col[k] >= 0;
+	c->now.ncols = ncols;
 	while (rc == 1 && (rc = lines_next(&l, &line, &len)) == 1)
 		if (interrupts_parse(line, len, ncols, 0, &r, counts) == 0)
 			add_row(c, &r, counts, cpu, col, first, &at);
@@ -237,7 +323,13 @@ read_counts(struct cpus *c, bool first)
 		warnc(-rc, "%s", procfs_path("proc/interrupts"));
 	lines_close(&l);
 	free(counts);
-	free(col);
+	if (c->sm.on) {
+		counts_free(&c->was);
+		c->was = c->now;
+		c->was.col = col;
+		memset(&c->now, 0, sizeof(c->now));
+	} else
+		free(col);
 	free(cpu);
 	return rc == 0 ? 0 : -1;
 }
@@ -270,8 +362,8 @@ count_irqs(struct cpus *c)
 				continue;
 			c->cells = xreallocarray(c->cells, c->ncells + 1,
 			    sizeof(*c->cells));
-			c->cells[c->ncells++] = (struct cell){ all.v[i], cpu,
-			    0, 0, NULL };
+			c->cells[c->ncells++] = (struct cell){
+			    .irq = all.v[i], .cpu = cpu };
 		}
 	}
 	cpuset_free(set);
@@ -323,8 +415,8 @@ cell(struct cpus *c, int cpu, enum col col, bool escape)
 			err(1, NULL);
 		break;
 	case C_RATE:
-		if (r->counted && c->sm.on && asprintf(&s, "%.1f",
-		    (r->total - r->before) / c->sm.elapsed) < 0)
+		if (r->rated && c->sm.on && asprintf(&s, "%.1f",
+		    r->delta / c->sm.elapsed) < 0)
 			err(1, NULL);
 		break;
 	case C_TOP:
@@ -496,17 +588,20 @@ sample(struct cpus *c)
 	size_t i;
 
 	for (n = 0; n < (c->sm.count ? c->sm.count : 1); n++) {
-		for (i = 0; i < c->m.nbits; i++) {
-			c->rows[i].before = c->rows[i].total;
+		for (i = 0; i < c->m.nbits; i++)
 			c->rows[i].ntop = 0;
-		}
-		for (i = 0; i < c->ncells; i++)
+		for (i = 0; i < c->ncells; i++) {
 			c->cells[i].before = c->cells[i].count;
+			c->cells[i].had = c->cells[i].have;
+			c->cells[i].have = false;
+		}
 		sampling_next(&c->sm, c->json);
 		if (read_counts(c, false) != 0)
 			return EXIT_FAIL;
 		for (i = 0; i < c->ncells; i++) {
 			cl = &c->cells[i];
+			if (!cl->had || !cl->have)
+				continue;
 			top_add(&c->rows[cl->cpu],
 			    (uint32_t)(cl->count - cl->before), cl->irq,
 			    cl->name);
@@ -533,6 +628,8 @@ cpus_free(struct cpus *c)
 	free(c->names);
 	free(c->cells);
 	free(c->rows);
+	counts_free(&c->now);
+	counts_free(&c->was);
 	cpuset_free(c->want);
 	cpuset_free(c->isolated);
 	cpuset_free(c->nohz);

@@ -439,12 +439,13 @@ print_text(const struct explain *ex, const struct irqview *v,
 		print_lines(v->irq, name, info);
 	if (ex->verbose && need->n == 0 && info->n == 0) {
 		r = cpus(v->req);
-		e = v->eff != NULL && !cpuset_empty(v->eff) ? cpus(v->eff) :
-		    NULL;
+		e = v->eff != NULL ? cpus(v->eff) : NULL;
+		/* an empty effective set: the IRQ is not started */
 		printf("irq %u%s%s: ok: %s requested%s%s%s\n", v->irq,
 		    *name ? " " : "", name, *r ? r : "none",
-		    e != NULL ? ", runs on CPU " : "", e != NULL ? e : "",
-		    v->handled ? "" : ", no handler");
+		    e == NULL ? "" : *e ? ", runs on CPU " : ", runs on no CPU "
+		    "yet (no effective affinity: not started)",
+		    e != NULL ? e : "", v->handled ? "" : ", no handler");
 		free(r);
 		free(e);
 	}

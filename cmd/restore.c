@@ -11,7 +11,8 @@
  * JSON object (JSON RESULTS in irqaff(8)). Queue lines (xps, rps) are
  * applied after the IRQs, so that XPS follows the IRQ layout, and with
  * --only only for the interfaces its dev: items name; a queue that is not
- * there, or cannot be set, counts as a failed IRQ.
+ * there, or cannot be set, counts as a failed IRQ. -t stops after the
+ * checks: 0 when restore would take the file, 2 when not.
  */
 #include <err.h>
 #include <errno.h>
@@ -34,8 +35,10 @@ static void check_help(FILE *);
 
 const struct command restore_command = {
 	"restore", restore_main, "apply a snapshot",
-	"[-nvqJ] [--by-number] [--only irqs] file",
+	"[-ntvqJ] [--by-number] [--only irqs] file",
 	"  -n, --dry-run    print what would change, write nothing\n"
+	"  -t, --test       check the file against this machine, apply "
+	"nothing\n"
 	"  -v, --verbose    print a line for every IRQ\n"
 	"  -q, --quiet      no irqbalance warning\n"
 	"  -J, --json       print the result as JSON\n"
@@ -57,6 +60,7 @@ enum { OPT_BY_NUMBER = 256, OPT_ONLY };
 
 static const struct option restore_opts[] = {
 	{ "dry-run", no_argument, NULL, 'n' },
+	{ "test", no_argument, NULL, 't' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "json", no_argument, NULL, 'J' },
@@ -83,6 +87,7 @@ struct run {
 	struct irqs	 only;
 	int		 flags;
 	bool		 quiet;
+	bool		 test;		/* -t */
 	struct tally	 tl;
 	struct tally	 qtl;		/* the queues' */
 };
@@ -120,7 +125,7 @@ run_load(int argc, char *argv[], const struct command *cmd, struct run *r)
 	if (machine_load(&r->m) != 0)
 		return EXIT_FAIL;
 	if (r->only_arg != NULL &&
-	    (rc = irqs_select(r->only_arg, &r->only)) != 0) {
+	    (rc = irqs_select_queues(r->only_arg, &r->only)) != 0) {
 		run_free(r);
 		return exit_status(rc);
 	}
@@ -343,6 +348,61 @@ restore_queues(struct run *r)
 	}
 }
 
+/* SEP"KEY":"S", or null for NULL. */
+static void
+json_member(const char *sep, const char *key, const char *s)
+{
+	printf("%s\"%s\":", sep, key);
+	if (s == NULL)
+		fputs("null", stdout);
+	else
+		json_string(stdout, s);
+}
+
+/*
+ * The "queues" member: the queues changed and failed as the IRQs are, a
+ * queue's outcomes in the order of r->s.queues, one each.
+ */
+static void
+queues_json(struct run *r)
+{
+	static const char *const keys[] = { "changed", "failed" };
+	enum apply_result res[] = { APPLY_CHANGED, APPLY_FAILED };
+	const struct outcome *o;
+	const struct entry *e;
+	const char *sep;
+	size_t i, k;
+
+	printf(",\"queues\":{");
+	for (k = 0; k < 2; k++) {
+		printf("%s\"%s\":[", k > 0 ? "," : "", keys[k]);
+		sep = "{";
+		for (i = 0; i < r->qtl.n && i < r->s.nqueues; i++) {
+			o = &r->qtl.v[i];
+			if (o->result != res[k])
+				continue;
+			e = r->s.queues[i].e;
+			json_member(sep, "dev", e->sl.dev);
+			printf(",\"queue\":\"%s-%u\"", e->sl.kind == SNAP_XPS ?
+			    "tx" : "rx", e->sl.queue);
+			if (res[k] == APPLY_CHANGED)
+				json_member(",", "old", o->old);
+			json_member(",", "new", o->new);
+			if (res[k] == APPLY_FAILED) {
+				json_member(",", "errno", o->err != 0 ?
+				    errno_name(o->err) : NULL);
+				json_member(",", "error", o->msg);
+			}
+			putchar('}');
+			sep = ",{";
+		}
+		putchar(']');
+		if (k == 0)
+			printf(",\"unchanged\":%zu", r->qtl.unchanged);
+	}
+	putchar('}');
+}
+
 /*
  * Lines that pick no IRQ count as IRQs that failed: the rest is still
  * applied, and the exit status is 3 (or 1 when nothing could be done).
@@ -355,11 +415,14 @@ restore_main(int argc, char *argv[])
 	int ch, status;
 
 	memset(&r, 0, sizeof(r));
-	while ((ch = getopts(argc, argv, &restore_command, "nvqJ",
+	while ((ch = getopts(argc, argv, &restore_command, "ntvqJ",
 	    restore_opts)) != -1) {
 		switch (ch) {
 		case 'n':
 			r.flags |= APPLY_DRYRUN;
+			break;
+		case 't':
+			r.test = true;
 			break;
 		case 'v':
 			r.flags |= APPLY_VERBOSE;
@@ -382,6 +445,11 @@ restore_main(int argc, char *argv[])
 		r.flags &= ~APPLY_VERBOSE;
 	if ((status = run_load(argc, argv, &restore_command, &r)) != EXIT_OK)
 		return status;
+	if (r.test) {
+		/* the file is what restore would take: nothing else is done */
+		run_free(&r);
+		return EXIT_OK;
+	}
 	r.tl.failed = snap_resolve(&r.s, &r.mi,
 	    r.only_arg != NULL ? &r.only : NULL);
 	offline_note(&r);
@@ -408,9 +476,7 @@ restore_main(int argc, char *argv[])
 		putchar('{');
 		tally_json(stdout, &r.tl, r.flags);
 		if (has_queues(&r.s))
-			printf(",\"queues\":{\"changed\":%zu,"
-			    "\"unchanged\":%zu,\"failed\":%zu}", r.qtl.changed,
-			    r.qtl.unchanged, r.qtl.failed);
+			queues_json(&r);
 		problems_json(&r.s);
 		puts("}");
 	}
@@ -558,19 +624,14 @@ static size_t
 check_queue(struct run *r, struct report *rp, const struct snapq *q)
 {
 	struct cpuset *cur = xcpuset(r->m.nbits), *kept = queue_kept(r, q->e);
-	char label[128], msg[1024], *buf = NULL, *a, *b;
+	char label[128], msg[1024], *a, *b;
 	struct perr pe;
 	size_t diff = 1;
 	int rc;
 
 	snap_queue_label(q->e, label, sizeof(label));
-	if ((rc = procfs_read(q->rel, &buf)) != 0)
-		snprintf(msg, sizeof(msg), "%s: %s: %s", label,
-		    procfs_path(q->rel), strerror(-rc));
-	else if ((rc = cpumask_parse(cur, buf, &pe)) != 0)
-		snprintf(msg, sizeof(msg), "%s: %s: %s", label,
-		    procfs_path(q->rel), pe.msg);
-	free(buf);
+	if ((rc = netqueue_read_mask(q->rel, cur, &pe)) != 0)
+		snprintf(msg, sizeof(msg), "%s: %s", label, pe.msg);
 	if (rc != 0) {
 		warnx("%s", msg);
 		if (rp->json) {

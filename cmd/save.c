@@ -224,7 +224,7 @@ save_main(int argc, char *argv[])
 	if (machine_load(&m) != 0)
 		return EXIT_FAIL;
 	if (only_arg != NULL &&
-	    (status = exit_status(irqs_select(only_arg, &only))) != EXIT_OK) {
+	    (status = exit_status(irqs_select_queues(only_arg, &only))) != EXIT_OK) {
 		machine_free(&m);
 		return status;
 	}

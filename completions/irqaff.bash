@@ -46,8 +46,8 @@ _irqaff_options()
 	save)
 		o=(-o --output --only) ;;
 	restore)
-		o=(-n --dry-run -v --verbose -q --quiet -J --json --by-number
-			--only) ;;
+		o=(-n --dry-run -t --test -v --verbose -q --quiet -J --json
+			--by-number --only) ;;
 	check)
 		o=(-J --json --by-number --only) ;;
 	mask | list)

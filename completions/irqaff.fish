@@ -305,6 +305,8 @@ complete -c irqaff -n $c -l only -x -a '(__irqaff_irqs)' \
 set c '__fish_seen_subcommand_from restore'
 complete -c irqaff -n $c -s n -l dry-run \
     -d 'print what would change, write nothing'
+complete -c irqaff -n $c -s t -l test \
+    -d 'check the file against this machine, apply nothing'
 complete -c irqaff -n $c -s v -l verbose -d 'print a line for every IRQ'
 complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
 complete -c irqaff -n $c -s J -l json -d 'print the result as JSON'

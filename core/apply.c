@@ -61,6 +61,7 @@ struct target {
 	const char		*label;		/* "irq 24", "default" */
 	bool			 irq;		/* an IRQ's, not the default */
 	long			 num;		/* the IRQ's number, or < 0 */
+	bool			 queue;		/* no IRQ's: a queue's mask */
 	const char		*rel;
 	bool			 mask;		/* holds a mask, not a list */
 	struct pfile		 pf;
@@ -162,7 +163,13 @@ target_write(struct target *t, int flags, struct tally *tl)
 		    APPLY_MANAGED : APPLY_UNMOVABLE;
 	if (rc != 0) {
 		t->err = -rc;
-		if ((why = explain(-rc, t->irq)) != NULL)
+		/*
+		 * A queue's errors are net-sysfs.c's (xps_cpus_store(),
+		 * store_rps_map()): no vectors, no pending move there.
+		 */
+		why = t->queue && rc != -EINVAL && rc != -EACCES &&
+		    rc != -EROFS ? NULL : explain(-rc, t->irq);
+		if (why != NULL)
 			t->msg = complain(t->label, "cannot set %s: %s (%s)",
 			    t->text, why, strerror(-rc));
 		else
@@ -189,7 +196,8 @@ apply_file(struct machine *m, const char *label, long irq,
     const char *listrel, const char *maskrel, const struct cpuset *want,
     int flags, struct tally *tl)
 {
-	struct target t = { .irq = irq >= 0, .num = irq, .want = want };
+	struct target t = { .irq = irq >= 0, .num = irq,
+	    .queue = irq == APPLY_NOIRQ, .want = want };
 	enum apply_result r = APPLY_FAILED;
 	struct cpuset *old = NULL;
 	enum movable mv;
@@ -313,8 +321,7 @@ apply_default(struct machine *m, const struct cpuset *want, int flags,
 
 /*
  * A mask file that is no IRQ's, such as a queue's xps_cpus (rel, under
- * the root), labelled as its messages say; counted, not recorded for
- * JSON.
+ * the root), labelled as its messages say; recorded as APPLY_NOIRQ.
  */
 enum apply_result
 apply_mask(struct machine *m, const char *label, const char *rel,
@@ -354,8 +361,9 @@ apply_note(const struct tally *tl, int flags)
 
 /*
  * Counts an outcome, and with APPLY_JSON records what tally_json() prints
- * of it; an IRQ unchanged is only counted. irq < 0 is the default
- * affinity; old and new may be NULL when not known; err (0: no errno)
+ * of it; an IRQ unchanged is only counted. irq -1 is the default
+ * affinity; APPLY_NOIRQ outcomes are recorded in the order they come, for
+ * the caller, and tally_json() leaves them out; old and new may be NULL when not known; err (0: no errno)
  * and msg say why it failed.
  */
 void
@@ -375,8 +383,7 @@ tally_add(struct tally *tl, int flags, long irq, enum apply_result r,
 		tl->unmovable++;
 	else
 		tl->failed++;
-	if (!(flags & APPLY_JSON) || irq == APPLY_NOIRQ ||
-	    (r == APPLY_UNCHANGED && irq >= 0))
+	if (!(flags & APPLY_JSON) || (r == APPLY_UNCHANGED && irq >= 0))
 		return;
 	if (tl->n == tl->cap) {
 		tl->cap = tl->cap ? 2 * tl->cap : 16;
@@ -473,12 +480,13 @@ tally_json(FILE *fp, struct tally *tl, int flags)
 		[APPLY_UNMOVABLE] = "unmovable",
 	};
 	const struct outcome *d = NULL;
-	size_t unchanged = tl->unchanged;
+	size_t unchanged = tl->unchanged, i;
 
 	if (tl->n > 0)
 		qsort(tl->v, tl->n, sizeof(*tl->v), cmpoutcome);
-	if (tl->n > 0 && tl->v[0].irq < 0)
-		d = &tl->v[0];
+	for (i = 0; i < tl->n && d == NULL; i++)
+		if (tl->v[i].irq == -1)
+			d = &tl->v[i];
 	fprintf(fp, "\"dry_run\":%s", flags & APPLY_DRYRUN ? "true" :
 	    "false");
 	if (d != NULL) {

@@ -127,25 +127,47 @@ netqueue_path(const struct netif *nif, const struct netqueue *q, char *buf,
 static void
 read_mask(struct machine *m, const struct netif *nif, struct netqueue *q)
 {
-	char rel[PATH_MAX], *buf;
+	char rel[PATH_MAX];
 	struct perr pe;
 	int rc;
 
 	netqueue_path(nif, q, rel, sizeof(rel));
-	if ((rc = procfs_read(rel, &buf)) != 0) {
-		if (rc != -ENOENT)
-			warnc(-rc, "%s", procfs_path(rel));
-		q->err = rc;
-		return;
-	}
 	q->cpus = xcpuset(m->nbits);
-	if ((rc = cpumask_parse(q->cpus, buf, &pe)) != 0) {
-		warnx("%s: %s", procfs_path(rel), pe.msg);
+	if ((rc = netqueue_read_mask(rel, q->cpus, &pe)) != 0) {
+		if (rc != -ENOENT)
+			warnx("%s", pe.msg);
 		cpuset_free(q->cpus);
 		q->cpus = NULL;
 		q->err = rc;
 	}
-	free(buf);
+}
+
+/*
+ * A queue's mask file at rel read into set, as every command reads it:
+ * only a regular file that holds a mask, as the kernel's always do (a
+ * newline at least), is a value; a fifo, a device or an empty file is
+ * none, never the empty set. 0, or -errno and why in pe.
+ */
+int
+netqueue_read_mask(const char *rel, struct cpuset *set, struct perr *pe)
+{
+	struct pfile pf;
+	struct perr why;
+	int rc;
+
+	if ((rc = pfile_open(&pf, rel, false)) != 0)
+		return perr_set(pe, -rc, "%s: %s", procfs_path(rel),
+		    strerror(-rc));
+	if (!pf.regular)
+		rc = perr_set(pe, EPERM, "%s: not a regular file",
+		    procfs_path(rel));
+	else if (pf.len == 0)
+		rc = perr_set(pe, EINVAL, "%s holds \"\", not a CPU mask",
+		    procfs_path(rel));
+	else if ((rc = cpumask_parse(set, pf.buf, &why)) != 0)
+		perr_set(pe, -rc, "%s: %s", procfs_path(rel), why.msg);
+	pfile_close(&pf);
+	return rc;
 }
 
 /* The last name of the interface's device link: a PCI address, virtio2. */

@@ -67,6 +67,8 @@ struct cpuset	*netqueue_kept(const struct machine *, enum nqkind,
 		    const struct cpuset *);
 const char	*netqueue_keeps(enum nqkind);
 
+/* A mask file read as every command reads it; never prints. */
+int		 netqueue_read_mask(const char *, struct cpuset *, struct perr *);
 /* Whether its mask file holds a mask and is a regular file; said. */
 int		 netqueue_check(const struct netif *, const struct netqueue *);
 

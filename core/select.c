@@ -349,14 +349,28 @@ nothing_picked(const char *arg, const struct irqsel *it,
 		warnx("IRQ list \"%s\": there are no IRQs", quoted(arg));
 }
 
+/* Whether a dev: item names a network interface (sys/class/net/NAME). */
+static bool
+is_netif(const char *name)
+{
+	char rel[PATH_MAX];
+
+	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+	    strchr(name, '/') != NULL || strlen(name) > NAME_MAX)
+		return false;
+	snprintf(rel, sizeof(rel), "sys/class/net/%s", name);
+	return procfs_exists(rel);
+}
+
 /*
  * The IRQs a selector picks among those that exist; every item must
- * pick one. 0, or after saying why -EINVAL for a bad selector or one
- * that picks nothing, another negative errno when proc/irq or the
- * machine's CPUs are unreadable.
+ * pick one, but with queues a dev: item that names a network interface,
+ * whose queues it then selects. 0, or after saying why -EINVAL for a bad
+ * selector or one that picks nothing, another negative errno when
+ * proc/irq or the machine's CPUs are unreadable.
  */
-int
-irqs_select(const char *arg, struct irqs *out)
+static int
+select_irqs(const char *arg, struct irqs *out, bool queues)
 {
 	struct irqs all;
 	struct oncpus on = { NULL, NULL, NULL };
@@ -388,7 +402,9 @@ irqs_select(const char *arg, struct irqs *out)
 	pick = xcalloc(all.n, sizeof(*pick));
 	names = xcalloc(all.n, sizeof(*names));
 	for (i = 0; rc == 0 && i < nsel; i++)
-		if (select_item(&sel[i], &all, pick, names, &on) == 0) {
+		if (select_item(&sel[i], &all, pick, names, &on) == 0 &&
+		    !(queues && sel[i].kind == SEL_DEV &&
+		    is_netif(sel[i].arg))) {
 			nothing_picked(arg, &sel[i], &on);
 			rc = -EINVAL;
 		}
@@ -451,4 +467,21 @@ irqs_select_many(int argc, char *argv[], struct irqs *out)
 	if (first != 0)
 		irqs_free(out);
 	return first;
+}
+
+int
+irqs_select(const char *arg, struct irqs *out)
+{
+	return select_irqs(arg, out, false);
+}
+
+/*
+ * As irqs_select(), for the commands that take queue lines (--only of
+ * save, restore and check): a dev: item for an interface without IRQs of
+ * its own (a USB or platform NIC) selects its queues and no IRQ.
+ */
+int
+irqs_select_queues(const char *arg, struct irqs *out)
+{
+	return select_irqs(arg, out, true);
 }

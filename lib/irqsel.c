@@ -1,6 +1,7 @@
 /*
  * IRQ selectors: "24", "24-31", "all", "dev:eth0" or a glob, comma
- * separated, and last "cpu:" with the rest of the text. No I/O, no
+ * separated, and last "cpu:" with the rest of the text. A dev: name may
+ * be quoted, dev:"lan,1", as snapshot files quote strings. No I/O, no
  * printing.
  */
 #include <errno.h>
@@ -21,18 +22,89 @@ irqsel_free(struct irqsel *sel, size_t n)
 	free(sel);
 }
 
+/*
+ * The length of a quoted dev: item at s, dev:"...", up to its closing
+ * quote; 0 without one. The escapes are checked by unquote().
+ */
+static size_t
+quoted_len(const char *s)
+{
+	size_t i;
+
+	for (i = 5; s[i] != '"'; i++)
+		if (s[i] == '\0' || (s[i] == '\\' && s[++i] == '\0'))
+			return 0;
+	return i + 1;
+}
+
+/*
+ * The name between the quotes of s (len bytes, quotes included), as
+ * snapshot files write strings: \" \\ \n \t and \NNN, a byte from \001
+ * to \377, stand for themselves.
+ */
+static int
+unquote(const char *s, size_t len, char **outp, struct perr *pe)
+{
+	char *out, *o, b[TOKBUF];
+	size_t i, k;
+	int v;
+
+	if ((out = malloc(len)) == NULL)
+		return -ENOMEM;
+	for (i = 1, o = out; i < len - 1; i++) {
+		if (s[i] != '\\') {
+			*o++ = s[i];
+			continue;
+		}
+		i++;
+		if (s[i] == '\\' || s[i] == '"')
+			*o++ = s[i];
+		else if (s[i] == 'n' || s[i] == 't')
+			*o++ = s[i] == 'n' ? '\n' : '\t';
+		else {
+			for (k = v = 0; k < 3 && s[i + k] >= '0' &&
+			    s[i + k] <= '7'; k++)
+				v = v * 8 + s[i + k] - '0';
+			if (k == 0 || v == 0 || v > 255) {
+				free(out);
+				return perr_set(pe, EINVAL, "\"dev:%s\": "
+				    "unknown escape in a string",
+				    visquote(b, sizeof(b), s, len));
+			}
+			*o++ = v;
+			i += k - 1;
+		}
+	}
+	*o = '\0';
+	*outp = out;
+	return 0;
+}
+
 static int
 irqsel_item(const char *s, size_t len, struct irqsel *it, struct perr *pe)
 {
 	char item[64], b[TOKBUF];
 	const char *errstr, *dash;
 	long long lo, hi;
+	int rc;
 
 	memset(it, 0, sizeof(*it));
 	if (len == 0)
 		return perr_set(pe, EINVAL, "empty item");
 	if (len == 3 && strncasecmp(s, "all", 3) == 0) {
 		it->kind = SEL_ALL;
+		return 0;
+	}
+	if (len >= 5 && strncmp(s, "dev:\"", 5) == 0) {
+		if ((rc = unquote(s + 4, len - 4, &it->arg, pe)) != 0)
+			return rc;
+		if (*it->arg == '\0' || strchr(it->arg, '/') != NULL) {
+			free(it->arg);
+			it->arg = NULL;
+			return perr_set(pe, EINVAL, "\"%s\" names no device",
+			    visquote(b, sizeof(b), s, len));
+		}
+		it->kind = SEL_DEV;
 		return 0;
 	}
 	if (len >= 4 && strncmp(s, "dev:", 4) == 0) {
@@ -47,6 +119,9 @@ irqsel_item(const char *s, size_t len, struct irqsel *it, struct perr *pe)
 	if (len >= 4 && strncmp(s, "cpu:", 4) == 0) {
 		if (len == 4)
 			return perr_set(pe, EINVAL, "\"cpu:\" names no CPUs");
+		/* one rule for every item: a trailing comma is an empty one */
+		if (s[len - 1] == ',')
+			return perr_set(pe, EINVAL, "empty item");
 		it->kind = SEL_CPU;
 		if ((it->arg = strndup(s + 4, len - 4)) == NULL)
 			return -ENOMEM;
@@ -92,13 +167,23 @@ irqsel_parse(const char *s, struct irqsel **selp, size_t *np, struct perr *pe)
 {
 	struct irqsel *sel = NULL, *tmp;
 	size_t n = 0, len;
+	char b[TOKBUF];
 	int rc;
 
 	for (;;) {
 		/* a CPU set has commas of its own: it takes the rest */
 		if (strncmp(s, "cpu:", 4) == 0)
 			len = strlen(s);
-		else
+		else if (strncmp(s, "dev:\"", 5) == 0) {
+			if ((len = quoted_len(s)) == 0 ||
+			    (s[len] != ',' && s[len] != '\0')) {
+				irqsel_free(sel, n);
+				return perr_set(pe, EINVAL, len == 0 ?
+				    "\"%s\": a string has no closing quote" :
+				    "\"%s\": no comma after the closing quote",
+				    visquote(b, sizeof(b), s, strcspn(s, ",")));
+			}
+		} else
 			len = strcspn(s, ",");
 		if ((tmp = reallocarray(sel, n + 1, sizeof(*sel))) == NULL) {
 			irqsel_free(sel, n);

@@ -50,14 +50,14 @@ recap() {
 	printf 'default 0-3\neth0-TxRx-* 2-3\n"eth0-TxRx-1" 7\n' >"$SNAP"
 	run play
 	assert_success
-	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=0 skipped=1 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=0 skipped=2 rescued=0 ignored=0"
 	cmp "$SNAP" "$ROOT/etc/irqaff.conf"
 	assert_equal "$(lists 40 41 42 43 50)" $'0-7\n2-3\n7\n2-3\n0-7'
 	assert_file "$ROOT/proc/irq/default_smp_affinity" $'0f\n'
 	before=$(tree_sum)
 	run play
 	assert_success
-	assert_equal "$(recap)" "ok=3 changed=0 unreachable=0 failed=0 skipped=1 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=3 changed=0 unreachable=0 failed=0 skipped=2 rescued=0 ignored=0"
 	assert_equal "$(tree_sum)" "$before"
 }
 
@@ -69,7 +69,7 @@ recap() {
 	run play --check
 	assert_success
 	# the copy and restore -n of the file not yet deployed
-	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=0 skipped=1 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=0 skipped=2 rescued=0 ignored=0"
 	run diff -r --no-dereference "$BATS_TEST_TMPDIR/copy" "$ROOT"
 	assert_success
 	assert_output ""
@@ -81,7 +81,81 @@ recap() {
 	printf 'eth0-TxRx-* 2-3\neth9-* 1\n' >"$SNAP"
 	run play
 	assert_failure 2
-	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=1 skipped=0 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=1 skipped=1 rescued=0 ignored=0"
 	assert_line "fatal: [localhost]: FAILED! => {\"changed\": false, \"msg\": \"irqaff restore exited 3: irqaff: $ROOT/etc/irqaff.conf:2: \\\"eth9-*\\\" matches no IRQ\"}"
 	assert_equal "$(lists 40 41 42 43)" $'0-7\n2-3\n2-3\n2-3'
+}
+
+@test "a file irqaff refuses on the host leaves the one in use as it was" {
+	tree_with_etc
+	# the file in use, deliberately odd bytes, and a new one with CPU 9
+	# of 8 and a typo
+	printf 'eth0-TxRx-* 2-3\n# \001\377 kept\n' >"$ROOT/etc/irqaff.conf"
+	cp "$ROOT/etc/irqaff.conf" "$BATS_TEST_TMPDIR/old.conf"
+	printf 'eth0-TxRx-* 9\neth0-TxRx-0 1-\n' >"$SNAP"
+	cp -a "$ROOT" "$BATS_TEST_TMPDIR/copy"
+	run play
+	assert_failure 2
+	assert_equal "$(recap)" "ok=2 changed=0 unreachable=0 failed=1 skipped=0 rescued=0 ignored=0"
+	cmp "$BATS_TEST_TMPDIR/old.conf" "$ROOT/etc/irqaff.conf"
+	diff -r --no-dereference "$BATS_TEST_TMPDIR/copy" "$ROOT"
+	# irqaff's reasons, for the file it checked: Ansible's temporary copy
+	assert_line --regexp "^fatal: \\[localhost\\]: FAILED! => \\{\"changed\": false, \"msg\": \"irqaff restore -t exited 2, $ROOT/etc/irqaff.conf kept: irqaff: [^\"]*/source:1: CPU list \\\\\"9\\\\\": CPU 9 is beyond the last possible CPU 7\\\\nirqaff: [^\"]*/source:2: CPU list \\\\\"1-\\\\\": region \\\\\"1-\\\\\" ends where a number should be\\\\n\"\\}\$"
+}
+
+@test "a valid file replaces the one in use; the file in use is not checked again" {
+	tree_with_etc
+	printf 'eth0-TxRx-* 9\n' >"$ROOT/etc/irqaff.conf"
+	printf 'eth0-TxRx-* 2-3\n' >"$SNAP"
+	run play
+	assert_success
+	cmp "$SNAP" "$ROOT/etc/irqaff.conf"
+	assert_equal "$(lists 40 41 42 43)" $'0-7\n2-3\n2-3\n2-3'
+}
+
+# applied: whether the apply task reported changed (1) or ok (0), from the
+# task's own line.
+applied() {
+	printf '%s\n' "$output" | awk '/^TASK \[Apply it\]/ { t = 1; next }
+		t && /^(ok|changed|fatal):/ { print ($1 == "changed:"); exit }'
+}
+
+@test "changed is any IRQ, the default or a queue mask, in check mode too" {
+	local snap
+	for snap in 'default 0-1' 'eth0-TxRx-1 2' 'xps eth0 tx-1 2' \
+		'rps eth1 rx-0 0-1'; do
+		queue_tree
+		mkdir "$ROOT/etc"
+		printf '%s\n' "$snap" >"$SNAP"
+		before=$(tree_sum)
+		run play --check
+		assert_success
+		assert_equal "$snap: $(applied)" "$snap: 1"
+		assert_equal "$(tree_sum)" "$before"
+		run play
+		assert_success
+		assert_equal "$snap: $(applied)" "$snap: 1"
+		run play
+		assert_success
+		assert_equal "$snap: $(applied)" "$snap: 0"
+		run play --check
+		assert_success
+		assert_equal "$snap: $(applied)" "$snap: 0"
+		rm -rf "$ROOT"
+	done
+}
+
+@test "a queue-only change reports changed=1, then changed=0" {
+	queue_tree
+	mkdir "$ROOT/etc"
+	printf 'xps eth0 tx-1 2-3\n' >"$SNAP"
+	# the file is in place already: only the mask changes
+	cp "$SNAP" "$ROOT/etc/irqaff.conf"
+	run play
+	assert_success
+	assert_equal "$(recap)" "ok=3 changed=1 unreachable=0 failed=0 skipped=2 rescued=0 ignored=0"
+	assert_file "$(qfile eth0 tx-1)" $'c\n'
+	run play
+	assert_success
+	assert_equal "$(recap)" "ok=3 changed=0 unreachable=0 failed=0 skipped=2 rescued=0 ignored=0"
 }

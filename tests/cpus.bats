@@ -133,9 +133,10 @@ irqs_on() {
 	assert_equal "${stderr%%$'\n'*}" 'irqaff: cpus: -c needs -i'
 	run --separate-stderr -2 irqaff cpus -o cpu,rate
 	assert_equal "${stderr%%$'\n'*}" 'irqaff: cpus: RATE needs -i'
-	for arg in 0 -1 x 1e9 nan inf 1s; do
+	for arg in 0 -1 x 1e9 nan inf 1s 0x10 1e-300 0.0009 +1 ' 1' 1, . '' \
+		86400.001; do
 		run --separate-stderr -2 irqaff cpus -i "$arg"
-		assert_equal "${stderr%%$'\n'*}" "irqaff: cpus: interval \"$arg\" is not a number of seconds from 0 to 86400"
+		assert_equal "${stderr%%$'\n'*}" "irqaff: cpus: interval \"$arg\" is not a decimal number of seconds from 0.001 to 86400"
 	done
 	run --separate-stderr -2 irqaff cpus -i 1 -c 0
 	assert_equal "${stderr%%$'\n'*}" 'irqaff: cpus: count "0" is too small'
@@ -168,4 +169,74 @@ irqs_on() {
 	run --separate-stderr -1 irqaff isolate --check 3
 	assert_output 'default: default_smp_affinity 0-3 includes CPU 3: new IRQs start there
 CPU 3: not isolated from interrupts'
+# set_count IRQ COLUMN V: IRQ's count on proc/interrupts' COLUMN (1 is the
+# first) becomes V, in the kernel's "%10u" field.
+set_count() {
+	local f=$ROOT/proc/interrupts
+	awk -v irq="$1:" -v col="$2" -v v="$3" '
+		$1 == irq {
+			w = index($0, ":") + 1 + 11 * (col - 1)
+			$0 = substr($0, 1, w - 1) sprintf(" %10u", v) substr($0, w + 11)
+		}
+		{ print }' "$f" >"$f.new"
+	cat "$f.new" >"$f"
+	rm "$f.new"
+}
+
+@test "cpus -i: a count that wrapped at 2^32 is counted modulo 2^32, over the interval" {
+	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 2
+	set_count 24 2 4294967290
+	irqaff cpus -n -o cpu,rate,top -i 2 >"$BATS_TEST_TMPDIR/out" &
+	sleep 0.5
+	# 1000 more: 4294968290 modulo 2^32
+	set_count 24 2 994
+	wait $!
+	run cat "$BATS_TEST_TMPDIR/out"
+	assert_line --index 0 '0   0.0 -'
+	[[ ${lines[1]} =~ ^1\ +([0-9.]+)\ a\(24\)$ ]]
+	# 1000 interrupts over two seconds, within 5 %
+	awk -v r="${BASH_REMATCH[1]}" 'BEGIN { exit !(r >= 475 && r <= 525) }'
+}
+
+@test "cpus -i: an IRQ freed during the interval has no rate, not a negative one" {
+	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 2
+	irqaff cpus -n -o cpu,rate -i 1 >"$BATS_TEST_TMPDIR/out" &
+	sleep 0.5
+	# 25 freed, and 26 requested: neither is a rate
+	sed -i -e '/^ 25:/d' -e 's/^ 24:\(.*\) a$/ 24:\1 a\n 26:\1 c/' \
+		"$ROOT/proc/interrupts"
+	wait $!
+	run cat "$BATS_TEST_TMPDIR/out"
+	assert_output - <<'EOF2'
+0 0.0
+1 0.0
+2 0.0
+3 0.0
+EOF2
+}
+
+@test "cpus -i: a CPU that came online during the interval has no rate" {
+	make_root --cpus 4 --offline 3 --irq 24=a --affinity 1 --irq 25=b \
+		--affinity 2
+	make_root --dir "$BATS_TEST_TMPDIR/online" --cpus 4 --irq 24=a \
+		--affinity 1 --irq 25=b --affinity 2
+	export ROOT=$BATS_TEST_TMPDIR/root IRQAFF_ROOT=$BATS_TEST_TMPDIR/root
+	irqaff cpus -n -o cpu,total,rate -i 1 >"$BATS_TEST_TMPDIR/out" &
+	irqaff cpus -J -o cpu,rate -i 1 3 >"$BATS_TEST_TMPDIR/json" &
+	sleep 0.5
+	cat "$BATS_TEST_TMPDIR/online/proc/interrupts" >"$ROOT/proc/interrupts"
+	wait
+	run cat "$BATS_TEST_TMPDIR/out"
+	assert_line --index 3 '3 510006   -'
+	run jq -c '.cpus' "$BATS_TEST_TMPDIR/json"
+	assert_output '[{"cpu":3,"rate":null}]'
+}
+
+@test "cpus -i takes decimal seconds: 0.05, .05 and 0.050 alike" {
+	make_root --cpus 2 --irq 24=a
+	local arg
+	for arg in 0.05 .05 0.050; do
+		run --separate-stderr -0 irqaff cpus -i "$arg" -o cpu 0
+		assert_equal "$stderr" ""
+	done
 }

@@ -255,3 +255,13 @@ irq 31 nvme0q2: isolated: runs on CPU 2, isolated (isolcpus or nohz_full)'
 	run --separate-stderr -2 irqaff explain -x
 	assert_equal "${stderr%%$'\n'*}" 'irqaff: explain: unknown option -x'
 }
+
+@test "explain -v says so when an IRQ's effective affinity is empty" {
+	make_root --cpus 4 --irq 30=a --affinity 1
+	# not started: the kernel has chosen no CPU yet (irq_data_update_effective_affinity())
+	printf '\n' >"$ROOT/proc/irq/30/effective_affinity_list"
+	printf '0\n' >"$ROOT/proc/irq/30/effective_affinity"
+	run --separate-stderr -0 irqaff explain -v
+	assert_output 'irq 30 a: ok: 1 requested, runs on no CPU yet (no effective affinity: not started)'
+	assert_equal "$stderr" ''
+}

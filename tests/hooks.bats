@@ -224,17 +224,43 @@ conf_in_envfile() {
 	assert_output $'7\n7'
 }
 
-@test "the hook takes /etc/irqaff.conf when /etc/default/irqaff is broken" {
+@test "the hook reads /etc/default/irqaff as systemd reads an EnvironmentFile, and runs nothing in it" {
+	local T=$BATS_TEST_TMPDIR line want
 	reset_eth0
 	mkdir -p "$ETC/default"
 	printf 'eth0-TxRx-* 7\n' >"$ETC/irqaff.conf"
-	printf 'IRQAFF_CONF=%s\nif\n' "$CONF" >"$ETC/default/irqaff"
-	run --separate-stderr hook nm eth0
-	assert_success
-	assert_output ""
-	assert_equal "$stderr" ""
-	run lists 24 25 26
-	assert_output $'0-7\n7\n7'
+	printf 'eth0-TxRx-* 5\n' >"$T/my irqaff.conf"
+	printf 'eth0-TxRx-* 6\n' >"$T/a\\b\"c"
+	printf 'eth0-TxRx-* 4\n' >"$T/plain.conf"
+	# each file, and the CPUs it gives eth0's queues: 7 for
+	# /etc/irqaff.conf, - for no file (the unit is skipped too)
+	while IFS='|' read -r line want; do
+		rm -rf "$ROOT"
+		cp -a "$BEFORE" "$ROOT"
+		printf "$line" "$T" "$T" >"$ETC/default/irqaff"
+		run --separate-stderr hook nm eth0
+		assert_success
+		assert_output ""
+		assert_equal "$stderr" ""
+		assert_equal "$line: $(lists 25 26 | paste -sd' ')" \
+			"$line: ${want/-/0-7 0-7}"
+		[ ! -e "$T/ran" ]
+	done <<-'EOF'
+		IRQAFF_CONF=%s/my irqaff.conf\n%.0s|5 5
+		IRQAFF_CONF=%s/my irqaff.conf  \t\n;%s\n|5 5
+		  IRQAFF_CONF = "%s/my irqaff.conf"  \n%.0s|5 5
+		IRQAFF_CONF=\n%.0s%.0s|-
+		IRQAFF_CONF=$(touch %s/ran)%.0s\n|-
+		IRQAFF_CONF=`touch %s/ran`%.0s\n|-
+		IRQAFF_CONF=%s/plain.conf; touch %s/ran\n|-
+		IRQAFF_CONF='%s/a\\b"c'%.0s\n|6 6
+		IRQAFF_CONF="%s/a\\\\b\\"c"%.0s\n|6 6
+		IRQAFF_CONF=%s/a\\\\b\\"c%.0s\n|6 6
+		# IRQAFF_CONF=%s/plain.conf%.0s\n|7 7
+		export IRQAFF_CONF=%s/plain.conf%.0s\n|7 7
+		IRQAFF_CONF=%s/plain.conf\nif\n%.0s|4 4
+		IRQAFF_CONF=/nonexistent\nIRQAFF_CONF=%s/plain.conf%.0s|4 4
+	EOF
 }
 
 @test "the hook leaves lo, --all, an empty name and an interface without a device alone" {
@@ -246,13 +272,76 @@ conf_in_envfile() {
 		mkdir -p "$dir/sys/devices/virtual/net/veth0"
 		ln -s ../../devices/virtual/net/veth0 "$dir/sys/class/net/veth0"
 	done
-	# irqaff itself would refuse it
-	run -2 irqaff restore -q --only dev:veth0 "$CONF"
+	# irqaff itself would find nothing to do
+	run -0 irqaff restore -q --only dev:veth0 "$CONF"
 	for fw in ifupdown networkd nm; do
 		for name in lo --all '' veth0 eth9 eth0/../eth0 '*'; do
 			untouched "$fw" "$name"
 		done
 	done
+}
+
+@test "the hook applies the queue lines of an interface whose device has no IRQs" {
+	local fw d=$ROOT/sys/devices/platform/soc/1c30000.ethernet
+	reset_eth0
+	export IRQAFF_CONF=$CONF
+	# a SoC's Ethernet, whose IRQs sysfs does not give its device
+	mkdir -p "$d/net/end0/queues/rx-0" "$d/net/end0/queues/tx-0"
+	printf '00\n' >"$d/net/end0/queues/rx-0/rps_cpus"
+	printf '00\n' >"$d/net/end0/queues/tx-0/xps_cpus"
+	ln -s ../../../1c30000.ethernet "$d/net/end0/device"
+	ln -s ../../devices/platform/soc/1c30000.ethernet/net/end0 \
+		"$ROOT/sys/class/net/end0"
+	printf 'xps end0 tx-0 2-3\nrps end0 rx-0 4\n' >>"$CONF"
+	rm -rf "$BEFORE"
+	cp -a "$ROOT" "$BEFORE"
+	for fw in ifupdown networkd nm; do
+		printf '00\n' >"$d/net/end0/queues/rx-0/rps_cpus"
+		printf '00\n' >"$d/net/end0/queues/tx-0/xps_cpus"
+		run --separate-stderr hook "$fw" end0
+		assert_success
+		assert_output ""
+		assert_equal "$stderr" ""
+		run changed
+		assert_output - <<-'EOF'
+			sys/devices/platform/soc/1c30000.ethernet/net/end0/queues/rx-0/rps_cpus
+			sys/devices/platform/soc/1c30000.ethernet/net/end0/queues/tx-0/xps_cpus
+		EOF
+		assert_file "$d/net/end0/queues/tx-0/xps_cpus" $'0c\n'
+		assert_file "$d/net/end0/queues/rx-0/rps_cpus" $'10\n'
+	done
+}
+
+@test "the hook selects any interface name: commas, quotes, backslashes" {
+	local fw
+	rm -rf "$ROOT"
+	make_root --cpus 8 --nic 'lan,1:1:0:40' --nic 'x,all:1:0:50' \
+		--nic 'a"b\c:1:0:60' --nic 'lan:1:0:70'
+	export IRQAFF_CONF=$CONF
+	cat >"$CONF" <<-'EOF'
+		"lan,1-TxRx-0" 1
+		"x,all-TxRx-0" 2
+		61 3 "a\"b\\c-TxRx-0"
+		"lan-TxRx-0" 4
+	EOF
+	cp -a "$ROOT" "$BEFORE"
+	run --separate-stderr hook nm 'lan,1'
+	assert_success
+	assert_equal "$stderr" ""
+	run --separate-stderr hook ifupdown 'x,all'
+	assert_success
+	assert_equal "$stderr" ""
+	run --separate-stderr hook networkd 'a"b\c'
+	assert_success
+	assert_equal "$stderr" ""
+	run changed
+	assert_output - <<-'EOF'
+		proc/irq/41/smp_affinity_list
+		proc/irq/51/smp_affinity_list
+		proc/irq/61/smp_affinity_list
+	EOF
+	run lists 41 51 61 71
+	assert_output $'1\n2\n3\n0-7'
 }
 
 @test "the hook does nothing for other events than its framework's bring-up" {

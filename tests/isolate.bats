@@ -380,4 +380,12 @@ CPU 3: isolated from interrupts'
 		run jq -c '[.stuck, .findings]' <<<"$output"
 		assert_output '[[{"irq":26,"name":"nvme0q3","kind":"isolated","effective":"3"}],[]]'
 	done
+@test "isolate moves the default to the housekeeping CPUs when all of its CPUs go" {
+	make_root --cpus 4 --irq 24=a --affinity 0-1
+	printf '3\n' >"$ROOT/proc/irq/default_smp_affinity"
+	run --separate-stderr -0 irqaff isolate -v 0-1
+	assert_line --index 0 'default: 0-1 -> 2-3'
+	assert_equal "$stderr" ''
+	assert_file "$ROOT/proc/irq/default_smp_affinity" $'c\n'
+	assert_equal "$(lists 24)" '2-3'
 }

@@ -288,3 +288,20 @@ repeat() {
 	assert_output ''
 	assert_equal "$stderr" 'irqaff: mask "\303\251": "\251" is not a hex digit'
 }
+
+@test "a long mask at the width boundary: the bit after the last CPU is refused" {
+	run --separate-stderr -2 irqaff list -b 4 000000010
+	assert_equal "$stderr" 'irqaff: mask "000000010": CPU 4 is beyond the last possible CPU 3'
+	run --separate-stderr -0 irqaff list -b 4 00000008
+	assert_output 3
+	# widths that are whole 64-bit words
+	run --separate-stderr -0 irqaff list -b 64 80000000,00000000
+	assert_output 63
+	run --separate-stderr -2 irqaff list -b 64 1,00000000,00000000
+	assert_equal "$stderr" 'irqaff: mask "1,00000000,00000000": more than the 2 32-bit words that 64 CPUs need'
+	run --separate-stderr -0 irqaff list -b 128 80000000,00000000,00000000,00000000
+	assert_output 127
+	run --separate-stderr -2 irqaff list -b 128 1,00000000,00000000,00000000,00000000
+	run --separate-stderr -2 irqaff list -b 63 80000000,00000000
+	assert_equal "$stderr" 'irqaff: mask "80000000,00000000": CPU 63 is beyond the last possible CPU 62'
+}

@@ -340,10 +340,62 @@ tx-0 - -
 rx-1 - -
 tx-1 3 -'
 	assert_equal "$stderr" "irqaff: $(queue_file eth0 tx-0 xps_cpus): \"z\" is not a hex digit
-irqaff: $(queue_file eth0 rx-1 rps_cpus): Is a directory"
+irqaff: $(queue_file eth0 rx-1 rps_cpus): not a regular file"
 	# missing files are no error: xps_cpus of a single-queue device
 	rm "$(queue_file eth0 tx-0 xps_cpus)"
 	rmdir "$(queue_file eth0 rx-1 rps_cpus)"
 	run -0 --separate-stderr irqaff queues -n -o queue,xps,rps
 	assert_equal "$stderr" ''
+}
+
+@test "a mask file that is a fifo or empty is no value: every command says so, none records it" {
+	local tx0 rx0 cmd
+	make_root --cpus 4 --nic eth0:2:0:40 --xps eth0:0=1 --rps eth0:0=2
+	tx0=$(queue_file eth0 tx-0 xps_cpus)
+	rx0=$(queue_file eth0 rx-0 rps_cpus)
+	rm "$tx0"
+	mkfifo "$tx0"
+	: >"$rx0"
+	cp -a "$ROOT" "$BATS_TEST_TMPDIR/copy"
+	rm "$BATS_TEST_TMPDIR/copy/sys/devices/pci0000:00/0000:3b:00.0/net/eth0/queues/tx-0/xps_cpus"
+	local want="irqaff: $rx0 holds \"\", not a CPU mask
+irqaff: $tx0: not a regular file"
+	run --separate-stderr irqaff queues -J eth0
+	assert_failure 1
+	assert_equal "$stderr" "$want"
+	# null: not read; "": the empty set read
+	run jq -c '[.queues[] | [.queue, .xps, .rps]]' <<<"$output"
+	assert_output '[["rx-0",null,null],["tx-0",null,null],["rx-1",null,""],["tx-1","",null]]'
+	run --separate-stderr irqaff save
+	assert_failure 1
+	refute_output --partial 'eth0 rx-0'
+	refute_output --partial 'eth0 tx-0'
+	run --separate-stderr irqaff xps eth0:tx-0 1
+	assert_failure 1
+	local SNAP=$BATS_TEST_TMPDIR/snap
+	printf 'xps eth0 tx-0 1\nrps eth0 rx-0 1\n' >"$SNAP"
+	run --separate-stderr irqaff check "$SNAP"
+	assert_failure 1
+	assert_equal "$stderr" "irqaff: rps eth0 rx-0: $rx0 holds \"\", not a CPU mask
+irqaff: xps eth0 tx-0: $tx0: not a regular file"
+	run --separate-stderr irqaff restore "$SNAP"
+	assert_failure 1
+	assert_file "$rx0" ''
+	[ -p "$tx0" ]
+	diff -r --no-dereference -x xps_cpus "$BATS_TEST_TMPDIR/copy" "$ROOT"
+}
+
+@test "eth0-TxRx-01, a number with a leading zero, serves no queue" {
+	make_root --cpus 4 --nic eth0:2:0:40 --rps eth0:0=0
+	rename_action 42 eth0-TxRx-1 eth0-TxRx-01
+	sed -i 's/eth0-TxRx-1$/eth0-TxRx-01/' "$ROOT/sys/kernel/irq/42/actions" \
+		"$ROOT/proc/interrupts" 2>/dev/null || true
+	run --separate-stderr -0 irqaff queues -o dev,queue,irq eth0
+	assert_output - <<'EOF2'
+DEV  QUEUE IRQ
+eth0 rx-0   41
+eth0 tx-0   41
+eth0 rx-1    -
+eth0 tx-1    -
+EOF2
 }

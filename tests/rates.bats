@@ -68,7 +68,18 @@ within_5() {
 	run --separate-stderr -2 irqaff show -o irq,rate
 	assert_equal "${stderr%%$'\n'*}" 'irqaff: show: RATE needs -i'
 	run --separate-stderr -2 irqaff show -i 0
-	assert_equal "${stderr%%$'\n'*}" 'irqaff: show: interval "0" is not a number of seconds from 0 to 86400'
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: show: interval "0" is not a decimal number of seconds from 0.001 to 86400'
 	run --separate-stderr -2 irqaff show -i 1 -c x
 	assert_equal "${stderr%%$'\n'*}" 'irqaff: show: count "x" is invalid'
+}
+
+@test "show -i 2: a rate is the count over the interval, not the count" {
+	make_root --cpus 4 --irq 24=a --affinity 1
+	irqaff show -n -o irq,rate -i 2 >"$BATS_TEST_TMPDIR/out" &
+	sleep 0.5
+	add_count 24 2 1000
+	wait $!
+	run cat "$BATS_TEST_TMPDIR/out"
+	[[ $output =~ ^24\ ([0-9.]+)$ ]]
+	within_5 "${BASH_REMATCH[1]}" 500
 }

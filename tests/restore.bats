@@ -199,7 +199,7 @@ irqaff: $SNAP:18: CPU list \"1,,2x\": region \"2x\": unexpected \"x\""
 	run --separate-stderr irqaff restore
 	assert_failure 2
 	assert_equal "$stderr" "irqaff: restore: expected one snapshot file
-usage: irqaff restore [-nvqJ] [--by-number] [--only irqs] file"
+usage: irqaff restore [-ntvqJ] [--by-number] [--only irqs] file"
 }
 
 @test "a hand-written file: patterns, masks, nodes, and the last line wins" {
@@ -664,7 +664,7 @@ xps eth0 tx-1: 1 -> -
 EOF2
 	run --separate-stderr irqaff restore -n -J "$SNAP"
 	assert_success
-	assert_output '{"dry_run":true,"changed":[{"irq":41,"name":"eth0-TxRx-0","old":"0-3","new":"2"}],"unchanged":0,"failed":[],"managed":[],"unmovable":[],"queues":{"changed":2,"unchanged":1,"failed":0},"problems":[]}'
+	assert_output '{"dry_run":true,"changed":[{"irq":41,"name":"eth0-TxRx-0","old":"0-3","new":"2"}],"unchanged":0,"failed":[],"managed":[],"unmovable":[],"queues":{"changed":[{"dev":"eth0","queue":"tx-0","old":"0-3","new":"1"},{"dev":"eth0","queue":"tx-1","old":"1","new":""}],"unchanged":1,"failed":[]},"problems":[]}'
 	run changed_files
 	assert_output ""
 }
@@ -698,7 +698,7 @@ sys/devices/pci0000:00/0000:3b:00.0/net/eth0/queues/tx-0/xps_cpus
 EOF2
 	run --separate-stderr irqaff restore -J "$SNAP"
 	assert_failure 1
-	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[],"managed":[],"unmovable":[],"queues":{"changed":0,"unchanged":2,"failed":0},"problems":[{"line":3,"error":"xps eth2 tx-0: no such interface"},{"line":4,"error":"\"nosuch\" matches no IRQ"},{"line":6,"error":"rps eth0 rx-7: no such queue"},{"line":7,"error":"xps eth1 tx-0: the queue has no xps_cpus"}]}'
+	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[],"managed":[],"unmovable":[],"queues":{"changed":[],"unchanged":2,"failed":[]},"problems":[{"line":3,"error":"xps eth2 tx-0: no such interface"},{"line":4,"error":"\"nosuch\" matches no IRQ"},{"line":6,"error":"rps eth0 rx-7: no such queue"},{"line":7,"error":"xps eth1 tx-0: the queue has no xps_cpus"}]}'
 	sed -i '/^[xr]ps eth[12]\|^"\|^rps eth0 rx-7/d' "$SNAP"
 	run --separate-stderr irqaff restore "$SNAP"
 	assert_success
@@ -799,7 +799,96 @@ irqaff: $SNAP:12: \"xps\" takes an interface, a queue and a CPU set, as in \"xps
 	assert_output 'proc/irq/41/smp_affinity_list'
 	run --separate-stderr irqaff restore -J "$SNAP"
 	assert_failure 1
-	assert_output '{"dry_run":false,"changed":[],"unchanged":1,"failed":[],"managed":[],"unmovable":[],"queues":{"changed":0,"unchanged":0,"failed":1},"problems":[]}'
+	assert_output '{"dry_run":false,"changed":[],"unchanged":1,"failed":[],"managed":[],"unmovable":[],"queues":{"changed":[],"unchanged":0,"failed":[{"dev":"eth0","queue":"tx-1","new":"2","errno":null,"error":"'"$(qfile eth0 tx-1)"' holds \"zz\", not a CPU mask; left alone"}]},"problems":[]}'
+}
+
+@test "restore -t checks the file against the machine and applies nothing" {
+	tree
+	printf 'default 0-3\neth0-TxRx-* 2-3\neth9-* 1\nxps eth0 tx-0 1\n' >"$SNAP"
+	before=$(tree_sum)
+	# a line that matches nothing is not bad input
+	run --separate-stderr irqaff restore -t "$SNAP"
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+	run --separate-stderr irqaff restore --test -J "$SNAP"
+	assert_success
+	assert_output ""
+	printf 'eth0-TxRx-* 8\nxps eth0 tx-0 1-\n' >"$SNAP"
+	run --separate-stderr irqaff restore -t "$SNAP"
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $SNAP:1: CPU list \"8\": CPU 8 is beyond the last possible CPU 7
+irqaff: $SNAP:2: CPU list \"1-\": region \"1-\" ends where a number should be"
+	run -2 irqaff restore -t --only 'dev:eth9' "$SNAP"
+	assert_equal "$(tree_sum)" "$before"
+}
+
+# platform_nic: end0, a SoC's Ethernet (drivers/net/ethernet/stmicro/
+# stmmac as on many ARM boards) under sys/devices/platform, with a queue
+# each way and no IRQs in sysfs: its IRQs are the platform's, named
+# "end0" or "eth0" by the driver, not found from the device.
+platform_nic() {
+	local d=$ROOT/sys/devices/platform/soc/1c30000.ethernet
+	mkdir -p "$d/net/end0/queues/rx-0" "$d/net/end0/queues/tx-0"
+	printf '0\n' >"$d/net/end0/queues/rx-0/rps_cpus"
+	printf '0\n' >"$d/net/end0/queues/tx-0/xps_cpus"
+	ln -s ../../../1c30000.ethernet "$d/net/end0/device"
+	ln -s ../../devices/platform/soc/1c30000.ethernet/net/end0 \
+		"$ROOT/sys/class/net/end0"
+}
+
+@test "restore --only dev: of an interface without IRQs applies its queue lines" {
+	queue_tree
+	platform_nic
+	printf 'eth0-TxRx-* 1\nxps end0 tx-0 2-3\nrps end0 rx-0 1\nxps eth0 tx-0 1\n' >"$SNAP"
+	keep_tree
+	run --separate-stderr irqaff restore -J --only dev:end0 "$SNAP"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[],"managed":[],"unmovable":[],"queues":{"changed":[{"dev":"end0","queue":"rx-0","old":"","new":"1"},{"dev":"end0","queue":"tx-0","old":"","new":"2-3"}],"unchanged":0,"failed":[]},"problems":[]}'
+	run changed_files
+	assert_output - <<'EOF2'
+sys/devices/platform/soc/1c30000.ethernet/net/end0/queues/rx-0/rps_cpus
+sys/devices/platform/soc/1c30000.ethernet/net/end0/queues/tx-0/xps_cpus
+EOF2
+	# nothing left to do: status 0
+	run --separate-stderr irqaff restore --only dev:end0 "$SNAP"
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+	run --separate-stderr irqaff check --only dev:end0 "$SNAP"
+	assert_success
+	assert_output ""
+	# no line for it at all: nothing to do either
+	printf 'eth0-TxRx-* 1\n' >"$SNAP"
+	run --separate-stderr irqaff restore --only dev:end0 "$SNAP"
+	assert_success
+	assert_equal "$stderr" ""
+	# its queues are saved
+	run --separate-stderr irqaff save --only dev:end0
+	assert_success
+	assert_line 'xps end0 tx-0 2-3'
+	assert_line 'rps end0 rx-0 1'
+	# a name that is no interface is still bad input
+	run --separate-stderr irqaff restore --only dev:end9 "$SNAP"
+	assert_failure 2
+	assert_equal "$stderr" 'irqaff: IRQ list "dev:end9": device end9 has no IRQs or does not exist'
+	run -2 irqaff restore --only dev:.. "$SNAP"
+	# and elsewhere a device without IRQs selects nothing
+	run -2 irqaff show dev:end0
+}
+
+@test "a queue write the kernel refuses is said in its own words, with its errno in -J" {
+	queue_tree
+	printf 'xps eth0 tx-1 2\n' >"$SNAP"
+	f=$(realpath "$(qfile eth0 tx-1)")
+	run --separate-stderr faulty "$f:ENOSPC" irqaff restore "$SNAP"
+	assert_failure 1
+	assert_equal "$stderr" "irqaff: xps eth0 tx-1: cannot set 2: $(qfile eth0 tx-1): No space left on device"
+	run --separate-stderr faulty "$f:ENOSPC" irqaff restore -J "$SNAP"
+	assert_failure 1
+	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[],"managed":[],"unmovable":[],"queues":{"changed":[],"unchanged":0,"failed":[{"dev":"eth0","queue":"tx-1","new":"2","errno":"ENOSPC","error":"cannot set 2: '"$(qfile eth0 tx-1)"': No space left on device"}]},"problems":[]}'
 }
 
 # The kernel keeps only online CPUs in xps_cpus and rps_cpus, and in

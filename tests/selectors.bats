@@ -497,3 +497,62 @@ cpu_root() {
 	assert_equal "$stderr" 'irqaff: IRQ list "24,cpu:5,7": no IRQ runs on CPU 5,7'
 	assert_equal "$(tree_sum)" "$before"
 }
+
+@test "dev:\"NAME\" selects an interface whose name has a comma, a quote or a backslash" {
+	rm -rf "$ROOT"
+	make_root --cpus 4 --nic 'lan,1:1:0:40' --nic 'x,all:1:0:50' \
+		--nic 'a"b\c:1:0:60' --nic 'lan:1:0:70' --irq '1=i8042'
+	selected 'dev:"lan,1"'
+	assert_success
+	assert_output $'40\n41'
+	assert_equal "$stderr" ""
+	# the unquoted form is dev:lan and IRQ 1, as before
+	selected 'dev:lan,1'
+	assert_success
+	assert_output $' 1\n70\n71'
+	selected 'dev:"x,all"'
+	assert_output $'50\n51'
+	selected 'dev:"a\"b\\c",dev:"l\141n"'
+	assert_output $'60\n61\n70\n71'
+	selected 'dev:"lan"'
+	assert_output $'70\n71'
+}
+
+@test "a quoted dev: name must be closed, followed by a comma, and escaped as in snapshot files" {
+	local sel want
+	while IFS='|' read -r sel want; do
+		selected "$sel"
+		assert_failure 2
+		assert_output ""
+		assert_equal "$stderr" "irqaff: IRQ list \"$(sed 's/\\/\\\\/g' <<<"$sel")\": $want"
+	done <<-'EOF'
+		dev:"lan|"dev:"lan": a string has no closing quote
+		dev:"lan\"|"dev:"lan\\"": a string has no closing quote
+		dev:"lan"x,1|"dev:"lan"x": no comma after the closing quote
+		dev:"a\8"|"dev:"a\\8"": unknown escape in a string
+		dev:"a\000"|"dev:"a\\000"": unknown escape in a string
+		dev:""|"dev:""" names no device
+		dev:"a/b"|"dev:"a/b"" names no device
+		dev:"eth9"|device eth9 has no IRQs or does not exist
+	EOF
+}
+
+@test "a trailing comma is an empty item, after cpu: as after any other item" {
+	local sel
+	for sel in 'dev:eth0,' '24,' 'cpu:1,' 'cpu:0-1,3,' 'eth0-*,cpu:1,'; do
+		selected "$sel"
+		assert_failure 2
+		assert_equal "$stderr" "irqaff: IRQ list \"$sel\": empty item"
+	done
+}
+
+@test "ALL and All are all, in any case, as documented; not a glob" {
+	local sel
+	run -0 irqaff show -n -o irq all
+	want=$output
+	for sel in ALL All aLl; do
+		selected "$sel"
+		assert_success
+		assert_output "$want"
+	done
+}
