@@ -50,14 +50,14 @@ recap() {
 	printf 'default 0-3\neth0-TxRx-* 2-3\n"eth0-TxRx-1" 7\n' >"$SNAP"
 	run play
 	assert_success
-	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=0 skipped=2 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=0 skipped=5 rescued=0 ignored=0"
 	cmp "$SNAP" "$ROOT/etc/irqaff.conf"
 	assert_equal "$(lists 40 41 42 43 50)" $'0-7\n2-3\n7\n2-3\n0-7'
 	assert_file "$ROOT/proc/irq/default_smp_affinity" $'0f\n'
 	before=$(tree_sum)
 	run play
 	assert_success
-	assert_equal "$(recap)" "ok=3 changed=0 unreachable=0 failed=0 skipped=2 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=3 changed=0 unreachable=0 failed=0 skipped=5 rescued=0 ignored=0"
 	assert_equal "$(tree_sum)" "$before"
 }
 
@@ -69,7 +69,7 @@ recap() {
 	run play --check
 	assert_success
 	# the copy and restore -n of the file not yet deployed
-	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=0 skipped=2 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=0 skipped=5 rescued=0 ignored=0"
 	run diff -r --no-dereference "$BATS_TEST_TMPDIR/copy" "$ROOT"
 	assert_success
 	assert_output ""
@@ -81,7 +81,7 @@ recap() {
 	printf 'eth0-TxRx-* 2-3\neth9-* 1\n' >"$SNAP"
 	run play
 	assert_failure 2
-	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=1 skipped=1 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=1 skipped=4 rescued=0 ignored=0"
 	assert_line "fatal: [localhost]: FAILED! => {\"changed\": false, \"msg\": \"irqaff restore exited 3: irqaff: $ROOT/etc/irqaff.conf:2: \\\"eth9-*\\\" matches no IRQ\"}"
 	assert_equal "$(lists 40 41 42 43)" $'0-7\n2-3\n2-3\n2-3'
 }
@@ -96,7 +96,7 @@ recap() {
 	cp -a "$ROOT" "$BATS_TEST_TMPDIR/copy"
 	run play
 	assert_failure 2
-	assert_equal "$(recap)" "ok=2 changed=0 unreachable=0 failed=1 skipped=0 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=2 changed=0 unreachable=0 failed=1 skipped=3 rescued=0 ignored=0"
 	cmp "$BATS_TEST_TMPDIR/old.conf" "$ROOT/etc/irqaff.conf"
 	diff -r --no-dereference "$BATS_TEST_TMPDIR/copy" "$ROOT"
 	# irqaff's reasons, for the file it checked: Ansible's temporary copy
@@ -153,9 +153,9 @@ applied() {
 	cp "$SNAP" "$ROOT/etc/irqaff.conf"
 	run play
 	assert_success
-	assert_equal "$(recap)" "ok=3 changed=1 unreachable=0 failed=0 skipped=2 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=3 changed=1 unreachable=0 failed=0 skipped=5 rescued=0 ignored=0"
 	assert_file "$(qfile eth0 tx-1)" $'c\n'
 	run play
 	assert_success
-	assert_equal "$(recap)" "ok=3 changed=0 unreachable=0 failed=0 skipped=2 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=3 changed=0 unreachable=0 failed=0 skipped=5 rescued=0 ignored=0"
 }

@@ -31,6 +31,38 @@ setup() {
 	DEB=$SRC/build/deb/irqaff_${VERSION}_$ARCH.deb
 }
 
+# not_installed: skip unless this root machine can install the package
+# and remove it again without touching one the administrator installed.
+not_installed() {
+	[ "$(id -u)" = 0 ] || skip "installing a package needs root"
+	if dpkg-query -W -f='${Status}' irqaff 2>/dev/null | grep -q installed; then
+		skip "irqaff is already installed on this machine"
+	fi
+}
+
+# play [OPTIONS]: contrib/ansible/irqaff.yml on localhost, reading and
+# writing nothing of the caller's Ansible set-up, against the tree $ROOT.
+play() {
+	mkdir -p "$BATS_TEST_TMPDIR/home/tmp"
+	: >"$BATS_TEST_TMPDIR/home/ansible.cfg"
+	(cd "$BATS_TEST_TMPDIR" && HOME=$BATS_TEST_TMPDIR/home \
+		ANSIBLE_CONFIG=$BATS_TEST_TMPDIR/home/ansible.cfg ANSIBLE_NOCOLOR=1 \
+		ANSIBLE_LOCAL_TEMP=$BATS_TEST_TMPDIR/home/tmp \
+		ANSIBLE_REMOTE_TEMP=$BATS_TEST_TMPDIR/home/tmp \
+		ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_STDOUT_CALLBACK=default \
+		ANSIBLE_PYTHON_INTERPRETER=auto_silent LC_ALL=C.UTF-8 \
+		ansible-playbook -i localhost, -c local \
+		"$SRC/contrib/ansible/irqaff.yml" -e "irqaff_root=$ROOT" \
+		-e "irqaff_config=$BATS_TEST_TMPDIR/conf" \
+		-e irqaff_command=/usr/sbin/irqaff "$@")
+}
+
+# The PLAY RECAP counts of localhost, one space apart.
+recap() {
+	printf '%s\n' "$output" | awk '$1 == "localhost" && $2 == ":" {
+		$1 = $2 = ""; sub(/^ +/, ""); print }'
+}
+
 # What the package can leave on the machine, one path a line.
 machine_files() {
 	find /etc /usr /lib /var/lib/systemd /var/lib/dpkg/info -xdev \
@@ -59,12 +91,55 @@ Section: admin"
 	refute_output --regexp '^[EW]: '
 }
 
-@test "dpkg -i installs every file in place, and dpkg --purge leaves nothing" {
-	[ "$(id -u)" = 0 ] || skip "installing a package needs root"
-	if dpkg-query -W -f='${Status}' irqaff 2>/dev/null | grep -q installed; then
-		skip "irqaff is already installed on this machine"
-	fi
+@test "the playbook installs the package, then changes nothing; the installed irqaff applies the layout" {
+	command -v ansible-playbook >/dev/null ||
+		skip "ansible-playbook is not installed (Debian: ansible-core)"
+	not_installed
+	load ../test_helper/tree
 	machine_files >"$BATS_TEST_TMPDIR/before"
+	make_root --cpus 4 --nic eth0:2:0:40
+	mkdir "$ROOT/etc"
+	printf 'eth0-TxRx-* 2-3\n' >"$BATS_TEST_TMPDIR/conf"
+	PURGE=1
+
+	run play --check -e "irqaff_package=$DEB"
+	assert_success
+	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=0 skipped=4 rescued=0 ignored=0"
+	assert [ ! -e /usr/sbin/irqaff ]
+	assert [ ! -e /var/cache/irqaff ]
+
+	run play -e "irqaff_package=$DEB"
+	assert_success
+	assert_equal "$(recap)" "ok=5 changed=4 unreachable=0 failed=0 skipped=2 rescued=0 ignored=0"
+	run -0 dpkg-query -W -f='${Version}' irqaff
+	assert_output "$VERSION"
+	assert_equal "$(cat "$ROOT/proc/irq/41/smp_affinity_list")" 2-3
+	assert_equal "$(cat "$ROOT/proc/irq/42/smp_affinity_list")" 2-3
+
+	run play -e "irqaff_package=$DEB"
+	assert_success
+	assert_equal "$(recap)" "ok=5 changed=0 unreachable=0 failed=0 skipped=2 rescued=0 ignored=0"
+
+	run -0 dpkg --purge irqaff
+	rm -rf /var/cache/irqaff
+	PURGE=
+	machine_files >"$BATS_TEST_TMPDIR/after"
+	run diff "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/after"
+	assert_output ""
+}
+
+teardown() {
+	if [ -n "${PURGE:-}" ]; then
+		dpkg --purge irqaff >/dev/null 2>&1
+		rm -rf /var/cache/irqaff
+	fi
+	return 0
+}
+
+@test "dpkg -i installs every file in place, and dpkg --purge leaves nothing" {
+	not_installed
+	machine_files >"$BATS_TEST_TMPDIR/before"
+	PURGE=1
 
 	run -0 dpkg -i "$DEB"
 	run -0 /usr/sbin/irqaff --version
@@ -91,6 +166,7 @@ Section: admin"
 	assert_line --regexp '^ /etc/network/if-up.d/irqaff [0-9a-f]{32}$'
 
 	run -0 dpkg --purge irqaff
+	PURGE=
 	machine_files >"$BATS_TEST_TMPDIR/after"
 	run diff "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/after"
 	assert_success
