@@ -97,13 +97,17 @@ FUZZERS = $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 	$(B)/fuzz/fuzz_interrupts_swar
 CPPFLAGS += -I. -DIRQAFF_VERSION='"$(VERSION)"'
 
-all: irqaff irqaff.8
+all: irqaff irqaff.8 $(B)/irqaff.conf.5
 
 irqaff: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
 irqaff.8: man/irqaff.8.scd Makefile
 	sed 's/@VERSION@/$(VERSION)/' man/irqaff.8.scd | $(SCDOC) > $@
+
+$(B)/irqaff.conf.5: man/irqaff.conf.5.scd Makefile
+	@mkdir -p $(@D)
+	sed 's/@VERSION@/$(VERSION)/' man/irqaff.conf.5.scd | $(SCDOC) > $@
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
@@ -168,12 +172,14 @@ fuzz-run: fuzz
 			tests/fuzz/corpus/$${n%_swar}; \
 	done
 
-install: irqaff irqaff.8
+install: irqaff irqaff.8 $(B)/irqaff.conf.5
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
 		$(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR)
 	install -m 0755 irqaff $(DESTDIR)$(SBINDIR)/irqaff
 	install -m 0644 irqaff.8 $(DESTDIR)$(MANDIR)/man8/irqaff.8
+	install -m 0644 $(B)/irqaff.conf.5 \
+		$(DESTDIR)$(MANDIR)/man5/irqaff.conf.5
 	install -m 0644 completions/irqaff.bash $(DESTDIR)$(BASHCOMPDIR)/irqaff
 	install -m 0644 completions/_irqaff $(DESTDIR)$(ZSHCOMPDIR)/_irqaff
 	install -m 0644 completions/irqaff.fish \
@@ -192,6 +198,7 @@ install: irqaff irqaff.8
 # directories stay, as other packages share them.
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/irqaff $(DESTDIR)$(MANDIR)/man8/irqaff.8 \
+		$(DESTDIR)$(MANDIR)/man5/irqaff.conf.5 \
 		$(DESTDIR)$(BASHCOMPDIR)/irqaff $(DESTDIR)$(ZSHCOMPDIR)/_irqaff \
 		$(DESTDIR)$(FISHCOMPDIR)/irqaff.fish \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/irqaff-restore.service

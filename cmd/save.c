@@ -178,7 +178,7 @@ save_irqs(FILE *fp, struct machine *m, const struct irqs *only)
 	int rc;
 
 	fprintf(fp, "# irqaff snapshot, %u CPUs\n"
-	    "# IRQ CPUS \"NAME\"...; see SNAPSHOT FILES in irqaff(8)\n",
+	    "# IRQ CPUS \"NAME\"...; see irqaff.conf(5)\n",
 	    m->nbits);
 	if (only != NULL) {
 		for (i = 0, rc = 0; rc == 0 && i < only->n; i++)

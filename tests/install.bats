@@ -47,6 +47,7 @@ expected_files() {
 			755 usr/sbin/irqaff
 			644 usr/share/bash-completion/completions/irqaff
 			644 usr/share/fish/vendor_completions.d/irqaff.fish
+			644 usr/share/man/man5/irqaff.conf.5
 			644 usr/share/man/man8/irqaff.8
 			644 usr/share/zsh/vendor-completions/_irqaff
 		EOF
@@ -59,6 +60,7 @@ expected_files() {
 			644 usr/local/lib/systemd/system/irqaff-restore.service
 			755 usr/local/sbin/irqaff
 			644 usr/local/share/bash-completion/completions/irqaff
+			644 usr/local/share/man/man5/irqaff.conf.5
 			644 usr/local/share/man/man8/irqaff.8
 			644 usr/local/share/zsh/site-functions/_irqaff
 			644 usr/share/fish/vendor_completions.d/irqaff.fish
@@ -188,6 +190,7 @@ zsh_complete() {
 @test "make install copies the man page and completions unchanged" {
 	install_into
 	cmp "$REPO/irqaff.8" "$DEST/usr/share/man/man8/irqaff.8"
+	cmp "$REPO/build/irqaff.conf.5" "$DEST/usr/share/man/man5/irqaff.conf.5"
 	cmp "$REPO/completions/irqaff.bash" \
 		"$DEST/usr/share/bash-completion/completions/irqaff"
 	cmp "$REPO/completions/_irqaff" \
@@ -262,6 +265,7 @@ zsh_complete() {
 		755 etc/networkd-dispatcher/configured.d/irqaff
 		644 usr/local/lib/systemd/system/irqaff-restore.service
 		755 usr/local/sbin/irqaff
+		644 usr/local/share/man/man5/irqaff.conf.5
 		644 usr/local/share/man/man8/irqaff.8
 	EOF
 	run uninstall_from PREFIX=/usr/local "${dirs[@]}"

@@ -74,6 +74,25 @@ section() {
 	assert_output ""
 }
 
+@test "irqaff.conf(5) renders without warnings, in its sections, within 80 columns" {
+	local conf=$BATS_TEST_DIRNAME/../man/irqaff.conf.5.scd heading
+	run awk '{ gsub(/\t/, "        ") } length > 80 { print FNR ": " $0 }' \
+		"$conf"
+	assert_output ""
+	scdoc <"$conf" >"$BATS_TEST_TMPDIR/irqaff.conf.5"
+	run --separate-stderr env MANWIDTH=80 MANPAGER=cat man --warnings \
+		-l "$BATS_TEST_TMPDIR/irqaff.conf.5"
+	assert_success
+	assert_equal "$stderr" ""
+	for heading in NAME SYNOPSIS DESCRIPTION 'CHECKING A FILE' EXAMPLES \
+		'SEE ALSO'; do
+		grep -qx -- "$heading" <<<"$output" ||
+			fail "no section $heading in the rendered page"
+	done
+	run awk 'length > 80 { print FNR ": " $0 }' <<<"$output"
+	assert_output ""
+}
+
 @test "the man page source is wrapped at 80 columns" {
 	run awk '{ gsub(/\t/, "        ") } length > 80 { print FNR ": " $0 }' \
 		"$SRC"

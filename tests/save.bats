@@ -20,7 +20,7 @@ setup() {
 	assert_equal "$stderr" ""
 	assert_output - <<'EOF'
 # irqaff snapshot, 8 CPUs
-# IRQ CPUS "NAME"...; see SNAPSHOT FILES in irqaff(8)
+# IRQ CPUS "NAME"...; see irqaff.conf(5)
 default 0-3
 9 0-7
 40 0-7 "eth0"
@@ -235,7 +235,7 @@ usage: irqaff save [-o file] [--only irqs]"
 	assert_equal "$stderr" ""
 	assert_output - <<'EOF2'
 # irqaff snapshot, 8 CPUs
-# IRQ CPUS "NAME"...; see SNAPSHOT FILES in irqaff(8)
+# IRQ CPUS "NAME"...; see irqaff.conf(5)
 40 0-7 "eth0"
 41 1 "eth0-TxRx-0"
 42 0-7 "eth0-TxRx-1"
@@ -245,7 +245,7 @@ EOF2
 	assert_success
 	assert_output ""
 	assert_file "$SNAP" '# irqaff snapshot, 8 CPUs
-# IRQ CPUS "NAME"...; see SNAPSHOT FILES in irqaff(8)
+# IRQ CPUS "NAME"...; see irqaff.conf(5)
 9 0-7
 51 0-7 "nvme0q1"
 '
@@ -277,7 +277,7 @@ EOF2
 	assert_equal "$stderr" ""
 	assert_output - <<'EOF2'
 # irqaff snapshot, 4 CPUs
-# IRQ CPUS "NAME"...; see SNAPSHOT FILES in irqaff(8)
+# IRQ CPUS "NAME"...; see irqaff.conf(5)
 default 0-3
 40 0-3 "eth0"
 41 0-3 "eth0-TxRx-0"
@@ -312,7 +312,7 @@ xps eth0 tx-1 0-63'
 	assert_equal "$stderr" ""
 	assert_output - <<'EOF2'
 # irqaff snapshot, 4 CPUs
-# IRQ CPUS "NAME"...; see SNAPSHOT FILES in irqaff(8)
+# IRQ CPUS "NAME"...; see irqaff.conf(5)
 41 0-3 "eth0-TxRx-0"
 50 0-3 "eth1"
 51 0-3 "eth1-TxRx-0"

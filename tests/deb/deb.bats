@@ -147,6 +147,8 @@ teardown() {
 	if command -v man >/dev/null; then
 		run -0 man -w irqaff
 		assert_output /usr/share/man/man8/irqaff.8.gz
+		run -0 man -w 5 irqaff.conf
+		assert_output /usr/share/man/man5/irqaff.conf.5.gz
 	fi
 	assert [ -f /usr/share/bash-completion/completions/irqaff ]
 	assert [ -f /usr/share/zsh/vendor-completions/_irqaff ]
