@@ -51,6 +51,7 @@ struct irqview {
 	int			 node;
 	struct cpuset		*req, *eff, *hint;
 	bool			 has_total, handled;
+	bool			 procdirs;	/* its actions have proc/irq/N/NAME */
 	unsigned long long	 total;
 	char			*chip;		/* NULL when unknown */
 	char			*names;		/* sys/kernel/irq/N/actions */
@@ -136,6 +137,7 @@ view_read(struct explain *ex, unsigned int irq, struct irqview *v)
 	 */
 	irq_actions(irq, &names, &n);
 	v->handled |= n > 0;
+	v->procdirs = n > 0;
 	irq_actions_free(names, n);
 	return 0;
 }
@@ -378,8 +380,12 @@ find_all(struct explain *ex, const struct irqview *v, struct findings *need,
 	if (!v->handled)
 		return;
 	live_read(ex, v, &l);
-	/* percpu_devid IRQs (arch_timer, arm-pmu): no effective CPU */
-	if (v->eff != NULL && cpuset_empty(v->eff)) {
+	/*
+	 * percpu_devid IRQs (arch_timer, arm-pmu): no effective CPU, and no
+	 * proc/irq/N/NAME; an IRQ requested as usual has that directory, and
+	 * no effective CPU only until it starts
+	 */
+	if (v->eff != NULL && cpuset_empty(v->eff) && !v->procdirs) {
 		findings_add(info, "per-cpu", "a per-CPU interrupt: it fires "
 		    "on each CPU, and cannot be moved");
 		live_free(&l);

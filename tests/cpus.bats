@@ -169,6 +169,8 @@ irqs_on() {
 	run --separate-stderr -1 irqaff isolate --check 3
 	assert_output 'default: default_smp_affinity 0-3 includes CPU 3: new IRQs start there
 CPU 3: not isolated from interrupts'
+}
+
 # set_count IRQ COLUMN V: IRQ's count on proc/interrupts' COLUMN (1 is the
 # first) becomes V, in the kernel's "%10u" field.
 set_count() {

@@ -380,6 +380,8 @@ CPU 3: isolated from interrupts'
 		run jq -c '[.stuck, .findings]' <<<"$output"
 		assert_output '[[{"irq":26,"name":"nvme0q3","kind":"isolated","effective":"3"}],[]]'
 	done
+}
+
 @test "isolate moves the default to the housekeeping CPUs when all of its CPUs go" {
 	make_root --cpus 4 --irq 24=a --affinity 0-1
 	printf '3\n' >"$ROOT/proc/irq/default_smp_affinity"
