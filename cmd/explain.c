@@ -120,6 +120,17 @@ view_read(struct explain *ex, unsigned int irq, struct irqview *v)
 	v->eff = read_aff(ex, irq, AFF_EFFECTIVE);
 	v->hint = read_aff(ex, irq, AFF_HINT);
 	v->state = irq_state(irq);
+	/*
+	 * Without debugfs, the kernel is asked whether it manages the IRQ
+	 * where the answer changes a finding: on isolated CPUs, or with no
+	 * requested CPU online.
+	 */
+	if (!(v->state & IRQ_KNOWN) &&
+	    (cpuset_intersects(v->req, ex->m.isolated) ||
+	    (v->eff != NULL && cpuset_intersects(v->eff, ex->m.isolated)) ||
+	    !cpuset_intersects(v->req, ex->m.online)) &&
+	    irq_movable(irq) == MOVABLE_MANAGED)
+		v->state |= IRQ_MANAGED;
 	v->node = irq_node(irq);
 	if (irqinfo_read(&ex->m, irq, INFO_TOTAL | INFO_CHIP | INFO_NAMES,
 	    &in) == 0) {

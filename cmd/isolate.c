@@ -618,7 +618,7 @@ print_kind(const struct isolate *is, const struct entry *e)
 		break;
 	case K_KEPT:
 		printf("%s, kept on isolated %s (managed_irq)\n",
-		    irq_state(e->irq) & IRQ_MANAGED ? "managed" :
+		    irq_movable(e->irq) == MOVABLE_MANAGED ? "managed" :
 		    "cannot be moved by user space", on);
 		break;
 	default:

@@ -24,15 +24,25 @@
  * is false for the default affinity, which no driver manages.
  */
 static const char *
-explain(int e, bool irq)
+explain(int e, long irq)
 {
 	switch (e) {
 	case EIO:
 	case EPERM:
-		if (!irq)
+		if (irq < 0)
 			return NULL;
-		return "the affinity of this IRQ is managed by its driver "
-		    "or cannot be moved";
+		/* irq_can_set_affinity_usr(): managed, per-CPU or no-balancing */
+		switch (irq_movable(irq)) {
+		case MOVABLE_MANAGED:
+			return "managed by the kernel, it cannot be moved by "
+			    "user space";
+		case MOVABLE_NO:
+			return "it cannot be moved by user space (per-CPU or "
+			    "no-balancing)";
+		default:
+			return "it cannot be moved by user space "
+			    "(kernel-managed, per-CPU or no-balancing)";
+		}
 	case EINVAL:
 		return "the kernel refused the CPU set";
 	case ERANGE:
@@ -168,7 +178,7 @@ target_write(struct target *t, int flags, struct tally *tl)
 		 * store_rps_map()): no vectors, no pending move there.
 		 */
 		why = t->queue && rc != -EINVAL && rc != -EACCES &&
-		    rc != -EROFS ? NULL : explain(-rc, t->irq);
+		    rc != -EROFS ? NULL : explain(-rc, t->num);
 		if (why != NULL)
 			t->msg = complain(t->label, "cannot set %s: %s (%s)",
 			    t->text, why, strerror(-rc));
@@ -234,7 +244,7 @@ apply_file(struct machine *m, const char *label, long irq,
 		/* the kernel's answer to a probe: what the write would get */
 		if (flags & APPLY_NAMED) {
 			t.msg = complain(label, "cannot set %s: %s (refused by "
-			    "the kernel)", t.text, explain(EIO, true));
+			    "the kernel)", t.text, explain(EIO, irq));
 			r = APPLY_FAILED;
 		} else {
 			if (say)
@@ -283,9 +293,10 @@ apply_irq(struct machine *m, unsigned int irq, const struct cpuset *want,
 		if (flags & APPLY_NAMED) {
 			snprintf(label, sizeof(label), "irq %u", irq);
 			text = xformat(want, false);
-			msg = complain(label, "cannot set %s: %s (%s)", text,
-			    explain(EPERM, true), managed ? "managed by the "
-			    "kernel" : "cannot be moved by user space");
+			msg = complain(label, "cannot set %s: %s (debugfs)", text,
+			    managed ? "managed by the kernel, it cannot be "
+			    "moved by user space" : "it cannot be moved by user "
+			    "space (per-CPU or no-balancing)");
 			tally_add(tl, flags, irq, APPLY_FAILED, NULL, want, 0,
 			    msg);
 			free(msg);

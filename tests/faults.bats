@@ -86,8 +86,8 @@ applied() {
 	local e want
 	for e in EIO EPERM EINVAL ERANGE EBUSY EACCES; do
 		case $e in
-		EIO) want='the affinity of this IRQ is managed by its driver or cannot be moved (Input/output error)' ;;
-		EPERM) want='the affinity of this IRQ is managed by its driver or cannot be moved (Operation not permitted)' ;;
+		EIO) want='it cannot be moved by user space (kernel-managed, per-CPU or no-balancing) (Input/output error)' ;;
+		EPERM) want='it cannot be moved by user space (kernel-managed, per-CPU or no-balancing) (Operation not permitted)' ;;
 		EINVAL) want='the kernel refused the CPU set (Invalid argument)' ;;
 		ERANGE) want='a CPU is beyond the possible ones (Numerical result out of range)' ;;
 		EBUSY) want='a previous move of this IRQ is still pending (Device or resource busy)' ;;

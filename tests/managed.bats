@@ -66,11 +66,11 @@ mark_managed() {
 	local before
 	before=$(tree_sum)
 	run --separate-stderr -1 irqaff set 28 1
-	assert_equal "$stderr" 'irqaff: irq 28: cannot set 1: the affinity of this IRQ is managed by its driver or cannot be moved (managed by the kernel)'
+	assert_equal "$stderr" 'irqaff: irq 28: cannot set 1: managed by the kernel, it cannot be moved by user space (debugfs)'
 	assert_equal "$(tree_sum)" "$before"
 	run --separate-stderr -1 faulty "$(irq_dir 27)/smp_affinity_list:EIO" \
 		irqaff set 27 1
-	assert_equal "$stderr" 'irqaff: irq 27: cannot set 1: the affinity of this IRQ is managed by its driver or cannot be moved (Input/output error)'
+	assert_equal "$stderr" 'irqaff: irq 27: cannot set 1: it cannot be moved by user space (kernel-managed, per-CPU or no-balancing) (Input/output error)'
 }
 
 @test "show -o MANAGED says yes, no, or - without debugfs" {
@@ -188,7 +188,7 @@ debian() {
 	run --separate-stderr -0 irqaff set -n dev:nvme0 1
 	assert_output $'irq 27: 0-3 -> 1\nirq 28: managed by the kernel, left alone\nirq 29: managed by the kernel, left alone'
 	run --separate-stderr -1 irqaff set -n 28 1
-	assert_equal "$stderr" 'irqaff: irq 28: cannot set 1: the affinity of this IRQ is managed by its driver or cannot be moved (refused by the kernel)'
+	assert_equal "$stderr" 'irqaff: irq 28: cannot set 1: managed by the kernel, it cannot be moved by user space (refused by the kernel)'
 	run --separate-stderr -0 irqaff spread -n --linear dev:nvme0
 	assert_output 'irq 27 nvme0q0: 0'
 	assert_equal "$stderr" 'irqaff: note: 2 kernel-managed IRQs left out of the plan'

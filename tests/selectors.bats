@@ -435,7 +435,7 @@ cpu_root() {
 	assert_equal "$(lists 25 26)" "$(printf '%s\n' 1 3)"
 	run --separate-stderr irqaff set 26,cpu:3 2
 	assert_failure 3
-	assert_equal "$stderr" "irqaff: irq 26: cannot set 2: the affinity of this IRQ is managed by its driver or cannot be moved (managed by the kernel)"
+	assert_equal "$stderr" "irqaff: irq 26: cannot set 2: managed by the kernel, it cannot be moved by user space (debugfs)"
 	assert_equal "$(lists 25 26)" "$(printf '%s\n' 2 3)"
 }
 

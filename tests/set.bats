@@ -515,8 +515,8 @@ $(usage_of set)"
 	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"a","old":"0-7","new":"1"},{"irq":26,"name":"c","old":"0-7","new":"1"}],"unchanged":0,"failed":[],"managed":[{"irq":25,"name":"b"}],"unmovable":[]}'
 	assert_equal "$stderr" 'irqaff: note: 1 kernel-managed IRQ left to the kernel'
 	run --separate-stderr -1 irqaff set -J 25 1
-	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[{"irq":25,"name":"b","new":"1","errno":null,"error":"cannot set 1: the affinity of this IRQ is managed by its driver or cannot be moved (managed by the kernel)"}],"managed":[],"unmovable":[]}'
-	assert_equal "$stderr" 'irqaff: irq 25: cannot set 1: the affinity of this IRQ is managed by its driver or cannot be moved (managed by the kernel)'
+	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[{"irq":25,"name":"b","new":"1","errno":null,"error":"cannot set 1: managed by the kernel, it cannot be moved by user space (debugfs)"}],"managed":[],"unmovable":[]}'
+	assert_equal "$stderr" 'irqaff: irq 25: cannot set 1: managed by the kernel, it cannot be moved by user space (debugfs)'
 }
 
 @test "set -J prints nothing on bad input" {

@@ -11,7 +11,6 @@ blk=
 for d in /sys/block/vd*; do
 	[ -e "$d" ] && blk="$blk $(readlink $d/device | sed 's|.*/||')"
 done
-known_failing "issue 24 item 3"
 for i in $(irqs_named '^nvme[0-9]+q[1-9][0-9]*$'); do
 	expect "nvme queue irq $i is managed" grep "^$i [^ ]* yes$"
 done

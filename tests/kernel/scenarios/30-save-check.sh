@@ -23,13 +23,9 @@ c=0
 [ "$(affinity_list $q)" = 0 ] && c=1
 echo "* $c" >/tmp/all0
 run irqaff restore -n /tmp/all0
-known_failing "issue 24 item 3"
 expect "restore -n of '* $c' plans no move of managed nvme0q1 (irq $q)" no_grep "^irq $q: .* -> "
-known_failing
 run irqaff restore /tmp/all0
 expect "restore of '* $c' exits 0" status 0
 run irqaff check /tmp/all0
-known_failing "issue 24 item 3"
 expect "check of '* $c' after restoring it exits 0" status 0
-known_failing
 irqaff restore /tmp/snap >/dev/null 2>&1

@@ -18,10 +18,8 @@ if grep -q '^ *0:.*timer' /proc/interrupts; then
 	was=$(affinity_list 0)
 	run irqaff set 0 1
 	expect "set 0 exits 1" status 1
-	known_failing "issue 24 item 4"
 	expect "set 0 says IRQ 0 cannot be moved by user space" true grep -q 'cannot be moved by user space' $err
 	expect "set 0 does not call IRQ 0 managed" true sh -c "! grep -q managed $err"
-	known_failing
 	expect "IRQ 0 is unchanged" true [ "$(affinity_list 0)" = "$was" ]
 fi
 
@@ -32,9 +30,7 @@ if [ -n "$q" ]; then
 	[ "$was" = 0 ] && to=1
 	run irqaff set $q $to
 	expect "set of managed nvme0q1 (irq $q) exits 1" status 1
-	known_failing "issue 24 item 4"
 	expect "set of nvme0q1 says it cannot be moved by user space" true grep -q 'cannot be moved by user space' $err
-	known_failing
 	expect "nvme0q1 is unchanged" true [ "$(affinity_list $q)" = "$was" ]
 else
 	skip "managed set" "no NVMe"
@@ -50,9 +46,10 @@ if [ -n "$i" ]; then
 	# virtio_net hints queue 0 at the first CPUs: the last is away
 	to=$(sed 's/.*[-,]//' /sys/devices/system/cpu/online)
 	ok "set $i $to, away from its hint" irqaff set $i $to
+	# unasked; "explain $i" names it and gives its detail, the hint too
+	run irqaff explain
+	expect "explain says nothing of irq $i's hint" no_grep 'hint'
 	run irqaff explain $i
-	known_failing "issue 24 item 6"
-	expect "explain $i says nothing of the hint" no_grep 'hint'
-	known_failing
+	expect "explain $i gives the hint as detail" grep "^irq $i .*: hint: "
 	irqaff set $i $was >/dev/null 2>&1
 fi

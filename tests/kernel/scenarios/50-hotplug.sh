@@ -36,27 +36,20 @@ x86_64) expect "kernel (x86): shut-down irq $q parks on the first online CPU" tr
 esac
 
 broken=$(affinity_list $m)
-# x86 parks a shut-down managed IRQ on CPU 0, so there today's irqaff
-# happens to be right; on arm64 its stale effective CPU is the offline one.
-arm=
-[ "$(uname -m)" = aarch64 ] && arm=1
+# x86 parks a shut-down managed IRQ on CPU 0; on arm64 its stale
+# effective CPU is the offline one: neither counts.
 run irqaff show -n -o IRQ,AFFINITY $m
 squeeze
 expect "show $m says what the kernel reads" output "$m $(affinity_list $m)"
 run irqaff cpus
 squeeze
-known_failing ${arm:+"issue 24 item 10"}
 expect "cpus counts no IRQ on offline CPU $c" grep "^$c [^ ]+ offline 0 "
-known_failing "issue 24 item 5"
 run irqaff explain $q
 expect "explain says managed irq $q is shut down" grep 'shut down'
 expect "explain does not say the kernel uses its default affinity" no_grep 'default affinity'
-known_failing ${arm:+"issue 24 item 11"}
 expect "explain does not call offline CPU $c a remote node" no_grep 'remote-node'
-known_failing ${arm:+"issue 24 item 5"}
 run irqaff isolate --check $c
 expect "isolate --check $c does not name shut-down irq $q" no_grep "irq ${q}[ :]"
-known_failing
 
 cpu_online $c 1
 state "CPU $c online"

@@ -20,14 +20,12 @@ judge() {
 }
 
 cpu_online 3 0
-known_failing "issue 24 item 7"
 b=$(cat $q/tx-0/xps_cpus)
 run irqaff xps $n:0 2-3
 judge "xps naming offline CPU 3" $q/tx-0/xps_cpus "$b" 2
 b=$(cat $q/rx-0/rps_cpus)
 run irqaff rps $n:0 2-3
 judge "rps naming offline CPU 3" $q/rx-0/rps_cpus "$b" 2
-known_failing
 irqaff rps $n:0 none >/dev/null 2>&1
 cpu_online 3 1
 
@@ -35,13 +33,9 @@ iso=$(cat /sys/devices/system/cpu/isolated)
 if [ -n "$iso" ]; then
 	b=$(cat $q/rx-0/rps_cpus)
 	run irqaff rps $n:0 $iso
-	known_failing "issue 24 item 7"
 	expect "rps on only isolated CPUs $iso is refused" status 2
-	known_failing
 	expect "rps on only isolated CPUs: nothing written" true [ "$(cat $q/rx-0/rps_cpus)" = "$b" ]
 	run irqaff rps $n:0 10-13
-	known_failing "issue 24 item 7"
 	judge "rps on 10-13 with $iso isolated" $q/rx-0/rps_cpus "$b" 10-11
-	known_failing
 	irqaff rps $n:0 none >/dev/null 2>&1
 fi

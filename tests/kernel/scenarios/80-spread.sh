@@ -10,14 +10,12 @@ if n=$(virtio_net_iface); then
 	c=$(irqs_named "^$v-config\$")
 	cwas=$(affinity_list $c)
 	ok "spread dev:$n" irqaff spread -q dev:$n
-	known_failing "issue 24 item 9"
 	for i in $(irqs_named "^$v-input\\.[0-9]+\$"); do
 		k=$(awk -v i="$i:" '$1 == i { print $NF }' /proc/interrupts)
 		o=$(irqs_named "^$v-output\\.${k#*.}\$")
 		pair "$n queue ${k#*.}" $i "$o"
 	done
 	expect "$n's config IRQ $c is left alone" true [ "$(affinity_list $c)" = "$cwas" ]
-	known_failing
 else
 	skip "spread virtio-net" "no virtio-net interface"
 fi
@@ -25,10 +23,8 @@ if n=$(iface_of e1000e); then
 	o=$(irqs_named "^$n\$")
 	owas=$(affinity_list $o)
 	ok "spread dev:$n" irqaff spread -q dev:$n
-	known_failing "issue 24 item 9"
 	rx=$(irqs_named "^$n-rx-0\$")
 	tx=$(irqs_named "^$n-tx-0\$")
 	pair "$n queue 0" "$rx" "$tx"
 	expect "$n's other IRQ $o is left alone" true [ "$(affinity_list $o)" = "$owas" ]
-	known_failing
 fi

@@ -3,10 +3,8 @@
 # per-CPU arch_timer and arm-pmu IRQs are not kernel-managed (issue 24
 # item 11).
 run irqaff explain -v
-known_failing "issue 24 item 11"
 expect "explain -v says nothing of x86" no_grep 'x86'
 expect "explain -v says no move waits for the next interrupt" no_grep 'waits for the next interrupt'
-known_failing
 run irqaff show -n -o IRQ,NAME,MANAGED
 squeeze
 for i in $(irqs_named '^(arch_timer|arm-pmu)$'); do

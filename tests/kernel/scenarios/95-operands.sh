@@ -2,10 +2,8 @@
 # Several IRQ-list operands are one union; TOTAL means the same in
 # show -a and show N for an IRQ with no row in /proc/interrupts (issue 24
 # item 10).
-known_failing "issue 24 item 10"
 run irqaff explain -v nvme0q1 nvme0q2
 expect "explain takes two IRQ-list operands" status 0
-known_failing
 i=
 for d in /proc/irq/[0-9]*; do
 	grep -q "^ *${d##*/}:" /proc/interrupts || { i=${d##*/}; break; }
@@ -15,5 +13,4 @@ squeeze
 t=$(cat $out)
 run irqaff show -a -n -o IRQ,TOTAL
 squeeze
-known_failing "issue 24 item 10"
 expect "show -a and show $i agree on TOTAL of irq $i (no row): $t" line "$t"
