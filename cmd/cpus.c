@@ -279,12 +279,12 @@ static int
 read_counts(struct cpus *c, bool first)
 {
 	unsigned long long *counts;
-	unsigned int *cpu, ncols = 0, k;
+	unsigned int *cpu, ncols = 0, k, wide = 0;
 	struct irqrow r;
 	struct lines l;
 	size_t len, at = 0;
 	char *line;
-	int rc, *col;
+	int rc, prc, *col;
 
 	if ((rc = lines_open(&l, "proc/interrupts", ROW_MAX)) != 0) {
 		warnc(-rc, "%s", procfs_path("proc/interrupts"));
@@ -313,9 +313,16 @@ read_counts(struct cpus *c, bool first)
 		c->rows[k].rated = c->rows[k].counted && c->was.col != NULL &&
 		    c->was.col[k] >= 0;
 	c->now.ncols = ncols;
-	while (rc == 1 && (rc = lines_next(&l, &line, &len)) == 1)
-		if (interrupts_parse(line, len, ncols, 0, &r, counts) == 0)
+	while (rc == 1 && (rc = lines_next(&l, &line, &len)) == 1) {
+		prc = interrupts_parse(line, len, ncols, 0, &r, counts);
+		if (prc == 0)
 			add_row(c, &r, counts, cpu, col, first, &at);
+		/* "%10u": the kernel cannot have printed it */
+		else if (prc == -ERANGE && !wide++)
+			warnx("%s: IRQ %u: a count wider than 32 bits; its row "
+			    "is left out", procfs_path("proc/interrupts"),
+			    r.irq);
+	}
 	if (rc == -EFBIG)
 		warnx("%s: a line longer than %d bytes",
 		    procfs_path("proc/interrupts"), ROW_MAX);

@@ -415,11 +415,11 @@ read_interrupts(struct show *sh, unsigned int last)
 	struct irqrow r;
 	struct lines l;
 	struct row *row = NULL;
-	unsigned int ncpus = 0;
+	unsigned int ncpus = 0, wide = 0;
 	size_t len;
 	char *line;
 	bool done = false;
-	int rc;
+	int rc, prc;
 
 	if ((rc = lines_open(&l, "proc/interrupts", ROW_MAX)) != 0) {
 		warnc(-rc, "%s", procfs_path("proc/interrupts"));
@@ -434,8 +434,18 @@ read_interrupts(struct show *sh, unsigned int last)
 		if (sh->filter &&
 		    (row = wanted_row(sh, line, last, &done)) == NULL)
 			continue;
-		if (interrupts_parse(line, len, ncpus,
-		    sh->want[C_TOTAL] ? ROW_TOTAL : 0, &r, NULL) != 0)
+		prc = interrupts_parse(line, len, ncpus,
+		    sh->want[C_TOTAL] ? ROW_TOTAL : 0, &r, NULL);
+		if (prc == -ERANGE) {
+			/* "%10u": the kernel cannot have printed it */
+			if (!wide++)
+				warnx("%s: IRQ %u: a count wider than 32 bits; "
+				    "its TOTAL is unknown",
+				    procfs_path("proc/interrupts"), r.irq);
+			fill_rowless(sh, sh->filter ? row : add_row(sh, r.irq));
+			continue;
+		}
+		if (prc != 0)
 			continue;
 		fill_row(sh, sh->filter ? row : add_row(sh, r.irq), &r);
 	}

@@ -504,11 +504,12 @@ fixed_counts(const char *p, const char *end, unsigned int n,
 /*
  * The counts as blank-separated numbers, one at a time: for rows not in
  * the kernel's widths, when each count is wanted, and with ROW_BYTEWISE.
- * Where they end, or NULL if one is no u32 or runs into something else.
+ * Where they end, or NULL if one runs into something else or, with
+ * *wide set, is wider than the kernel's unsigned int.
  */
 static const char *
 walk_counts(const char *p, unsigned int ncounts, int flags,
-    struct irqrow *row, unsigned long long *counts)
+    struct irqrow *row, unsigned long long *counts, bool *wide)
 {
 	unsigned long long n;
 	const char *q;
@@ -519,8 +520,10 @@ walk_counts(const char *p, unsigned int ncounts, int flags,
 		if (!is_digit(*q))
 			break;
 		for (n = 0, p = q; is_digit(*p); p++)
-			if ((n = n * 10 + (*p - '0')) > UINT_MAX)
+			if ((n = n * 10 + (*p - '0')) > UINT_MAX) {
+				*wide = true;
 				return NULL;
+			}
 		if (*p != '\0' && !is_space(*p))
 			return NULL;
 		if (counts != NULL)
@@ -575,6 +578,7 @@ interrupts_parse(const char *line, size_t len, unsigned int ncounts,
 	unsigned long long total;
 	unsigned int irq;
 	struct tail t;
+	bool wide = false;
 	int rc;
 
 	if ((rc = label(line, &irq, &colon)) != 0)
@@ -588,8 +592,9 @@ interrupts_parse(const char *line, size_t len, unsigned int ncounts,
 		row->ncounts = ncounts;
 		if (flags & ROW_TOTAL)
 			row->total = total;
-	} else if ((p = walk_counts(p, ncounts, flags, row, counts)) == NULL)
-		return -EINVAL;
+	} else if ((p = walk_counts(p, ncounts, flags, row, counts,
+	    &wide)) == NULL)
+		return wide ? -ERANGE : -EINVAL;
 	t.prec = colon - line;
 	t.start = p;
 	for (t.end = line + len; t.end > p && is_space(t.end[-1]); t.end--)

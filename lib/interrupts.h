@@ -37,6 +37,7 @@ int	 interrupts_header(const char *, unsigned int *);
 int	 interrupts_columns(const char *, unsigned int, unsigned int *,
 	    unsigned int *);
 int	 interrupts_irq(const char *, unsigned int *);
+/* -ERANGE: a count wider than the kernel's unsigned int (irq is set) */
 int	 interrupts_parse(const char *, size_t, unsigned int, int,
 	    struct irqrow *, unsigned long long *);
 

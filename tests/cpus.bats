@@ -97,6 +97,18 @@ irqs_on() {
 	assert_output ''
 }
 
+@test "a header naming a CPU twice is an error for cpus; show's TOTAL still sums the row" {
+	# show_interrupts() prints each online CPU once, in order: a repeated
+	# column cannot be mapped to CPUs, but a row's sum does not need that
+	make_root --cpus 2 --irq 30=a --no-sysirq
+	sed -i '1s/CPU1/CPU0/' "$ROOT/proc/interrupts"
+	run --separate-stderr -1 irqaff cpus
+	assert_equal "$stderr" "irqaff: $ROOT/proc/interrupts: no CPU header naming possible CPUs"
+	assert_output ''
+	run --separate-stderr -0 irqaff show -n -o IRQ,TOTAL 30
+	assert_output '30 620001'
+}
+
 @test "cpus -i: a count added during the interval is that CPU's RATE" {
 	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 2
 	irqaff cpus -n -o cpu,rate,top -i 1 >"$BATS_TEST_TMPDIR/out" &

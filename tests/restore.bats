@@ -245,6 +245,19 @@ EOF
 	assert_line --index 3 '30 3 "a\001b"'
 }
 
+@test "\\000 in a quoted name is refused: it would cut the name and match another IRQ" {
+	make_root --cpus 4 --irq 30=a --irq 31=ab
+	printf '"a\\000b" 3\n' >"$SNAP"
+	keep_tree
+	run --separate-stderr irqaff restore "$SNAP"
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $SNAP:1: escape \"\\000\" is not a byte from \\001 to \\377"
+	run changed_files
+	assert_output ""
+	run --separate-stderr -2 irqaff check "$SNAP"
+}
+
 @test "a line that matches no IRQ is reported and the rest is applied: status 3" {
 	tree
 	printf 'eth9-* 1\n41 2 "eth0-TxRx-0"\n99 3\n98 1 "gone"\n' >"$SNAP"

@@ -42,6 +42,17 @@ EOF
 	assert_line --index 4 '31 0-3 "#not a comment"'
 }
 
+@test "save writes DEL as \\177, and restore matches it back" {
+	make_root --cpus 4 --irq $'30=a\x7fb' --irq 31=c
+	run --separate-stderr -0 irqaff save -o "$SNAP"
+	run grep -x '30 0-3 "a\\177b"' "$SNAP"
+	assert_success
+	printf '"a\\177b" 2\n' >"$SNAP"
+	run --separate-stderr -0 irqaff restore "$SNAP"
+	assert_file "$(list_of 30)" $'2\n'
+	assert_file "$(list_of 31)" $'0-3\n'
+}
+
 @test "save lists every action name of a shared IRQ" {
 	make_root --cpus 4 --irq '16=uhci_hcd:usb2|ehci_hcd:usb1'
 	run irqaff save

@@ -95,6 +95,22 @@ irq_numbers() {
 	assert_output "irq 24: $(seq -s, 0 2 8190) unchanged"
 }
 
+@test "a CPU list of 4095 characters goes to smp_affinity_list, one of 4096 as a mask" {
+	big_tree 2048 2
+	local list4095 list4096 mask
+	# 100..996 step 2 (449 of 3 digits) and 1000..1918 (460 of 4): 4095
+	list4095=$(seq -s, 100 2 996),$(seq -s, 1000 2 1918)
+	list4096=$(seq -s, 100 2 994),$(seq -s, 1000 2 1920)
+	assert_equal "${#list4095} ${#list4096}" '4095 4096'
+	mask=$(<"$(irq_dir 1)/smp_affinity")
+	run --separate-stderr -0 irqaff set 0 "$list4095"
+	assert_equal "$(<"$(irq_dir 0)/smp_affinity_list")" "$list4095"
+	run --separate-stderr -0 irqaff set 1 "$list4096"
+	assert_equal "$(<"$(irq_dir 1)/smp_affinity_list")" 0-2047
+	assert_equal "$(<"$(irq_dir 1)/smp_affinity")" "$(kmask 2048 "$list4096")"
+	[[ $mask != "$(kmask 2048 "$list4096")" ]]
+}
+
 # calls CMD...: the number of system calls CMD makes (strace -c -f).
 # A sanitizer build is traced with leak checking off, which LeakSanitizer
 # needs under ptrace, and without the memory calls of its own allocator.

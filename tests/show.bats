@@ -422,3 +422,20 @@ $(usage_of show)"
 	assert_line --regexp '^  HINT +CPUs the driver suggests'
 	assert_line --regexp '^  DEVICE +'
 }
+
+@test "a count wider than the kernel's 32 bits: the IRQ is shown with no TOTAL and a warning" {
+	# show_interrupts() prints "%10u" of an unsigned int: never past
+	# 4294967295; such a row is no count the kernel gave
+	rm -rf "$ROOT"
+	make_root --cpus 2 --irq 30=a --irq 31=b --no-sysirq
+	sed -i 's/^ 30:     310000/ 30: 9999999999/' "$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff show -o IRQ,TOTAL,NAME
+	assert_output $'IRQ  TOTAL NAME\n 30      - a\n 31 640001 b'
+	assert_equal "$stderr" "irqaff: $ROOT/proc/interrupts: IRQ 30: a count wider than 32 bits; its TOTAL is unknown"
+	run --separate-stderr -0 irqaff show -J -o IRQ,TOTAL
+	run jq -c '[.interrupts[] | [.irq, .total]]' <<<"$output"
+	assert_output '[[30,null],[31,640001]]'
+	run --separate-stderr -0 irqaff cpus -o CPU,TOTAL
+	assert_output $'CPU  TOTAL\n  0 320000\n  1 320001'
+	assert_equal "$stderr" "irqaff: $ROOT/proc/interrupts: IRQ 30: a count wider than 32 bits; its row is left out"
+}
