@@ -399,3 +399,17 @@ eth0 rx-1    -
 eth0 tx-1    -
 EOF2
 }
+
+@test "when two IRQs name the same queue, the lower one serves it, for queues and spread --xps" {
+	rm -rf "$ROOT"
+	make_root --cpus 4 --nic eth0:2:0:40 --queues
+	# IRQ 42 renamed eth0-TxRx-0, as 41 is
+	mv "$(irq_dir 42)/eth0-TxRx-1" "$(irq_dir 42)/eth0-TxRx-0"
+	printf 'eth0-TxRx-0\n' >"$ROOT/sys/kernel/irq/42/actions"
+	sed -i 's/eth0-TxRx-1$/eth0-TxRx-0/' "$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff queues -n -o queue,irq eth0
+	assert_output $'rx-0 41\ntx-0 41\nrx-1  -\ntx-1  -'
+	run --separate-stderr -0 irqaff spread -n --xps -c 2-3 41-42
+	assert_line 'eth0 tx-0: 2'
+	refute_line --partial 'tx-1'
+}
