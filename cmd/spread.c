@@ -14,6 +14,7 @@
 #include "core/irqbalance.h"
 #include "core/netqueue.h"
 #include "core/select.h"
+#include "core/topology.h"
 #include "core/xalloc.h"
 #include "lib/irqsel.h"
 #include "lib/text.h"
@@ -54,13 +55,6 @@ static const struct option spread_opts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
-};
-
-/* Where a CPU comes in the order: its thread rank, package, number. */
-struct slot {
-	int	rank;
-	int	pkg;
-	int	cpu;
 };
 
 /* A small decimal number in a file, or -1. */
@@ -149,131 +143,6 @@ local_cpus(struct machine *m, const char *dir)
 	snprintf(rel, sizeof(rel), "sys/devices/system/node/node%d/cpulist",
 	    node);
 	return machine_file(m, rel);
-}
-
-/*
- * A CPU's topology list under its old name, which every kernel has, else
- * its new one; a set of no CPU when neither can be read.
- */
-static struct cpuset *
-topology_list(struct machine *m, int cpu, const char *old,
-    const char *name)
-{
-	struct cpuset *set;
-	char rel[96];
-
-	snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/%s", cpu, old);
-	if ((set = machine_file(m, rel)) != NULL)
-		return set;
-	snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/%s", cpu, name);
-	if ((set = machine_file(m, rel)) != NULL)
-		return set;
-	return xcpuset(m->nbits);
-}
-
-/*
- * Each pool CPU's rank: how many pool CPUs of its core are numbered below
- * it, 0 for the first thread. The kernel gives every thread of a core the
- * same siblings list, so a core's list is read once, for its first CPU.
- */
-static void
-rank_threads(struct machine *m, const struct cpuset *pool, struct slot *s)
-{
-	struct cpuset *done, *sib;
-	int cpu, c, k;
-
-	done = xcpuset(m->nbits);
-	for (cpu = cpuset_first(pool); cpu >= 0;
-	    cpu = cpuset_next(pool, cpu + 1)) {
-		if (cpuset_test(done, cpu))
-			continue;
-		sib = topology_list(m, cpu, "thread_siblings_list",
-		    "core_cpus_list");
-		cpuset_set(sib, cpu);
-		cpuset_and(sib, pool);
-		k = 0;
-		for (c = cpuset_first(sib); c >= 0;
-		    c = cpuset_next(sib, c + 1)) {
-			if (!cpuset_test(done, c))
-				s[c].rank = k;
-			cpuset_set(done, c);
-			k++;
-		}
-		cpuset_free(sib);
-	}
-	cpuset_free(done);
-}
-
-/*
- * Each pool CPU's package. core_siblings_list (package_cpus_list, its
- * newer name) holds the CPUs that share a physical_package_id
- * (Documentation/ABI/stable/sysfs-devices-system-cpu), so both are read
- * once a package, for its first CPU.
- */
-static void
-find_packages(struct machine *m, const struct cpuset *pool, struct slot *s)
-{
-	struct cpuset *done, *pkg;
-	char rel[96];
-	int cpu, c, id;
-
-	done = xcpuset(m->nbits);
-	for (cpu = cpuset_first(pool); cpu >= 0;
-	    cpu = cpuset_next(pool, cpu + 1)) {
-		if (cpuset_test(done, cpu))
-			continue;
-		snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/"
-		    "physical_package_id", cpu);
-		id = read_int(rel, 0);
-		pkg = topology_list(m, cpu, "core_siblings_list",
-		    "package_cpus_list");
-		cpuset_set(pkg, cpu);
-		cpuset_and(pkg, pool);
-		cpuset_andnot(pkg, done);
-		for (c = cpuset_first(pkg); c >= 0;
-		    c = cpuset_next(pkg, c + 1))
-			s[c].pkg = id;
-		cpuset_or(done, pkg);
-		cpuset_free(pkg);
-	}
-	cpuset_free(done);
-}
-
-static int
-cmpslot(const void *a, const void *b)
-{
-	const struct slot *x = a, *y = b;
-
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	if (x->pkg != y->pkg)
-		return x->pkg < y->pkg ? -1 : 1;
-	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
-}
-
-/* The pool's CPUs in spreading order: ranks first, then packages. */
-static struct slot *
-cpu_order(struct machine *m, const struct cpuset *pool, bool linear,
-    size_t *np)
-{
-	struct slot *s;
-	size_t n = 0;
-	int cpu;
-
-	s = xcalloc(m->nbits, sizeof(*s));
-	if (!linear) {
-		rank_threads(m, pool, s);
-		find_packages(m, pool, s);
-	}
-	/* s[] is by CPU number until here; the pool's CPUs move down */
-	for (cpu = cpuset_first(pool); cpu >= 0;
-	    cpu = cpuset_next(pool, cpu + 1)) {
-		s[n] = s[cpu];
-		s[n++].cpu = cpu;
-	}
-	qsort(s, n, sizeof(*s), cmpslot);
-	*np = n;
-	return s;
 }
 
 /* The CPUs to spread over; NULL, already warned, when none is left. */
@@ -636,7 +505,7 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	struct xq *xq = NULL;
 	struct change *c;
 	struct cpuset **sets;
-	struct slot *order;
+	struct cpuslot *order;
 	struct role *ro;
 	unsigned int *left;		/* the IRQs user space cannot move */
 	enum apply_result *why;		/* managed or unmovable */
@@ -645,7 +514,7 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	int status = EXIT_OK, json = sp->flags & APPLY_JSON;
 	bool queues = false;
 
-	order = cpu_order(&sp->m, pool, sp->linear, &n);
+	order = topology_order(&sp->m, pool, sp->linear, &n);
 	c = xcalloc(irqs->n, sizeof(*c));
 	sets = xcalloc(irqs->n, sizeof(*sets));
 	slot = xcalloc(irqs->n, sizeof(*slot));
