@@ -15,6 +15,7 @@
 #include "core/netqueue.h"
 #include "core/select.h"
 #include "core/topology.h"
+#include "core/xpsfollow.h"
 #include "core/xalloc.h"
 #include "lib/irqsel.h"
 #include "lib/text.h"
@@ -182,98 +183,10 @@ make_pool(struct machine *m, const struct cpuset *named,
 	return pool;
 }
 
-/* A tx queue whose XPS follows an IRQ of the plan; all owned. */
-struct xq {
-	char			*dev, *queue, *label, *rel;
-	size_t			 ci;		/* its IRQ's change */
-	struct cpuset		*old;
-	bool			 tried;
-	enum apply_result	 r;
-};
-
-/*
- * The tx queues the planned IRQs serve (netif_match(), as queues finds
- * them), in interface and queue order; a queue without xps_cpus (a device
- * of one queue) is left out. EXIT_OK, or EXIT_FAIL after saying which
- * mask file cannot be read or written as it is.
- */
-static int
-plan_xps(struct machine *m, const struct change *c, size_t k,
-    struct xq **vp, size_t *np)
-{
-	struct netif nif;
-	struct netqueue *q;
-	struct xq *v = NULL, *x;
-	char **names, *dev, name[32], rel[PATH_MAX];
-	size_t nn, n = 0, i, j, ci;
-	int rc, status = EXIT_OK;
-
-	if (netif_names(&names, &nn) != 0)
-		return EXIT_FAIL;
-	for (i = 0; i < nn; i++) {
-		if ((rc = netif_read(m, names[i], &nif)) != 0) {
-			if (rc != -ENODEV && rc != -ENOENT)
-				status = EXIT_FAIL;
-			continue;
-		}
-		netif_match(&nif);
-		for (j = 0; j < nif.nq; j++) {
-			q = &nif.q[j];
-			if (q->kind != NQ_TX || q->irq < 0 || q->err == -ENOENT)
-				continue;
-			for (ci = 0; ci < k && (int)c[ci].irq != q->irq; ci++)
-				;
-			if (ci == k)
-				continue;
-			if (netqueue_check(&nif, q) != 0) {
-				status = EXIT_FAIL;
-				continue;
-			}
-			v = xreallocarray(v, n + 1, sizeof(*v));
-			x = &v[n++];
-			memset(x, 0, sizeof(*x));
-			netqueue_name(q, name, sizeof(name));
-			netqueue_path(&nif, q, rel, sizeof(rel));
-			x->dev = xstrdup(nif.name);
-			x->queue = xstrdup(name);
-			if ((dev = escaped(nif.name)) == NULL ||
-			    asprintf(&x->label, "%s %s", dev, name) < 0)
-				err(EXIT_FAIL, NULL);
-			free(dev);
-			x->rel = xstrdup(rel);
-			x->ci = ci;
-			x->old = xcpudup(q->cpus);
-		}
-		netif_free(&nif);
-	}
-	procfs_dir_free(names, nn);
-	if (status == EXIT_OK && n == 0)
-		warnx("spread: --xps: no transmit queue with XPS is served by "
-		    "these IRQs");
-	*vp = v;
-	*np = n;
-	return status;
-}
-
-static void
-xq_free(struct xq *v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		free(v[i].dev);
-		free(v[i].queue);
-		free(v[i].label);
-		free(v[i].rel);
-		cpuset_free(v[i].old);
-	}
-	free(v);
-}
-
 /*
  * The IRQs, then the XPS of each queue whose IRQ is where the plan puts
- * it (a queue of an IRQ that failed is left alone). The queues are
- * counted in tq.
+ * it (a queue of an IRQ that failed is left alone, and every queue once
+ * the IRQs had to stop). The queues are counted in tq.
  */
 static void
 apply_plan(struct machine *m, const struct change *c, size_t k,
@@ -290,46 +203,9 @@ apply_plan(struct machine *m, const struct change *c, size_t k,
 		else
 			r[i] = apply_irq(m, c[i].irq, c[i].want, flags, tl);
 	}
-	for (i = 0; i < nx; i++) {
-		if (tl->stop || tq->stop || (r[xq[i].ci] != APPLY_CHANGED &&
-		    r[xq[i].ci] != APPLY_UNCHANGED))
-			continue;
-		xq[i].tried = true;
-		xq[i].r = apply_mask(m, xq[i].label, xq[i].rel,
-		    c[xq[i].ci].want, flags, tq);
-	}
+	if (!tl->stop)
+		xq_apply(m, c, r, xq, nx, flags, tq);
 	free(r);
-}
-
-/* ,"xps":[{"dev":"eth0","queue":"tx-0","old":"0-3","new":"1",...}] */
-static void
-xps_json(const struct change *c, const struct xq *xq, size_t nx)
-{
-	static const char *const results[] = {
-		[APPLY_UNCHANGED] = "unchanged", [APPLY_CHANGED] = "changed",
-		[APPLY_FAILED] = "failed", [APPLY_MANAGED] = "managed",
-		[APPLY_UNMOVABLE] = "unmovable",
-	};
-	const char *sep = "";
-	char *old, *new;
-	size_t i;
-
-	fputs(",\"xps\":[", stdout);
-	for (i = 0; i < nx; i++) {
-		if (!xq[i].tried)
-			continue;
-		old = xformat(xq[i].old, false);
-		new = xformat(c[xq[i].ci].want, false);
-		printf("%s{\"dev\":", sep);
-		json_string(stdout, xq[i].dev);
-		printf(",\"queue\":\"%s\",\"old\":\"%s\",\"new\":\"%s\","
-		    "\"result\":\"%s\"}", xq[i].queue, old, new,
-		    results[xq[i].r]);
-		sep = ",";
-		free(old);
-		free(new);
-	}
-	putchar(']');
 }
 
 static void
@@ -552,12 +428,14 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	if (managed > 0 && !sp->quiet)
 		warnx("note: %zu kernel-managed IRQ%s left out of the plan",
 		    managed, managed == 1 ? "" : "s");
-	if (nleft > managed)
+	if (nleft > managed && !sp->quiet)
 		warnx("note: %zu IRQ%s that user space cannot move left out "
 		    "of the plan", nleft - managed, nleft - managed == 1 ?
 		    "" : "s");
-	if (sp->xps && (status = plan_xps(&sp->m, c, k, &xq, &nx)) != EXIT_OK)
+	if (sp->xps && xq_plan(&sp->m, "spread", c, k, &xq, &nx) != 0) {
+		status = EXIT_FAIL;
 		goto out;
+	}
 	if (sp->dryrun && !json)
 		print_plan(c, k, xq, nx);
 	if (sp->dryrun && json)
@@ -582,7 +460,7 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 		tally_json(stdout, &tl, sp->flags |
 		    (sp->dryrun ? APPLY_DRYRUN : 0));
 		if (sp->xps)
-			xps_json(c, xq, nx);
+			xq_json(stdout, c, xq, nx);
 		puts("}");
 	}
 out:
