@@ -6,6 +6,7 @@
 #include "cmd/commands.h"
 #include "core/apply.h"
 #include "core/irqbalance.h"
+#include "core/isolation.h"
 #include "core/select.h"
 #include "core/xalloc.h"
 #include "lib/irqsel.h"
@@ -48,6 +49,17 @@ named_alone(const char *arg, unsigned int irq)
 		    sel[i].hi == irq;
 	irqsel_free(sel, n);
 	return named;
+}
+
+/* set writes onto isolated CPUs as asked, but says so. */
+static void
+warn_isolated(struct machine *m, const struct cpuset *want)
+{
+	struct isolated iso;
+
+	isolation_cpus(&iso, m);
+	isolation_warn(&iso, want);
+	isolation_cpus_free(&iso);
 }
 
 static int
@@ -97,6 +109,8 @@ set_main(int argc, char *argv[])
 		goto out;
 	}
 	machine_note_offline(&m, want);
+	if (!quiet)
+		warn_isolated(&m, want);
 	if ((status = exit_status(irqs_select(argv[optind], &irqs))) !=
 	    EXIT_OK)
 		goto out;

@@ -115,16 +115,16 @@ note_cmdline(struct isolation *is, struct findings *out)
 
 /* The command line's values go into sentences: escaped once, here. */
 static void
-read_cmdline(struct isolation *is)
+read_cmdline(struct machine *m, struct bootargs *boot)
 {
-	char **args[] = { &is->boot.irqaffinity_arg, &is->boot.isolcpus_arg,
-	    &is->boot.nohz_full_arg };
+	char **args[] = { &boot->irqaffinity_arg, &boot->isolcpus_arg,
+	    &boot->nohz_full_arg };
 	char *buf, *raw;
 	size_t i;
 
 	if (procfs_read("proc/cmdline", &buf) != 0)
 		return;
-	if (bootargs_parse(buf, is->m->nbits, &is->boot) != 0)
+	if (bootargs_parse(buf, m->nbits, boot) != 0)
 		err(1, NULL);
 	free(buf);
 	for (i = 0; i < nitems(args); i++) {
@@ -134,6 +134,74 @@ read_cmdline(struct isolation *is)
 			err(1, NULL);
 		free(raw);
 	}
+}
+
+/*
+ * isolcpus= with domain (the sysfs isolated file) or managed_irq
+ * (housekeeping_isolcpus_setup(), HK_TYPE_MANAGED_IRQ: no sysfs file),
+ * and nohz_full= (the nohz_full file).
+ */
+void
+isolation_cpus(struct isolated *iso, struct machine *m)
+{
+	struct bootargs boot;
+
+	memset(&boot, 0, sizeof(boot));
+	read_cmdline(m, &boot);
+	iso->isolcpus = xcpudup(m->sys_isolated);
+	iso->nohz = xcpudup(m->sys_nohz);
+	if (boot.isolcpus != NULL &&
+	    (boot.isolflags & (ISOL_DOMAIN | ISOL_MANAGED_IRQ)))
+		cpuset_or(iso->isolcpus, boot.isolcpus);
+	if (boot.nohz_full != NULL)
+		cpuset_or(iso->nohz, boot.nohz_full);
+	iso->all = xcpudup(iso->isolcpus);
+	cpuset_or(iso->all, iso->nohz);
+	bootargs_free(&boot);
+}
+
+/* What keeps the CPUs of set isolated: "isolcpus=", "nohz_full=" or both. */
+char *
+isolation_why(const struct isolated *iso, const struct cpuset *set)
+{
+	bool i = cpuset_intersects(set, iso->isolcpus);
+	bool n = cpuset_intersects(set, iso->nohz);
+
+	return xstrdup(i && n ? "isolcpus=, nohz_full=" : i ? "isolcpus=" :
+	    "nohz_full=");
+}
+
+/* The isolated CPUs of a set IRQs are given, said once, if any. */
+void
+isolation_warn(const struct isolated *iso, const struct cpuset *want)
+{
+	struct cpuset *over = xcpudup(want);
+	char *list, *of, *why;
+
+	cpuset_and(over, iso->all);
+	if (!cpuset_empty(over)) {
+		list = xformat(over, false);
+		of = xformat(want, false);
+		why = isolation_why(iso, over);
+		warnx("warning: CPU %s%s%s %s isolated (%s): IRQs there "
+		    "interrupt the tasks isolated on them", list,
+		    cpuset_equal(over, want) ? "" : " of ",
+		    cpuset_equal(over, want) ? "" : of,
+		    cpuset_count(over) == 1 ? "is" : "are", why);
+		free(why);
+		free(of);
+		free(list);
+	}
+	cpuset_free(over);
+}
+
+void
+isolation_cpus_free(struct isolated *iso)
+{
+	cpuset_free(iso->all);
+	cpuset_free(iso->isolcpus);
+	cpuset_free(iso->nohz);
+	memset(iso, 0, sizeof(*iso));
 }
 
 void
@@ -147,7 +215,7 @@ isolation_load(struct isolation *is, struct machine *m,
 	cpuset_andnot(is->house, cpus);
 	is->list = xformat(cpus, false);
 	irqbalance_load(m, &is->ib);
-	read_cmdline(is);
+	read_cmdline(m, &is->boot);
 }
 
 /* The findings, in order; managed: a kernel-managed IRQ runs there. */
