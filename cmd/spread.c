@@ -12,6 +12,7 @@
 #include "cmd/commands.h"
 #include "core/apply.h"
 #include "core/irqbalance.h"
+#include "core/isolation.h"
 #include "core/netqueue.h"
 #include "core/select.h"
 #include "core/topology.h"
@@ -99,9 +100,12 @@ static const char *const class_dirs[] = {
 	"sys/class/net", "sys/class/nvme", "sys/bus/pci/devices",
 };
 
-/* The sysfs directory of the one device all the IRQs belong to, or NULL. */
+/*
+ * The sysfs directory of the one device all the IRQs belong to, or NULL;
+ * *namep its name as found (an interface's, not its bus device's).
+ */
 static char *
-owner_dir(const char *arg, const struct irqs *irqs)
+owner_dir(const char *arg, const struct irqs *irqs, char **namep)
 {
 	struct irqsel *sel;
 	struct perr pe;
@@ -109,8 +113,9 @@ owner_dir(const char *arg, const struct irqs *irqs)
 	size_t nsel, n, i, k;
 
 	if (irqsel_parse(arg, &sel, &nsel, &pe) == 0) {
-		if (nsel == 1 && sel[0].kind == SEL_DEV)
-			owns_all(sel[0].arg, irqs, &dir);
+		if (nsel == 1 && sel[0].kind == SEL_DEV &&
+		    owns_all(sel[0].arg, irqs, &dir))
+			*namep = xstrdup(sel[0].arg);
 		irqsel_free(sel, nsel);
 		if (dir != NULL)
 			return dir;
@@ -119,23 +124,27 @@ owner_dir(const char *arg, const struct irqs *irqs)
 		if (procfs_dir(class_dirs[i], false, &names, &n) != 0)
 			continue;
 		for (k = 0; dir == NULL && k < n; k++)
-			owns_all(names[k], irqs, &dir);
+			if (owns_all(names[k], irqs, &dir))
+				*namep = xstrdup(names[k]);
 		if (n > 0)
 			procfs_dir_free(names, n);
 	}
 	return dir;
 }
 
-/* The CPUs local to a device, or NULL when its node is not known. */
+/*
+ * The CPUs local to a device, or NULL when its node is not known; *nodep
+ * is its node, or -1.
+ */
 static struct cpuset *
-local_cpus(struct machine *m, const char *dir)
+local_cpus(struct machine *m, const char *dir, int *nodep)
 {
 	struct cpuset *set;
 	char rel[600];
 	int node;
 
 	snprintf(rel, sizeof(rel), "%s/numa_node", dir);
-	node = read_int(rel, -1);
+	*nodep = node = read_int(rel, -1);
 	if (node < 0 && procfs_exists(rel))
 		return NULL;
 	snprintf(rel, sizeof(rel), "%s/local_cpulist", dir);
@@ -146,41 +155,203 @@ local_cpus(struct machine *m, const char *dir)
 	return machine_file(m, rel);
 }
 
-/* The CPUs to spread over; NULL, already warned, when none is left. */
+/* Where the pool comes from. */
+enum source {
+	POOL_ASKED,	/* the CPUs asked for */
+	POOL_NODE,	/* the device's node */
+	POOL_LOCAL,	/* the device's local CPUs, its node unknown */
+	POOL_ALL,	/* every online CPU */
+};
+
+/*
+ * The CPUs to spread over, what they came from and what was left out;
+ * all owned. device is the one device of all the IRQs, or NULL.
+ */
+struct pool {
+	struct cpuset	*cpus;
+	enum source	 source;
+	const char	*asked;
+	char		*device;
+	int		 node;
+	struct cpuset	*isolated, *excluded, *offline;
+	char		*why;		/* what isolates them */
+};
+
+static void
+pool_free(struct pool *p)
+{
+	cpuset_free(p->cpus);
+	cpuset_free(p->isolated);
+	cpuset_free(p->excluded);
+	cpuset_free(p->offline);
+	free(p->device);
+	free(p->why);
+}
+
+/* The device's CPUs, the device and its node, or every online CPU. */
 static struct cpuset *
-make_pool(struct machine *m, const struct cpuset *named,
-    const struct cpuset *exclude, bool isolated, const char *arg,
+device_pool(struct machine *m, struct pool *p, const char *arg,
     const struct irqs *irqs)
 {
-	struct cpuset *pool = NULL, *iso;
-	char *dir, *list;
+	struct cpuset *from = NULL;
+	char *dir;
 
-	if (named != NULL)
-		pool = xcpudup(named);
-	else if ((dir = owner_dir(arg, irqs)) != NULL) {
-		pool = local_cpus(m, dir);
+	p->source = POOL_ALL;
+	p->node = -1;
+	if ((dir = owner_dir(arg, irqs, &p->device)) != NULL) {
+		if ((from = local_cpus(m, dir, &p->node)) != NULL)
+			p->source = p->node >= 0 ? POOL_NODE : POOL_LOCAL;
 		free(dir);
 	}
-	if (pool == NULL)
-		pool = xcpudup(m->online);
-	list = xformat(pool, false);
-	cpuset_and(pool, m->online);
-	cpuset_andnot(pool, exclude);
-	if (!isolated) {
-		iso = xcpudup(m->isolated);
-		if (named != NULL)
-			cpuset_andnot(iso, named);
-		cpuset_andnot(pool, iso);
-		cpuset_free(iso);
-	}
-	if (cpuset_empty(pool)) {
+	return from != NULL ? from : xcpudup(m->online);
+}
+
+/*
+ * The CPUs to spread over: asked for (numbered: those named by number),
+ * else the device's; less offline, excluded and, unless named by number
+ * or isolated is set, isolated ones. -1, already warned, when none is
+ * left.
+ */
+static int
+make_pool(struct machine *m, const struct cpuset *named,
+    const struct cpuset *numbered, const struct cpuset *exclude,
+    bool isolated, const char *arg, const struct irqs *irqs,
+    struct pool *p)
+{
+	struct isolated iso;
+	struct cpuset *from;
+	char *list;
+
+	memset(p, 0, sizeof(*p));
+	if (named != NULL) {
+		from = xcpudup(named);
+		p->source = POOL_ASKED;
+		p->node = -1;
+	} else
+		from = device_pool(m, p, arg, irqs);
+	p->cpus = xcpudup(from);
+	p->offline = xcpudup(from);
+	cpuset_andnot(p->offline, m->online);
+	cpuset_and(p->cpus, m->online);
+	p->excluded = xcpudup(p->cpus);
+	cpuset_and(p->excluded, exclude);
+	cpuset_andnot(p->cpus, exclude);
+	isolation_cpus(&iso, m);
+	p->isolated = xcpudup(p->cpus);
+	cpuset_and(p->isolated, iso.all);
+	if (numbered != NULL)
+		cpuset_andnot(p->isolated, numbered);
+	if (isolated)
+		cpuset_zero(p->isolated);
+	cpuset_andnot(p->cpus, p->isolated);
+	p->why = isolation_why(&iso, p->isolated);
+	isolation_cpus_free(&iso);
+	if (cpuset_empty(p->cpus)) {
+		list = xformat(from, false);
 		warnx("spread: no CPU of %s is left once offline, excluded "
 		    "and isolated CPUs are taken out", *list ? list : "(none)");
-		cpuset_free(pool);
-		pool = NULL;
+		free(list);
 	}
+	cpuset_free(from);
+	return cpuset_empty(p->cpus) ? -1 : 0;
+}
+
+/* ", 12-15 isolated (isolcpus=)": a part of what was left out. */
+static void
+left_out(FILE *fp, const char *sep, const struct cpuset *set,
+    const char *what, const char *why)
+{
+	char *list;
+
+	if (cpuset_empty(set))
+		return;
+	list = xformat(set, false);
+	fprintf(fp, "%s%s %s%s%s%s", sep, list, what, why ? " (" : "",
+	    why ? why : "", why ? ")" : "");
 	free(list);
-	return pool;
+}
+
+/*
+ * "spreading eth0's 8 IRQs over CPU 0-11: node 0 (eth0's node), 12-15
+ * isolated (isolcpus=) left out", on standard error.
+ */
+static void
+pool_note(struct machine *m, const struct pool *p, size_t n)
+{
+	char *list, *buf = NULL, *asked, *dev;
+	size_t size = 0;
+	FILE *fp;
+
+	if ((fp = open_memstream(&buf, &size)) == NULL ||
+	    (dev = escaped(p->device ? p->device : "")) == NULL ||
+	    (asked = escaped(p->asked ? p->asked : "")) == NULL)
+		err(EXIT_FAIL, NULL);
+	list = xformat(p->cpus, false);
+	fprintf(fp, "spreading %s%s%zu IRQ%s over CPU %s: ", dev,
+	    *dev ? "'s " : "", n, n == 1 ? "" : "s", list);
+	if (p->source == POOL_ASKED)
+		fprintf(fp, "%s as asked", asked);
+	else if (p->source == POOL_NODE)
+		fprintf(fp, "node %d (%s's node)", p->node, dev);
+	else if (p->source == POOL_LOCAL)
+		fprintf(fp, "%s's local CPUs", dev);
+	else if (machine_nnodes(m) < 2)
+		fputs("every CPU", fp);
+	else if (*dev)
+		fprintf(fp, "every node (%s has no NUMA node)", dev);
+	else
+		fputs("every node (no one device has all these IRQs)", fp);
+	left_out(fp, ", ", p->isolated, "isolated", p->why);
+	left_out(fp, ", ", p->excluded, "excluded", NULL);
+	left_out(fp, ", ", p->offline, "offline", NULL);
+	if (!cpuset_empty(p->isolated) || !cpuset_empty(p->excluded) ||
+	    !cpuset_empty(p->offline))
+		fputs(" left out", fp);
+	if (fclose(fp) != 0)
+		err(EXIT_FAIL, NULL);
+	warnx("%s", buf);
+	free(buf);
+	free(list);
+	free(asked);
+	free(dev);
+}
+
+/*
+ * ,"pool":{"cpus":"0-11","from":"node","device":"eth0","node":0,
+ * "isolated":"12-15","excluded":"","offline":""}
+ */
+static void
+pool_json(FILE *fp, const struct pool *p)
+{
+	static const char *const from[] = {
+		[POOL_ASKED] = "asked", [POOL_NODE] = "node",
+		[POOL_LOCAL] = "local", [POOL_ALL] = "all",
+	};
+	const struct cpuset *sets[] = { p->isolated, p->excluded,
+	    p->offline };
+	static const char *const keys[] = { "isolated", "excluded",
+	    "offline" };
+	char *list;
+	size_t i;
+
+	list = xformat(p->cpus, false);
+	fprintf(fp, ",\"pool\":{\"cpus\":\"%s\",\"from\":\"%s\","
+	    "\"device\":", list, from[p->source]);
+	free(list);
+	if (p->device != NULL)
+		json_string(fp, p->device);
+	else
+		fputs("null", fp);
+	if (p->node >= 0)
+		fprintf(fp, ",\"node\":%d", p->node);
+	else
+		fputs(",\"node\":null", fp);
+	for (i = 0; i < nitems(sets); i++) {
+		list = xformat(sets[i], false);
+		fprintf(fp, ",\"%s\":\"%s\"", keys[i], list);
+		free(list);
+	}
+	putc('}', fp);
 }
 
 /*
@@ -232,7 +403,7 @@ struct spread {
 	const char	*carg, *xarg;
 	bool		 dryrun, linear, isolated, quiet, xps;
 	int		 flags;
-	struct cpuset	*named, *exclude;
+	struct cpuset	*named, *numbered, *exclude;
 };
 
 static int
@@ -288,8 +459,9 @@ spread_cpus(struct spread *sp)
 	sp->exclude = xcpuset(sp->m.nbits);
 	if (sp->carg != NULL) {
 		sp->named = xcpuset(sp->m.nbits);
-		if (machine_cpus(&sp->m, sp->carg, CPUS_ONLINE, sp->named,
-		    &pe) != 0) {
+		sp->numbered = xcpuset(sp->m.nbits);
+		if (machine_cpus_numbered(&sp->m, sp->carg, CPUS_ONLINE,
+		    sp->named, sp->numbered, &pe) != 0) {
 			warnx("%s", pe.msg);
 			return EXIT_USAGE;
 		}
@@ -375,7 +547,7 @@ control_note(unsigned int irq)
  */
 static int
 spread_irqs(struct spread *sp, const struct irqs *irqs,
-    const struct cpuset *pool)
+    const struct pool *pool)
 {
 	struct tally tl = { 0 }, tq = { 0 }, sum = { 0 };
 	struct xq *xq = NULL;
@@ -390,7 +562,7 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	int status = EXIT_OK, json = sp->flags & APPLY_JSON;
 	bool queues = false;
 
-	order = topology_order(&sp->m, pool, sp->linear, &n);
+	order = topology_order(&sp->m, pool->cpus, sp->linear, &n);
 	c = xcalloc(irqs->n, sizeof(*c));
 	sets = xcalloc(irqs->n, sizeof(*sets));
 	slot = xcalloc(irqs->n, sizeof(*slot));
@@ -461,6 +633,7 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 		    (sp->dryrun ? APPLY_DRYRUN : 0));
 		if (sp->xps)
 			xq_json(stdout, c, xq, nx);
+		pool_json(stdout, pool);
 		puts("}");
 	}
 out:
@@ -484,10 +657,11 @@ spread_main(int argc, char *argv[])
 {
 	struct spread sp;
 	struct irqs irqs = { NULL, 0 };
-	struct cpuset *pool = NULL;
+	struct pool pool;
 	int status;
 
 	memset(&sp, 0, sizeof(sp));
+	memset(&pool, 0, sizeof(pool));
 	if ((status = spread_options(argc, argv, &sp)) != EXIT_OK)
 		return status;
 	if (machine_load(&sp.m) != 0)
@@ -496,16 +670,20 @@ spread_main(int argc, char *argv[])
 	    (status = exit_status(irqs_select_many(argc - optind,
 	    argv + optind, &irqs))) ==
 	    EXIT_OK) {
-		pool = make_pool(&sp.m, sp.named, sp.exclude, sp.isolated,
-		    argv[optind], &irqs);
-		if (pool == NULL)
+		if (make_pool(&sp.m, sp.named, sp.numbered, sp.exclude,
+		    sp.isolated, argv[optind], &irqs, &pool) != 0)
 			status = EXIT_USAGE;
-		else
-			status = spread_irqs(&sp, &irqs, pool);
+		else {
+			pool.asked = sp.carg;
+			if (!sp.quiet && !(sp.flags & APPLY_JSON))
+				pool_note(&sp.m, &pool, irqs.n);
+			status = spread_irqs(&sp, &irqs, &pool);
+		}
 	}
 	irqs_free(&irqs);
-	cpuset_free(pool);
+	pool_free(&pool);
 	cpuset_free(sp.named);
+	cpuset_free(sp.numbered);
 	cpuset_free(sp.exclude);
 	machine_free(&sp.m);
 	return status;
