@@ -39,16 +39,16 @@ const struct command balance_command = {
 	"put the busiest IRQs on the least-loaded CPUs, by measured rate",
 	"[-nvqJ] [-i seconds] [--cpus cpus] [--include-isolated] [--xps] "
 	"[irqs]",
-	"  -n, --dry-run          print the plan, write nothing\n"
-	"  -v, --verbose          list every IRQ of the plan, moved or not\n"
-	"  -J, --json             print the plan and the result as JSON\n"
-	"  -i, --interval SECS    measure the rates over SECS (default 5)\n"
-	"      --cpus CPUS        the CPUs to use (default: online, not "
+	"  -n, --dry-run           print the plan, write nothing\n"
+	"  -v, --verbose           list every IRQ of the plan, moved or not\n"
+	"  -J, --json              print the plan and the result as JSON\n"
+	"  -i, --interval SECS     measure the rates over SECS (default 5)\n"
+	"      --cpus CPUS         the CPUs to use (default: online, not "
 	"isolated\n"
-	"                         or nohz_full)\n"
-	"      --include-isolated also use isolated and nohz_full CPUs\n"
-	"      --xps              also move the XPS of their tx queues\n"
-	"  -q, --quiet            no irqbalance warning\n",
+	"                          or nohz_full)\n"
+	"      --include-isolated  also use isolated and nohz_full CPUs\n"
+	"      --xps               also move the XPS of their tx queues\n"
+	"  -q, --quiet             no irqbalance warning\n",
 	NULL
 };
 
