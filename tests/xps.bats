@@ -422,3 +422,21 @@ eth0 tx-1: 4 unchanged
 eth0 tx-2: 5 unchanged
 eth0 tx-3: 2 unchanged'
 }
+
+@test "spread --xps reads only the interfaces of its IRQs: another one unreadable does not stop it" {
+	make_root --cpus 4 --nic eth0:2 --queues --nic eth1:2 --queues
+	# eth1's tx-0 mask is a fifo, its tx-1 mask a directory
+	local q1=$ROOT/sys/class/net/eth1/queues
+	rm "$q1/tx-0/xps_cpus" "$q1/tx-1/xps_cpus"
+	mkfifo "$q1/tx-0/xps_cpus"
+	mkdir "$q1/tx-1/xps_cpus"
+	run -0 --separate-stderr irqaff spread -q --xps dev:eth0
+	assert_equal "$stderr" ''
+	assert_file "$(queue_file eth0 tx-0 xps_cpus)" $'2\n'
+	assert_file "$(queue_file eth0 tx-1 xps_cpus)" $'4\n'
+	# a queue of its own that cannot be read still stops the run
+	run -1 --separate-stderr irqaff spread -q --xps dev:eth1
+	assert_equal "$stderr" "irqaff: $q1/tx-0/xps_cpus: not a regular file
+irqaff: $q1/tx-1/xps_cpus: not a regular file"
+	assert_equal "$(lists 27 28 29)" $'0-3\n0-3\n0-3'
+}
