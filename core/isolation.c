@@ -34,11 +34,28 @@ isolcpus_arg(struct isolation *is)
 	return arg;
 }
 
-/* The remedy for kernel-managed IRQs found on the CPUs. */
-static void
-note_managed(struct isolation *is, struct findings *out)
+/* The CPUs of a that are (in) or are not in b, as a list. */
+static char *
+overlap(const struct cpuset *a, const struct cpuset *b, bool in)
 {
-	char *arg;
+	struct cpuset *o = xcpudup(a);
+	char *list;
+
+	if (in)
+		cpuset_and(o, b);
+	else
+		cpuset_andnot(o, b);
+	list = xformat(o, false);
+	cpuset_free(o);
+	return list;
+}
+
+/* The remedy for kernel-managed IRQs found on the CPUs (on: where). */
+static void
+note_managed(struct isolation *is, const struct cpuset *on,
+    struct findings *out)
+{
+	char *arg, *list = overlap(is->cpus, on, true);
 
 	if (is->boot.isolcpus != NULL &&
 	    (is->boot.isolflags & ISOL_MANAGED_IRQ) &&
@@ -46,14 +63,16 @@ note_managed(struct isolation *is, struct findings *out)
 		findings_add(out, "managed", "isolcpus=%s already "
 		    "covers CPU %s; the kernel still places a managed IRQ "
 		    "there when no other CPU of its set is online (best "
-		    "effort)", is->boot.isolcpus_arg, is->list);
+		    "effort)", is->boot.isolcpus_arg, list);
+		free(list);
 		return;
 	}
 	arg = isolcpus_arg(is);
 	findings_add(out, "managed", "kernel-managed IRQs run on CPU "
 	    "%s; boot with %s to keep them off (the kernel treats it as "
-	    "best effort)", is->list, arg);
+	    "best effort)", list, arg);
 	free(arg);
+	free(list);
 }
 
 /* The exact line that makes irqbalance keep off the CPUs as well. */
@@ -92,25 +111,33 @@ static void
 note_cmdline(struct isolation *is, struct findings *out)
 {
 	struct bootargs *b = &is->boot;
-	char *house;
+	char *house, *list;
 
 	if (b->irqaffinity != NULL &&
 	    cpuset_intersects(b->irqaffinity, is->cpus)) {
 		house = xformat(is->house, false);
+		list = overlap(is->cpus, b->irqaffinity, true);
 		findings_add(out, "irqaffinity", "the kernel command "
 		    "line's irqaffinity=%s includes CPU %s: IRQs start there "
 		    "at boot; irqaffinity=%s would not", b->irqaffinity_arg,
-		    is->list, house);
+		    list, house);
+		free(list);
 		free(house);
 	}
-	if (b->isolcpus != NULL && !cpuset_subset(is->cpus, b->isolcpus))
+	if (b->isolcpus != NULL && !cpuset_subset(is->cpus, b->isolcpus)) {
+		list = overlap(is->cpus, b->isolcpus, false);
 		findings_add(out, "isolcpus", "the kernel command "
 		    "line's isolcpus=%s does not include CPU %s",
-		    b->isolcpus_arg, is->list);
-	if (b->nohz_full != NULL && !cpuset_subset(is->cpus, b->nohz_full))
+		    b->isolcpus_arg, list);
+		free(list);
+	}
+	if (b->nohz_full != NULL && !cpuset_subset(is->cpus, b->nohz_full)) {
+		list = overlap(is->cpus, b->nohz_full, false);
 		findings_add(out, "nohz_full", "the kernel command "
 		    "line's nohz_full=%s does not include CPU %s",
-		    b->nohz_full_arg, is->list);
+		    b->nohz_full_arg, list);
+		free(list);
+	}
 }
 
 /* The command line's values go into sentences: escaped once, here. */
@@ -218,12 +245,16 @@ isolation_load(struct isolation *is, struct machine *m,
 	read_cmdline(m, &is->boot);
 }
 
-/* The findings, in order; managed: a kernel-managed IRQ runs there. */
+/*
+ * The findings, in order; managed: where kernel-managed IRQs run on the
+ * CPUs, NULL or empty when none does.
+ */
 void
-isolation_notes(struct isolation *is, bool managed, struct findings *out)
+isolation_notes(struct isolation *is, const struct cpuset *managed,
+    struct findings *out)
 {
-	if (managed)
-		note_managed(is, out);
+	if (managed != NULL && !cpuset_empty(managed))
+		note_managed(is, managed, out);
 	note_irqbalance(is, out);
 	note_cmdline(is, out);
 }

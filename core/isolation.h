@@ -40,7 +40,8 @@ void	 isolation_cpus_free(struct isolated *);
 
 void	 isolation_load(struct isolation *, struct machine *,
 	    const struct cpuset *);
-void	 isolation_notes(struct isolation *, bool, struct findings *);
+void	 isolation_notes(struct isolation *, const struct cpuset *,
+	    struct findings *);
 bool	 isolation_irqbalance_ok(const struct isolation *);
 void	 isolation_free(struct isolation *);
 
