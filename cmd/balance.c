@@ -698,7 +698,7 @@ balance_members(void *arg)
 static int
 run(struct balance *b, const char *arg)
 {
-	struct irqs all = { NULL, 0 }, sel = { NULL, 0 };
+	struct irqs all = { 0 }, sel = { 0 };
 	struct tally tl = { 0 };
 	struct change *c = NULL;
 	struct xq *xq = NULL;

@@ -352,7 +352,7 @@ plan_default(struct isolate *is)
 static int
 plan(struct isolate *is)
 {
-	struct irqs irqs = { NULL, 0 };
+	struct irqs irqs = { 0 };
 	size_t i;
 	int rc;
 

@@ -128,8 +128,6 @@ run_load(int argc, char *argv[], const struct command *cmd, struct run *r)
 		run_free(r);
 		return exit_status(rc);
 	}
-	if (r->only_arg != NULL)
-		snap_only_devs(&r->s, r->only_arg);
 	if ((rc = snap_read(&r->s, &r->m, argv[optind])) == 0 && check &&
 	    r->s.n == 0) {
 		warnx("%s: no entries", r->s.label);

@@ -9,7 +9,6 @@
 #include "core/irqbalance.h"
 #include "core/select.h"
 #include "core/xalloc.h"
-#include "lib/irqsel.h"
 
 static int set_main(int, char *[]);
 
@@ -31,23 +30,6 @@ static const struct option set_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
-
-/* Whether an item of the selector is this IRQ's number and nothing else. */
-static bool
-named_alone(const char *arg, unsigned int irq)
-{
-	struct irqsel *sel;
-	size_t n, i;
-	bool named = false;
-
-	if (irqsel_parse(arg, &sel, &n, NULL) != 0)
-		return false;
-	for (i = 0; i < n; i++)
-		named |= sel[i].kind == SEL_RANGE && sel[i].lo == irq &&
-		    sel[i].hi == irq;
-	irqsel_free(sel, n);
-	return named;
-}
 
 static int
 set_options(int argc, char *argv[], int *flags, int *cpus, bool *quiet)
@@ -88,7 +70,7 @@ static int
 set_main(int argc, char *argv[])
 {
 	struct machine m;
-	struct irqs irqs = { NULL, 0 };
+	struct irqs irqs = { 0 };
 	struct change *c;
 	struct cpuset *want;
 	struct tally tl = { 0 };
@@ -107,7 +89,7 @@ set_main(int argc, char *argv[])
 		c = xcalloc(irqs.n, sizeof(*c));
 		for (i = 0; i < irqs.n; i++)
 			c[i] = (struct change){ irqs.v[i], want,
-			    named_alone(argv[optind], irqs.v[i]) };
+			    irqs_alone(&irqs, i) };
 		if (!quiet)
 			irqbalance_warn();
 		apply_start(flags);

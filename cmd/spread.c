@@ -18,7 +18,6 @@
 #include "core/topology.h"
 #include "core/xpsfollow.h"
 #include "core/xalloc.h"
-#include "lib/irqsel.h"
 #include "lib/text.h"
 #include "procfs.h"
 
@@ -77,7 +76,7 @@ read_int(const char *rel, int min)
 static bool
 owns_all(const char *name, const struct irqs *irqs, char **dirp)
 {
-	struct irqs dev = { NULL, 0 };
+	struct irqs dev = { 0 };
 	char *dir = NULL;
 	size_t i;
 	bool all;
@@ -98,22 +97,18 @@ static const char *const class_dirs[] = {
 	"sys/class/net", "sys/class/nvme", "sys/bus/pci/devices",
 };
 
-/* The sysfs directory of the one device all the IRQs belong to, or NULL. */
+/*
+ * The sysfs directory of the one device all the IRQs belong to, or NULL:
+ * a device the selection named, else the first that owns them all.
+ */
 static char *
-owner_dir(const char *arg, const struct irqs *irqs)
+owner_dir(const struct irqs *irqs)
 {
-	struct irqsel *sel;
-	struct perr pe;
 	char **names, *dir = NULL;
-	size_t nsel, n, i, k;
+	size_t n, i, k;
 
-	if (irqsel_parse(arg, &sel, &nsel, &pe) == 0) {
-		if (nsel == 1 && sel[0].kind == SEL_DEV)
-			owns_all(sel[0].arg, irqs, &dir);
-		irqsel_free(sel, nsel);
-		if (dir != NULL)
-			return dir;
-	}
+	for (i = 0; dir == NULL && i < irqs->ndevs; i++)
+		owns_all(irqs->devs[i], irqs, &dir);
 	for (i = 0; dir == NULL && i < nitems(class_dirs); i++) {
 		if (procfs_dir(class_dirs[i], false, &names, &n) != 0)
 			continue;
@@ -148,15 +143,14 @@ local_cpus(struct machine *m, const char *dir)
 /* The CPUs to spread over; NULL, already warned, when none is left. */
 static struct cpuset *
 make_pool(struct machine *m, const struct cpuset *named,
-    const struct cpuset *exclude, bool isolated, const char *arg,
-    const struct irqs *irqs)
+    const struct cpuset *exclude, bool isolated, const struct irqs *irqs)
 {
 	struct cpuset *pool = NULL, *iso;
 	char *dir, *list;
 
 	if (named != NULL)
 		pool = xcpudup(named);
-	else if ((dir = owner_dir(arg, irqs)) != NULL) {
+	else if ((dir = owner_dir(irqs)) != NULL) {
 		pool = local_cpus(m, dir);
 		free(dir);
 	}
@@ -482,7 +476,7 @@ static int
 spread_main(int argc, char *argv[])
 {
 	struct spread sp;
-	struct irqs irqs = { NULL, 0 };
+	struct irqs irqs = { 0 };
 	struct cpuset *pool = NULL;
 	int status;
 
@@ -496,7 +490,7 @@ spread_main(int argc, char *argv[])
 	    argv + optind, &irqs))) ==
 	    EXIT_OK) {
 		pool = make_pool(&sp.m, sp.named, sp.exclude, sp.isolated,
-		    argv[optind], &irqs);
+		    &irqs);
 		if (pool == NULL)
 			status = EXIT_USAGE;
 		else
