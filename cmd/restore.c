@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cmd/commands.h"
 #include "cmd/result.h"
@@ -173,8 +172,8 @@ offline_only(struct run *r, const char *label, long irq, const struct entry *e)
 		res = APPLY_UNCHANGED;
 	} else {
 		snprintf(msg, sizeof(msg), "CPU %s \"%s\": selects no online "
-		    "CPU", strncasecmp(e->sl.cpus, "0x", 2) == 0 ? "mask" :
-		    "list", quoted(e->sl.cpus));
+		    "CPU", machine_cpus_kind(e->sl.cpus, 0),
+		    quoted(e->sl.cpus));
 		snap_warn(&r->s, e->line, "%s: %s", label, msg);
 	}
 	tally_add(&r->tl, r->flags, irq, res, res == APPLY_UNCHANGED ? cur :
