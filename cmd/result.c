@@ -4,7 +4,6 @@
  * (core/apply.c); here are the notes after them, the exit status and the
  * JSON object of -J (JSON RESULTS in irqaff(8)).
  */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "cmd/cli.h"

@@ -6,6 +6,7 @@
 #ifndef IRQAFF_RESULT_H
 #define IRQAFF_RESULT_H
 
+#include <getopt.h>
 #include <stddef.h>
 
 #include "core/apply.h"
