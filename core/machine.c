@@ -243,11 +243,20 @@ machine_cpus(struct machine *m, const char *arg, int flags,
  * numbered, when given, gets the CPUs named by number: a mask's, and
  * those of list items other than node:K and all.
  */
+/* How a CPU-set operand is read, as its messages name it: "list", "mask". */
+const char *
+machine_cpus_kind(const char *arg, int flags)
+{
+	return (flags & CPUS_MASK) || strncasecmp(arg, "0x", 2) == 0 ?
+	    "mask" : "list";
+}
+
 int
 machine_cpus_numbered(struct machine *m, const char *arg, int flags,
     struct cpuset *out, struct cpuset *numbered, struct perr *pe)
 {
-	bool mask = (flags & CPUS_MASK) || strncasecmp(arg, "0x", 2) == 0;
+	const char *kind = machine_cpus_kind(arg, flags);
+	bool mask = strcmp(kind, "mask") == 0;
 	struct perr why;
 	int rc;
 
@@ -273,8 +282,8 @@ machine_cpus_numbered(struct machine *m, const char *arg, int flags,
 	    !cpuset_intersects(out, m->online))
 		rc = perr_set(&why, EINVAL, "selects no online CPU");
 	if (rc != 0)
-		return perr_set(pe, why.code, "CPU %s \"%s\": %s",
-		    mask ? "mask" : "list", quoted(arg), why.msg);
+		return perr_set(pe, why.code, "CPU %s \"%s\": %s", kind,
+		    quoted(arg), why.msg);
 	return 0;
 }
 
