@@ -107,6 +107,7 @@ struct show {
 	size_t		 ndevices;
 	struct sampling	 sm;		/* -i, -c */
 	struct counts_kept was, now;	/* -i: the pass before, and this */
+	bool		 keep;		/* a pass to come wants this one's */
 };
 
 static int
@@ -407,7 +408,8 @@ rate(struct show *sh, struct row *row, const struct counts *rd,
 	uint32_t d;
 	char buf[48];
 
-	counts_keep(&sh->now, rd, r);
+	if (sh->keep)
+		counts_keep(&sh->now, rd, r);
 	if (!counts_kept_row(&sh->was, r->irq, &was))
 		return;
 	for (k = 0; k < r->ncounts; k++) {
@@ -439,7 +441,7 @@ read_interrupts(struct show *sh, unsigned int last)
 	if (counts_open(&rd, sh->m.nbits, (sh->want[C_TOTAL] ? COUNTS_TOTAL :
 	    0) | (sh->sm.on ? COUNTS_CPUS | COUNTS_EACH : 0)) != 0)
 		return -1;
-	if (sh->sm.on)
+	if (sh->keep)
 		counts_kept_begin(&sh->now, &rd);
 	/* rows come in IRQ order (show_interrupts()) */
 	while (counts_next(&rd, &irq) == 1 && irq <= last) {
@@ -465,7 +467,7 @@ read_interrupts(struct show *sh, unsigned int last)
 	}
 	if (counts_close(&rd) != 0)
 		return -1;
-	if (sh->sm.on) {
+	if (sh->keep) {
 		counts_kept_free(&sh->was);
 		sh->was = sh->now;
 		memset(&sh->now, 0, sizeof(sh->now));
@@ -794,6 +796,7 @@ sample(struct show *sh)
 
 	for (n = 0; n < (sh->sm.count ? sh->sm.count : 1); n++) {
 		free_rows(sh);
+		sh->keep = n + 1 < sh->sm.count;
 		sampling_next(&sh->sm, sh->json);
 		if (read_rows(sh) != 0)
 			return EXIT_FAIL;
@@ -826,6 +829,7 @@ show_main(int argc, char *argv[])
 	if (status == EXIT_OK && sh.want[C_DEVICE])
 		map_devices(&sh);
 	sampling_begin(&sh.sm);
+	sh.keep = sh.sm.on;
 	if (status == EXIT_OK && read_rows(&sh) != 0)
 		status = EXIT_FAIL;
 	if (status == EXIT_OK && sh.sm.on)

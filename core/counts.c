@@ -15,6 +15,20 @@
 #define ROW_MAX	(4 << 20)
 #define INTERRUPTS	"proc/interrupts"
 
+/* With COUNTS_CPUS, the column of each CPU. */
+static void
+columns_of(struct counts *rd)
+{
+	unsigned int c;
+
+	if (rd->col == NULL)
+		return;
+	for (c = 0; c < rd->nbits; c++)
+		rd->col[c] = -1;
+	for (c = 0; c < rd->ncols; c++)
+		rd->col[rd->cpu[c]] = c;
+}
+
 /*
  * Opens a pass and reads the header: its columns, with COUNTS_CPUS the
  * CPU of each (below nbits). 0 or -errno, said unless COUNTS_QUIET.
@@ -33,13 +47,16 @@ counts_open(struct counts *rd, unsigned int nbits, int flags)
 		rd->l.fd = -1;
 		return rc;
 	}
-	if (flags & COUNTS_CPUS)
+	if (flags & COUNTS_CPUS) {
 		rd->cpu = xcalloc(nbits, sizeof(*rd->cpu));
+		rd->col = xcalloc(nbits, sizeof(*rd->col));
+	}
 	if ((rc = lines_next(&rd->l, &rd->line, &rd->len)) == 1 &&
 	    ((flags & COUNTS_CPUS) ? interrupts_columns(rd->line, nbits,
 	    rd->cpu, &rd->ncols) : interrupts_header(rd->line,
 	    &rd->ncols)) == 0) {
 		rd->rc = 1;
+		columns_of(rd);
 		if (flags & COUNTS_EACH)
 			rd->v = xcalloc(rd->ncols + 1, sizeof(*rd->v));
 		return 0;
@@ -102,8 +119,10 @@ counts_close(struct counts *rd)
 	if (rd->l.fd >= 0)
 		lines_close(&rd->l);
 	free(rd->cpu);
+	free(rd->col);
 	free(rd->v);
 	rd->cpu = NULL;
+	rd->col = NULL;
 	rd->v = NULL;
 	rd->l.fd = -1;
 	return rc;
@@ -113,23 +132,18 @@ counts_close(struct counts *rd)
 void
 counts_kept_begin(struct counts_kept *k, const struct counts *rd)
 {
-	unsigned int c;
-
 	counts_kept_free(k);
 	k->ncols = rd->ncols;
 	k->nbits = rd->nbits;
 	k->col = xcalloc(rd->nbits, sizeof(*k->col));
-	for (c = 0; c < rd->nbits; c++)
-		k->col[c] = -1;
-	for (c = 0; c < rd->ncols; c++)
-		k->col[rd->cpu[c]] = c;
+	memcpy(k->col, rd->col, rd->nbits * sizeof(*k->col));
 }
 
 /*
  * Keeps a COUNTS_EACH row; one out of order or repeated is not kept
- * (counts_kept_row() searches).
+ * (counts_kept_row() searches): false.
  */
-void
+bool
 counts_keep(struct counts_kept *k, const struct counts *rd,
     const struct irqrow *row)
 {
@@ -137,7 +151,7 @@ counts_keep(struct counts_kept *k, const struct counts *rd,
 	size_t c;
 
 	if (k->n > 0 && k->irq[k->n - 1] >= row->irq)
-		return;
+		return false;
 	if (k->n == k->cap) {
 		k->cap = k->cap ? 2 * k->cap : 256;
 		k->irq = xreallocarray(k->irq, k->cap, sizeof(*k->irq));
@@ -149,6 +163,7 @@ counts_keep(struct counts_kept *k, const struct counts *rd,
 	v = k->v + k->n++ * k->ncols;
 	for (c = 0; c < k->ncols; c++)
 		v[c] = c < row->ncounts ? (uint32_t)rd->v[c] : 0;
+	return true;
 }
 
 /* The kept row of irq, if the kept pass had one. */

@@ -29,6 +29,7 @@ struct counts {
 	int			 rc;	/* of the last line read */
 	unsigned int		 nbits, ncols;
 	unsigned int		*cpu;	/* by column: its CPU (COUNTS_CPUS) */
+	int			*col;	/* by CPU: its column or -1 (same) */
 	unsigned long long	*v;	/* the row's counts (COUNTS_EACH) */
 };
 
@@ -52,7 +53,7 @@ int		 counts_close(struct counts *);
 
 void		 counts_kept_begin(struct counts_kept *,
 		    const struct counts *);
-void		 counts_keep(struct counts_kept *, const struct counts *,
+bool		 counts_keep(struct counts_kept *, const struct counts *,
 		    const struct irqrow *);
 /* A kept row: its counts by column, and how many it had. */
 struct kept_row {
