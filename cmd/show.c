@@ -59,11 +59,12 @@ static void show_columns(FILE *);
 
 const struct command show_command = {
 	"show", show_main, "show the affinity of IRQs",
-	"[-mJnaq] [-o columns] [-i seconds [-c count]] [irqs ...]",
+	"[-mJnaq] [-o columns] [-s column] [-i seconds [-c count]] [irqs ...]",
 	"  -m, --mask            print CPU sets as kernel masks, not lists\n"
 	"  -J, --json            print JSON\n"
 	"  -n, --noheadings      print no header line\n"
 	"  -o, --output COLS     columns to print, comma-separated\n"
+	"  -s, --sort COLUMN     rows by COLUMN: TOTAL and RATE largest first\n"
 	"  -a, --all             also IRQs that have no row in "
 	"/proc/interrupts\n"
 	"  -q, --quiet           accepted for scripts; show never warns\n"
@@ -96,6 +97,7 @@ struct show {
 	unsigned int	 cols[NCOLS * 4];
 	size_t		 ncols;
 	bool		 want[NCOLS];
+	int		 sort;		/* -s: a column, or -1 (by IRQ) */
 	bool		 masks, json, noheadings, all;
 	struct irqs	 only;		/* with an IRQ selector */
 	bool		 filter;
@@ -109,6 +111,27 @@ struct show {
 	struct counts_kept was, now;	/* -i: the pass before, and this */
 	bool		 keep;		/* a pass to come wants this one's */
 };
+
+/* -s: one column by name, as -o takes them. */
+static int
+sort_column(struct show *sh, const char *arg)
+{
+	unsigned int col;
+	size_t n = 0;
+	struct perr pe;
+
+	if (*arg == '+' || strchr(arg, ',') != NULL) {
+		warnx("show: -s takes one column");
+		return -1;
+	}
+	if (columns_parse(columns, NCOLS, NULL, 0, arg, &col, &n, 1,
+	    &pe) != 0) {
+		warnx("show: %s", pe.msg);
+		return -1;
+	}
+	sh->sort = col;
+	return 0;
+}
 
 static int
 add_columns(struct show *sh, const char *arg)
@@ -659,6 +682,7 @@ static const struct option show_opts[] = {
 	{ "json", no_argument, NULL, 'J' },
 	{ "noheadings", no_argument, NULL, 'n' },
 	{ "output", required_argument, NULL, 'o' },
+	{ "sort", required_argument, NULL, 's' },
 	{ "all", no_argument, NULL, 'a' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "interval", required_argument, NULL, 'i' },
@@ -719,7 +743,7 @@ show_options(int argc, char *argv[], struct show *sh)
 	size_t i;
 	int ch, rc;
 
-	while ((ch = getopts(argc, argv, &show_command, "mJno:aqi:c:",
+	while ((ch = getopts(argc, argv, &show_command, "mJno:s:aqi:c:",
 	    show_opts)) != -1) {
 		switch (ch) {
 		case 'm':
@@ -734,6 +758,10 @@ show_options(int argc, char *argv[], struct show *sh)
 		case 'o':
 			sh->ncols = 0;
 			if (add_columns(sh, optarg) != 0)
+				return EXIT_USAGE;
+			break;
+		case 's':
+			if (sort_column(sh, optarg) != 0)
 				return EXIT_USAGE;
 			break;
 		case 'a':
@@ -758,6 +786,8 @@ show_options(int argc, char *argv[], struct show *sh)
 		}
 	for (i = 0; i < sh->ncols; i++)
 		sh->want[sh->cols[i]] = true;
+	if (sh->sort >= 0)
+		sh->want[sh->sort] = true;
 	if (sh->want[C_RATE] && !sh->sm.on)
 		return usage_error(&show_command, "RATE needs -i");
 	for (i = 0; i < nitems(info_cols); i++)
@@ -777,9 +807,42 @@ read_rows(struct show *sh)
 	return 0;
 }
 
+/* The column rows are sorted by (qsort() takes no argument). */
+static int sort_by;
+
+/*
+ * TOTAL and RATE, counts, largest first; any other column smallest
+ * first, numbers as numbers; "-" last; then by IRQ.
+ */
+static int
+cmpsorted(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	const char *u = x->cell[sort_by], *v = y->cell[sort_by];
+	double du, dv;
+	int c = 0;
+
+	if (u == NULL || v == NULL)
+		c = (u == NULL) - (v == NULL);
+	else if (columns[sort_by].number && json_number(u) &&
+	    json_number(v)) {
+		du = strtod(u, NULL);
+		dv = strtod(v, NULL);
+		c = (du > dv) - (du < dv);
+		if (sort_by == C_TOTAL || sort_by == C_RATE)
+			c = -c;
+	} else
+		c = strcmp(u, v);
+	return c != 0 ? c : (x->irq > y->irq) - (x->irq < y->irq);
+}
+
 static void
 print_rows(struct show *sh, const char *stamp)
 {
+	if (sh->sort >= 0 && sh->nrows > 1) {
+		sort_by = sh->sort;
+		qsort(sh->rows, sh->nrows, sizeof(*sh->rows), cmpsorted);
+	}
 	if (sh->json)
 		print_json(sh, stamp);
 	else {
@@ -816,6 +879,7 @@ show_main(int argc, char *argv[])
 	int status;
 
 	memset(&sh, 0, sizeof(sh));
+	sh.sort = -1;
 	if ((status = show_options(argc, argv, &sh)) != EXIT_OK)
 		return status;
 	if (machine_load(&sh.m) != 0)

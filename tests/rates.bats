@@ -135,3 +135,16 @@ setup() {
 	[[ $output =~ ^24\ 1000506\ ([0-9.]+)$ ]]
 	within_5 "${BASH_REMATCH[1]}" 500
 }
+
+@test "show -s rate -i puts the busiest IRQ first" {
+	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 2 \
+		--irq 26=c --affinity 3
+	irqaff show -n -o irq,rate -s rate -i 1 >"$BATS_TEST_TMPDIR/out" &
+	sleep 0.5
+	add_count 26 1 300 25 2 3000
+	wait $!
+	run cat "$BATS_TEST_TMPDIR/out"
+	assert_equal "${#lines[@]}" 3
+	[[ ${lines[0]} =~ ^25\ +[0-9.]+$ && ${lines[1]} =~ ^26\ +[0-9.]+$ ]]
+	assert_equal "${lines[2]}" '24    0.0'
+}
