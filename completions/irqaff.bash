@@ -19,8 +19,8 @@ _irqaff_options()
 	local -a o
 	case $1 in
 	show)
-		o=(-m --mask -J --json -n --noheadings -o --output -a --all
-			-q --quiet -i --interval -c --count) ;;
+		o=(-m --mask -J --json -n --noheadings -o --output -s --sort
+			-a --all -q --quiet -i --interval -c --count) ;;
 	set)
 		o=(-n --dry-run -v --verbose -J --json -m --mask -q --quiet) ;;
 	spread)
@@ -63,6 +63,7 @@ _irqaff_takes_value()
 {
 	case $1:$2 in
 	show:-o | show:--output | save:-o | save:--output) return 0 ;;
+	show:-s | show:--sort) return 0 ;;
 	spread:-c | spread:--cpus | spread:-x | spread:--exclude) return 0 ;;
 	balance:-i | balance:--interval | balance:--cpus) return 0 ;;
 	mask:-b | mask:--bits | list:-b | list:--bits) return 0 ;;
@@ -352,7 +353,7 @@ _irqaff()
 	fi
 
 	case $cmd:$prev in
-	show:-o | show:--output)
+	show:-o | show:--output | show:-s | show:--sort)
 		_irqaff_complete_columns "$cur"
 		return 0 ;;
 	spread:-c | spread:--cpus | spread:-x | spread:--exclude | \
@@ -381,6 +382,9 @@ _irqaff()
 	case $cmd:$cur in
 	show:--output=*)
 		_irqaff_complete_columns "$cur" --output=
+		return 0 ;;
+	show:--sort=*)
+		_irqaff_complete_columns "$cur" --sort=
 		return 0 ;;
 	cpus:--output=*)
 		_irqaff_complete_columns "$cur" --output= "$_irqaff_cpus_columns"

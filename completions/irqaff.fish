@@ -42,6 +42,7 @@ function __irqaff_position
         else
             switch "$cmd:$t"
                 case 'show:-o' 'show:--output' 'save:-o' 'save:--output' \
+                    'show:-s' 'show:--sort' \
                     'show:-i' 'show:--interval' 'show:-c' 'show:--count' \
                     'spread:-c' 'spread:--cpus' 'spread:-x' 'spread:--exclude' \
                     'balance:-i' 'balance:--interval' 'balance:--cpus' \
@@ -194,6 +195,8 @@ complete -c irqaff -n $c -s J -l json -d 'print JSON'
 complete -c irqaff -n $c -s n -l noheadings -d 'print no header line'
 complete -c irqaff -n $c -s o -l output -x -a '(__irqaff_columns)' \
     -d 'columns to print'
+complete -c irqaff -n $c -s s -l sort -x -a '(__irqaff_columns)' \
+    -d 'sort the rows by a column'
 complete -c irqaff -n $c -s a -l all \
     -d 'also IRQs with no row in /proc/interrupts'
 complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
