@@ -289,7 +289,10 @@ parse_interval(const struct command *cmd, const char *arg, double *secs)
 	return EXIT_OK;
 }
 
-/* -i SECONDS and -c COUNT; other options are the caller's (-1). */
+/*
+ * -i SECONDS and --count COUNT (-c, its old spelling); other options are
+ * the caller's (-1).
+ */
 int
 sampling_option(const struct command *cmd, int ch, const char *arg,
     struct sampling *sm)
@@ -313,7 +316,7 @@ int
 sampling_check(const struct command *cmd, const struct sampling *sm)
 {
 	if (sm->count != 0 && !sm->on)
-		return usage_error(cmd, "-c needs -i");
+		return usage_error(cmd, "--count needs -i");
 	return EXIT_OK;
 }
 
@@ -363,7 +366,7 @@ sampling_next(struct sampling *sm, bool json)
 		    localtime(&wall));
 }
 
-/* With -c, each block of a table opens with its time, as vmstat -t. */
+/* With --count, each block of a table opens with its time, as vmstat -t. */
 void
 sampling_head(const struct sampling *sm, long long n, bool noheadings)
 {

@@ -20,14 +20,14 @@ _irqaff_options()
 	case $1 in
 	show)
 		o=(-m --mask -J --json -n --noheadings -o --output -a --all
-			-q --quiet -i --interval -c --count) ;;
+			-q --quiet -i --interval --count) ;;
 	set)
 		o=(-n --dry-run -v --verbose -J --json -m --mask -q --quiet) ;;
 	spread)
 		o=(-n --dry-run -v --verbose -J --json -c --cpus -x --exclude
 			--linear --include-isolated --xps -q --quiet) ;;
 	balance)
-		o=(-n --dry-run -v --verbose -J --json -i --interval --cpus
+		o=(-n --dry-run -v --verbose -J --json -i --interval -c --cpus
 			--xps -q --quiet) ;;
 	default)
 		o=(-m --mask -n --dry-run -v --verbose -J --json) ;;
@@ -38,13 +38,13 @@ _irqaff_options()
 		o=(-v --verbose -J --json) ;;
 	cpus)
 		o=(-o --output -n --noheadings -J --json -i --interval
-			-c --count) ;;
+			--count) ;;
 	queues)
 		o=(-J --json -n --noheadings -o --output) ;;
 	xps | rps)
 		o=(-n --dry-run -v --verbose -J --json) ;;
 	save)
-		o=(-o --output --only) ;;
+		o=(--only) ;;
 	restore)
 		o=(-n --dry-run -t --test -v --verbose -q --quiet -J --json
 			--by-number --only) ;;
@@ -64,7 +64,8 @@ _irqaff_takes_value()
 	case $1:$2 in
 	show:-o | show:--output | save:-o | save:--output) return 0 ;;
 	spread:-c | spread:--cpus | spread:-x | spread:--exclude) return 0 ;;
-	balance:-i | balance:--interval | balance:--cpus) return 0 ;;
+	balance:-i | balance:--interval | balance:-c | balance:--cpus)
+		return 0 ;;
 	mask:-b | mask:--bits | list:-b | list:--bits) return 0 ;;
 	cpus:-o | cpus:--output | cpus:-i | cpus:--interval) return 0 ;;
 	cpus:-c | cpus:--count | show:-i | show:--interval) return 0 ;;
@@ -356,7 +357,7 @@ _irqaff()
 		_irqaff_complete_columns "$cur"
 		return 0 ;;
 	spread:-c | spread:--cpus | spread:-x | spread:--exclude | \
-		balance:--cpus)
+		balance:-c | balance:--cpus)
 		_irqaff_complete_cpus "$cur"
 		return 0 ;;
 	save:-o | save:--output)
@@ -403,7 +404,7 @@ _irqaff()
 		_irqaff_complete_irqs "$cur" ;;
 	set:1 | default:0 | isolate:0 | cpus:0 | xps:1 | rps:1)
 		_irqaff_complete_cpus "$cur" ;;
-	restore:0 | check:0)
+	restore:0 | check:0 | save:0)
 		_irqaff_complete_files "$cur" ;;
 	queues:0)
 		_irqaff_complete_interfaces "$cur" ;;

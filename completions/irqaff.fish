@@ -44,7 +44,7 @@ function __irqaff_position
                 case 'show:-o' 'show:--output' 'save:-o' 'save:--output' \
                     'show:-i' 'show:--interval' 'show:-c' 'show:--count' \
                     'spread:-c' 'spread:--cpus' 'spread:-x' 'spread:--exclude' \
-                    'balance:-i' 'balance:--interval' 'balance:--cpus' \
+                    'balance:-i' 'balance:--interval' 'balance:-c' 'balance:--cpus' \
                     'mask:-b' 'mask:--bits' 'list:-b' 'list:--bits' \
                     'cpus:-o' 'cpus:--output' 'cpus:-i' 'cpus:--interval' \
                     'cpus:-c' 'cpus:--count' 'queues:-o' 'queues:--output' \
@@ -199,7 +199,7 @@ complete -c irqaff -n $c -s a -l all \
 complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
 complete -c irqaff -n $c -s i -l interval -x \
     -d 'sample for a number of seconds and add RATE'
-complete -c irqaff -n $c -s c -l count -x \
+complete -c irqaff -n $c -l count -x \
     -d 'number of samples, each headed by its time'
 complete -c irqaff -n '__irqaff_arg show 0' -a '(__irqaff_irqs)'
 
@@ -236,7 +236,8 @@ complete -c irqaff -n $c -s J -l json \
     -d 'print the plan and the result as JSON'
 complete -c irqaff -n $c -s i -l interval -x \
     -d 'measure the rates over a number of seconds'
-complete -c irqaff -n $c -l cpus -x -a '(__irqaff_cpus)' -d 'the CPUs to use'
+complete -c irqaff -n $c -s c -l cpus -x -a '(__irqaff_cpus)' \
+    -d 'the CPUs to use'
 complete -c irqaff -n $c -l xps -d 'also move the XPS of their tx queues'
 complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
 complete -c irqaff -n '__irqaff_arg balance 0' -a '(__irqaff_irqs)'
@@ -277,7 +278,7 @@ complete -c irqaff -n $c -s n -l noheadings -d 'print no header line'
 complete -c irqaff -n $c -s J -l json -d 'print JSON'
 complete -c irqaff -n $c -s i -l interval -x \
     -d 'sample for a number of seconds: add RATE, rank TOP by rate'
-complete -c irqaff -n $c -s c -l count -x \
+complete -c irqaff -n $c -l count -x \
     -d 'number of samples, each headed by its time'
 complete -c irqaff -n '__irqaff_arg cpus 0' -a '(__irqaff_cpus)'
 
@@ -299,7 +300,7 @@ complete -c irqaff -n '__irqaff_arg rps 0' -a '(__irqaff_interfaces)'
 complete -c irqaff -n '__irqaff_arg rps 1' -a '(__irqaff_cpus)'
 
 set c '__fish_seen_subcommand_from save'
-complete -c irqaff -n $c -s o -l output -r -F -d 'write to a file'
+complete -c irqaff -n '__irqaff_arg save 0' -F
 complete -c irqaff -n $c -l only -x -a '(__irqaff_irqs)' \
     -d 'save these IRQs only, not the default'
 

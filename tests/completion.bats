@@ -242,7 +242,7 @@ queues xps rps save restore check mask list"
 @test "bash completes the options of cpus" {
 	complete_line irqaff cpus -
 	assert_equal "$reply" "-o --output -n --noheadings -J --json \
--i --interval -c --count -h --help"
+-i --interval --count -h --help"
 	complete_line irqaff cpus -n --i
 	assert_equal "$reply" "--interval"
 }
@@ -325,7 +325,7 @@ queues xps rps save restore check mask list"
 	assert_equal "$reply" "--xps"
 }
 
-@test "bash completes file names for restore, check and save -o" {
+@test "bash completes file names for restore, check, save and save -o" {
 	mkdir "$BATS_TEST_TMPDIR/snaps"
 	touch "$BATS_TEST_TMPDIR/snaps/a.conf" "$BATS_TEST_TMPDIR/snaps/b.conf"
 	cd "$BATS_TEST_TMPDIR"
@@ -335,6 +335,10 @@ queues xps rps save restore check mask list"
 	assert_equal "$reply" "snaps/b.conf"
 	complete_line irqaff save -o snaps/a
 	assert_equal "$reply" "snaps/a.conf"
+	complete_line irqaff save --only dev:eth0 snaps/a
+	assert_equal "$reply" "snaps/a.conf"
+	complete_line irqaff save -
+	assert_equal "$reply" "--only -h --help"
 }
 
 @test "bash completes nothing after the arguments a command takes" {
@@ -453,12 +457,14 @@ zsh_complete() {
 @test "zsh completes cpus' options, columns and CPU sets" {
 	command -v zsh >/dev/null || skip "zsh is not installed"
 	run zsh_complete 'irqaff cpus -J -'
-	assert_output "--count --help --interval --noheadings --output -c -h -i -n -o"
+	assert_output "--count --help --interval --noheadings --output -h -i -n -o"
 	run zsh_complete 'irqaff cpus -o CPU,T'
 	assert_output "TOTAL TOP"
 	run zsh_complete 'irqaff cpus --output=+R'
 	assert_output "RATE"
 	run zsh_complete 'irqaff cpus -i 1 -c 2 0,node:'
+	assert_output "0 1"
+	run zsh_complete 'irqaff cpus -i 1 --count 2 0,node:'
 	assert_output "0 1"
 }
 

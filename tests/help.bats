@@ -184,3 +184,43 @@ Masks, as the kernel's: 32-bit hex words, comma-separated, the last
 	run -1 irqaff explain 24
 	assert_output --partial isolated
 }
+
+@test "--count, and -c as it was spelled before, take samples in show and cpus" {
+	local cmd out
+	for cmd in show cpus; do
+		run -0 --separate-stderr irqaff "$cmd" -n -i 0.001 --count 2
+		assert_equal "$stderr" ""
+		out=$output
+		# two samples, each headed by its time
+		assert_equal "$(grep -cE '^[0-9]{4}-[0-9]{2}-[0-9]{2} ' <<<"$out")" 0
+		run -0 irqaff "$cmd" -i 0.001 --count 2
+		assert_equal "$(grep -cE '^[0-9]{4}-[0-9]{2}-[0-9]{2} ' <<<"$output")" 2
+		run -0 irqaff "$cmd" -i 0.001 -c 2
+		assert_equal "$(grep -cE '^[0-9]{4}-[0-9]{2}-[0-9]{2} ' <<<"$output")" 2
+		run -2 --separate-stderr irqaff "$cmd" --count 2
+		assert_equal "${stderr%%$'\n'*}" "irqaff: $cmd: --count needs -i"
+		run -2 --separate-stderr irqaff "$cmd" -c 2
+		assert_equal "${stderr%%$'\n'*}" "irqaff: $cmd: --count needs -i"
+		# the help shows the new spelling only
+		run -0 irqaff "$cmd" --help
+		assert_line --regexp '^      --count COUNT +COUNT samples'
+		refute_line --partial '-c, --count'
+	done
+}
+
+@test "-c is a CPU set wherever a command takes one by option: spread and balance" {
+	make_root --dir "$BATS_TEST_TMPDIR/plain" --cpus 4 --irq 24=a --irq 25=b
+	run -0 --separate-stderr irqaff spread -n -c 2-3 24,25
+	local spread=$output
+	assert_line --partial '24'
+	run -0 --separate-stderr irqaff spread -n --cpus 2-3 24,25
+	assert_output "$spread"
+	run -0 --separate-stderr irqaff balance -n -i 0.001 -c 2-3 24,25
+	local balance=$output
+	run -0 --separate-stderr irqaff balance -n -i 0.001 --cpus 2-3 24,25
+	assert_output "$balance"
+	run -0 irqaff balance -n -J -i 0.001 -c 2-3 24,25
+	assert_output --partial '"cpus":"2-3"'
+	run -0 irqaff balance --help
+	assert_line --regexp '^  -c, --cpus CPUS '
+}
