@@ -69,12 +69,23 @@ help_commands() {
 @test "bash completes the command names" {
 	complete_line irqaff ''
 	assert_equal "$reply" "show set spread balance default isolate explain cpus \
-queues xps rps save restore check mask list"
+queues xps rps save restore check mask list help"
 }
 
-@test "bash completes the commands irqaff --help lists, no more, no fewer" {
+@test "bash completes the commands irqaff --help lists, and help, no more, no fewer" {
 	complete_line irqaff ''
+	assert_equal "$reply" "$(help_commands) help"
+}
+
+@test "bash completes help and a command after it, and nothing more" {
+	complete_line irqaff h
+	assert_equal "$reply" "help"
+	complete_line irqaff help ''
 	assert_equal "$reply" "$(help_commands)"
+	complete_line irqaff help s
+	assert_equal "$reply" "show set spread save"
+	complete_line irqaff help show ''
+	assert_equal "$reply" ""
 }
 
 @test "bash completes command names by prefix" {
@@ -134,6 +145,38 @@ queues xps rps save restore check mask list"
 	assert_equal "$reply" "41 42 43"
 }
 
+@test "bash completes IRQ numbers after a digit, names and keywords else, never both" {
+	complete_line irqaff show ''
+	assert_equal "$reply" "acpi eth0 eth0-TxRx-0 eth0-TxRx-1 eth1 eth1-TxRx-0 \
+eth1-TxRx-1 all dev: cpu:"
+	complete_line irqaff set 9,''
+	assert_equal "$reply" "9,acpi 9,eth0 9,eth0-TxRx-0 9,eth0-TxRx-1 9,eth1 \
+9,eth1-TxRx-0 9,eth1-TxRx-1 9,all 9,dev: 9,cpu:"
+	complete_line irqaff explain eth0,''
+	assert_equal "$reply" "eth0,acpi eth0,eth0-TxRx-0 eth0,eth0-TxRx-1 \
+eth0,eth1 eth0,eth1-TxRx-0 eth0,eth1-TxRx-1 eth0,all eth0,dev: eth0,cpu:"
+	complete_line irqaff show 41,4
+	assert_equal "$reply" "41,42 41,43"
+	complete_line irqaff show 9
+	assert_equal "$reply" "9"
+}
+
+@test "bash completes no column already typed" {
+	complete_line irqaff show -o IRQ,NAME,
+	assert_equal "$reply" "IRQ,NAME,AFFINITY IRQ,NAME,EFFECTIVE IRQ,NAME,NODE \
+IRQ,NAME,TOTAL IRQ,NAME,HINT IRQ,NAME,ONLINE IRQ,NAME,CHIP IRQ,NAME,HWIRQ \
+IRQ,NAME,TYPE IRQ,NAME,FLOW IRQ,NAME,DEVICE IRQ,NAME,MANAGED IRQ,NAME,RATE"
+	# in any case, after --output= and + too
+	complete_line irqaff show --output=irq,I
+	assert_equal "$reply" ""
+	complete_line irqaff show -o +HINT,H
+	assert_equal "$reply" "+HINT,HWIRQ"
+	complete_line irqaff cpus -o CPU,NODE,STATE,IRQS,TOTAL,T
+	assert_equal "$reply" "CPU,NODE,STATE,IRQS,TOTAL,TOP"
+	complete_line irqaff queues -o DEV,QUEUE,IRQ,AFFINITY,CPUS,XPS,RPS,
+	assert_equal "$reply" "DEV,QUEUE,IRQ,AFFINITY,CPUS,XPS,RPS,ALIGNED"
+}
+
 @test "bash completes the item after the last comma of an IRQ list" {
 	complete_line irqaff set 41,eth1
 	assert_equal "$reply" "41,eth1 41,eth1-TxRx-0 41,eth1-TxRx-1"
@@ -168,9 +211,13 @@ queues xps rps save restore check mask list"
 	assert_equal "$reply" "all N node:0 node:1"
 }
 
-@test "bash completes CPU sets for isolate, after its options too" {
+@test "bash completes CPU sets for isolate, after its options too, but not all" {
 	complete_line irqaff isolate ''
-	assert_equal "$reply" "all N node:0 node:1"
+	assert_equal "$reply" "N node:0 node:1"
+	complete_line irqaff isolate a
+	assert_equal "$reply" ""
+	complete_line irqaff isolate 1,''
+	assert_equal "$reply" "1,N 1,node:0 1,node:1"
 	complete_line irqaff isolate --check -q node:
 	assert_equal "$reply" "0 1"
 	complete_unsplit irqaff isolate -n 0,node:
@@ -303,8 +350,11 @@ queues xps rps save restore check mask list"
 	complete_line irqaff queues -J -o DEV ''
 	assert_equal "$reply" "eth1"
 	mkdir "$ROOT/sys/class/net/eth0/queues"
+	# eth1 is typed already
 	complete_unsplit irqaff queues -n eth1,
-	assert_equal "$reply" "eth1,eth0 eth1,eth1"
+	assert_equal "$reply" "eth1,eth0"
+	complete_unsplit irqaff queues -n eth1,eth0,
+	assert_equal "$reply" ""
 	complete_line irqaff queues eth0 ''
 	assert_equal "$reply" ""
 }
@@ -321,6 +371,8 @@ queues xps rps save restore check mask list"
 	assert_equal "$reply" "all N node:0 node:1"
 	complete_line irqaff xps eth1 0 ''
 	assert_equal "$reply" ""
+	complete_line irqaff rps eth1:0 node:
+	assert_equal "$reply" "0 1"
 	complete_line irqaff spread --x
 	assert_equal "$reply" "--xps"
 }
@@ -614,4 +666,27 @@ zsh_complete() {
 		DEV,XPS	columns to print
 		eth1,eth1
 	EOF
+}
+
+@test "bash completes the queues of the interface after xps DEV: and rps DEV:" {
+	local q
+	for q in tx-0 tx-1 tx-10 tx-2 rx-0 rx-1; do
+		mkdir -p "$ROOT/sys/class/net/eth1/queues/$q"
+	done
+	complete_line irqaff xps eth1:
+	assert_equal "$reply" "tx-0 tx-1 tx-2 tx-10"
+	complete_line irqaff rps -n eth1:
+	assert_equal "$reply" "rx-0 rx-1"
+	complete_line irqaff xps eth1:tx-1
+	assert_equal "$reply" "tx-1 tx-10"
+	# the queues typed are not offered again
+	complete_line irqaff xps eth1:tx-0,tx-1,
+	assert_equal "$reply" "tx-0,tx-1,tx-2 tx-0,tx-1,tx-10"
+	complete_unsplit irqaff rps eth1:rx-1,
+	assert_equal "$reply" "eth1:rx-1,rx-0"
+	# an interface with no queues, or none at all
+	complete_line irqaff xps eth0:
+	assert_equal "$reply" ""
+	complete_line irqaff xps ../eth1:
+	assert_equal "$reply" ""
 }
