@@ -450,11 +450,11 @@ IRQ,NAME,TYPE IRQ,NAME,FLOW IRQ,NAME,DEVICE IRQ,NAME,MANAGED IRQ,NAME,RATE"
 	assert_output ""
 }
 
-@test "the zsh completion describes the commands irqaff --help lists" {
+@test "the zsh completion describes the commands irqaff --help lists, and help" {
 	run awk '/commands=\(/ { on = 1; next } on && /^[[:space:]]*\)/ { exit }
 		on { sub(/^[[:space:]]*["\047]/, ""); sub(/:.*/, ""); print }' \
 		"$COMPLETIONS/_irqaff"
-	assert_equal "$(paste -sd ' ' <<<"$output")" "$(help_commands)"
+	assert_equal "$(paste -sd ' ' <<<"$output")" "$(help_commands) help"
 }
 
 # zsh_complete LINE: type LINE and a Tab into an interactive zsh that
@@ -689,4 +689,50 @@ zsh_complete() {
 	assert_equal "$reply" ""
 	complete_line irqaff xps ../eth1:
 	assert_equal "$reply" ""
+}
+
+@test "zsh completes no column or interface already typed" {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	mkdir -p "$ROOT/sys/class/net/eth0/queues" "$ROOT/sys/class/net/eth1/queues"
+	run zsh_complete 'irqaff show -o IRQ,N'
+	assert_output "NODE NAME"
+	run zsh_complete 'irqaff show -o IRQ,NAME,NODE,TOTAL,T'
+	assert_output "TYPE"
+	run zsh_complete 'irqaff queues eth1,'
+	assert_output "eth0"
+	run zsh_complete 'irqaff queues eth1,eth0,'
+	assert_output ""
+}
+
+@test "zsh completes IRQ numbers after a digit, names and keywords else" {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	run zsh_complete 'irqaff show '
+	assert_output "acpi eth0 eth0-TxRx-0 eth0-TxRx-1 eth1 eth1-TxRx-0 \
+eth1-TxRx-1 all dev: cpu:"
+	run zsh_complete 'irqaff set 9,5'
+	assert_output "51 52 53"
+}
+
+@test "zsh completes queues after xps DEV:, no all for isolate, and help" {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	local q
+	for q in tx-0 tx-1 tx-10 tx-2 rx-0 rx-1; do
+		mkdir -p "$ROOT/sys/class/net/eth1/queues/$q"
+	done
+	run zsh_complete 'irqaff xps eth1:'
+	assert_output "tx-0 tx-1 tx-2 tx-10"
+	run zsh_complete 'irqaff rps -n eth1:'
+	assert_output "rx-0 rx-1"
+	run zsh_complete 'irqaff xps eth1:tx-0,'
+	assert_output "tx-1 tx-2 tx-10"
+	run zsh_complete 'irqaff xps eth0:'
+	assert_output ""
+	run zsh_complete 'irqaff isolate '
+	assert_output "N node:"
+	run zsh_complete 'irqaff isolate --check 1,'
+	assert_output "N node:"
+	run zsh_complete 'irqaff help '
+	assert_output "$(help_commands)"
+	run zsh_complete 'irqaff help show '
+	assert_output ""
 }
