@@ -557,12 +557,13 @@ zsh_complete() {
 	assert_output ""
 }
 
-@test "fish completes the commands irqaff --help lists" {
+@test "fish completes the commands irqaff --help lists, and help" {
 	command -v fish >/dev/null || skip "fish is not installed"
 	run fish -N -c "source '$COMPLETIONS/irqaff.fish'; complete -C 'irqaff '"
 	assert_success
 	assert_equal "$(cut -f1 <<<"$output" | sort | paste -sd ' ')" \
-		"$(help_commands | tr ' ' '\n' | sort | paste -sd ' ')"
+		"$(printf '%s help' "$(help_commands)" | tr ' ' '\n' | sort |
+			paste -sd ' ')"
 }
 
 @test "fish completes IRQ names, dev: interfaces and node: nodes" {
@@ -662,9 +663,9 @@ zsh_complete() {
 		complete -C 'irqaff queues -J eth1,'
 		complete -C 'irqaff queues eth1 '"
 	assert_success
+	# eth1 is typed, and eth0 has no queues
 	assert_output - <<-'EOF'
 		DEV,XPS	columns to print
-		eth1,eth1
 	EOF
 }
 
@@ -735,4 +736,75 @@ eth1-TxRx-1 all dev: cpu:"
 	assert_output "$(help_commands)"
 	run zsh_complete 'irqaff help show '
 	assert_output ""
+}
+
+@test "fish completes no column or interface already typed" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	mkdir -p "$ROOT/sys/class/net/eth0/queues" "$ROOT/sys/class/net/eth1/queues"
+	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
+		complete -C 'irqaff show -o irq,NAME,NODE,TOTAL,T'
+		complete -C 'irqaff cpus -o +CPU,NODE,STATE,IRQS,TOTAL,'
+		complete -C 'irqaff queues eth1,'
+		complete -C 'irqaff queues eth1,eth0,'"
+	assert_success
+	assert_output - <<-'EOF'
+		irq,NAME,NODE,TOTAL,TYPE	columns to print
+		+CPU,NODE,STATE,IRQS,TOTAL,RATE	columns to print
+		+CPU,NODE,STATE,IRQS,TOTAL,TOP	columns to print
+		eth1,eth0
+	EOF
+}
+
+@test "fish completes IRQ numbers after a digit, names and keywords else" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
+		complete -C 'irqaff show '
+		complete -C 'irqaff set 9,5'"
+	assert_success
+	assert_output - <<-'EOF'
+		acpi
+		all
+		cpu:
+		dev:
+		eth0
+		eth0-TxRx-0
+		eth0-TxRx-1
+		eth1
+		eth1-TxRx-0
+		eth1-TxRx-1
+		9,51
+		9,52
+		9,53
+	EOF
+}
+
+@test "fish completes queues after xps DEV:, no all for isolate, and help" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	local q
+	for q in tx-0 tx-1 tx-10 tx-2 rx-0 rx-1; do
+		mkdir -p "$ROOT/sys/class/net/eth1/queues/$q"
+	done
+	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
+		complete -C 'irqaff xps eth1:'
+		complete -C 'irqaff rps -n eth1:'
+		complete -C 'irqaff xps eth1:tx-0,tx-2,'
+		complete -C 'irqaff xps ../eth1:'
+		complete -C 'irqaff isolate '
+		complete -C 'irqaff help sh'
+		complete -C 'irqaff help show '"
+	assert_success
+	assert_output - <<-'EOF'
+		eth1:tx-0
+		eth1:tx-1
+		eth1:tx-2
+		eth1:tx-10
+		eth1:rx-0
+		eth1:rx-1
+		eth1:tx-0,tx-2,tx-1
+		eth1:tx-0,tx-2,tx-10
+		N
+		node:0
+		node:1
+		show
+	EOF
 }
