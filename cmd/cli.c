@@ -155,6 +155,9 @@ usage(FILE *fp, const struct command *cmd)
 		fputs("; or a mask: 0xMASK (0xff00).\n", fp);
 	if (has_word(cmd->synopsis, "mask"))
 		fputs(masks_help, fp);
+	if (has_word(cmd->synopsis, "devs"))
+		fputs("\nDevs: network interfaces that have queues, "
+		    "comma-separated (eth0,eth1).\n", fp);
 	exit_statuses(fp, cmd);
 }
 

@@ -117,6 +117,24 @@ Exit status:
 	assert_equal "$stderr" ""
 }
 
+@test "queues, xps and rps show what names interfaces and queues" {
+	run -0 irqaff queues --help
+	assert_output --partial "
+Devs: network interfaces that have queues, comma-separated (eth0,eth1).
+"
+	local cmd
+	for cmd in xps rps; do
+		run -0 irqaff "$cmd" --help
+		assert_output --partial "
+Queues: numbers as a kernel list (eth0:0-3,6), or names (eth0:tx-0-3
+for xps, eth0:rx-0-3 for rps); every queue without. cpus may also be none,
+to clear the masks.
+"
+	done
+	run -0 irqaff queues -n -o DEV,QUEUE eth0
+	assert_output $'eth0 rx-0\neth0 tx-0\neth0 rx-1\neth0 tx-1'
+}
+
 @test "mask shows CPU lists only, list shows masks only" {
 	run -0 irqaff mask --help
 	assert_output --partial "
