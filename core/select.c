@@ -452,8 +452,7 @@ nothing_picked(const char *arg, const struct irqsel *it,
 		near_miss(it->arg, hint, sizeof(hint));
 		warnx("IRQ list \"%s\": \"%s\" matches no IRQ%s", quoted(arg),
 		    quoted(it->arg), hint);
-	}
-	else if (it->kind == SEL_CPU) {
+	} else if (it->kind == SEL_CPU) {
 		list = xformat(on->want, false);
 		warnx("IRQ list \"%s\": no IRQ runs on CPU %s", quoted(arg),
 		    list);
