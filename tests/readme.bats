@@ -41,7 +41,7 @@ readme_tree() {
 # Runs every example on a fresh tree of kind $1 per block; $2 "exact"
 # compares the output of blocks 1 and 2 with the README.
 run_examples() {
-	local kind=$1 exact=$2 line block=0 b cmd= want= failed= n=0
+	local kind=$1 exact=$2 line block=0 b cmd='' failed='' n=0
 	local -a cmds=() blocks=() wants=()
 	while IFS= read -r line; do
 		if [[ $line == '>'* ]]; then
