@@ -242,3 +242,11 @@ Masks, as the kernel's: 32-bit hex words, comma-separated, the last
 	run -0 irqaff balance --help
 	assert_line --regexp '^  -c, --cpus CPUS '
 }
+
+@test "set: 3 when some IRQs changed and some failed, 1 when none changed" {
+	run -3 --separate-stderr faulty "$(irq_dir 25)/smp_affinity_list:ENOSPC" \
+		irqaff set 25,26 1
+	assert_equal "$(lists 26)" 1
+	run -1 --separate-stderr faulty "$(irq_dir 25)/smp_affinity_list:ENOSPC" \
+		irqaff set 25 2
+}
