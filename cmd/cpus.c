@@ -28,14 +28,14 @@ static void cpus_columns(FILE *);
 
 const struct command cpus_command = {
 	"cpus", cpus_main, "show where interrupts land, CPU by CPU",
-	"[-nJ] [-o cols] [-i seconds [-c count]] [cpus]",
+	"[-nJ] [-o cols] [-i seconds [--count count]] [cpus]",
 	"  -o, --output COLS     the columns, comma-separated; +COLS adds to "
 	"the default\n"
 	"  -n, --noheadings      no header line\n"
 	"  -J, --json            print JSON\n"
 	"  -i, --interval SECS   sample for SECS: add RATE, rank TOP by "
 	"rate\n"
-	"  -c, --count COUNT     COUNT samples, each headed by its time\n",
+	"      --count COUNT     COUNT samples, each headed by its time\n",
 	cpus_columns
 };
 

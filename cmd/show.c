@@ -59,7 +59,8 @@ static void show_columns(FILE *);
 
 const struct command show_command = {
 	"show", show_main, "show the affinity of IRQs",
-	"[-mJnaq] [-o columns] [-s column] [-i seconds [-c count]] [irqs ...]",
+	"[-mJnaq] [-o columns] [-s column] [-i seconds [--count count]] "
+	"[irqs ...]",
 	"  -m, --mask            print CPU sets as kernel masks, not lists\n"
 	"  -J, --json            print JSON\n"
 	"  -n, --noheadings      print no header line\n"
@@ -69,7 +70,7 @@ const struct command show_command = {
 	"/proc/interrupts\n"
 	"  -q, --quiet           accepted for scripts; show never warns\n"
 	"  -i, --interval SECS   sample for SECS and add RATE\n"
-	"  -c, --count COUNT     COUNT samples, each headed by its time\n",
+	"      --count COUNT     COUNT samples, each headed by its time\n",
 	show_columns
 };
 
