@@ -25,9 +25,8 @@ static int save_main(int, char *[]);
 
 const struct command save_command = {
 	"save", save_main, "write a snapshot of every IRQ's affinity",
-	"[-o file] [--only irqs]",
-	"  -o, --output FILE  write to FILE, not standard output\n"
-	"      --only IRQS    save these IRQs only, not the default\n",
+	"[--only irqs] [file]",
+	"      --only IRQS  save these IRQs only, not the default\n",
 	NULL
 };
 
@@ -199,6 +198,9 @@ save_main(int argc, char *argv[])
 			out = optarg;
 		else if (ch == OPT_ONLY)
 			only_arg = optarg;
+	/* -o FILE, --output FILE: the old spellings of the operand */
+	if (argc - optind >= 1 && out == NULL)
+		out = argv[optind++];
 	if (argc - optind != 0)
 		return usage_error(&save_command, "unexpected argument %s",
 		    quoted(argv[optind]));

@@ -20,7 +20,7 @@ const struct command set_command = {
 	"  -v, --verbose  print a line for every IRQ\n"
 	"  -J, --json     print the result as JSON\n"
 	"  -m, --mask     read cpus as a kernel mask (ff,00000000)\n"
-	"  -q, --quiet    no irqbalance warning\n",
+	"  -q, --quiet    no irqbalance or isolated-CPU warning\n",
 	NULL
 };
 

@@ -39,7 +39,7 @@ const struct command spread_command = {
 	"      --linear            plain CPU order, not cores first\n"
 	"      --include-isolated  also use isolated and nohz_full CPUs\n"
 	"      --xps               also set the XPS CPUs of their tx queues\n"
-	"  -q, --quiet             no notes, no irqbalance warning\n",
+	"  -q, --quiet             no pool, no notes, no irqbalance warning\n",
 	NULL
 };
 
