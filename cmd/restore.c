@@ -1,7 +1,8 @@
 /*
  * restore and check: apply a snapshot, or compare the machine with it.
  *
- * restore checks every line first (status 2, nothing written). A line
+ * restore checks every line first (status 2, nothing written; so is a
+ * file with no entry at all). A line
  * that picks no IRQ, unless optional, is reported and counts as a
  * failed IRQ: status 3, or 1 when nothing else could be done. A set with
  * no online CPU is only right for an IRQ that has it already. check
@@ -111,8 +112,9 @@ check_help(FILE *fp)
 
 /*
  * One operand, the machine, the --only selection, the snapshot and the
- * IRQs there are. For check, a snapshot that cannot be read or has no
- * entry is bad input (2): status 1 means drift.
+ * IRQs there are. A snapshot with no entry is bad input (2) for both: a
+ * truncated configuration must not pass for one that asks nothing. For
+ * check, one that cannot be read is too: status 1 means drift.
  */
 static int
 run_load(int argc, char *argv[], const struct command *cmd, struct run *r)
@@ -131,9 +133,10 @@ run_load(int argc, char *argv[], const struct command *cmd, struct run *r)
 	}
 	if (r->only_arg != NULL)
 		snap_only_devs(&r->s, r->only_arg);
-	if ((rc = snap_read(&r->s, &r->m, argv[optind])) == 0 && check &&
+	if ((rc = snap_read(&r->s, &r->m, argv[optind])) == 0 &&
 	    r->s.n == 0) {
-		warnx("%s: no entries", r->s.label);
+		warnx("%s: no entries: the file is empty or holds only "
+		    "comments", r->s.label);
 		rc = -EINVAL;
 	}
 	if (rc != 0) {

@@ -361,16 +361,19 @@ irqaff: $SNAP:5: irq 31: CPU list \"6-7\": selects no online CPU"
 	assert_file "$ROOT/proc/irq/default_smp_affinity" $'f0\n'
 }
 
-@test "an empty snapshot restores nothing, and check calls it bad input" {
+@test "an empty or comment-only snapshot is bad input for restore, restore -t and check" {
 	tree
 	before=$(tree_sum)
-	printf '# nothing\n\n   \n' >"$SNAP"
-	run --separate-stderr irqaff restore "$SNAP"
-	assert_success
-	assert_output ""
-	assert_equal "$stderr" ""
-	run --separate-stderr -2 irqaff check "$SNAP"
-	assert_equal "$stderr" "irqaff: $SNAP: no entries"
+	for text in '' '# nothing\n\n   \n' '\r\n  # x\r\n'; do
+		printf "$text" >"$SNAP"
+		for cmd in restore 'restore -t' 'restore -n' 'restore --only 41' \
+			check; do
+			# shellcheck disable=SC2086 # cmd is a command and options
+			run --separate-stderr -2 irqaff $cmd "$SNAP"
+			assert_output ""
+			assert_equal "$stderr" "irqaff: $SNAP: no entries: the file is empty or holds only comments"
+		done
+	done
 	assert_equal "$(tree_sum)" "$before"
 }
 
