@@ -446,6 +446,7 @@ restore_main(int argc, char *argv[])
 	}
 	if (r.flags & APPLY_JSON)
 		r.flags &= ~APPLY_VERBOSE;
+	r.s.verbose = r.flags & APPLY_VERBOSE;
 	if ((status = run_load(argc, argv, &restore_command, &r)) != EXIT_OK)
 		return status;
 	if (r.test) {
