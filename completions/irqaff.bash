@@ -44,7 +44,7 @@ _irqaff_options()
 	xps | rps)
 		o=(-n --dry-run -v --verbose) ;;
 	save)
-		o=(-o --output --only) ;;
+		o=(-o --output --only --optional) ;;
 	restore)
 		o=(-n --dry-run -t --test -v --verbose -q --quiet -J --json
 			--by-number --only) ;;

@@ -301,6 +301,8 @@ set c '__fish_seen_subcommand_from save'
 complete -c irqaff -n $c -s o -l output -r -F -d 'write to a file'
 complete -c irqaff -n $c -l only -x -a '(__irqaff_irqs)' \
     -d 'save these IRQs only, not the default'
+complete -c irqaff -n $c -l optional \
+    -d 'mark IRQ and queue lines ?: they may match nothing'
 
 set c '__fish_seen_subcommand_from restore'
 complete -c irqaff -n $c -s n -l dry-run \
