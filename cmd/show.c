@@ -850,7 +850,7 @@ show_main(int argc, char *argv[])
 		return EXIT_FAIL;
 	sh.scratch = xcpuset(sh.m.nbits);
 	if (argc - optind >= 1) {
-		status = exit_status(irqs_select_many(argc - optind,
+		status = exit_status(irqs_query_many(argc - optind,
 		    argv + optind, &sh.only));
 		sh.filter = true;
 	}

@@ -938,7 +938,7 @@ EOF2
 	assert_equal "$stderr" 'irqaff: IRQ list "dev:end9": device end9 has no IRQs or does not exist'
 	run -2 irqaff restore --only dev:.. "$SNAP"
 	# and elsewhere a device without IRQs selects nothing
-	run -2 irqaff show dev:end0
+	run -2 irqaff set -n dev:end0 0
 }
 
 @test "a queue write the kernel refuses is said in its own words, with its errno in -J" {
