@@ -289,14 +289,7 @@ cpu_root() {
 	cpu_root
 	run --separate-stderr irqaff show cpu:3 -J -o irq,affinity,effective
 	assert_success
-	assert_output - <<-'EOF'
-		{
-		   "interrupts": [
-		      {"irq": 25, "affinity": "2-5", "effective": "3"},
-		      {"irq": 26, "affinity": "3", "effective": "3"}
-		   ]
-		}
-	EOF
+	assert_output '{"interrupts":[{"irq":25,"affinity":"2-5","effective":"3"},{"irq":26,"affinity":"3","effective":"3"}]}'
 	assert_equal "$stderr" ""
 }
 
@@ -310,14 +303,7 @@ cpu_root() {
 	assert_output "$(printf '%s\n' 27 28)"
 	run --separate-stderr irqaff show -J -o irq,affinity,effective cpu:6-7
 	assert_success
-	assert_output - <<-'EOF'
-		{
-		   "interrupts": [
-		      {"irq": 27, "affinity": "4-7", "effective": null},
-		      {"irq": 28, "affinity": "0-7", "effective": null}
-		   ]
-		}
-	EOF
+	assert_output '{"interrupts":[{"irq":27,"affinity":"4-7","effective":null},{"irq":28,"affinity":"0-7","effective":null}]}'
 }
 
 @test "cpu: reads the effective mask file where there is no list file" {

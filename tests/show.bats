@@ -377,7 +377,7 @@ $(usage_of show)"
 	assert_output ""
 	assert_equal "$stderr" 'irqaff: note: IRQ list "eth9-*": "eth9-*" matches no IRQ'
 	run --separate-stderr -0 irqaff show -J 'eth9-*' dev:eth9
-	assert_equal "$(jq -c . <<<"$output")" '{"interrupts":[]}'
+	assert_output '{"interrupts":[]}'
 	assert_equal "$stderr" 'irqaff: note: IRQ list "eth9-*": "eth9-*" matches no IRQ
 irqaff: note: IRQ list "dev:eth9": device eth9 has no IRQs or does not exist'
 	# a CPU no IRQ runs on is an answer, not a mistake: no note
@@ -385,8 +385,8 @@ irqaff: note: IRQ list "dev:eth9": device eth9 has no IRQs or does not exist'
 	assert_output "IRQ"
 	assert_equal "$stderr" ""
 	run --separate-stderr -0 irqaff show -J -i 0.01 -c 2 -o irq cpu:3
-	assert_equal "$(jq -c 'del(.time)' <<<"$output")" '{"interval":0.01,"interrupts":[]}
-{"interval":0.01,"interrupts":[]}'
+	assert_equal "$(jq -c 'del(.time, .interval)' <<<"$output")" '{"interrupts":[]}
+{"interrupts":[]}'
 	# a bad selector is still bad input
 	run --separate-stderr -2 irqaff show 24,,25
 	assert_output ""
