@@ -7,7 +7,7 @@
  * failed IRQ: status 3, or 1 when nothing else could be done. A set with
  * no online CPU is only right for an IRQ that has it already. check
  * prints each difference, and exits 0 when there is none, 1 when there
- * is one. With --only, the lines resolve as without it, and only the
+ * is one; -q prints none of it. With --only, the lines resolve as without it, and only the
  * selected IRQs are applied or compared. -J prints the result as one
  * JSON object (JSON RESULTS in irqaff(8)). Queue lines (xps, rps) are
  * applied after the IRQs, so that XPS follows the IRQ layout, and with
@@ -50,7 +50,9 @@ const struct command restore_command = {
 
 const struct command check_command = {
 	"check", check_main, "compare the machine with a snapshot",
-	"[-J] [--by-number] [--only irqs] file",
+	"[-qJ] [--by-number] [--only irqs] file",
+	"  -q, --quiet      print no differences: the exit status is the "
+	"answer\n"
 	"  -J, --json       print the differences as JSON\n"
 	"      --by-number  match IRQs by number, not by name\n"
 	"      --only IRQS  compare these IRQs only, not the default\n",
@@ -72,6 +74,7 @@ static const struct option restore_opts[] = {
 };
 
 static const struct option check_opts[] = {
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "json", no_argument, NULL, 'J' },
 	{ "by-number", no_argument, NULL, OPT_BY_NUMBER },
 	{ "only", required_argument, NULL, OPT_ONLY },
@@ -493,6 +496,7 @@ restore_main(int argc, char *argv[])
 /* check's report: lines on stdout, or with -J the members of one object. */
 struct report {
 	bool	 json;
+	bool	 quiet;			/* -q without -J: nothing on stdout */
 	FILE	*diffs, *failed;	/* -J: the elements of each array */
 	char	*dtext, *ftext;
 	size_t	 dlen, flen, matching;
@@ -569,7 +573,9 @@ differs(struct report *rp, long irq, const char *names,
 		fprintf(rp->diffs, ",\"current\":\"%s\",\"want\":\"%s\","
 		    "\"managed\":%s,\"unmovable\":%s}", a, b, managed ?
 		    "true" : "false", fixed ? "true" : "false");
-	} else if (irq < 0)
+	} else if (rp->quiet)
+		;
+	else if (irq < 0)
 		printf("default: %s (want %s)\n", a, b);
 	else
 		printf("irq %ld%s%s: %s (want %s%s)\n", irq,
@@ -657,7 +663,7 @@ check_queue(struct run *r, struct report *rp, const struct snapq *q)
 			json_queue(rp->qdiffs, q->e);
 			fprintf(rp->qdiffs, ",\"current\":\"%s\",\"want\":"
 			    "\"%s\"}", a, b);
-		} else
+		} else if (!rp->quiet)
 			printf("%s: %s (want %s)\n", label,
 			    *a != '\0' ? a : "none", *b != '\0' ? b : "none");
 		free(a);
@@ -705,9 +711,11 @@ check_main(int argc, char *argv[])
 	int ch, status;
 
 	memset(&r, 0, sizeof(r));
-	while ((ch = getopts(argc, argv, &check_command, "J", check_opts)) !=
+	while ((ch = getopts(argc, argv, &check_command, "qJ", check_opts)) !=
 	    -1)
-		if (ch == 'J')
+		if (ch == 'q')
+			rp.quiet = true;
+		else if (ch == 'J')
 			rp.json = true;
 		else if (ch == OPT_BY_NUMBER)
 			r.s.by_number = true;
@@ -715,6 +723,8 @@ check_main(int argc, char *argv[])
 			r.only_arg = optarg;
 	/* the lines that pick nothing: on stdout, or warnings beside JSON */
 	r.s.check = !rp.json;
+	rp.quiet = rp.quiet && !rp.json;
+	r.s.quiet = rp.quiet;
 	if ((status = run_load(argc, argv, &check_command, &r)) != EXIT_OK)
 		return status;
 	cur = xcpuset(r.m.nbits);

@@ -49,7 +49,7 @@ _irqaff_options()
 		o=(-n --dry-run -t --test -v --verbose -q --quiet -J --json
 			--by-number --only) ;;
 	check)
-		o=(-J --json --by-number --only) ;;
+		o=(-q --quiet -J --json --by-number --only) ;;
 	mask | list)
 		o=(-b --bits) ;;
 	*)

@@ -318,6 +318,8 @@ complete -c irqaff -n $c -l only -x -a '(__irqaff_irqs)' \
 complete -c irqaff -n '__irqaff_arg restore 0' -F
 
 set c '__fish_seen_subcommand_from check'
+complete -c irqaff -n $c -s q -l quiet \
+    -d 'print no differences: the exit status is the answer'
 complete -c irqaff -n $c -s J -l json -d 'print the differences as JSON'
 complete -c irqaff -n $c -l by-number -d 'match IRQs by number, not by name'
 complete -c irqaff -n $c -l only -x -a '(__irqaff_irqs)' \

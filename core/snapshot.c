@@ -83,6 +83,8 @@ report(struct snap *s)
 	const struct problem *p;
 	size_t i;
 
+	if (s->check && s->quiet)
+		return;
 	if (s->nproblems > 1 && mergesort(s->problems, s->nproblems,
 	    sizeof(*s->problems), cmpproblem) != 0)
 		err(1, NULL);

@@ -61,6 +61,7 @@ struct snap {
 	size_t		 nqueues;
 	bool		 by_number;
 	bool		 check;		/* report to stdout, not stderr */
+	bool		 quiet;		/* with check: report nothing */
 	bool		 verbose;	/* each line beyond the CPUs too */
 	struct beyond	 beyond;
 };
