@@ -348,7 +348,7 @@ read_counts(struct cpus *c, bool first)
 static int
 count_irqs(struct cpus *c)
 {
-	struct irqs all = { NULL, 0 };
+	struct irqs all = { 0 };
 	struct cpuset *set;
 	struct perr pe;
 	size_t i;

@@ -19,7 +19,6 @@
 #include "core/netqueue.h"
 #include "core/select.h"
 #include "core/xalloc.h"
-#include "lib/irqsel.h"
 #include "lib/snapline.h"
 #include "lib/text.h"
 #include "procfs.h"
@@ -139,27 +138,9 @@ save_netif(FILE *fp, struct machine *m, const char *name, const char *mark)
 	return rc;
 }
 
-/* Whether the selector has the item dev:NAME. */
-static bool
-dev_named(const char *only_arg, const char *name)
-{
-	struct irqsel *items;
-	struct perr pe;
-	size_t n, i;
-	bool named = false;
-
-	if (irqsel_parse(only_arg, &items, &n, &pe) != 0)
-		return false;
-	for (i = 0; i < n && !named; i++)
-		named = items[i].kind == SEL_DEV &&
-		    strcmp(items[i].arg, name) == 0;
-	irqsel_free(items, n);
-	return named;
-}
-
 /* The queues of every interface, or with --only of those it names. */
 static int
-save_queues(FILE *fp, struct machine *m, const char *only_arg,
+save_queues(FILE *fp, struct machine *m, const struct irqs *only,
     const char *mark)
 {
 	char **names;
@@ -169,7 +150,7 @@ save_queues(FILE *fp, struct machine *m, const char *only_arg,
 	if ((rc = netif_names(&names, &n)) != 0)
 		return rc;
 	for (i = 0; rc == 0 && i < n; i++)
-		if (only_arg == NULL || dev_named(only_arg, names[i]))
+		if (only == NULL || irqs_dev_named(only, names[i]))
 			rc = save_netif(fp, m, names[i], mark);
 	procfs_dir_free(names, n);
 	return rc;
@@ -181,7 +162,7 @@ save_irqs(FILE *fp, struct machine *m, const struct irqs *only,
     const char *mark)
 {
 	struct cpuset *set = xcpuset(m->nbits);
-	struct irqs irqs = { NULL, 0 };
+	struct irqs irqs = { 0 };
 	struct perr pe;
 	char *list;
 	size_t i;
@@ -215,7 +196,7 @@ static int
 save_main(int argc, char *argv[])
 {
 	struct machine m;
-	struct irqs only = { NULL, 0 };
+	struct irqs only = { 0 };
 	const char *out = NULL, *only_arg = NULL, *mark = "";
 	char *text = NULL;
 	size_t len = 0;
@@ -244,7 +225,8 @@ save_main(int argc, char *argv[])
 		err(EXIT_FAIL, NULL);
 	if ((rc = save_irqs(fp, &m, only_arg != NULL ? &only : NULL,
 	    mark)) == 0)
-		rc = save_queues(fp, &m, only_arg, mark);
+		rc = save_queues(fp, &m, only_arg != NULL ? &only : NULL,
+		    mark);
 	if (fclose(fp) != 0)
 		err(EXIT_FAIL, NULL);
 	if (rc != 0)

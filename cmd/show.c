@@ -488,7 +488,7 @@ read_selected(struct show *sh)
 static int
 add_rowless(struct show *sh)
 {
-	struct irqs seen, dirs;
+	struct irqs seen = { 0 }, dirs;
 	struct row *row;
 	size_t i;
 

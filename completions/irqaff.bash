@@ -42,7 +42,7 @@ _irqaff_options()
 	queues)
 		o=(-J --json -n --noheadings -o --output) ;;
 	xps | rps)
-		o=(-n --dry-run -v --verbose) ;;
+		o=(-n --dry-run -v --verbose -J --json) ;;
 	save)
 		o=(-o --output --only --optional) ;;
 	restore)

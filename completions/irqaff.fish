@@ -292,6 +292,7 @@ set c '__fish_seen_subcommand_from xps rps'
 complete -c irqaff -n $c -s n -l dry-run \
     -d 'print what would change, write nothing'
 complete -c irqaff -n $c -s v -l verbose -d 'print a line for every queue'
+complete -c irqaff -n $c -s J -l json -d 'print the result as JSON'
 complete -c irqaff -n '__irqaff_arg xps 0' -a '(__irqaff_interfaces)'
 complete -c irqaff -n '__irqaff_arg xps 1' -a '(__irqaff_cpus)'
 complete -c irqaff -n '__irqaff_arg rps 0' -a '(__irqaff_interfaces)'

@@ -20,9 +20,33 @@
 void
 irqs_free(struct irqs *s)
 {
+	size_t i;
+
+	for (i = 0; i < s->ndevs; i++)
+		free(s->devs[i]);
+	free(s->devs);
+	free(s->alone);
 	free(s->v);
-	s->v = NULL;
-	s->n = 0;
+	*s = (struct irqs){ 0 };
+}
+
+/* Whether the selection's item named v[i] by its number alone. */
+bool
+irqs_alone(const struct irqs *s, size_t i)
+{
+	return s->alone != NULL && s->alone[i];
+}
+
+/* Whether the selection has the item dev:NAME. */
+bool
+irqs_dev_named(const struct irqs *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->ndevs; i++)
+		if (strcmp(s->devs[i], name) == 0)
+			return true;
+	return false;
 }
 
 /* Binary search; *at, when given, is the index of irq. */
@@ -52,6 +76,7 @@ irqs_all(struct irqs *out)
 {
 	int rc;
 
+	*out = (struct irqs){ 0 };
 	if ((rc = procfs_numbers("proc/irq", &out->v, &out->n)) != 0) {
 		out->v = NULL;
 		out->n = 0;
@@ -189,8 +214,7 @@ device_irqs(const char *name, struct irqs *out, char **dirp)
 	size_t i;
 	bool found;
 
-	out->v = NULL;
-	out->n = 0;
+	*out = (struct irqs){ 0 };
 	for (i = 0; i < nitems(device_dirs); i++) {
 		snprintf(dir, sizeof(dir), device_dirs[i], name);
 		if (procfs_exists(dir))
@@ -288,10 +312,13 @@ oncpus_read(const char *arg, const char *text, struct oncpus *on)
 	return rc;
 }
 
-/* Marks what one selector item picks; returns how many it picked. */
+/*
+ * Marks what one selector item picks, and in alone an IRQ it names by
+ * its number alone; returns how many it picked.
+ */
 static size_t
 select_item(const struct irqsel *it, const struct irqs *all, bool *pick,
-    struct names *names, struct oncpus *on)
+    bool *alone, struct names *names, struct oncpus *on)
 {
 	struct irqs dev;
 	size_t i, at, hits = 0;
@@ -318,6 +345,7 @@ select_item(const struct irqsel *it, const struct irqs *all, bool *pick,
 		else
 			hit = glob_matches(it->arg, all->v[i], &names[i]);
 		pick[i] |= hit;
+		alone[i] |= hit && it->kind == SEL_RANGE && it->lo == it->hi;
 		hits += hit;
 	}
 	return hits;
@@ -364,6 +392,13 @@ nothing_picked(const char *arg, const struct irqsel *it,
 		warnx("IRQ list \"%s\": there are no IRQs", quoted(arg));
 }
 
+static void
+add_dev(struct irqs *s, const char *name)
+{
+	s->devs = xreallocarray(s->devs, s->ndevs + 1, sizeof(*s->devs));
+	s->devs[s->ndevs++] = xstrdup(name);
+}
+
 /* Whether a dev: item names a network interface (sys/class/net/NAME). */
 static bool
 is_netif(const char *name)
@@ -375,6 +410,26 @@ is_netif(const char *name)
 		return false;
 	snprintf(rel, sizeof(rel), "sys/class/net/%s", name);
 	return procfs_exists(rel);
+}
+
+/* The selection: the IRQs picked, those named alone, the dev: items. */
+static void
+keep_picked(struct irqs *out, const struct irqs *all, const bool *pick,
+    const bool *alone, const struct irqsel *sel, size_t nsel)
+{
+	size_t i, k;
+
+	out->v = xcalloc(all->n + 1, sizeof(*out->v));
+	out->alone = xcalloc(all->n + 1, sizeof(*out->alone));
+	for (i = k = 0; i < all->n; i++)
+		if (pick[i]) {
+			out->alone[k] = alone[i];
+			out->v[k++] = all->v[i];
+		}
+	out->n = k;
+	for (i = 0; i < nsel; i++)
+		if (sel[i].kind == SEL_DEV)
+			add_dev(out, sel[i].arg);
 }
 
 /*
@@ -393,12 +448,11 @@ select_irqs(const char *arg, struct irqs *out, int flags)
 	struct irqsel *sel;
 	struct names *names;
 	struct perr pe;
-	size_t nsel, i, k;
-	bool *pick;
+	size_t nsel, i;
+	bool *pick, *alone;
 	int rc;
 
-	out->v = NULL;
-	out->n = 0;
+	*out = (struct irqs){ 0 };
 	if ((rc = irqsel_parse(arg, &sel, &nsel, &pe)) != 0) {
 		if (rc == -ENOMEM)
 			err(1, NULL);
@@ -416,25 +470,22 @@ select_irqs(const char *arg, struct irqs *out, int flags)
 		return rc;
 	}
 	pick = xcalloc(all.n, sizeof(*pick));
+	alone = xcalloc(all.n, sizeof(*alone));
 	names = xcalloc(all.n, sizeof(*names));
 	for (i = 0; rc == 0 && i < nsel; i++)
-		if (select_item(&sel[i], &all, pick, names, &on) == 0 &&
+		if (select_item(&sel[i], &all, pick, alone, names, &on) == 0 &&
 		    !((flags & SELECT_QUEUES) && sel[i].kind == SEL_DEV &&
 		    is_netif(sel[i].arg))) {
 			nothing_picked(arg, &sel[i], &on, flags);
 			if (!(flags & SELECT_QUERY))
 				rc = -EINVAL;
 		}
-	if (rc == 0) {
-		out->v = xcalloc(all.n, sizeof(*out->v));
-		for (i = k = 0; i < all.n; i++)
-			if (pick[i])
-				out->v[k++] = all.v[i];
-		out->n = k;
-	}
+	if (rc == 0)
+		keep_picked(out, &all, pick, alone, sel, nsel);
 	for (i = 0; i < all.n; i++)
 		irq_actions_free(names[i].v, names[i].n);
 	free(names);
+	free(alone);
 	free(pick);
 	cpuset_free(on.want);
 	cpuset_free(on.set);
@@ -442,6 +493,39 @@ select_irqs(const char *arg, struct irqs *out, int flags)
 	irqs_free(&all);
 	irqsel_free(sel, nsel);
 	return rc;
+}
+
+/* Adds one selection to another: two sorted sets, and what they named. */
+static void
+merge(struct irqs *out, const struct irqs *one)
+{
+	struct irqs sum = { NULL, 0, NULL, out->devs, out->ndevs };
+	size_t i, j, k;
+	bool a;
+
+	sum.v = xcalloc(out->n + one->n + 1, sizeof(*sum.v));
+	sum.alone = xcalloc(out->n + one->n + 1, sizeof(*sum.alone));
+	for (i = j = k = 0; i < out->n || j < one->n; k++) {
+		if (j == one->n || (i < out->n && out->v[i] < one->v[j])) {
+			a = irqs_alone(out, i);
+			sum.v[k] = out->v[i++];
+		} else if (i == out->n || one->v[j] < out->v[i]) {
+			a = irqs_alone(one, j);
+			sum.v[k] = one->v[j++];
+		} else {
+			a = irqs_alone(out, i) || irqs_alone(one, j);
+			sum.v[k] = out->v[i++];
+			j++;
+		}
+		sum.alone[k] = a;
+	}
+	sum.n = k;
+	for (i = 0; i < one->ndevs; i++)
+		add_dev(&sum, one->devs[i]);
+	out->devs = NULL;
+	out->ndevs = 0;
+	irqs_free(out);
+	*out = sum;
 }
 
 /*
@@ -452,34 +536,18 @@ select_irqs(const char *arg, struct irqs *out, int flags)
 static int
 select_many(int argc, char *argv[], struct irqs *out, int flags)
 {
-	struct irqs one, sum;
-	size_t i, j, k;
+	struct irqs one;
 	int n, rc, first = 0;
 
-	out->v = NULL;
-	out->n = 0;
+	*out = (struct irqs){ 0 };
 	for (n = 0; n < argc; n++) {
 		if ((rc = select_irqs(argv[n], &one, flags)) != 0) {
 			if (first == 0)
 				first = rc;
 			continue;
 		}
-		/* merge two sorted sets */
-		sum.v = xcalloc(out->n + one.n, sizeof(*sum.v));
-		for (i = j = k = 0; i < out->n || j < one.n; k++) {
-			if (j == one.n || (i < out->n && out->v[i] < one.v[j]))
-				sum.v[k] = out->v[i++];
-			else if (i == out->n || one.v[j] < out->v[i])
-				sum.v[k] = one.v[j++];
-			else {
-				sum.v[k] = out->v[i++];
-				j++;
-			}
-		}
-		sum.n = k;
-		irqs_free(out);
+		merge(out, &one);
 		irqs_free(&one);
-		*out = sum;
 	}
 	if (first != 0)
 		irqs_free(out);

@@ -312,7 +312,7 @@ queues xps rps save restore check mask list"
 @test "bash completes xps and rps: options, an interface, then a CPU set" {
 	mkdir "$ROOT/sys/class/net/eth1/queues"
 	complete_line irqaff xps -
-	assert_equal "$reply" "-n --dry-run -v --verbose -h --help"
+	assert_equal "$reply" "-n --dry-run -v --verbose -J --json -h --help"
 	complete_line irqaff rps -v ''
 	assert_equal "$reply" "eth1"
 	complete_line irqaff xps -n e
@@ -477,7 +477,7 @@ zsh_complete() {
 	command -v zsh >/dev/null || skip "zsh is not installed"
 	mkdir "$ROOT/sys/class/net/eth1/queues"
 	run zsh_complete 'irqaff xps -'
-	assert_output "--dry-run --help --verbose -n -h -v"
+	assert_output "--dry-run --help --json --verbose -n -h -J -v"
 	run zsh_complete 'irqaff rps -n e'
 	assert_output "eth1"
 }
@@ -525,16 +525,18 @@ zsh_complete() {
 	EOF
 }
 
-@test "fish completes the interface of xps and rps" {
+@test "fish completes the interface of xps and rps, and --json" {
 	command -v fish >/dev/null || skip "fish is not installed"
 	mkdir "$ROOT/sys/class/net/eth1/queues"
 	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
 		complete -C 'irqaff xps e'
-		complete -C 'irqaff rps -n e'"
+		complete -C 'irqaff rps -n e'
+		complete -C 'irqaff rps --js'"
 	assert_success
 	assert_output - <<-'EOF'
 		eth1
 		eth1
+		--json	print the result as JSON
 	EOF
 }
 
