@@ -37,12 +37,12 @@ static int balance_main(int, char *[]);
 const struct command balance_command = {
 	"balance", balance_main,
 	"put the busiest IRQs on the least-loaded CPUs, by measured rate",
-	"[-nvqJ] [-i seconds] [--cpus cpus] [--xps] [irqs]",
+	"[-nvqJ] [-i seconds] [-c cpus] [--xps] [irqs]",
 	"  -n, --dry-run          print the plan, write nothing\n"
 	"  -v, --verbose          list every IRQ of the plan, moved or not\n"
 	"  -J, --json             print the plan and the result as JSON\n"
 	"  -i, --interval SECS    measure the rates over SECS (default 5)\n"
-	"      --cpus CPUS        the CPUs to use (default: online, not "
+	"  -c, --cpus CPUS        the CPUs to use (default: online, not "
 	"isolated\n"
 	"                         or nohz_full)\n"
 	"      --xps              also move the XPS of their tx queues\n"
@@ -108,9 +108,10 @@ balance_options(int argc, char *argv[], struct balance *b)
 	int ch, rc, flags = 0;
 
 	b->sm.interval = INTERVAL;
-	while ((ch = getopts(argc, argv, &balance_command, "nvJi:q",
+	while ((ch = getopts(argc, argv, &balance_command, "nvJi:qc:",
 	    balance_opts)) != -1) {
 		switch (ch) {
+		case 'c':
 		case OPT_CPUS:
 			b->carg = optarg;
 			break;

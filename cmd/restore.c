@@ -32,7 +32,6 @@
 
 static int restore_main(int, char *[]);
 static int check_main(int, char *[]);
-static void check_help(FILE *);
 
 const struct command restore_command = {
 	"restore", restore_main, "apply a snapshot",
@@ -56,7 +55,7 @@ const struct command check_command = {
 	"  -J, --json       print the differences as JSON\n"
 	"      --by-number  match IRQs by number, not by name\n"
 	"      --only IRQS  compare these IRQs only, not the default\n",
-	check_help
+	NULL
 };
 
 enum { OPT_BY_NUMBER = 256, OPT_ONLY };
@@ -101,14 +100,6 @@ run_free(struct run *r)
 	irqs_free(&r->only);
 	snap_free(&r->s);
 	machine_free(&r->m);
-}
-
-static void
-check_help(FILE *fp)
-{
-	fprintf(fp, "\ncheck exits with 1 when the machine differs from the "
-	    "snapshot, and with 2\nwhen the snapshot cannot be read, is "
-	    "wrong or has no entry.\n");
 }
 
 /*

@@ -27,10 +27,9 @@ static int save_main(int, char *[]);
 
 const struct command save_command = {
 	"save", save_main, "write a snapshot of every IRQ's affinity",
-	"[-o file] [--only irqs] [--optional]",
-	"  -o, --output FILE  write to FILE, not standard output\n"
-	"      --only IRQS    save these IRQs only, not the default\n"
-	"      --optional     mark IRQ and queue lines ?: they may match "
+	"[--only irqs] [--optional] [file]",
+	"      --only IRQS  save these IRQs only, not the default\n"
+	"      --optional   mark IRQ and queue lines ?: they may match "
 	"nothing\n",
 	NULL
 };
@@ -211,6 +210,9 @@ save_main(int argc, char *argv[])
 			only_arg = optarg;
 		else if (ch == OPT_OPTIONAL)
 			mark = "?";
+	/* -o FILE, --output FILE: the old spellings of the operand */
+	if (argc - optind >= 1 && out == NULL)
+		out = argv[optind++];
 	if (argc - optind != 0)
 		return usage_error(&save_command, "unexpected argument %s",
 		    quoted(argv[optind]));

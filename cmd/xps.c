@@ -49,8 +49,7 @@ xps_help(FILE *fp)
 {
 	fprintf(fp, "\nQueues: numbers as a kernel list (eth0:0-3,6), or "
 	    "names (eth0:tx-0-3\nfor xps, eth0:rx-0-3 for rps); every queue "
-	    "without. cpus: a CPU list,\nnode:K, a 0x mask, or none to clear "
-	    "the masks.\n");
+	    "without. cpus may also be none,\nto clear the masks.\n");
 }
 
 /*

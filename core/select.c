@@ -351,6 +351,89 @@ select_item(const struct irqsel *it, const struct irqs *all, bool *pick,
 	return hits;
 }
 
+/* The longest start that every action name of the IRQs shares. */
+static char *
+common_start(const struct irqs *dev, bool *same)
+{
+	char **v, *start = NULL;
+	size_t n, i, k, len;
+
+	*same = true;
+	for (i = 0; i < dev->n; i++) {
+		irq_actions(dev->v[i], &v, &n);
+		for (k = 0; k < n; k++) {
+			if (start == NULL) {
+				start = xstrdup(v[k]);
+				continue;
+			}
+			*same &= strcmp(start, v[k]) == 0;
+			for (len = 0; start[len] == v[k][len] &&
+			    start[len] != '\0'; len++)
+				continue;
+			start[len] = '\0';
+		}
+		irq_actions_free(v, n);
+	}
+	return start;
+}
+
+/*
+ * The device a glob may have meant, in name: the glob's plain start,
+ * without the separators that end it (eth0 for eth0-* or eth0), else its
+ * start up to the first '-' (eth0 for eth0-TxRx-*). False if none is.
+ */
+static bool
+glob_device(const char *glob, char *name, size_t size, struct irqs *dev)
+{
+	size_t len = strcspn(glob, "*?[\\"), pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 1)
+			len = strcspn(name, "-");
+		while (len > 0 && strchr("-_.:", glob[len - 1]) != NULL)
+			len--;
+		if (len == 0 || len >= size)
+			return false;
+		memcpy(name, glob, len);
+		name[len] = '\0';
+		if (strchr(name, '/') == NULL &&
+		    device_irqs(name, dev, NULL) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A glob that matches no IRQ but names a device, as eth0-* or eth0 for an
+ * interface whose IRQs are virtio1-input.0, ...: the hint to write after
+ * the error, else "".
+ */
+static void
+near_miss(const char *glob, char *hint, size_t size)
+{
+	char name[NAME_MAX + 1], qname[264], *start = NULL;
+	struct irqs dev;
+	bool same;
+
+	hint[0] = '\0';
+	if (!glob_device(glob, name, sizeof(name), &dev))
+		return;
+	/* eth0-TxRx-9 of an igb eth0 is a queue it lacks: no hint */
+	if (dev.n > 0 && (start = common_start(&dev, &same)) != NULL &&
+	    strncmp(start, name, strlen(name)) != 0) {
+		strlcpy(qname, quoted(name), sizeof(qname));
+		if (*start == '\0')
+			snprintf(hint, size, "; %s's IRQs have other names: "
+			    "try dev:%s", qname, qname);
+		else
+			snprintf(hint, size, "; %s's IRQs are named %s%s: "
+			    "try dev:%s", qname, quoted(start), same ? "" : "*",
+			    qname);
+	}
+	free(start);
+	irqs_free(&dev);
+}
+
 /* How select_irqs() takes an item that picks nothing. */
 enum {
 	SELECT_QUEUES = 1,	/* a dev: item may name an interface's queues */
@@ -367,7 +450,7 @@ nothing_picked(const char *arg, const struct irqsel *it,
     const struct oncpus *on, int flags)
 {
 	const char *pfx = flags & SELECT_QUERY ? "note: " : "";
-	char *list;
+	char *list, hint[640];
 
 	if ((flags & SELECT_QUERY) &&
 	    (it->kind == SEL_CPU || it->kind == SEL_ALL))
@@ -380,10 +463,11 @@ nothing_picked(const char *arg, const struct irqsel *it,
 	else if (it->kind == SEL_DEV)
 		warnx("%sIRQ list \"%s\": device %s has no IRQs or does not "
 		    "exist", pfx, quoted(arg), quoted(it->arg));
-	else if (it->kind == SEL_GLOB)
-		warnx("%sIRQ list \"%s\": \"%s\" matches no IRQ", pfx,
-		    quoted(arg), quoted(it->arg));
-	else if (it->kind == SEL_CPU) {
+	else if (it->kind == SEL_GLOB) {
+		near_miss(it->arg, hint, sizeof(hint));
+		warnx("%sIRQ list \"%s\": \"%s\" matches no IRQ%s", pfx,
+		    quoted(arg), quoted(it->arg), hint);
+	} else if (it->kind == SEL_CPU) {
 		list = xformat(on->want, false);
 		warnx("IRQ list \"%s\": no IRQ runs on CPU %s", quoted(arg),
 		    list);
