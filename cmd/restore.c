@@ -1,12 +1,13 @@
 /*
  * restore and check: apply a snapshot, or compare the machine with it.
  *
- * restore checks every line first (status 2, nothing written). A line
+ * restore checks every line first (status 2, nothing written; so is a
+ * file with no entry at all). A line
  * that picks no IRQ, unless optional, is reported and counts as a
  * failed IRQ: status 3, or 1 when nothing else could be done. A set with
  * no online CPU is only right for an IRQ that has it already. check
  * prints each difference, and exits 0 when there is none, 1 when there
- * is one. With --only, the lines resolve as without it, and only the
+ * is one; -q prints none of it. With --only, the lines resolve as without it, and only the
  * selected IRQs are applied or compared. -J prints the result as one
  * JSON object (JSON RESULTS in irqaff(8)). Queue lines (xps, rps) are
  * applied after the IRQs, so that XPS follows the IRQ layout, and with
@@ -48,7 +49,9 @@ const struct command restore_command = {
 
 const struct command check_command = {
 	"check", check_main, "compare the machine with a snapshot",
-	"[-J] [--by-number] [--only irqs] file",
+	"[-qJ] [--by-number] [--only irqs] file",
+	"  -q, --quiet      print no differences: the exit status is the "
+	"answer\n"
 	"  -J, --json       print the differences as JSON\n"
 	"      --by-number  match IRQs by number, not by name\n"
 	"      --only IRQS  compare these IRQs only, not the default\n",
@@ -68,6 +71,7 @@ static const struct option restore_opts[] = {
 };
 
 static const struct option check_opts[] = {
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "json", no_argument, NULL, 'J' },
 	{ "by-number", no_argument, NULL, OPT_BY_NUMBER },
 	{ "only", required_argument, NULL, OPT_ONLY },
@@ -100,8 +104,9 @@ run_free(struct run *r)
 
 /*
  * One operand, the machine, the --only selection, the snapshot and the
- * IRQs there are. For check, a snapshot that cannot be read or has no
- * entry is bad input (2): status 1 means drift.
+ * IRQs there are. A snapshot with no entry is bad input (2) for both: a
+ * truncated configuration must not pass for one that asks nothing. For
+ * check, one that cannot be read is too: status 1 means drift.
  */
 static int
 run_load(int argc, char *argv[], const struct command *cmd, struct run *r)
@@ -118,9 +123,10 @@ run_load(int argc, char *argv[], const struct command *cmd, struct run *r)
 		run_free(r);
 		return exit_status(rc);
 	}
-	if ((rc = snap_read(&r->s, &r->m, argv[optind])) == 0 && check &&
+	if ((rc = snap_read(&r->s, &r->m, argv[optind])) == 0 &&
 	    r->s.n == 0) {
-		warnx("%s: no entries", r->s.label);
+		warnx("%s: no entries: the file is empty or holds only "
+		    "comments", r->s.label);
 		rc = -EINVAL;
 	}
 	if (rc != 0) {
@@ -390,6 +396,7 @@ restore_main(int argc, char *argv[])
 			break;
 		}
 	}
+	r.s.verbose = r.flags & APPLY_VERBOSE;
 	if ((status = run_load(argc, argv, &restore_command, &r)) != EXIT_OK)
 		return status;
 	if (r.test) {
@@ -424,6 +431,7 @@ restore_main(int argc, char *argv[])
 /* check's report: lines on stdout, or with -J the members of one object. */
 struct report {
 	bool	 json;
+	bool	 quiet;			/* -q without -J: nothing on stdout */
 	FILE	*diffs, *failed;	/* -J: the elements of each array */
 	char	*dtext, *ftext;
 	size_t	 dlen, flen, matching;
@@ -500,7 +508,9 @@ differs(struct report *rp, long irq, const char *names,
 		fprintf(rp->diffs, ",\"current\":\"%s\",\"want\":\"%s\","
 		    "\"managed\":%s,\"unmovable\":%s}", a, b, managed ?
 		    "true" : "false", fixed ? "true" : "false");
-	} else if (irq < 0)
+	} else if (rp->quiet)
+		;
+	else if (irq < 0)
 		printf("default: %s (want %s)\n", a, b);
 	else
 		printf("irq %ld%s%s: %s (want %s%s)\n", irq,
@@ -588,7 +598,7 @@ check_queue(struct run *r, struct report *rp, const struct snapq *q)
 			json_queue(rp->qdiffs, q->e);
 			fprintf(rp->qdiffs, ",\"current\":\"%s\",\"want\":"
 			    "\"%s\"}", a, b);
-		} else
+		} else if (!rp->quiet)
 			printf("%s: %s (want %s)\n", label,
 			    *a != '\0' ? a : "none", *b != '\0' ? b : "none");
 		free(a);
@@ -636,9 +646,11 @@ check_main(int argc, char *argv[])
 	int ch, status;
 
 	memset(&r, 0, sizeof(r));
-	while ((ch = getopts(argc, argv, &check_command, "J", check_opts)) !=
+	while ((ch = getopts(argc, argv, &check_command, "qJ", check_opts)) !=
 	    -1)
-		if (ch == 'J')
+		if (ch == 'q')
+			rp.quiet = true;
+		else if (ch == 'J')
 			rp.json = true;
 		else if (ch == OPT_BY_NUMBER)
 			r.s.by_number = true;
@@ -646,6 +658,8 @@ check_main(int argc, char *argv[])
 			r.only_arg = optarg;
 	/* the lines that pick nothing: on stdout, or warnings beside JSON */
 	r.s.check = !rp.json;
+	rp.quiet = rp.quiet && !rp.json;
+	r.s.quiet = rp.quiet;
 	if ((status = run_load(argc, argv, &check_command, &r)) != EXIT_OK)
 		return status;
 	cur = xcpuset(r.m.nbits);

@@ -3,8 +3,10 @@
  * snapshot format (lib/snapline.c), then the XPS and RPS CPUs of every queue
  * of the interfaces that have a device (lo, veth and bridges have none,
  * and no stable names); with --only, the selected IRQs' and the queues
- * of the interfaces its dev: items name, not the default. The snapshot
- * is made in memory first, then written: all or nothing.
+ * of the interfaces its dev: items name, not the default. --optional
+ * marks each IRQ and queue line "?", for devices that may be absent when
+ * it is restored. The snapshot is made in memory first, then written:
+ * all or nothing.
  */
 #include <err.h>
 #include <errno.h>
@@ -25,23 +27,29 @@ static int save_main(int, char *[]);
 
 const struct command save_command = {
 	"save", save_main, "write a snapshot of every IRQ's affinity",
-	"[--only irqs] [file]",
-	"      --only IRQS  save these IRQs only, not the default\n",
+	"[--only irqs] [--optional] [file]",
+	"      --only IRQS  save these IRQs only, not the default\n"
+	"      --optional   mark IRQ and queue lines ?: they may match "
+	"nothing\n",
 	NULL
 };
 
-enum { OPT_ONLY = 256 };
+enum { OPT_ONLY = 256, OPT_OPTIONAL };
 
 static const struct option save_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "only", required_argument, NULL, OPT_ONLY },
+	{ "optional", no_argument, NULL, OPT_OPTIONAL },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 
-/* One IRQ's line; an IRQ that went away since proc/irq was read is skipped. */
+/*
+ * One IRQ's line, after mark ("?" or ""); an IRQ that went away since
+ * proc/irq was read is skipped.
+ */
 static int
-save_irq(FILE *fp, unsigned int irq, struct cpuset *set)
+save_irq(FILE *fp, unsigned int irq, struct cpuset *set, const char *mark)
 {
 	struct perr pe;
 	char **names, *list;
@@ -65,7 +73,7 @@ save_irq(FILE *fp, unsigned int irq, struct cpuset *set)
 		fprintf(fp, "# cannot be moved by user space: %u %s", irq,
 		    list);
 	else
-		fprintf(fp, "%u %s", irq, list);
+		fprintf(fp, "%s%u %s", mark, irq, list);
 	free(list);
 	irq_actions(irq, &names, &n);
 	for (k = 0; k < n; k++) {
@@ -99,7 +107,7 @@ put_dev(FILE *fp, const char *name)
  * no line; an interface gone since it was listed, none at all.
  */
 static int
-save_netif(FILE *fp, struct machine *m, const char *name)
+save_netif(FILE *fp, struct machine *m, const char *name, const char *mark)
 {
 	struct netif nif;
 	const struct netqueue *q;
@@ -119,7 +127,7 @@ save_netif(FILE *fp, struct machine *m, const char *name)
 			continue;
 		}
 		netqueue_name(q, qname, sizeof(qname));
-		fputs(q->kind == NQ_TX ? "xps " : "rps ", fp);
+		fprintf(fp, "%s%s", mark, q->kind == NQ_TX ? "xps " : "rps ");
 		put_dev(fp, nif.name);
 		list = xformat(q->cpus, false);
 		fprintf(fp, " %s %s\n", qname, *list != '\0' ? list : "none");
@@ -131,7 +139,8 @@ save_netif(FILE *fp, struct machine *m, const char *name)
 
 /* The queues of every interface, or with --only of those it names. */
 static int
-save_queues(FILE *fp, struct machine *m, const struct irqs *only)
+save_queues(FILE *fp, struct machine *m, const struct irqs *only,
+    const char *mark)
 {
 	char **names;
 	size_t n, i;
@@ -141,14 +150,15 @@ save_queues(FILE *fp, struct machine *m, const struct irqs *only)
 		return rc;
 	for (i = 0; rc == 0 && i < n; i++)
 		if (only == NULL || irqs_dev_named(only, names[i]))
-			rc = save_netif(fp, m, names[i]);
+			rc = save_netif(fp, m, names[i], mark);
 	procfs_dir_free(names, n);
 	return rc;
 }
 
 /* The IRQs of only, or else the default and every IRQ. */
 static int
-save_irqs(FILE *fp, struct machine *m, const struct irqs *only)
+save_irqs(FILE *fp, struct machine *m, const struct irqs *only,
+    const char *mark)
 {
 	struct cpuset *set = xcpuset(m->nbits);
 	struct irqs irqs = { 0 };
@@ -162,7 +172,7 @@ save_irqs(FILE *fp, struct machine *m, const struct irqs *only)
 	    m->nbits);
 	if (only != NULL) {
 		for (i = 0, rc = 0; rc == 0 && i < only->n; i++)
-			rc = save_irq(fp, only->v[i], set);
+			rc = save_irq(fp, only->v[i], set, mark);
 		cpuset_free(set);
 		return rc;
 	}
@@ -175,7 +185,7 @@ save_irqs(FILE *fp, struct machine *m, const struct irqs *only)
 		rc = irqs_all(&irqs);
 	}
 	for (i = 0; rc == 0 && i < irqs.n; i++)
-		rc = save_irq(fp, irqs.v[i], set);
+		rc = save_irq(fp, irqs.v[i], set, mark);
 	irqs_free(&irqs);
 	cpuset_free(set);
 	return rc;
@@ -186,7 +196,7 @@ save_main(int argc, char *argv[])
 {
 	struct machine m;
 	struct irqs only = { 0 };
-	const char *out = NULL, *only_arg = NULL;
+	const char *out = NULL, *only_arg = NULL, *mark = "";
 	char *text = NULL;
 	size_t len = 0;
 	FILE *fp;
@@ -198,6 +208,8 @@ save_main(int argc, char *argv[])
 			out = optarg;
 		else if (ch == OPT_ONLY)
 			only_arg = optarg;
+		else if (ch == OPT_OPTIONAL)
+			mark = "?";
 	/* -o FILE, --output FILE: the old spellings of the operand */
 	if (argc - optind >= 1 && out == NULL)
 		out = argv[optind++];
@@ -213,8 +225,10 @@ save_main(int argc, char *argv[])
 	}
 	if ((fp = open_memstream(&text, &len)) == NULL)
 		err(EXIT_FAIL, NULL);
-	if ((rc = save_irqs(fp, &m, only_arg != NULL ? &only : NULL)) == 0)
-		rc = save_queues(fp, &m, only_arg != NULL ? &only : NULL);
+	if ((rc = save_irqs(fp, &m, only_arg != NULL ? &only : NULL,
+	    mark)) == 0)
+		rc = save_queues(fp, &m, only_arg != NULL ? &only : NULL,
+		    mark);
 	if (fclose(fp) != 0)
 		err(EXIT_FAIL, NULL);
 	if (rc != 0)

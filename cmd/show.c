@@ -586,17 +586,18 @@ print_json(const struct show *sh, const char *stamp)
 	const char *v;
 	char *owned;
 
-	printf("{\n");
+	/* one object a line: JSON Lines with -c */
+	putchar('{');
 	if (stamp != NULL)
-		printf("   \"time\": \"%s\",\n   \"interval\": %.3f,\n", stamp,
+		printf("\"time\":\"%s\",\"interval\":%.3f,", stamp,
 		    sh->sm.elapsed);
-	printf("   \"interrupts\": [");
+	printf("\"interrupts\":[");
 	for (i = 0; i < sh->nrows; i++) {
-		printf("%s\n      {", i ? "," : "");
+		printf("%s{", i ? "," : "");
 		for (k = 0; k < sh->ncols; k++) {
 			c = &columns[sh->cols[k]];
 			v = cell_text(sh, &sh->rows[i], sh->cols[k], &owned);
-			printf("%s\"%s\": ", k ? ", " : "", c->key);
+			printf("%s\"%s\":", k ? "," : "", c->key);
 			if (v == NULL)
 				printf("null");
 			else if (sh->cols[k] == C_MANAGED &&
@@ -611,7 +612,7 @@ print_json(const struct show *sh, const char *stamp)
 		}
 		printf("}");
 	}
-	printf("%s]\n}\n", sh->nrows ? "\n   " : "");
+	printf("]}\n");
 }
 
 /* Names from the system reach the terminal only as vis(3) escapes. */
@@ -887,7 +888,7 @@ show_main(int argc, char *argv[])
 		return EXIT_FAIL;
 	sh.scratch = xcpuset(sh.m.nbits);
 	if (argc - optind >= 1) {
-		status = exit_status(irqs_select_many(argc - optind,
+		status = exit_status(irqs_query_many(argc - optind,
 		    argv + optind, &sh.only));
 		sh.filter = true;
 	}

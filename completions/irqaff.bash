@@ -44,12 +44,12 @@ _irqaff_options()
 	xps | rps)
 		o=(-n --dry-run -v --verbose -J --json) ;;
 	save)
-		o=(--only) ;;
+		o=(--only --optional) ;;
 	restore)
 		o=(-n --dry-run -t --test -v --verbose -q --quiet -J --json
 			--by-number --only) ;;
 	check)
-		o=(-J --json --by-number --only) ;;
+		o=(-q --quiet -J --json --by-number --only) ;;
 	mask | list)
 		o=(-b --bits) ;;
 	*)

@@ -347,6 +347,8 @@ set c '__fish_seen_subcommand_from save'
 complete -c irqaff -n '__irqaff_arg save 0' -F
 complete -c irqaff -n $c -l only -x -a '(__irqaff_irqs)' \
     -d 'save these IRQs only, not the default'
+complete -c irqaff -n $c -l optional \
+    -d 'mark IRQ and queue lines ?: they may match nothing'
 
 set c '__fish_seen_subcommand_from restore'
 complete -c irqaff -n $c -s n -l dry-run \
@@ -362,6 +364,8 @@ complete -c irqaff -n $c -l only -x -a '(__irqaff_irqs)' \
 complete -c irqaff -n '__irqaff_arg restore 0' -F
 
 set c '__fish_seen_subcommand_from check'
+complete -c irqaff -n $c -s q -l quiet \
+    -d 'print no differences: the exit status is the answer'
 complete -c irqaff -n $c -s J -l json -d 'print the differences as JSON'
 complete -c irqaff -n $c -l by-number -d 'match IRQs by number, not by name'
 complete -c irqaff -n $c -l only -x -a '(__irqaff_irqs)' \

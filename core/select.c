@@ -434,24 +434,39 @@ near_miss(const char *glob, char *hint, size_t size)
 	irqs_free(&dev);
 }
 
+/* How select_irqs() takes an item that picks nothing. */
+enum {
+	SELECT_QUEUES = 1,	/* a dev: item may name an interface's queues */
+	SELECT_QUERY = 2,	/* a question: a note, no error */
+};
+
+/*
+ * Says why an item picked nothing: an error, or with SELECT_QUERY a note
+ * for a name or number that may be a typo, nothing for cpu: and all,
+ * whose answer "none" is no mistake.
+ */
 static void
 nothing_picked(const char *arg, const struct irqsel *it,
-    const struct oncpus *on)
+    const struct oncpus *on, int flags)
 {
+	const char *pfx = flags & SELECT_QUERY ? "note: " : "";
 	char *list, hint[640];
 
+	if ((flags & SELECT_QUERY) &&
+	    (it->kind == SEL_CPU || it->kind == SEL_ALL))
+		return;
 	if (it->kind == SEL_RANGE && it->lo == it->hi)
-		warnx("IRQ %u does not exist", it->lo);
+		warnx("%sIRQ %u does not exist", pfx, it->lo);
 	else if (it->kind == SEL_RANGE)
-		warnx("IRQ list \"%s\": no IRQ in %u-%u", quoted(arg),
+		warnx("%sIRQ list \"%s\": no IRQ in %u-%u", pfx, quoted(arg),
 		    it->lo, it->hi);
 	else if (it->kind == SEL_DEV)
-		warnx("IRQ list \"%s\": device %s has no IRQs or does not "
-		    "exist", quoted(arg), quoted(it->arg));
+		warnx("%sIRQ list \"%s\": device %s has no IRQs or does not "
+		    "exist", pfx, quoted(arg), quoted(it->arg));
 	else if (it->kind == SEL_GLOB) {
 		near_miss(it->arg, hint, sizeof(hint));
-		warnx("IRQ list \"%s\": \"%s\" matches no IRQ%s", quoted(arg),
-		    quoted(it->arg), hint);
+		warnx("%sIRQ list \"%s\": \"%s\" matches no IRQ%s", pfx,
+		    quoted(arg), quoted(it->arg), hint);
 	} else if (it->kind == SEL_CPU) {
 		list = xformat(on->want, false);
 		warnx("IRQ list \"%s\": no IRQ runs on CPU %s", quoted(arg),
@@ -503,13 +518,14 @@ keep_picked(struct irqs *out, const struct irqs *all, const bool *pick,
 
 /*
  * The IRQs a selector picks among those that exist; every item must
- * pick one, but with queues a dev: item that names a network interface,
- * whose queues it then selects. 0, or after saying why -EINVAL for a bad
+ * pick one, but with SELECT_QUEUES a dev: item that names a network
+ * interface, whose queues it then selects, and with SELECT_QUERY any
+ * (nothing_picked() notes it). 0, or after saying why -EINVAL for a bad
  * selector or one that picks nothing, another negative errno when
  * proc/irq or the machine's CPUs are unreadable.
  */
 static int
-select_irqs(const char *arg, struct irqs *out, bool queues)
+select_irqs(const char *arg, struct irqs *out, int flags)
 {
 	struct irqs all;
 	struct oncpus on = { NULL, NULL, NULL };
@@ -542,10 +558,11 @@ select_irqs(const char *arg, struct irqs *out, bool queues)
 	names = xcalloc(all.n, sizeof(*names));
 	for (i = 0; rc == 0 && i < nsel; i++)
 		if (select_item(&sel[i], &all, pick, alone, names, &on) == 0 &&
-		    !(queues && sel[i].kind == SEL_DEV &&
+		    !((flags & SELECT_QUEUES) && sel[i].kind == SEL_DEV &&
 		    is_netif(sel[i].arg))) {
-			nothing_picked(arg, &sel[i], &on);
-			rc = -EINVAL;
+			nothing_picked(arg, &sel[i], &on, flags);
+			if (!(flags & SELECT_QUERY))
+				rc = -EINVAL;
 		}
 	if (rc == 0)
 		keep_picked(out, &all, pick, alone, sel, nsel);
@@ -600,15 +617,15 @@ merge(struct irqs *out, const struct irqs *one)
  * one union. Every operand is checked, each error said; the first error
  * is returned.
  */
-int
-irqs_select_many(int argc, char *argv[], struct irqs *out)
+static int
+select_many(int argc, char *argv[], struct irqs *out, int flags)
 {
 	struct irqs one;
 	int n, rc, first = 0;
 
 	*out = (struct irqs){ 0 };
 	for (n = 0; n < argc; n++) {
-		if ((rc = irqs_select(argv[n], &one)) != 0) {
+		if ((rc = select_irqs(argv[n], &one, flags)) != 0) {
 			if (first == 0)
 				first = rc;
 			continue;
@@ -622,9 +639,26 @@ irqs_select_many(int argc, char *argv[], struct irqs *out)
 }
 
 int
+irqs_select_many(int argc, char *argv[], struct irqs *out)
+{
+	return select_many(argc, argv, out, 0);
+}
+
+/*
+ * As irqs_select_many(), for commands that only read (show, explain): a
+ * selection may be empty, the answer to a question. A name or number
+ * that picks nothing gets a note; a bad selector is still -EINVAL.
+ */
+int
+irqs_query_many(int argc, char *argv[], struct irqs *out)
+{
+	return select_many(argc, argv, out, SELECT_QUERY);
+}
+
+int
 irqs_select(const char *arg, struct irqs *out)
 {
-	return select_irqs(arg, out, false);
+	return select_irqs(arg, out, 0);
 }
 
 /*
@@ -635,5 +669,5 @@ irqs_select(const char *arg, struct irqs *out)
 int
 irqs_select_queues(const char *arg, struct irqs *out)
 {
-	return select_irqs(arg, out, true);
+	return select_irqs(arg, out, SELECT_QUEUES);
 }

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/netqueue.h"
 #include "core/snapshot.h"
@@ -81,6 +82,8 @@ report(struct snap *s)
 	const struct problem *p;
 	size_t i;
 
+	if (s->check && s->quiet)
+		return;
 	if (s->nproblems > 1 && mergesort(s->problems, s->nproblems,
 	    sizeof(*s->problems), cmpproblem) != 0)
 		err(1, NULL);
@@ -140,6 +143,8 @@ snap_free(struct snap *s)
 	free(s->queues);
 	s->queues = NULL;
 	s->nqueues = 0;
+	cpuset_free(s->beyond.wide);
+	s->beyond.wide = NULL;
 	free(s->v);
 	free(s->slots);
 	free(s->label);
@@ -234,6 +239,57 @@ add_entry(struct snap *s, struct entry *e)
 }
 
 /*
+ * Whether a set failed only for naming CPUs past this machine's last
+ * possible one: a list's ERANGE (check_region() in parse.c), or a mask
+ * that a machine of the most CPUs would take.
+ */
+static bool
+names_beyond(struct beyond *b, const char *cpus, const struct perr *pe)
+{
+	if (strncasecmp(cpus, "0x", 2) != 0)
+		return pe->code == ERANGE;
+	if (pe->code != EOVERFLOW)
+		return false;
+	if (b->wide == NULL)
+		b->wide = xcpuset(CPUSET_MAXBITS);
+	return cpumask_parse(b->wide, cpus, NULL) == 0;
+}
+
+static void
+add_beyond(struct beyond *b, size_t line)
+{
+	b->n++;
+	if (b->nranges > 0 && b->hi[b->nranges - 1] + 1 == line)
+		b->hi[b->nranges - 1] = line;
+	else if (b->nranges < SNAP_BEYOND_RANGES) {
+		b->lo[b->nranges] = b->hi[b->nranges] = line;
+		b->nranges++;
+	} else
+		b->more = true;
+}
+
+/*
+ * The lines of a snapshot of a bigger machine, in one sentence: the
+ * same "CPU 11 is beyond" for each would hide the cause and the cure.
+ */
+static void
+report_beyond(const struct snap *s, unsigned int nbits)
+{
+	const struct beyond *b = &s->beyond;
+	char lines[256];
+	size_t i, len = 0;
+
+	for (i = 0; i < b->nranges && len < sizeof(lines); i++)
+		len += snprintf(lines + len, sizeof(lines) - len,
+		    b->lo[i] == b->hi[i] ? "%s%zu" : "%s%zu-%zu",
+		    i > 0 ? "," : "", b->lo[i], b->hi[i]);
+	warnx("%s: %zu lines name CPUs beyond the last possible CPU %u "
+	    "(lines %s%s), as a snapshot of a bigger machine does; sets that "
+	    "fit every machine are node:K, all, or N for the last CPU (4-N)",
+	    s->label, b->n, nbits - 1, lines, b->more ? ",..." : "");
+}
+
+/*
  * One line into an entry. A set's offline CPUs are allowed here: whether
  * it can be written is known only for the IRQ it goes to.
  */
@@ -253,8 +309,26 @@ read_entry(struct snap *s, struct machine *m, size_t lineno,
 		rc = machine_cpus(m, e.sl.cpus, e.sl.kind == SNAP_XPS ||
 		    e.sl.kind == SNAP_RPS ? 0 : CPUS_NONEMPTY, e.want, &pe);
 	}
-	if (rc != 0) {
+	if (rc != 0 && e.sl.kind != SNAP_NONE && e.sl.cpus != NULL &&
+	    names_beyond(&s->beyond, e.sl.cpus, &pe)) {
+		/* the first held: alone, it is said as any other line */
+		if (s->verbose)
+			snap_warn(s, lineno, "%s", pe.msg);
+		else if (s->beyond.n == 0) {
+			snprintf(s->beyond.first, sizeof(s->beyond.first),
+			    "%s:%zu: %s", s->label, lineno, pe.msg);
+			s->beyond.held = true;
+		}
+		add_beyond(&s->beyond, lineno);
+	} else if (rc != 0) {
+		/* in line order, while it may still be alone */
+		if (s->beyond.held && s->beyond.n == 1) {
+			warnx("%s", s->beyond.first);
+			s->beyond.held = false;
+		}
 		snap_warn(s, lineno, "%s", pe.msg);
+	}
+	if (rc != 0) {
 		entry_free(&e);
 		return rc;
 	}
@@ -265,7 +339,8 @@ read_entry(struct snap *s, struct machine *m, size_t lineno,
 
 /*
  * Reads and checks the whole file. 0, or after saying why -EINVAL when
- * a line is wrong (every such line reported, up to a line over the cap),
+ * a line is wrong (every such line reported, up to a line over the cap;
+ * those naming CPUs beyond this machine's, when several, in one line),
  * another negative errno when the file cannot be read.
  */
 int
@@ -288,6 +363,10 @@ snap_read(struct snap *s, struct machine *m, const char *path)
 	lines_fd(&l, fileno(fp), SNAP_LINE_MAX);
 	while ((rc = lines_next(&l, &line, &len)) == 1)
 		bad += read_entry(s, m, ++lineno, line, len) != 0;
+	if (s->beyond.n == 1 && s->beyond.held)
+		warnx("%s", s->beyond.first);
+	else if (s->beyond.n > 1)
+		report_beyond(s, m->nbits);
 	if (rc == -EFBIG) {
 		snap_warn(s, lineno + 1, "longer than %d bytes; is this a "
 		    "snapshot file?", SNAP_LINE_MAX);

@@ -33,6 +33,18 @@ struct snapq {
 	char		*rel;		/* owned */
 };
 
+/* The lines naming CPUs beyond this machine's, said once for all. */
+#define SNAP_BEYOND_RANGES	8
+struct beyond {
+	size_t		 n;		/* lines */
+	size_t		 lo[SNAP_BEYOND_RANGES], hi[SNAP_BEYOND_RANGES];
+	size_t		 nranges;
+	bool		 more;		/* lines past the ranges kept */
+	char		 first[700];	/* the first line's message, held */
+	bool		 held;
+	struct cpuset	*wide;		/* for a mask's second reading */
+};
+
 struct snap {
 	char		*label;		/* the file, escaped for messages */
 	struct entry	*v;
@@ -47,6 +59,9 @@ struct snap {
 	size_t		 nqueues;
 	bool		 by_number;
 	bool		 check;		/* report to stdout, not stderr */
+	bool		 quiet;		/* with check: report nothing */
+	bool		 verbose;	/* each line beyond the CPUs too */
+	struct beyond	 beyond;
 };
 
 /* An IRQ of the machine with its action names (owned). */

@@ -168,3 +168,35 @@ EOF2
 irqaff: xps eth0 tx-1: $(qfile eth0 tx-1): \"z\" is not a hex digit"
 	assert_output "{\"differences\":[],\"matching\":0,\"failed\":[],\"queues\":{\"differences\":[],\"matching\":0,\"failed\":[{\"dev\":\"eth0\",\"queue\":\"tx-1\",\"errno\":\"EINVAL\",\"error\":\"xps eth0 tx-1: $(qfile eth0 tx-1): \\\"z\\\" is not a hex digit\"}]},\"problems\":[{\"line\":2,\"error\":\"rps eth0 rx-9: no such queue\"}]}"
 }
+
+@test "check -q prints nothing: the exit status is the answer" {
+	save_layout
+	run --separate-stderr -0 irqaff check -q "$SNAP"
+	assert_output ""
+	assert_equal "$stderr" ""
+	renumbered
+	printf '99 1\n' >>"$SNAP"
+	# differences and a line that matches no IRQ: status 1, said by -J only
+	run --separate-stderr -1 irqaff check --quiet "$SNAP"
+	assert_output ""
+	assert_equal "$stderr" ""
+	run --separate-stderr -1 irqaff check "$SNAP"
+	[ "${#lines[@]}" -ge 2 ]
+	run --separate-stderr -1 irqaff check -q -J "$SNAP"
+	assert_equal "$(jq -c '.problems' <<<"$output")" '[{"line":11,"error":"IRQ 99 does not exist"}]'
+	# a queue that differs, one that cannot be read
+	queue_tree --dir "$BATS_TEST_TMPDIR/q"
+	printf 'xps eth0 tx-1 3\nrps eth0 rx-0 2-3\n' >"$SNAP"
+	run --separate-stderr -1 irqaff check -q "$SNAP"
+	assert_output ""
+	assert_equal "$stderr" ""
+	printf 'zz\n' >"$(qfile eth0 tx-1)"
+	run --separate-stderr -1 irqaff check -q "$SNAP"
+	assert_output ""
+	assert_equal "$stderr" "irqaff: xps eth0 tx-1: $(qfile eth0 tx-1): \"z\" is not a hex digit"
+	# bad input is still said, and status 2
+	printf '41 1-\n' >"$SNAP"
+	run --separate-stderr -2 irqaff check -q "$SNAP"
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $SNAP:1: CPU list \"1-\": region \"1-\" ends where a number should be"
+}

@@ -390,7 +390,7 @@ IRQ,NAME,TYPE IRQ,NAME,FLOW IRQ,NAME,DEVICE IRQ,NAME,MANAGED IRQ,NAME,RATE"
 	complete_line irqaff save --only dev:eth0 snaps/a
 	assert_equal "$reply" "snaps/a.conf"
 	complete_line irqaff save -
-	assert_equal "$reply" "--only -h --help"
+	assert_equal "$reply" "--only --optional -h --help"
 }
 
 @test "bash completes nothing after the arguments a command takes" {

@@ -177,7 +177,8 @@ irqs_on() {
 	assert_output $'CPU STATE   IRQS\n  2 online     1\n  3 offline    0'
 	run --separate-stderr -0 irqaff show -o IRQ,AFFINITY,EFFECTIVE 30-31
 	assert_output $'IRQ AFFINITY EFFECTIVE\n 30 3        -\n 31 2        2'
-	run --separate-stderr -2 irqaff show cpu:3
+	run --separate-stderr -0 irqaff show -n cpu:3
+	assert_output ""
 	run --separate-stderr -1 irqaff isolate --check 3
 	assert_output 'default: default_smp_affinity 0-3 includes CPU 3: new IRQs start there
 CPU 3: not isolated from interrupts'

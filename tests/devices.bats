@@ -24,6 +24,12 @@ selected() {
 	run --separate-stderr irqaff show -n -o irq "$@"
 }
 
+# refused SELECTOR: set -n, for which every item must pick an IRQ (show
+# only notes one that picks none).
+refused() {
+	run --separate-stderr irqaff set -n "$@" 0
+}
+
 @test "the tree lays out a virtio NIC as a guest's sysfs does" {
 	assert_equal "$(readlink "$ROOT/sys/class/net/eth0")" \
 		'../../devices/pci0000:00/0000:00:03.0/virtio0/net/eth0'
@@ -145,7 +151,7 @@ irqaff: note: irq 40 virtio0-config serves no queue; left where it is"
 }
 
 @test "an unknown dev: still fails with the same message" {
-	selected dev:eth9
+	refused dev:eth9
 	assert_failure 2
 	assert_output ""
 	assert_equal "$stderr" \
@@ -164,7 +170,7 @@ irqaff: note: irq 40 virtio0-config serves no queue; left where it is"
 @test "a device with no interrupts up to sys/devices has none" {
 	mkdir -p "$ROOT/sys/devices/platform/dummy/net/dummy0"
 	ln -s ../../devices/platform/dummy/net/dummy0 "$ROOT/sys/class/net/dummy0"
-	selected dev:dummy0
+	refused dev:dummy0
 	assert_failure 2
 	assert_equal "$stderr" \
 		'irqaff: IRQ list "dev:dummy0": device dummy0 has no IRQs or does not exist'
@@ -178,9 +184,9 @@ irqaff: note: irq 40 virtio0-config serves no queue; left where it is"
 	ln -s ../../../elsewhere/net/evil0 "$ROOT/sys/class/net/evil0"
 	mkdir -p "$ROOT/sys/devices/virtual/net/evil1"
 	ln -s ../../devices/virtual/net/evil1 "$ROOT/sys/class/net/evil1"
-	selected dev:evil0
+	refused dev:evil0
 	assert_failure 2
-	selected dev:evil1
+	refused dev:evil1
 	assert_failure 2
 }
 

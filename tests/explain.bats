@@ -246,12 +246,29 @@ irq 31 nvme0q2: isolated: runs on CPU 2, isolated (isolcpus or nohz_full)'
 	assert_equal "$stderr" ''
 }
 
+@test "an empty selection is no error: nothing printed, status 0, a note for a name" {
+	make_root --cpus 4 --isolated 3 --irq 30=a --affinity 3
+	run --separate-stderr -0 irqaff explain cpu:2
+	assert_output ''
+	assert_equal "$stderr" ''
+	run --separate-stderr -0 irqaff explain -v 'eth9-*'
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: note: IRQ list "eth9-*": "eth9-*" matches no IRQ'
+	run --separate-stderr -0 irqaff explain -J 31
+	assert_output '{"irqs":[]}'
+	assert_equal "$stderr" 'irqaff: note: IRQ 31 does not exist'
+	# the IRQs that are there are still explained
+	run --separate-stderr -1 irqaff explain 31 30
+	assert_output 'irq 30 a: isolated: runs on CPU 3, isolated (isolcpus or nohz_full)'
+}
+
 @test "bad input is status 2" {
 	make_root --cpus 4 --irq 30=a
 	run --separate-stderr -2 irqaff explain 'dev:'
-	run --separate-stderr -2 irqaff explain 30 31
+	run --separate-stderr -2 irqaff explain 30,,31
+	run --separate-stderr -2 irqaff explain cpu:9
 	assert_output ''
-	assert_equal "$stderr" 'irqaff: IRQ 31 does not exist'
+	assert_equal "$stderr" 'irqaff: IRQ list "cpu:9": CPU list "9": CPU 9 is beyond the last possible CPU 3'
 	run --separate-stderr -2 irqaff explain -x
 	assert_equal "${stderr%%$'\n'*}" 'irqaff: explain: unknown option -x'
 }

@@ -501,6 +501,28 @@ interrupt vectors on the target CPUs (No space left on device)"
 	assert_output $'0\n1\n2-3\n2-3\n6\n6'
 }
 
+@test "the boot unit fails and the hook does nothing on an empty configuration" {
+	local fw msg
+	mkdir -p "$ETC"
+	printf '# truncated\n' >"$ETC/irqaff.conf"
+	cp -a "$ROOT" "$BEFORE"
+	msg="irqaff: $ETC/irqaff.conf: no entries: the file is empty or holds only comments"
+	# a missing file skips the unit; an empty one runs it, and it fails
+	run unit_exec ExecCondition
+	assert_success
+	run --separate-stderr -2 unit_exec ExecStart
+	assert_output ""
+	assert_equal "$stderr" "$msg"
+	# the hook never fails a bring-up, but says why it did nothing
+	for fw in ifupdown networkd nm; do
+		run --separate-stderr -0 hook "$fw" eth0
+		assert_output ""
+		assert_equal "$stderr" "$msg"
+	done
+	run changed
+	assert_output ""
+}
+
 @test "the boot unit puts irqbalance's warning in the journal" {
 	rm -rf "$ROOT"
 	make_root --cpus 8 --nic eth0:2 --nic eth1:2 --legacy 4 --irqbalance

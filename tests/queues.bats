@@ -294,9 +294,10 @@ lo   tx-0    - -        -    -   -   -'
 		'irqaff: interface list "eth1": interface eth1 has no queues'
 }
 
-@test "an unknown interface is bad input, as dev: of show" {
+@test "an unknown interface is bad input, as dev: of set (show only notes it)" {
 	make_root --cpus 4 --queues --nic eth0:1
-	run -2 --separate-stderr irqaff show dev:nosuch
+	run -2 --separate-stderr irqaff set -n dev:nosuch 0
+	run -0 --separate-stderr irqaff show -n dev:nosuch
 	run -2 --separate-stderr irqaff queues eth0,nosuch
 	assert_output ''
 	assert_equal "$stderr" \

@@ -176,6 +176,52 @@ irqaff: $SNAP:18: CPU list \"1,,2x\": region \"2x\": unexpected \"x\""
 	assert_equal "$(tree_sum)" "$before"
 }
 
+@test "a snapshot of a bigger machine is refused in one line, each with -v" {
+	local big=$BATS_TEST_TMPDIR/big
+	# 16 CPUs, eth0's IRQs on 8-15
+	make_root --dir "$big" --cpus 16 --nic eth0:3:0:40 --nvme nvme0:2:0:50
+	IRQAFF_ROOT=$big irqaff set -q eth0-TxRx-* 8-15
+	IRQAFF_ROOT=$big irqaff set -q nvme0q1 11
+	IRQAFF_ROOT=$big irqaff save -o "$SNAP"
+	tree
+	before=$(tree_sum)
+	run -0 sed -n '3,$p' "$SNAP"
+	assert_output - <<-'EOF'
+		default 0-15
+		40 0-15 "eth0"
+		41 8-15 "eth0-TxRx-0"
+		42 8-15 "eth0-TxRx-1"
+		43 8-15 "eth0-TxRx-2"
+		50 0-15 "nvme0q0"
+		51 11 "nvme0q1"
+		52 0-15 "nvme0q2"
+	EOF
+	summary="irqaff: $SNAP: 8 lines name CPUs beyond the last possible CPU 7 (lines 3-10), as a snapshot of a bigger machine does; sets that fit every machine are node:K, all, or N for the last CPU (4-N)"
+	for cmd in restore 'restore -t' 'restore -n' check; do
+		# shellcheck disable=SC2086 # cmd is a command and options
+		run --separate-stderr -2 irqaff $cmd "$SNAP"
+		assert_output ""
+		assert_equal "$stderr" "$summary"
+	done
+	# -v: each line, then the summary
+	run --separate-stderr -2 irqaff restore -v "$SNAP"
+	assert_output ""
+	assert_equal "$(grep -c 'is beyond the last possible CPU 7$' <<<"$stderr")" 8
+	assert_equal "$(tail -n 1 <<<"$stderr")" "$summary"
+	# masks too, and consecutive lines make a range; other bad lines
+	# are said on their own
+	printf '41 0x100\n42 0x200,0\n43 9-10\n44 1-\n51 0-N:1/16,12\n' >"$SNAP"
+	run --separate-stderr -2 irqaff restore "$SNAP"
+	assert_equal "$stderr" "irqaff: $SNAP:4: CPU list \"1-\": region \"1-\" ends where a number should be
+irqaff: $SNAP: 4 lines name CPUs beyond the last possible CPU 7 (lines 1-3,5), as a snapshot of a bigger machine does; sets that fit every machine are node:K, all, or N for the last CPU (4-N)"
+	# one such line alone is said as before
+	printf '41 1\n42 9\n43 1-\n' >"$SNAP"
+	run --separate-stderr -2 irqaff restore "$SNAP"
+	assert_equal "$stderr" "irqaff: $SNAP:2: CPU list \"9\": CPU 9 is beyond the last possible CPU 7
+irqaff: $SNAP:3: CPU list \"1-\": region \"1-\" ends where a number should be"
+	assert_equal "$(tree_sum)" "$before"
+}
+
 @test "a line with a NUL byte is refused" {
 	tree
 	printf '41 1\n"a\0b" 2\n' >"$SNAP"
@@ -366,16 +412,19 @@ irqaff: $SNAP:5: irq 31: CPU list \"6-7\": selects no online CPU"
 	assert_file "$ROOT/proc/irq/default_smp_affinity" $'f0\n'
 }
 
-@test "an empty snapshot restores nothing, and check calls it bad input" {
+@test "an empty or comment-only snapshot is bad input for restore, restore -t and check" {
 	tree
 	before=$(tree_sum)
-	printf '# nothing\n\n   \n' >"$SNAP"
-	run --separate-stderr irqaff restore "$SNAP"
-	assert_success
-	assert_output ""
-	assert_equal "$stderr" ""
-	run --separate-stderr -2 irqaff check "$SNAP"
-	assert_equal "$stderr" "irqaff: $SNAP: no entries"
+	for text in '' '# nothing\n\n   \n' '\r\n  # x\r\n'; do
+		printf "$text" >"$SNAP"
+		for cmd in restore 'restore -t' 'restore -n' 'restore --only 41' \
+			check; do
+			# shellcheck disable=SC2086 # cmd is a command and options
+			run --separate-stderr -2 irqaff $cmd "$SNAP"
+			assert_output ""
+			assert_equal "$stderr" "irqaff: $SNAP: no entries: the file is empty or holds only comments"
+		done
+	done
 	assert_equal "$(tree_sum)" "$before"
 }
 
@@ -894,7 +943,7 @@ EOF2
 	assert_equal "$stderr" 'irqaff: IRQ list "dev:end9": device end9 has no IRQs or does not exist'
 	run -2 irqaff restore --only dev:.. "$SNAP"
 	# and elsewhere a device without IRQs selects nothing
-	run -2 irqaff show dev:end0
+	run -2 irqaff set -n dev:end0 0
 }
 
 @test "a queue write the kernel refuses is said in its own words, with its errno in -J" {

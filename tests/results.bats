@@ -194,3 +194,47 @@ irq 43 eth0-TxRx-2: 1 (want 0-7)"
 	assert_equal "$output" '{"differences":[],"matching":3,"failed":[],"problems":[]}'
 	assert_equal "$stderr" ""
 }
+
+@test "every -J prints one JSON object a line: JSON Lines, one a sample with -c" {
+	local snap=$BATS_TEST_TMPDIR/snap cmd n bad=
+	make_root --cpus 8 --nodes 2 --nic eth0:4 --nvme nvme0:2 --queues \
+		--xps eth0:0=1 --rps eth0:0=2
+	irqaff save -o "$snap"
+	# COMMAND|OBJECTS: in an order in which each has something to say
+	while IFS='|' read -r cmd n; do
+		# shellcheck disable=SC2086 # cmd is a command and its options
+		run --separate-stderr irqaff $cmd
+		if ((status > 1)) || ((${#lines[@]} != n)) ||
+			! python3 -c 'import json,sys
+objs = [json.loads(l) for l in sys.stdin]
+assert all(isinstance(o, dict) for o in objs)' <<<"$output"; then
+			bad+=$'\n'"$cmd: status $status, ${#lines[@]} lines: $output"
+		fi
+	done <<-EOF
+		show -J|1
+		show -J -i 0.01 -c 3|3
+		show -J cpu:7|1
+		cpus -J|1
+		cpus -J -i 0.01 -c 2|2
+		queues -J|1
+		explain -J|1
+		explain -J -v|1
+		isolate -J -n 3|1
+		isolate -J 3|1
+		isolate -J --check 3|1
+		set -J -n 24 1|1
+		set -J 24 1|1
+		default -J -n 0-2|1
+		default -J 0-3|1
+		spread -J -n eth0-*|1
+		spread -J eth0-*|1
+		spread -J --xps eth0-*|1
+		balance -J -n -i 0.01|1
+		balance -J -i 0.01|1
+		check -J $snap|1
+		restore -J -n $snap|1
+		restore -J $snap|1
+		check -J $snap|1
+	EOF
+	assert_equal "$bad" ""
+}

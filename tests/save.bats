@@ -247,7 +247,7 @@ snap.tmp-XyZ789"
 	run --separate-stderr irqaff save "$SNAP" other
 	assert_failure 2
 	assert_equal "$stderr" "irqaff: save: unexpected argument other
-usage: irqaff save [--only irqs] [file]"
+usage: irqaff save [--only irqs] [--optional] [file]"
 	run --separate-stderr irqaff save -o "$SNAP" other
 	assert_failure 2
 }
@@ -316,6 +316,64 @@ rps eth0 rx-1 none
 xps eth0 tx-1 1
 rps eth1 rx-0 3
 EOF2
+}
+
+@test "save --optional marks IRQ and queue lines ?: restore passes over an absent device" {
+	queue_tree
+	irqaff set -q 41 1
+	irqaff set -q 51 2
+	irqaff default 0-2
+	run --separate-stderr irqaff save --optional
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output - <<'EOF2'
+# irqaff snapshot, 4 CPUs
+# IRQ CPUS "NAME"...; see irqaff.conf(5)
+default 0-2
+?40 0-3 "eth0"
+?41 1 "eth0-TxRx-0"
+?42 0-3 "eth0-TxRx-1"
+?50 0-3 "eth1"
+?51 2 "eth1-TxRx-0"
+?rps eth0 rx-0 2-3
+?xps eth0 tx-0 0-3
+?rps eth0 rx-1 none
+?xps eth0 tx-1 1
+?rps eth1 rx-0 3
+EOF2
+	printf '%s\n' "$output" >"$SNAP"
+	irqaff save >"$SNAP.plain"
+	run -0 irqaff save --optional --only dev:eth1
+	assert_output - <<'EOF2'
+# irqaff snapshot, 4 CPUs
+# IRQ CPUS "NAME"...; see irqaff.conf(5)
+?50 0-3 "eth1"
+?51 2 "eth1-TxRx-0"
+?rps eth1 rx-0 3
+EOF2
+	# another host, or this one with eth1 gone: eth0 renumbered, no eth1
+	make_root --dir "$BATS_TEST_TMPDIR/b" --cpus 4 --nic eth0:2:0:60 \
+		--xps eth0:0=0 --xps eth0:1=0 --rps eth0:0=0 --rps eth0:1=0
+	export IRQAFF_ROOT=$BATS_TEST_TMPDIR/b
+	run --separate-stderr -1 irqaff check "$SNAP"
+	run --separate-stderr irqaff restore "$SNAP"
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+	assert_file "$(list_of 61)" $'1\n'
+	assert_file "$(qfile eth0 tx-1)" $'2\n'
+	assert_file "$IRQAFF_ROOT/proc/irq/default_smp_affinity" $'7\n'
+	run --separate-stderr irqaff check "$SNAP"
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+	# without --optional, eth1's lines fail restore and check
+	# (1: what else it gives is in place already)
+	run --separate-stderr -1 irqaff restore "$SNAP.plain"
+	assert_equal "$stderr" "irqaff: $SNAP.plain:7: \"eth1\" matches no IRQ
+irqaff: $SNAP.plain:8: \"eth1-TxRx-0\" matches no IRQ
+irqaff: $SNAP.plain:13: rps eth1 rx-0: no such interface"
+	run -1 irqaff check "$SNAP.plain"
 }
 
 @test "save writes queue masks of 64 CPUs as lists" {

@@ -20,6 +20,12 @@ selected() {
 	run --separate-stderr irqaff show -n -o irq "$@"
 }
 
+# refused SELECTOR: set -n, a writing command, for which every item must
+# pick an IRQ (show only notes one that picks none).
+refused() {
+	run --separate-stderr irqaff set -n "$@" 0
+}
+
 @test "a number selects that IRQ" {
 	selected 24
 	assert_success
@@ -89,14 +95,14 @@ selected() {
 }
 
 @test "a glob does not match a piece of an action name cut at its comma" {
-	selected a
+	refused a
 	assert_failure 2
 	assert_output ""
 	assert_equal "$stderr" 'irqaff: IRQ list "a": "a" matches no IRQ'
 }
 
 @test "a glob is matched against action names, not the joined NAME column" {
-	selected '*b, c*'
+	refused '*b, c*'
 	assert_failure 2
 	assert_output ""
 	assert_equal "$stderr" 'irqaff: IRQ list "*b, c*": " c*" matches no IRQ'
@@ -134,32 +140,32 @@ selected() {
 }
 
 @test "a number that is no IRQ is an error" {
-	selected 99
+	refused 99
 	assert_failure 2
 	assert_output ""
 	assert_equal "$stderr" "irqaff: IRQ 99 does not exist"
 }
 
 @test "a range with no IRQ in it is an error" {
-	selected 90-99
+	refused 90-99
 	assert_failure 2
 	assert_equal "$stderr" 'irqaff: IRQ list "90-99": no IRQ in 90-99'
 }
 
 @test "a glob that matches nothing is an error" {
-	selected 'nomatch*'
+	refused 'nomatch*'
 	assert_failure 2
 	assert_equal "$stderr" 'irqaff: IRQ list "nomatch*": "nomatch*" matches no IRQ'
 }
 
 @test "a device that does not exist is an error" {
-	selected dev:eth9
+	refused dev:eth9
 	assert_failure 2
 	assert_equal "$stderr" 'irqaff: IRQ list "dev:eth9": device eth9 has no IRQs or does not exist'
 }
 
 @test "the first item that matches nothing is reported, in one line" {
-	selected 24,98,99
+	refused 24,98,99
 	assert_failure 2
 	assert_output ""
 	assert_equal "$stderr" "irqaff: IRQ 98 does not exist"
@@ -208,7 +214,7 @@ selected() {
 }
 
 @test "a selector with a newline is quoted on one line" {
-	selected $'no\nsuch'
+	refused $'no\nsuch'
 	assert_failure 2
 	assert_equal "$stderr" 'irqaff: IRQ list "no\nsuch": "no\nsuch" matches no IRQ'
 }
@@ -283,14 +289,7 @@ cpu_root() {
 	cpu_root
 	run --separate-stderr irqaff show cpu:3 -J -o irq,affinity,effective
 	assert_success
-	assert_output - <<-'EOF'
-		{
-		   "interrupts": [
-		      {"irq": 25, "affinity": "2-5", "effective": "3"},
-		      {"irq": 26, "affinity": "3", "effective": "3"}
-		   ]
-		}
-	EOF
+	assert_output '{"interrupts":[{"irq":25,"affinity":"2-5","effective":"3"},{"irq":26,"affinity":"3","effective":"3"}]}'
 	assert_equal "$stderr" ""
 }
 
@@ -304,14 +303,7 @@ cpu_root() {
 	assert_output "$(printf '%s\n' 27 28)"
 	run --separate-stderr irqaff show -J -o irq,affinity,effective cpu:6-7
 	assert_success
-	assert_output - <<-'EOF'
-		{
-		   "interrupts": [
-		      {"irq": 27, "affinity": "4-7", "effective": null},
-		      {"irq": 28, "affinity": "0-7", "effective": null}
-		   ]
-		}
-	EOF
+	assert_output '{"interrupts":[{"irq":27,"affinity":"4-7","effective":null},{"irq":28,"affinity":"0-7","effective":null}]}'
 }
 
 @test "cpu: reads the effective mask file where there is no list file" {
@@ -472,15 +464,15 @@ cpu_root() {
 
 @test "cpu: that picks no IRQ is an error" {
 	cpu_root
-	selected cpu:7
+	refused cpu:7
 	assert_failure 2
 	assert_output ""
 	assert_equal "$stderr" 'irqaff: IRQ list "cpu:7": no IRQ runs on CPU 7'
-	selected 24,cpu:5,7
+	refused 24,cpu:5,7
 	assert_failure 2
 	assert_equal "$stderr" 'irqaff: IRQ list "24,cpu:5,7": no IRQ runs on CPU 5,7'
 	# an item before it that matches nothing is named first
-	selected 99,cpu:7
+	refused 99,cpu:7
 	assert_failure 2
 	assert_equal "$stderr" "irqaff: IRQ 99 does not exist"
 }
@@ -521,7 +513,7 @@ cpu_root() {
 @test "a quoted dev: name must be closed, followed by a comma, and escaped as in snapshot files" {
 	local sel want
 	while IFS='|' read -r sel want; do
-		selected "$sel"
+		refused "$sel"
 		assert_failure 2
 		assert_output ""
 		assert_equal "$stderr" "irqaff: IRQ list \"$(sed 's/\\/\\\\/g' <<<"$sel")\": $want"

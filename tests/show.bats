@@ -369,21 +369,39 @@ $(usage_of show)"
 	assert_output '[{"irq":60,"name":"orphan"}]'
 }
 
-@test "show with a selector that matches nothing is an error" {
-	run --separate-stderr irqaff show 99
-	assert_failure 2
+@test "show with a selector that matches nothing prints no rows: status 0, a note" {
+	run --separate-stderr -0 irqaff show 99
+	assert_output "IRQ AFFINITY EFFECTIVE NODE TOTAL NAME"
+	assert_equal "$stderr" "irqaff: note: IRQ 99 does not exist"
+	run --separate-stderr -0 irqaff show -n 'eth9-*'
 	assert_output ""
-	assert_equal "$stderr" "irqaff: IRQ 99 does not exist"
+	assert_equal "$stderr" 'irqaff: note: IRQ list "eth9-*": "eth9-*" matches no IRQ'
+	run --separate-stderr -0 irqaff show -J 'eth9-*' dev:eth9
+	assert_output '{"interrupts":[]}'
+	assert_equal "$stderr" 'irqaff: note: IRQ list "eth9-*": "eth9-*" matches no IRQ
+irqaff: note: IRQ list "dev:eth9": device eth9 has no IRQs or does not exist'
+	# a CPU no IRQ runs on is an answer, not a mistake: no note
+	run --separate-stderr -0 irqaff show -o irq cpu:3
+	assert_output "IRQ"
+	assert_equal "$stderr" ""
+	run --separate-stderr -0 irqaff show -J -i 0.01 -c 2 -o irq cpu:3
+	assert_equal "$(jq -c 'del(.time, .interval)' <<<"$output")" '{"interrupts":[]}
+{"interrupts":[]}'
+	# a bad selector is still bad input
+	run --separate-stderr -2 irqaff show 24,,25
+	assert_output ""
+	run --separate-stderr -2 irqaff show cpu:99
+	assert_output ""
 }
 
 @test "show takes several IRQ lists as one union" {
 	run --separate-stderr -0 irqaff show -n -o irq 'eth0*' 24 50,24 'eth0*'
 	assert_output "$(lines 24 40 41 42 50)"
 	assert_equal "$stderr" ""
-	run --separate-stderr -2 irqaff show -n -o irq 24 99 98
-	assert_output ""
-	assert_equal "$stderr" "$(lines 'irqaff: IRQ 99 does not exist' \
-		'irqaff: IRQ 98 does not exist')"
+	run --separate-stderr -0 irqaff show -n -o irq 24 99 98
+	assert_output "24"
+	assert_equal "$stderr" "$(lines 'irqaff: note: IRQ 99 does not exist' \
+		'irqaff: note: IRQ 98 does not exist')"
 }
 
 @test "show with an unknown option is a usage error" {
@@ -450,7 +468,7 @@ $(usage_of show)"
 	assert_output $'IRQ NAME\n 25 a\n 27 a\n 24 b\n 26 c'
 	# sorted by a column it does not print; JSON in the same order
 	run --separate-stderr -0 irqaff show -J -s total -o irq 24-25
-	assert_output $'{\n   "interrupts": [\n      {"irq": 25},\n      {"irq": 24}\n   ]\n}'
+	assert_output '{"interrupts":[{"irq":25},{"irq":24}]}'
 	run --separate-stderr -0 irqaff show -s hint -o irq,hint
 	assert_output $'IRQ HINT\n 24 -\n 25 -\n 26 -\n 27 -'
 }
