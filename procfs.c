@@ -764,7 +764,7 @@ procfs_realpath(const char *rel, char *buf, size_t size)
 
 	if ((fd = root_open(rel, O_PATH)) < 0)
 		return -errno;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	snprintf(link, sizeof(link), PATH_SELF_FD, fd);
 	n = readlink(link, path, sizeof(path));
 	rc = n < 0 ? -errno : 0;
 	close(fd);
@@ -773,7 +773,7 @@ procfs_realpath(const char *rel, char *buf, size_t size)
 	if ((size_t)n == sizeof(path))
 		return -ENAMETOOLONG;
 	path[n] = '\0';
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", rootfd);
+	snprintf(link, sizeof(link), PATH_SELF_FD, rootfd);
 	if ((n = readlink(link, root, sizeof(root))) < 0)
 		return -errno;
 	if ((size_t)n == sizeof(root))

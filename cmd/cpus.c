@@ -286,8 +286,8 @@ read_counts(struct cpus *c, bool first)
 	char *line;
 	int rc, prc, *col;
 
-	if ((rc = lines_open(&l, "proc/interrupts", ROW_MAX)) != 0) {
-		warnc(-rc, "%s", procfs_path("proc/interrupts"));
+	if ((rc = lines_open(&l, PATH_PROC_INTERRUPTS, ROW_MAX)) != 0) {
+		warnc(-rc, "%s", procfs_path(PATH_PROC_INTERRUPTS));
 		return -1;
 	}
 	cpu = xcalloc(c->m.nbits, sizeof(*cpu));
@@ -295,7 +295,7 @@ read_counts(struct cpus *c, bool first)
 	if ((rc = lines_next(&l, &line, &len)) == 0 || (rc == 1 &&
 	    interrupts_columns(line, c->m.nbits, cpu, &ncols) != 0)) {
 		warnx("%s: no CPU header naming possible CPUs",
-		    procfs_path("proc/interrupts"));
+		    procfs_path(PATH_PROC_INTERRUPTS));
 		rc = -EINVAL;
 	}
 	counts = xcalloc(ncols + 1, sizeof(*counts));
@@ -320,14 +320,14 @@ read_counts(struct cpus *c, bool first)
 		/* "%10u": the kernel cannot have printed it */
 		else if (prc == -ERANGE && !wide++)
 			warnx("%s: IRQ %u: a count wider than 32 bits; its row "
-			    "is left out", procfs_path("proc/interrupts"),
+			    "is left out", procfs_path(PATH_PROC_INTERRUPTS),
 			    r.irq);
 	}
 	if (rc == -EFBIG)
 		warnx("%s: a line longer than %d bytes",
-		    procfs_path("proc/interrupts"), ROW_MAX);
+		    procfs_path(PATH_PROC_INTERRUPTS), ROW_MAX);
 	else if (rc < 0 && rc != -EINVAL)
-		warnc(-rc, "%s", procfs_path("proc/interrupts"));
+		warnc(-rc, "%s", procfs_path(PATH_PROC_INTERRUPTS));
 	lines_close(&l);
 	free(counts);
 	if (c->sm.on) {
@@ -663,11 +663,9 @@ cpus_main(int argc, char *argv[])
 		goto out;
 	}
 	cpuset_and(c.want, c.m.possible);
-	if ((c.isolated = machine_file(&c.m,
-	    "sys/devices/system/cpu/isolated")) == NULL)
+	if ((c.isolated = machine_file(&c.m, PATH_CPU_ISOLATED)) == NULL)
 		c.isolated = xcpuset(c.m.nbits);
-	if ((c.nohz = machine_file(&c.m,
-	    "sys/devices/system/cpu/nohz_full")) == NULL)
+	if ((c.nohz = machine_file(&c.m, PATH_CPU_NOHZ_FULL)) == NULL)
 		c.nohz = xcpuset(c.m.nbits);
 	c.rows = xcalloc(c.m.nbits, sizeof(*c.rows));
 	if (count_irqs(&c) != 0 || (sampling_begin(&c.sm),

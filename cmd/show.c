@@ -168,7 +168,7 @@ read_word(unsigned int irq, const char *file)
 	char rel[96], *buf, *word = NULL;
 	size_t len;
 
-	snprintf(rel, sizeof(rel), "proc/irq/%u/%s", irq, file);
+	snprintf(rel, sizeof(rel), PATH_PROC_IRQ_FILE, irq, file);
 	if (procfs_read(rel, &buf) != 0)
 		return NULL;
 	/* a copy: the read buffer is 4 KB, 16 MB over 4096 rows */
@@ -221,9 +221,9 @@ cmpdevice(const void *a, const void *b)
 static void
 map_devices(struct show *sh)
 {
-	find_devices(sh, "sys/bus/pci/devices", false);
-	find_devices(sh, "sys/class/nvme", true);
-	find_devices(sh, "sys/class/net", true);
+	find_devices(sh, PATH_SYS_PCI, false);
+	find_devices(sh, PATH_SYS_NVME, true);
+	find_devices(sh, PATH_SYS_NET, true);
 	if (sh->ndevices > 0)
 		qsort(sh->devices, sh->ndevices, sizeof(*sh->devices),
 		    cmpdevice);
@@ -421,13 +421,13 @@ read_interrupts(struct show *sh, unsigned int last)
 	bool done = false;
 	int rc, prc;
 
-	if ((rc = lines_open(&l, "proc/interrupts", ROW_MAX)) != 0) {
-		warnc(-rc, "%s", procfs_path("proc/interrupts"));
+	if ((rc = lines_open(&l, PATH_PROC_INTERRUPTS, ROW_MAX)) != 0) {
+		warnc(-rc, "%s", procfs_path(PATH_PROC_INTERRUPTS));
 		return -1;
 	}
 	if ((rc = lines_next(&l, &line, &len)) == 0 ||
 	    (rc == 1 && interrupts_header(line, &ncpus) != 0)) {
-		warnx("%s: no CPU header", procfs_path("proc/interrupts"));
+		warnx("%s: no CPU header", procfs_path(PATH_PROC_INTERRUPTS));
 		rc = -EINVAL;
 	}
 	while (rc == 1 && !done && (rc = lines_next(&l, &line, &len)) == 1) {
@@ -441,7 +441,7 @@ read_interrupts(struct show *sh, unsigned int last)
 			if (!wide++)
 				warnx("%s: IRQ %u: a count wider than 32 bits; "
 				    "its TOTAL is unknown",
-				    procfs_path("proc/interrupts"), r.irq);
+				    procfs_path(PATH_PROC_INTERRUPTS), r.irq);
 			fill_rowless(sh, sh->filter ? row : add_row(sh, r.irq));
 			continue;
 		}
@@ -451,9 +451,9 @@ read_interrupts(struct show *sh, unsigned int last)
 	}
 	if (rc == -EFBIG)
 		warnx("%s: a line longer than %d bytes",
-		    procfs_path("proc/interrupts"), ROW_MAX);
+		    procfs_path(PATH_PROC_INTERRUPTS), ROW_MAX);
 	else if (rc < 0 && rc != -EINVAL)
-		warnc(-rc, "%s", procfs_path("proc/interrupts"));
+		warnc(-rc, "%s", procfs_path(PATH_PROC_INTERRUPTS));
 	lines_close(&l);
 	return rc == 0 || done ? 0 : -1;
 }

@@ -21,8 +21,6 @@
 #include "lib/text.h"
 #include "procfs.h"
 
-#define CPU_DIR	"sys/devices/system/cpu"
-
 static int spread_main(int, char *[]);
 
 const struct command spread_command = {
@@ -96,7 +94,7 @@ owns_all(const char *name, const struct irqs *irqs, char **dirp)
 }
 
 static const char *const class_dirs[] = {
-	"sys/class/net", "sys/class/nvme", "sys/bus/pci/devices",
+	PATH_SYS_NET, PATH_SYS_NVME, PATH_SYS_PCI,
 };
 
 /* The sysfs directory of the one device all the IRQs belong to, or NULL. */
@@ -134,15 +132,14 @@ local_cpus(struct machine *m, const char *dir)
 	char rel[600];
 	int node;
 
-	snprintf(rel, sizeof(rel), "%s/numa_node", dir);
+	snprintf(rel, sizeof(rel), PATH_DEV_NUMA_NODE, dir);
 	node = read_int(rel, -1);
 	if (node < 0 && procfs_exists(rel))
 		return NULL;
-	snprintf(rel, sizeof(rel), "%s/local_cpulist", dir);
+	snprintf(rel, sizeof(rel), PATH_DEV_LOCAL_CPULIST, dir);
 	if ((set = machine_file(m, rel)) != NULL || node < 0)
 		return set;
-	snprintf(rel, sizeof(rel), "sys/devices/system/node/node%d/cpulist",
-	    node);
+	snprintf(rel, sizeof(rel), PATH_NODE_CPULIST, node);
 	return machine_file(m, rel);
 }
 
@@ -327,7 +324,7 @@ queue_roles(const struct irqs *irqs)
 	ro = xcalloc(irqs->n, sizeof(*ro));
 	for (i = 0; i < irqs->n; i++)
 		ro[i].pair = -1;
-	if (procfs_dir("sys/class/net", false, &names, &nn) != 0)
+	if (procfs_dir(PATH_SYS_NET, false, &names, &nn) != 0)
 		return ro;
 	for (i = 0; i < nn; i++) {
 		dev = netif_device(names[i]);

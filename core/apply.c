@@ -313,8 +313,9 @@ apply_irq(struct machine *m, unsigned int irq, const struct cpuset *want,
 		return managed ? APPLY_MANAGED : APPLY_UNMOVABLE;
 	}
 	snprintf(label, sizeof(label), "irq %u", irq);
-	snprintf(list, sizeof(list), "proc/irq/%u/smp_affinity_list", irq);
-	snprintf(mask, sizeof(mask), "proc/irq/%u/smp_affinity", irq);
+	snprintf(list, sizeof(list), PATH_PROC_IRQ_FILE, irq,
+	    "smp_affinity_list");
+	snprintf(mask, sizeof(mask), PATH_PROC_IRQ_FILE, irq, "smp_affinity");
 	return apply_file(m, label, irq, list, mask, want, flags, tl);
 }
 
@@ -326,7 +327,7 @@ enum apply_result
 apply_default(struct machine *m, const struct cpuset *want, int flags,
     struct tally *tl)
 {
-	return apply_file(m, "default", -1, NULL, DEFAULT_AFFINITY, want,
+	return apply_file(m, "default", -1, NULL, PATH_DEFAULT_AFFINITY, want,
 	    flags | APPLY_NAMED, tl);
 }
 

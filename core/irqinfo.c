@@ -14,7 +14,6 @@
 #include "lib/interrupts.h"
 #include "procfs.h"
 
-#define SYSIRQ	"sys/kernel/irq"
 #define ROW_MAX	(4 << 20)	/* as show reads proc/interrupts */
 
 /* Kernels without CONFIG_SPARSE_IRQ have no sys/kernel/irq: asked once. */
@@ -24,7 +23,7 @@ irqinfo_present(void)
 	static int present = -1;
 
 	if (present < 0)
-		present = procfs_exists(SYSIRQ);
+		present = procfs_exists(PATH_SYS_IRQ);
 	return present;
 }
 
@@ -35,7 +34,7 @@ read_line(unsigned int irq, const char *file)
 	char rel[64], *buf, *line = NULL;
 	size_t len;
 
-	snprintf(rel, sizeof(rel), SYSIRQ "/%u/%s", irq, file);
+	snprintf(rel, sizeof(rel), PATH_SYS_IRQ_FILE, irq, file);
 	if (procfs_read(rel, &buf) != 0)
 		return NULL;
 	if ((len = strcspn(buf, "\n")) > 0)
@@ -83,7 +82,7 @@ read_total(const struct machine *m, unsigned int irq, struct irqinfo *in)
 {
 	char rel[64], *buf;
 
-	snprintf(rel, sizeof(rel), SYSIRQ "/%u/per_cpu_count", irq);
+	snprintf(rel, sizeof(rel), PATH_SYS_IRQ_FILE, irq, "per_cpu_count");
 	if (procfs_read(rel, &buf) != 0)
 		return;
 	in->has_total = sum_online(buf, m, &in->total) == 0;
@@ -136,7 +135,7 @@ irqinfo_read(const struct machine *m, unsigned int irq, int what,
 	char rel[64];
 
 	memset(in, 0, sizeof(*in));
-	snprintf(rel, sizeof(rel), SYSIRQ "/%u", irq);
+	snprintf(rel, sizeof(rel), PATH_SYS_IRQ_N, irq);
 	if (!irqinfo_present() || !procfs_exists(rel))
 		return -ENOENT;
 	if (what & INFO_TOTAL)
@@ -183,7 +182,7 @@ irqinfo_totals(const unsigned int *v, size_t n, unsigned long long *total,
 
 	if (n == 0)
 		return 0;
-	if ((rc = lines_open(&l, "proc/interrupts", ROW_MAX)) != 0)
+	if ((rc = lines_open(&l, PATH_PROC_INTERRUPTS, ROW_MAX)) != 0)
 		return rc;
 	if ((rc = lines_next(&l, &line, &len)) == 0 ||
 	    (rc == 1 && interrupts_header(line, &ncpus) != 0))

@@ -122,7 +122,7 @@ read_cmdline(struct isolation *is)
 	char *buf, *raw;
 	size_t i;
 
-	if (procfs_read("proc/cmdline", &buf) != 0)
+	if (procfs_read(PATH_PROC_CMDLINE, &buf) != 0)
 		return;
 	if (bootargs_parse(buf, is->m->nbits, &is->boot) != 0)
 		err(1, NULL);

@@ -94,8 +94,8 @@ cells_read(struct cells *cs, int r, cells_row_fn *fn, void *arg)
 	char *line;
 	int rc, *col;
 
-	if ((rc = lines_open(&l, "proc/interrupts", ROW_MAX)) != 0) {
-		warnc(-rc, "%s", procfs_path("proc/interrupts"));
+	if ((rc = lines_open(&l, PATH_PROC_INTERRUPTS, ROW_MAX)) != 0) {
+		warnc(-rc, "%s", procfs_path(PATH_PROC_INTERRUPTS));
 		return -1;
 	}
 	cpu = xcalloc(cs->nbits, sizeof(*cpu));
@@ -103,7 +103,7 @@ cells_read(struct cells *cs, int r, cells_row_fn *fn, void *arg)
 	if ((rc = lines_next(&l, &line, &len)) == 0 || (rc == 1 &&
 	    interrupts_columns(line, cs->nbits, cpu, &ncols) != 0)) {
 		warnx("%s: no CPU header naming possible CPUs",
-		    procfs_path("proc/interrupts"));
+		    procfs_path(PATH_PROC_INTERRUPTS));
 		rc = -EINVAL;
 	}
 	for (k = 0; k < cs->nbits; k++)
@@ -129,9 +129,9 @@ cells_read(struct cells *cs, int r, cells_row_fn *fn, void *arg)
 	}
 	if (rc == -EFBIG)
 		warnx("%s: a line longer than %d bytes",
-		    procfs_path("proc/interrupts"), ROW_MAX);
+		    procfs_path(PATH_PROC_INTERRUPTS), ROW_MAX);
 	else if (rc < 0 && rc != -EINVAL)
-		warnc(-rc, "%s", procfs_path("proc/interrupts"));
+		warnc(-rc, "%s", procfs_path(PATH_PROC_INTERRUPTS));
 	lines_close(&l);
 	free(counts);
 	free(col);

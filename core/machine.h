@@ -9,7 +9,6 @@
 
 #include "parse.h"
 
-#define DEFAULT_AFFINITY	"proc/irq/default_smp_affinity"
 
 /* A NUMA node and its CPUs. */
 struct node {

@@ -52,10 +52,10 @@ irqs_all(struct irqs *out)
 {
 	int rc;
 
-	if ((rc = procfs_numbers("proc/irq", &out->v, &out->n)) != 0) {
+	if ((rc = procfs_numbers(PATH_PROC_IRQ, &out->v, &out->n)) != 0) {
 		out->v = NULL;
 		out->n = 0;
-		warnc(-rc, "%s", procfs_path("proc/irq"));
+		warnc(-rc, "%s", procfs_path(PATH_PROC_IRQ));
 	}
 	return rc;
 }
@@ -67,7 +67,7 @@ irq_actions(unsigned int irq, char ***names, size_t *n)
 	char rel[64];
 	int rc;
 
-	snprintf(rel, sizeof(rel), "proc/irq/%u", irq);
+	snprintf(rel, sizeof(rel), PATH_PROC_IRQ_N, irq);
 	if ((rc = procfs_dir(rel, true, names, n)) != 0) {
 		*names = NULL;
 		*n = 0;
@@ -107,10 +107,10 @@ irq_names(unsigned int irq)
  * the device's directory under sys/devices.
  */
 static const char *const device_dirs[] = {
-	"sys/bus/pci/devices/%s",
-	"sys/class/net/%s",
-	"sys/class/nvme/%s",
-	"sys/class/block/%s",
+	PATH_SYS_PCI "/%s",
+	PATH_SYS_NET "/%s",
+	PATH_SYS_NVME "/%s",
+	PATH_SYS_BLOCK "/%s",
 };
 
 /* A directory that holds a device's interrupts: msi_irqs or irq. */
@@ -119,10 +119,10 @@ has_irqs(const char *dir)
 {
 	char rel[PATH_MAX + 16];
 
-	snprintf(rel, sizeof(rel), "%s/msi_irqs", dir);
+	snprintf(rel, sizeof(rel), PATH_DEV_MSI_IRQS, dir);
 	if (procfs_exists(rel))
 		return true;
-	snprintf(rel, sizeof(rel), "%s/irq", dir);
+	snprintf(rel, sizeof(rel), PATH_DEV_IRQ, dir);
 	return procfs_exists(rel);
 }
 
@@ -144,7 +144,8 @@ irq_dir(const char *rel, char *buf, size_t size)
 
 	if (procfs_realpath(rel, buf, size) != 0)
 		return false;
-	while (strncmp(buf, "sys/devices/", 12) == 0) {
+	while (strncmp(buf, PATH_SYS_DEVICES "/",
+	    strlen(PATH_SYS_DEVICES "/")) == 0) {
 		if (has_irqs(buf))
 			return true;
 		if ((slash = strrchr(buf, '/')) == NULL)
@@ -162,7 +163,7 @@ legacy_irq(const char *dir, struct irqs *out)
 	const char *errstr;
 	long long irq;
 
-	snprintf(rel, sizeof(rel), "%s/irq", dir);
+	snprintf(rel, sizeof(rel), PATH_DEV_IRQ, dir);
 	if (procfs_read(rel, &buf) != 0)
 		return;
 	buf[strcspn(buf, "\n")] = '\0';
@@ -203,7 +204,7 @@ device_irqs(const char *name, struct irqs *out, char **dirp)
 		*dirp = xstrdup(found ? idir : dir);
 	if (!found)
 		return 0;
-	snprintf(rel, sizeof(rel), "%s/msi_irqs", idir);
+	snprintf(rel, sizeof(rel), PATH_DEV_MSI_IRQS, idir);
 	if (procfs_numbers(rel, &out->v, &out->n) == 0 && out->n > 0)
 		return 0;
 	irqs_free(out);
@@ -358,7 +359,7 @@ is_netif(const char *name)
 	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
 	    strchr(name, '/') != NULL || strlen(name) > NAME_MAX)
 		return false;
-	snprintf(rel, sizeof(rel), "sys/class/net/%s", name);
+	snprintf(rel, sizeof(rel), PATH_NET_IF, name);
 	return procfs_exists(rel);
 }
 

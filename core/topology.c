@@ -12,8 +12,6 @@
 #include "core/xalloc.h"
 #include "procfs.h"
 
-#define CPU_DIR	"sys/devices/system/cpu"
-
 /* A small decimal number in a file, or -1. */
 static int
 read_int(const char *rel, int min)
@@ -41,10 +39,10 @@ topology_list(struct machine *m, int cpu, const char *old,
 	struct cpuset *set;
 	char rel[96];
 
-	snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/%s", cpu, old);
+	snprintf(rel, sizeof(rel), PATH_CPU_TOPOLOGY, cpu, old);
 	if ((set = machine_file(m, rel)) != NULL)
 		return set;
-	snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/%s", cpu, name);
+	snprintf(rel, sizeof(rel), PATH_CPU_TOPOLOGY, cpu, name);
 	if ((set = machine_file(m, rel)) != NULL)
 		return set;
 	return xcpuset(m->nbits);
@@ -102,8 +100,8 @@ find_packages(struct machine *m, const struct cpuset *pool,
 	    cpu = cpuset_next(pool, cpu + 1)) {
 		if (cpuset_test(done, cpu))
 			continue;
-		snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/"
-		    "physical_package_id", cpu);
+		snprintf(rel, sizeof(rel), PATH_CPU_TOPOLOGY, cpu,
+		    "physical_package_id");
 		id = read_int(rel, 0);
 		pkg = topology_list(m, cpu, "core_siblings_list",
 		    "package_cpus_list");
