@@ -167,6 +167,47 @@ procfs_read_bytes(const char *rel, char **bufp, size_t *lenp)
 	return rc;
 }
 
+/*
+ * A decimal number alone on a file's first line, as sysfs writes one
+ * (sysfs_emit(buf, "%d\n")), within [min, max]. Reads 63 bytes at most:
+ * a longer line is no number. 0, -EINVAL when the file holds none, or
+ * the -errno of the read.
+ */
+int
+procfs_int(const char *rel, int min, int max, int *vp)
+{
+	const char *errstr;
+	char buf[64];
+	size_t len = 0;
+	ssize_t n = 0;
+	long long v;
+	int fd, rc;
+
+	if ((fd = root_open(rel, O_RDONLY | O_NONBLOCK)) < 0)
+		return -errno;
+	while (len < sizeof(buf) - 1 && memchr(buf, '\n', len) == NULL) {
+		n = read(fd, buf + len, sizeof(buf) - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	rc = n < 0 ? -errno : 0;
+	close(fd);
+	if (rc != 0)
+		return rc;
+	if (n > 0 && memchr(buf, '\n', len) == NULL)
+		return -EINVAL;
+	buf[len] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	v = strtonum(buf, min, max, &errstr);
+	if (errstr != NULL)
+		return -EINVAL;
+	*vp = v;
+	return 0;
+}
+
 bool
 procfs_exists(const char *rel)
 {

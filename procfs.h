@@ -60,6 +60,7 @@ int		 procfs_init(const char *);
 const char	*procfs_path(const char *);
 int		 procfs_read(const char *, char **);
 int		 procfs_read_bytes(const char *, char **, size_t *);
+int		 procfs_int(const char *, int, int, int *);
 bool		 procfs_exists(const char *);
 int		 procfs_dir(const char *, bool, char ***, size_t *);
 void		 procfs_dir_free(char **, size_t);

@@ -56,22 +56,6 @@ static const struct option spread_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* A small decimal number in a file, or -1. */
-static int
-read_int(const char *rel, int min)
-{
-	const char *errstr;
-	char *buf;
-	int v;
-
-	if (procfs_read(rel, &buf) != 0)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	v = strtonum(buf, min, INT_MAX, &errstr);
-	free(buf);
-	return errstr == NULL ? v : -1;
-}
-
 /* Does the device own every selected IRQ? Sets *dirp if so. */
 static bool
 owns_all(const char *name, const struct irqs *irqs, char **dirp)
@@ -133,7 +117,8 @@ local_cpus(struct machine *m, const char *dir)
 	int node;
 
 	snprintf(rel, sizeof(rel), PATH_DEV_NUMA_NODE, dir);
-	node = read_int(rel, -1);
+	if (procfs_int(rel, -1, INT_MAX, &node) != 0)
+		node = -1;
 	if (node < 0 && procfs_exists(rel))
 		return NULL;
 	snprintf(rel, sizeof(rel), PATH_DEV_LOCAL_CPULIST, dir);

@@ -374,17 +374,11 @@ default_read(struct cpuset *set, struct perr *pe)
 int
 irq_node(unsigned int irq)
 {
-	const char *errstr;
-	char rel[64], *buf;
+	char rel[64];
 	int node;
 
 	snprintf(rel, sizeof(rel), PATH_PROC_IRQ_FILE, irq, "node");
-	if (procfs_read(rel, &buf) != 0)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	node = strtonum(buf, 0, 65535, &errstr);
-	free(buf);
-	return errstr == NULL ? node : -1;
+	return procfs_int(rel, 0, 65535, &node) == 0 ? node : -1;
 }
 
 /* A flag of debugfs's state lists, as a whole word on its line. */

@@ -159,21 +159,15 @@ irq_dir(const char *rel, char *buf, size_t size)
 static void
 legacy_irq(const char *dir, struct irqs *out)
 {
-	char rel[PATH_MAX + 16], *buf;
-	const char *errstr;
-	long long irq;
+	char rel[PATH_MAX + 16];
+	int irq;
 
 	snprintf(rel, sizeof(rel), PATH_DEV_IRQ, dir);
-	if (procfs_read(rel, &buf) != 0)
+	if (procfs_int(rel, 1, INT_MAX, &irq) != 0)
 		return;
-	buf[strcspn(buf, "\n")] = '\0';
-	irq = strtonum(buf, 1, INT_MAX, &errstr);
-	free(buf);
-	if (errstr == NULL) {
-		out->v = xcalloc(1, sizeof(*out->v));
-		out->v[0] = irq;
-		out->n = 1;
-	}
+	out->v = xcalloc(1, sizeof(*out->v));
+	out->v[0] = irq;
+	out->n = 1;
 }
 
 /*

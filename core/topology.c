@@ -6,27 +6,10 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/topology.h"
 #include "core/xalloc.h"
 #include "procfs.h"
-
-/* A small decimal number in a file, or -1. */
-static int
-read_int(const char *rel, int min)
-{
-	const char *errstr;
-	char *buf;
-	int v;
-
-	if (procfs_read(rel, &buf) != 0)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	v = strtonum(buf, min, INT_MAX, &errstr);
-	free(buf);
-	return errstr == NULL ? v : -1;
-}
 
 /*
  * A CPU's topology list under its old name, which every kernel has, else
@@ -102,7 +85,8 @@ find_packages(struct machine *m, const struct cpuset *pool,
 			continue;
 		snprintf(rel, sizeof(rel), PATH_CPU_TOPOLOGY, cpu,
 		    "physical_package_id");
-		id = read_int(rel, 0);
+		if (procfs_int(rel, 0, INT_MAX, &id) != 0)
+			id = -1;
 		pkg = topology_list(m, cpu, "core_siblings_list",
 		    "package_cpus_list");
 		cpuset_set(pkg, cpu);
