@@ -216,14 +216,21 @@ cmpdevice(const void *a, const void *b)
 
 /*
  * Which device each IRQ belongs to: an interface or NVMe name, the last
- * found, over the first PCI address. Memory follows the number of IRQs.
+ * found, over the first PCI address; so the classes are read from the
+ * list's end, and a disk's are left to its controller. Memory follows
+ * the number of IRQs.
  */
 static void
 map_devices(struct show *sh)
 {
-	find_devices(sh, PATH_SYS_PCI, false);
-	find_devices(sh, PATH_SYS_NVME, true);
-	find_devices(sh, PATH_SYS_NET, true);
+	const struct devclass *c;
+	size_t i;
+
+	for (i = ndevice_classes; i-- > 0;) {
+		c = &device_classes[i];
+		if (c->kind != DEVCLASS_DISK)
+			find_devices(sh, c->dir, c->kind == DEVCLASS_NAMED);
+	}
 	if (sh->ndevices > 0)
 		qsort(sh->devices, sh->ndevices, sizeof(*sh->devices),
 		    cmpdevice);

@@ -77,10 +77,6 @@ owns_all(const char *name, const struct irqs *irqs, char **dirp)
 	return all;
 }
 
-static const char *const class_dirs[] = {
-	PATH_SYS_NET, PATH_SYS_NVME, PATH_SYS_PCI,
-};
-
 /* The sysfs directory of the one device all the IRQs belong to, or NULL. */
 static char *
 owner_dir(const char *arg, const struct irqs *irqs)
@@ -97,8 +93,10 @@ owner_dir(const char *arg, const struct irqs *irqs)
 		if (dir != NULL)
 			return dir;
 	}
-	for (i = 0; dir == NULL && i < nitems(class_dirs); i++) {
-		if (procfs_dir(class_dirs[i], false, &names, &n) != 0)
+	for (i = 0; dir == NULL && i < ndevice_classes; i++) {
+		/* a disk's IRQs are its controller's, found under its name */
+		if (device_classes[i].kind == DEVCLASS_DISK ||
+		    procfs_dir(device_classes[i].dir, false, &names, &n) != 0)
 			continue;
 		for (k = 0; dir == NULL && k < n; k++)
 			owns_all(names[k], irqs, &dir);

@@ -102,16 +102,17 @@ irq_names(unsigned int irq)
 }
 
 /*
- * Where a device named NAME is listed: a PCI address, a network
- * interface, an NVMe controller, a disk or partition. Each is a link to
- * the device's directory under sys/devices.
+ * Names before addresses, which spread and show prefer them to. A PCI
+ * address holds a ':', which no interface name may (net/core/dev.c
+ * dev_valid_name()), so the addresses' place changes no lookup.
  */
-static const char *const device_dirs[] = {
-	PATH_SYS_PCI "/%s",
-	PATH_SYS_NET "/%s",
-	PATH_SYS_NVME "/%s",
-	PATH_SYS_BLOCK "/%s",
+const struct devclass device_classes[] = {
+	{ PATH_SYS_NET, DEVCLASS_NAMED },
+	{ PATH_SYS_NVME, DEVCLASS_NAMED },
+	{ PATH_SYS_BLOCK, DEVCLASS_DISK },
+	{ PATH_SYS_PCI, DEVCLASS_ADDRESS },
 };
+const size_t ndevice_classes = nitems(device_classes);
 
 /* A directory that holds a device's interrupts: msi_irqs or irq. */
 static bool
@@ -186,12 +187,13 @@ device_irqs(const char *name, struct irqs *out, char **dirp)
 
 	out->v = NULL;
 	out->n = 0;
-	for (i = 0; i < nitems(device_dirs); i++) {
-		snprintf(dir, sizeof(dir), device_dirs[i], name);
+	for (i = 0; i < ndevice_classes; i++) {
+		snprintf(dir, sizeof(dir), "%s/%s", device_classes[i].dir,
+		    name);
 		if (procfs_exists(dir))
 			break;
 	}
-	if (i == nitems(device_dirs))
+	if (i == ndevice_classes)
 		return -ENOENT;
 	found = irq_dir(dir, idir, sizeof(idir));
 	if (dirp != NULL)
