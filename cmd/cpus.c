@@ -18,6 +18,8 @@
 #include "core/select.h"
 #include "core/xalloc.h"
 #include "lib/interrupts.h"
+#include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 #define ROW_MAX	(4 << 20)	/* as show reads proc/interrupts */

@@ -5,7 +5,10 @@
 
 #include "cmd/commands.h"
 #include "core/apply.h"
+#include "core/machine.h"
 #include "core/xalloc.h"
+#include "lib/text.h"
+#include "parse.h"
 
 static int default_main(int, char *[]);
 

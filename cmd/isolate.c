@@ -14,8 +14,11 @@
 #include "core/apply.h"
 #include "core/findings.h"
 #include "core/isolation.h"
+#include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
+#include "lib/text.h"
+#include "parse.h"
 
 static int isolate_main(int, char *[]);
 static void isolate_help(FILE *);

@@ -20,6 +20,7 @@
 #include "lib/irqsel.h"
 #include "lib/snapline.h"
 #include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 static int save_main(int, char *[]);

@@ -6,9 +6,12 @@
 #include "cmd/commands.h"
 #include "core/apply.h"
 #include "core/irqbalance.h"
+#include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
 #include "lib/irqsel.h"
+#include "lib/text.h"
+#include "parse.h"
 
 static int set_main(int, char *[]);
 

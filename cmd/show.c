@@ -17,6 +17,8 @@
 #include "core/select.h"
 #include "core/xalloc.h"
 #include "lib/interrupts.h"
+#include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 enum col {

@@ -12,6 +12,7 @@
 #include "cmd/commands.h"
 #include "core/apply.h"
 #include "core/irqbalance.h"
+#include "core/machine.h"
 #include "core/netqueue.h"
 #include "core/select.h"
 #include "core/topology.h"
@@ -19,6 +20,7 @@
 #include "core/xalloc.h"
 #include "lib/irqsel.h"
 #include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 static int spread_main(int, char *[]);

@@ -13,8 +13,11 @@
 #include <string.h>
 
 #include "core/apply.h"
+#include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
+#include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 #define LIST_MAX	4095	/* longer lists go to smp_affinity as a mask */

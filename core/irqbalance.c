@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "core/irqbalance.h"
+#include "core/machine.h"
 #include "core/xalloc.h"
+#include "parse.h"
 #include "procfs.h"
 
 #define IRQBALANCE_DIR	"run/irqbalance"	/* irqbalance.h SOCKET_TMPFS */

@@ -10,8 +10,10 @@
 #include <string.h>
 
 #include "core/irqinfo.h"
+#include "core/machine.h"
 #include "core/xalloc.h"
 #include "lib/interrupts.h"
+#include "parse.h"
 #include "procfs.h"
 
 #define ROW_MAX	(4 << 20)	/* as show reads proc/interrupts */

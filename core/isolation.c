@@ -8,8 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/findings.h"
 #include "core/isolation.h"
+#include "core/machine.h"
 #include "core/xalloc.h"
+#include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 /* isolcpus=FLAGS,LIST: what is there, with managed_irq and the CPUs. */

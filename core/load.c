@@ -13,7 +13,12 @@
 #include <string.h>
 
 #include "core/load.h"
+#include "core/machine.h"
+#include "core/select.h"
 #include "core/xalloc.h"
+#include "lib/interrupts.h"
+#include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 #define ROW_MAX	(4 << 20)	/* as show and cpus read proc/interrupts */

@@ -6,8 +6,10 @@
 #define IRQAFF_MACHINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
-#include "parse.h"
+struct cpuset;
+struct perr;
 
 
 /* A NUMA node and its CPUs. */

@@ -10,11 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/machine.h"
 #include "core/netqueue.h"
 #include "core/select.h"
 #include "core/xalloc.h"
 #include "lib/queuename.h"
 #include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 static int

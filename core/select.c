@@ -15,6 +15,8 @@
 #include "core/select.h"
 #include "core/xalloc.h"
 #include "lib/irqsel.h"
+#include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 void

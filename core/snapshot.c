@@ -26,10 +26,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/machine.h"
 #include "core/netqueue.h"
 #include "core/snapshot.h"
 #include "core/xalloc.h"
 #include "lib/irqsel.h"
+#include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 /* A line of a snapshot: far more than 8192 CPUs and any name need. */

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/machine.h"
 #include "core/topology.h"
 #include "core/xalloc.h"
+#include "parse.h"
 #include "procfs.h"
 
 /*

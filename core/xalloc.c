@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
+#include "parse.h"
 
 void *
 xcalloc(size_t n, size_t size)

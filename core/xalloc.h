@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "parse.h"
+struct cpuset;
 
 #ifndef nitems			/* OpenBSD <sys/param.h> */
 #define nitems(a)	(sizeof((a)) / sizeof((a)[0]))

@@ -13,6 +13,8 @@
 #include "core/netqueue.h"
 #include "core/xalloc.h"
 #include "core/xpsfollow.h"
+#include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 /*
