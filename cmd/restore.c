@@ -128,12 +128,11 @@ run_load(int argc, char *argv[], const struct command *cmd, struct run *r)
 	if (machine_load(&r->m) != 0)
 		return EXIT_FAIL;
 	if (r->only_arg != NULL &&
-	    (rc = irqs_select_queues(r->only_arg, &r->only)) != 0) {
+	    ((rc = irqs_select_queues(r->only_arg, &r->only)) != 0 ||
+	    (rc = snap_only_devs(&r->s, r->only_arg)) != 0)) {
 		run_free(r);
 		return exit_status(rc);
 	}
-	if (r->only_arg != NULL)
-		snap_only_devs(&r->s, r->only_arg);
 	if ((rc = snap_read(&r->s, &r->m, argv[optind])) == 0 && check &&
 	    r->s.n == 0) {
 		warnx("%s: no entries", r->s.label);

@@ -96,8 +96,7 @@ complain(const char *label, const char *fmt, ...)
 	char *msg;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		err(1, NULL);
+	msg = xvasprintf(fmt, ap);
 	va_end(ap);
 	warnx("%s: %s", label, msg);
 	return msg;
@@ -161,8 +160,7 @@ target_write(struct target *t, int flags, struct tally *tl)
 		return APPLY_FAILED;
 	}
 	value = t->mask ? xformat(t->want, true) : t->text;
-	if (asprintf(&line, "%s\n", value) < 0)
-		err(1, NULL);
+	line = xasprintf("%s\n", value);
 	if (value != t->text)
 		free(value);
 	rc = pfile_write(&t->pf, line);

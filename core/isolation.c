@@ -3,7 +3,6 @@
  * kernel places there, an irqbalance that does not ban them, a kernel
  * command line that says otherwise. Each finding says what to change.
  */
-#include <err.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +28,8 @@ isolcpus_arg(struct isolation *is)
 		flags |= is->boot.isolflags;
 	}
 	list = xformat(all, false);
-	if (asprintf(&arg, "isolcpus=%s%s%s%s", flags & ISOL_NOHZ ?
-	    "nohz," : "", flags & ISOL_DOMAIN ? "domain," : "",
-	    "managed_irq,", list) < 0)
-		err(1, NULL);
+	arg = xasprintf("isolcpus=%s%s%s%s", flags & ISOL_NOHZ ? "nohz," : "",
+	    flags & ISOL_DOMAIN ? "domain," : "", "managed_irq,", list);
 	free(list);
 	cpuset_free(all);
 	return arg;
@@ -128,14 +125,12 @@ read_cmdline(struct isolation *is)
 
 	if (procfs_read(PATH_PROC_CMDLINE, &buf) != 0)
 		return;
-	if (bootargs_parse(buf, is->m->nbits, &is->boot) != 0)
-		err(1, NULL);
+	xparsed(bootargs_parse(buf, is->m->nbits, &is->boot));
 	free(buf);
 	for (i = 0; i < nitems(args); i++) {
 		if ((raw = *args[i]) == NULL)
 			continue;
-		if ((*args[i] = escaped(raw)) == NULL)
-			err(1, NULL);
+		*args[i] = xescaped(raw);
 		free(raw);
 	}
 }

@@ -382,9 +382,7 @@ select_irqs(const char *arg, struct irqs *out, bool queues)
 
 	out->v = NULL;
 	out->n = 0;
-	if ((rc = irqsel_parse(arg, &sel, &nsel, &pe)) != 0) {
-		if (rc == -ENOMEM)
-			err(1, NULL);
+	if ((rc = xparsed(irqsel_parse(arg, &sel, &nsel, &pe))) != 0) {
 		warnx("IRQ list \"%s\": %s", quoted(arg), pe.msg);
 		return -EINVAL;
 	}

@@ -85,9 +85,8 @@ report(struct snap *s)
 	const struct problem *p;
 	size_t i;
 
-	if (s->nproblems > 1 && mergesort(s->problems, s->nproblems,
-	    sizeof(*s->problems), cmpproblem) != 0)
-		err(1, NULL);
+	xmergesort(s->problems, s->nproblems, sizeof(*s->problems),
+	    cmpproblem);
 	for (i = 0; i < s->nproblems; i++) {
 		p = &s->problems[i];
 		if (s->check)
@@ -112,13 +111,11 @@ names_text(char **names, size_t n, bool strings)
 	size_t len = 0, i;
 	FILE *fp;
 
-	if ((fp = open_memstream(&text, &len)) == NULL)
-		err(1, NULL);
+	fp = xmemstream(&text, &len);
 	for (i = 0; i < n; i++)
 		fprintf(fp, strings ? "%s\"%s\"" : "%s%s",
 		    i == 0 ? "" : strings ? " " : ", ", quoted(names[i]));
-	if (fclose(fp) != 0)
-		err(1, NULL);
+	xmemclose(fp);
 	return text;
 }
 
@@ -253,8 +250,7 @@ read_entry(struct snap *s, struct machine *m, size_t lineno,
 	struct perr pe;
 	int rc;
 
-	if ((rc = snapline_parse(line, len, &e.sl, &pe)) == -ENOMEM)
-		err(1, NULL);
+	rc = xparsed(snapline_parse(line, len, &e.sl, &pe));
 	if (rc == 0 && e.sl.kind != SNAP_NONE) {
 		e.want = xcpuset(m->nbits);
 		/* a queue may have no CPU: "none" */
@@ -285,9 +281,7 @@ snap_read(struct snap *s, struct machine *m, const char *path)
 	FILE *fp;
 	int bad = 0, rc;
 
-	s->label = escaped(strcmp(path, "-") == 0 ? "standard input" : path);
-	if (s->label == NULL)
-		err(1, NULL);
+	s->label = xescaped(strcmp(path, "-") == 0 ? "standard input" : path);
 	if ((fp = file_open(path)) == NULL) {
 		rc = -errno;
 		warn("%s", s->label);
@@ -504,16 +498,22 @@ name_hits(struct snap *s, struct mirqs *mi, struct entry **ents, size_t ne)
 	free(q);
 }
 
-/* The dev: items of a selector irqs_select() took, for queue lines. */
-void
+/*
+ * The dev: items of a selector irqs_select() took, for queue lines. 0,
+ * or -EINVAL after saying why.
+ */
+int
 snap_only_devs(struct snap *s, const char *arg)
 {
 	struct irqsel *items;
 	struct perr pe;
 	size_t n, i;
+	int rc;
 
-	if (irqsel_parse(arg, &items, &n, &pe) != 0)
-		errx(1, "%s", pe.msg);
+	if ((rc = xparsed(irqsel_parse(arg, &items, &n, &pe))) != 0) {
+		warnx("%s", pe.msg);
+		return rc;
+	}
 	for (i = 0; i < n; i++)
 		if (items[i].kind == SEL_DEV) {
 			s->only_devs = xreallocarray(s->only_devs,
@@ -521,6 +521,7 @@ snap_only_devs(struct snap *s, const char *arg)
 			s->only_devs[s->nonly_devs++] = xstrdup(items[i].arg);
 		}
 	irqsel_free(items, n);
+	return 0;
 }
 
 /* "xps eth0 tx-3", the interface escaped. */
@@ -582,8 +583,7 @@ queue_hits(struct snap *s)
 		    s->v[i].sl.kind == SNAP_RPS) &&
 		    dev_selected(s, s->v[i].sl.dev))
 			v[n++] = &s->v[i];
-	if (n > 1 && mergesort(v, n, sizeof(*v), cmpqline) != 0)
-		err(1, NULL);
+	xmergesort(v, n, sizeof(*v), cmpqline);
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n &&
 		    strcmp(v[i]->sl.dev, v[j]->sl.dev) == 0 &&

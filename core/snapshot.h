@@ -74,7 +74,7 @@ int	 mirqs_load(struct mirqs *);
 void	 mirqs_free(struct mirqs *);
 size_t	 snap_resolve(struct snap *, struct mirqs *, const struct irqs *);
 char	*names_text(char **, size_t, bool);
-void	 snap_only_devs(struct snap *, const char *);
+int	 snap_only_devs(struct snap *, const char *);
 void	 snap_queue_label(const struct entry *, char *, size_t);
 
 #endif
