@@ -13,6 +13,7 @@
 #include <sys/param.h>
 
 #include "cmd/commands.h"
+#include "cmd/result.h"
 #include "core/apply.h"
 #include "core/irqbalance.h"
 #include "core/load.h"
@@ -39,12 +40,12 @@ static int balance_main(int, char *[]);
 const struct command balance_command = {
 	"balance", balance_main,
 	"put the busiest IRQs on the least-loaded CPUs, by measured rate",
-	"[-nvqJ] [-i seconds] [--cpus cpus] [--xps] [irqs]",
+	"[-nvqJ] [-i seconds] [-c cpus] [--xps] [irqs]",
 	"  -n, --dry-run          print the plan, write nothing\n"
 	"  -v, --verbose          list every IRQ of the plan, moved or not\n"
 	"  -J, --json             print the plan and the result as JSON\n"
 	"  -i, --interval SECS    measure the rates over SECS (default 5)\n"
-	"      --cpus CPUS        the CPUs to use (default: online, not "
+	"  -c, --cpus CPUS        the CPUs to use (default: online, not "
 	"isolated\n"
 	"                         or nohz_full)\n"
 	"      --xps              also move the XPS of their tx queues\n"
@@ -55,9 +56,7 @@ const struct command balance_command = {
 enum { OPT_CPUS = 256, OPT_XPS };
 
 static const struct option balance_opts[] = {
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "json", no_argument, NULL, 'J' },
+	APPLY_LONGOPTS,
 	{ "interval", required_argument, NULL, 'i' },
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "xps", no_argument, NULL, OPT_XPS },
@@ -109,21 +108,13 @@ struct balance {
 static int
 balance_options(int argc, char *argv[], struct balance *b)
 {
-	int ch, rc;
+	int ch, rc, flags = 0;
 
 	b->sm.interval = INTERVAL;
-	while ((ch = getopts(argc, argv, &balance_command, "nvJi:q",
+	while ((ch = getopts(argc, argv, &balance_command, "nvJi:qc:",
 	    balance_opts)) != -1) {
 		switch (ch) {
-		case 'n':
-			b->dryrun = true;
-			break;
-		case 'v':
-			b->verbose = true;
-			break;
-		case 'J':
-			b->json = true;
-			break;
+		case 'c':
 		case OPT_CPUS:
 			b->carg = optarg;
 			break;
@@ -134,12 +125,17 @@ balance_options(int argc, char *argv[], struct balance *b)
 			b->quiet = true;
 			break;
 		default:
+			if (apply_option(ch, &flags) == EXIT_OK)
+				break;
 			if ((rc = sampling_option(&balance_command, ch, optarg,
 			    &b->sm)) != EXIT_OK)
 				return rc;
 			break;
 		}
 	}
+	b->dryrun = flags & APPLY_DRYRUN;
+	b->verbose = flags & APPLY_VERBOSE;
+	b->json = flags & APPLY_JSON;
 	if (argc - optind > 1)
 		return usage_error(&balance_command,
 		    "expected at most one IRQ list");
@@ -649,7 +645,7 @@ static int
 apply_plan(struct balance *b, struct change *c, struct xq *xq, size_t nx,
     int flags, struct tally *tl)
 {
-	struct tally pre = { 0 }, tq = { 0 }, sum = { 0 };
+	struct tally pre = { 0 }, tq = { 0 };
 	enum apply_result *r;
 	size_t i;
 	int status;
@@ -679,18 +675,34 @@ apply_plan(struct balance *b, struct change *c, struct xq *xq, size_t nx,
 	}
 	if (!tl->stop)
 		xq_apply(&b->m, c, r, xq, nx, flags, &tq);
-	apply_note(tl, flags);
-	sum.changed = tl->changed + tq.changed;
-	sum.failed = tl->failed + tq.failed;
+	status = result_status(tl, &tq, flags);
 	tally_free(&tq);
 	free(r);
-	return exit_applied(&sum);
+	return status;
+}
+
+/* -J: the plan, the loads and, with --xps, the queues. */
+struct balance_json {
+	const struct balance	*b;
+	const struct change	*c;
+	const struct xq		*xq;
+	size_t			 nx;
+};
+
+static void
+balance_members(void *arg)
+{
+	const struct balance_json *bj = arg;
+
+	print_json_plan(bj->b);
+	if (bj->b->xps)
+		xq_json(stdout, bj->c, bj->xq, bj->nx);
 }
 
 static int
 run(struct balance *b, const char *arg)
 {
-	struct irqs all = { NULL, 0 }, sel = { NULL, 0 };
+	struct irqs all = { 0 }, sel = { 0 };
 	struct tally tl = { 0 };
 	struct change *c = NULL;
 	struct xq *xq = NULL;
@@ -754,20 +766,12 @@ run(struct balance *b, const char *arg)
 			goto out;
 	}
 	status = apply_plan(b, c, xq, nx, flags, &tl);
-	if (b->json) {
-		for (i = 0; i < b->nmanaged; i++)
-			tally_add(&tl, flags, b->managed[i],
-			    irq_state(b->managed[i]) & IRQ_MANAGED ?
-			    APPLY_MANAGED : APPLY_UNMOVABLE,
-			    NULL, NULL, 0, NULL);
-		putchar('{');
-		tally_json(stdout, &tl, flags |
-		    (b->dryrun ? APPLY_DRYRUN : 0));
-		print_json_plan(b);
-		if (b->xps)
-			xq_json(stdout, c, xq, nx);
-		puts("}");
-	}
+	for (i = 0; b->json && i < b->nmanaged; i++)
+		tally_add(&tl, flags, b->managed[i],
+		    irq_state(b->managed[i]) & IRQ_MANAGED ?
+		    APPLY_MANAGED : APPLY_UNMOVABLE, NULL, NULL, 0, NULL);
+	result_json(&tl, flags | (b->dryrun ? APPLY_DRYRUN : 0),
+	    balance_members, &(struct balance_json){ b, c, xq, nx });
 out:
 	xq_free(xq, nx);
 	free(c);

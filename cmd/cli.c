@@ -2,6 +2,7 @@
  * The command-line kit: exit statuses, option parsing with irqaff's own
  * words for mistakes, usage and help, and the clock of sampling commands.
  */
+#include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <limits.h>
@@ -19,9 +20,105 @@
 #include "lib/text.h"
 
 const char exit_help[] =
-    "Exit status: 0 success; 1 a file could not be read or written;\n"
-    "2 bad usage or bad input, nothing written; 3 some IRQs changed and\n"
-    "some failed; 4 every change was made but standard output failed.\n";
+    "Exit status: 0 success; 1 failure; 2 bad usage or bad input, nothing\n"
+    "written; 3 (commands that write) some changes made and some failed;\n"
+    "4 every change made but standard output failed. Each command's help\n"
+    "lists its own.\n";
+
+/*
+ * The exit statuses of each command, the one table that help prints and
+ * the man page's EXIT STATUS repeats: a row holds for the commands it
+ * names.
+ */
+static const struct {
+	const char	*commands;
+	int		 status;
+	const char	*text;
+} exits[] = {
+	{ "show cpus queues save mask list", EXIT_OK, "success" },
+	{ "set spread balance", EXIT_OK,
+	    "every IRQ has its CPUs, changed or not" },
+	{ "restore", EXIT_OK, "every IRQ has its CPUs, changed or not; with "
+	    "-t, the snapshot\n     fits this machine" },
+	{ "xps rps", EXIT_OK, "every queue has its CPUs, changed or not" },
+	{ "default", EXIT_OK, "the default affinity is shown or has its CPUs" },
+	{ "isolate", EXIT_OK, "every movable IRQ is off the CPUs; with "
+	    "--check, no interrupt\n     runs there" },
+	{ "explain", EXIT_OK, "no selected IRQ has a finding that needs "
+	    "attention" },
+	{ "check", EXIT_OK, "the machine matches the snapshot" },
+	{ "show cpus queues", EXIT_FAIL,
+	    "a file could not be read, or standard output failed" },
+	{ "save", EXIT_FAIL, "a file could not be read, or the snapshot "
+	    "could not be written" },
+	{ "mask list", EXIT_FAIL, "standard input or output failed" },
+	{ "set spread balance restore xps rps", EXIT_FAIL,
+	    "nothing could be changed, or a file could not be read" },
+	{ "default", EXIT_FAIL, "the default affinity could not be read or "
+	    "written" },
+	{ "isolate", EXIT_FAIL, "nothing could be moved, or a file could "
+	    "not be read; with\n     --check, an interrupt can still run "
+	    "there" },
+	{ "explain", EXIT_FAIL, "an IRQ has a finding that needs attention, "
+	    "or a file could\n     not be read" },
+	{ "check", EXIT_FAIL, "the machine differs from the snapshot, or one "
+	    "of its files\n     could not be read" },
+	{ "show cpus queues explain save mask list", EXIT_USAGE,
+	    "bad usage or bad input" },
+	{ "set spread balance default isolate restore xps rps", EXIT_USAGE,
+	    "bad usage or bad input; nothing written" },
+	{ "check", EXIT_USAGE, "bad usage, or a snapshot that cannot be read, "
+	    "is wrong or\n     has no entry" },
+	{ "set spread balance isolate restore xps rps", EXIT_PARTIAL,
+	    "some changes made and some failed, each one reported" },
+	{ "set spread balance default isolate restore xps rps", EXIT_OUTPUT,
+	    "every change made, but standard output failed" },
+};
+
+/*
+ * What the operands are, for every command that takes IRQs or CPUs; the
+ * man page's IRQ SELECTORS and CPU SETS say it at length.
+ */
+static const char irqs_help[] =
+    "\nIRQs, comma-separated: N, a-b, all, GLOB (an action name pattern:\n"
+    "  'eth0-*'), dev:NAME (the IRQs of an interface, NVMe controller,\n"
+    "  block device or PCI address; dev:\"NAME\" quoted as in a snapshot),\n"
+    "  cpu:CPUS (the IRQs running there; the last item).\n";
+static const char cpus_help[] =
+    "\nCPUs, comma-separated as the kernel's lists: N, a-b, a-b:used/group,\n"
+    "  all, node:K (0-3,8 or all:1/2)";
+static const char masks_help[] =
+    "\nMasks, as the kernel's: 32-bit hex words, comma-separated, the last\n"
+    "  one CPUs 0-31 (ff,00000000); or one number after 0x (0xff00).\n";
+
+/* Whether word stands alone in s, as an operand of a synopsis. */
+static bool
+has_word(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = s; (p = strstr(p, word)) != NULL; p += n)
+		if ((p == s || !isalnum((unsigned char)p[-1])) &&
+		    !isalnum((unsigned char)p[n]))
+			return true;
+	return false;
+}
+
+static void
+exit_statuses(FILE *fp, const struct command *cmd)
+{
+	size_t i;
+	int status;
+
+	fprintf(fp, "\nExit status:\n");
+	for (status = EXIT_OK; status <= EXIT_OUTPUT; status++)
+		for (i = 0; i < sizeof(exits) / sizeof(exits[0]); i++)
+			if (exits[i].status == status &&
+			    has_word(exits[i].commands, cmd->name))
+				fprintf(fp, "  %d  %s\n", status,
+				    exits[i].text);
+}
 
 static bool changing;		/* the command is writing to the machine */
 
@@ -44,7 +141,25 @@ usage(FILE *fp, const struct command *cmd)
 	    cmd->summary, o, width, "-h, --help");
 	if (cmd->more_help != NULL)
 		cmd->more_help(fp);
-	fprintf(fp, "\n%s", exit_help);
+	if (has_word(cmd->synopsis, "irqs"))
+		fputs(irqs_help, fp);
+	if (has_word(cmd->synopsis, "cpus") || has_word(cmd->synopsis, "irqs"))
+		fputs(cpus_help, fp);
+	if (strcmp(cmd->name, "mask") == 0)
+		fputs(".\n", fp);
+	else if (has_word(cmd->synopsis, "cpus") &&
+	    strstr(cmd->options, "read cpus") != NULL)
+		fputs("; or a mask: 0xff00, or\n  with -m a kernel mask "
+		    "(ff,00000000).\n", fp);
+	else if (has_word(cmd->synopsis, "cpus") ||
+	    has_word(cmd->synopsis, "irqs"))
+		fputs("; or a mask: 0xMASK (0xff00).\n", fp);
+	if (has_word(cmd->synopsis, "mask"))
+		fputs(masks_help, fp);
+	if (has_word(cmd->synopsis, "devs"))
+		fputs("\nDevs: network interfaces that have queues, "
+		    "comma-separated (eth0,eth1).\n", fp);
+	exit_statuses(fp, cmd);
 }
 
 /* A mistake on the command line: one line, the usage line, status 2. */
@@ -178,7 +293,10 @@ parse_interval(const struct command *cmd, const char *arg, double *secs)
 	return EXIT_OK;
 }
 
-/* -i SECONDS and -c COUNT; other options are the caller's (-1). */
+/*
+ * -i SECONDS and --count COUNT (-c, its old spelling); other options are
+ * the caller's (-1).
+ */
 int
 sampling_option(const struct command *cmd, int ch, const char *arg,
     struct sampling *sm)
@@ -202,7 +320,7 @@ int
 sampling_check(const struct command *cmd, const struct sampling *sm)
 {
 	if (sm->count != 0 && !sm->on)
-		return usage_error(cmd, "-c needs -i");
+		return usage_error(cmd, "--count needs -i");
 	return EXIT_OK;
 }
 
@@ -252,7 +370,7 @@ sampling_next(struct sampling *sm, bool json)
 		    localtime(&wall));
 }
 
-/* With -c, each block of a table opens with its time, as vmstat -t. */
+/* With --count, each block of a table opens with its time, as vmstat -t. */
 void
 sampling_head(const struct sampling *sm, long long n, bool noheadings)
 {

@@ -43,11 +43,11 @@ int	 exit_applied(const struct tally *);
 void	 applying(void);
 int	 exit_output(int);
 
-/* -i and -c of a command that samples, and its clock. */
+/* -i and --count of a command that samples, and its clock. */
 struct sampling {
 	bool		 on;		/* -i given */
 	double		 interval;
-	long long	 count;		/* -c; 0: one sample */
+	long long	 count;		/* --count; 0: one sample */
 	double		 start;		/* of the last read */
 	double		 elapsed;	/* between the last two reads */
 	char		 stamp[32];	/* the time of the last sample */

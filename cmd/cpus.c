@@ -14,15 +14,15 @@
 
 #include "cmd/columns.h"
 #include "cmd/commands.h"
+#include "core/counts.h"
+#include "core/load.h"
 #include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
-#include "lib/interrupts.h"
 #include "lib/text.h"
 #include "parse.h"
 #include "procfs.h"
 
-#define ROW_MAX	(4 << 20)	/* as show reads proc/interrupts */
 #define NTOP	3
 
 static int cpus_main(int, char *[]);
@@ -30,14 +30,14 @@ static void cpus_columns(FILE *);
 
 const struct command cpus_command = {
 	"cpus", cpus_main, "show where interrupts land, CPU by CPU",
-	"[-nJ] [-o cols] [-i seconds [-c count]] [cpus]",
+	"[-nJ] [-o cols] [-i seconds [--count count]] [cpus]",
 	"  -o, --output COLS     the columns, comma-separated; +COLS adds to "
 	"the default\n"
 	"  -n, --noheadings      no header line\n"
 	"  -J, --json            print JSON\n"
 	"  -i, --interval SECS   sample for SECS: add RATE, rank TOP by "
 	"rate\n"
-	"  -c, --count COUNT     COUNT samples, each headed by its time\n",
+	"      --count COUNT     COUNT samples, each headed by its time\n",
 	cpus_columns
 };
 
@@ -80,57 +80,42 @@ cpus_columns(FILE *fp)
 	columns_help(fp, columns, NCOLS);
 }
 
-/* An IRQ among a CPU's busiest: its count, or its count in a sample. */
+/*
+ * An IRQ among a CPU's busiest: its count, or its count in a sample (the
+ * kernel's unsigned int either way); count 0 is no IRQ.
+ */
 struct top {
-	unsigned long long	 count;
-	unsigned int		 irq;
-	const char		*name;		/* raw; owned by names */
+	uint32_t	 count;
+	unsigned int	 irq;
 };
 
 struct cpurow {
 	bool			 counted;	/* a column of proc/interrupts */
 	bool			 rated;		/* and one in the read before */
-	unsigned long long	 total, delta;
+	unsigned long long	 delta;
 	unsigned int		 irqs;
-	struct top		 top[NTOP];
-	size_t			 ntop;
 };
 
-/*
- * A cell followed between samples: an IRQ and one CPU of its effective
- * affinity, the only CPUs its interrupts reach. Counts are the kernel's
- * unsigned int, so a difference is right across a wrap.
- */
-struct cell {
+/* The action names of a row of the first pass. */
+struct named {
 	unsigned int	 irq;
-	unsigned int	 cpu;
-	uint32_t	 count, before;
-	bool		 have, had;	/* read now, and before */
-	const char	*name;
-};
-
-/*
- * One read of proc/interrupts kept for the next: each numbered row's
- * counts, by the read's columns; a count the row did not have is
- * NOCOUNT.
- */
-#define NOCOUNT	UINT64_MAX
-struct counts {
-	unsigned int	*irq;		/* by row */
-	uint64_t	*v;		/* rows * ncols */
-	size_t		 n, cap, ncols;
-	int		*col;		/* by CPU: its column, or -1 */
+	size_t		 seq;
+	char		*name;
 };
 
 struct cpus {
 	struct machine	 m;
 	struct cpuset	*want, *isolated, *nohz;
 	struct cpurow	*rows;		/* by CPU number */
-	char		**names;	/* action names, one per row */
+	/* what each row of a pass touches, apart: it stays in the cache */
+	unsigned long long *total;	/* by CPU */
+	struct top	(*top)[NTOP];	/* by CPU */
+	struct named	*names;		/* by IRQ */
 	size_t		 nnames;
-	struct cell	*cells;		/* by IRQ, then CPU */
-	size_t		 ncells;
-	struct counts	 now, was;	/* -i: this read and the one before */
+	struct cells	 cells;		/* -i: where each IRQ runs */
+	struct counts_kept now, was;	/* -i: this read and the one before */
+	bool		 keep;		/* a read to come wants this one's */
+	long long	 last;		/* the IRQ of the row before, or -1 */
 	unsigned int	 cols[NCOLS * 2];
 	size_t		 ncols;
 	bool		 json, noheadings;
@@ -150,89 +135,66 @@ add_columns(struct cpus *c, const char *arg)
 
 /* Keeps the NTOP largest counts, the earlier IRQ first among equals. */
 static void
-top_add(struct cpurow *r, unsigned long long count, unsigned int irq,
-    const char *name)
+top_add(struct top *t, uint32_t count, unsigned int irq)
 {
 	size_t i;
 
-	if (count == 0 ||
-	    (r->ntop == NTOP && count <= r->top[NTOP - 1].count))
+	if (count <= t[NTOP - 1].count)
 		return;
-	i = r->ntop < NTOP ? r->ntop++ : NTOP - 1;
-	for (; i > 0 && r->top[i - 1].count < count; i--)
-		r->top[i] = r->top[i - 1];
-	r->top[i] = (struct top){ count, irq, name };
+	for (i = NTOP - 1; i > 0 && t[i - 1].count < count; i--)
+		t[i] = t[i - 1];
+	t[i] = (struct top){ count, irq };
 }
 
-/* The first cell of an IRQ at or after *at, or NULL; cells are sorted. */
-static struct cell *
-cells_of(struct cpus *c, unsigned int irq, size_t *at)
+static int
+cmpnamed(const void *a, const void *b)
 {
-	while (*at < c->ncells && c->cells[*at].irq < irq)
-		(*at)++;
-	return *at < c->ncells && c->cells[*at].irq == irq ?
-	    &c->cells[*at] : NULL;
+	const struct named *x = a, *y = b;
+
+	if (x->irq != y->irq)
+		return (x->irq > y->irq) - (x->irq < y->irq);
+	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* The row of irq in a read, or NULL; rows come in IRQ order. */
-static const uint64_t *
-counts_row(const struct counts *ct, unsigned int irq)
+/* The name of an IRQ's row in the first pass, or NULL. */
+static const char *
+name_of(const struct cpus *c, unsigned int irq)
 {
-	size_t lo = 0, hi = ct->n, mid;
+	size_t lo = 0, hi = c->nnames, mid;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (ct->irq[mid] < irq)
+		if (c->names[mid].irq < irq)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < ct->n && ct->irq[lo] == irq ? ct->v + lo * ct->ncols :
-	    NULL;
+	return lo < c->nnames && c->names[lo].irq == irq ?
+	    c->names[lo].name : NULL;
 }
 
 /*
- * With -i: the row kept for the next read, and what each of its cells
- * added since the read before, modulo 2^32 as the kernel's unsigned int
- * counts wrap (kstat_irqs_cpu()); a row or a CPU column that one of the
- * two reads lacks adds nothing.
+ * With -i: the row kept for the next read, and what each of its CPUs
+ * counted since the read before (counts_delta()); a row or a CPU column
+ * that one of the two reads lacks adds nothing.
  */
 static void
-add_delta(struct cpus *c, const struct irqrow *r,
-    const unsigned long long *counts, const unsigned int *cpu)
+add_delta(struct cpus *c, const struct counts *rd, const struct irqrow *r)
 {
-	struct counts *ct = &c->now;
-	const uint64_t *was;
-	uint64_t *v;
-	size_t k;
-	int pk;
+	struct kept_row was;
+	unsigned int k;
+	uint32_t d;
 
-	if (ct->n > 0 && ct->irq[ct->n - 1] >= r->irq)
+	if ((long long)r->irq <= c->last)
 		return;		/* out of order or repeated: not followed */
-	if (ct->n == ct->cap) {
-		ct->cap = ct->cap ? 2 * ct->cap : 256;
-		ct->irq = xreallocarray(ct->irq, ct->cap, sizeof(*ct->irq));
-		ct->v = xreallocarray(ct->v, ct->cap, ct->ncols *
-		    sizeof(*ct->v));
-	}
-	ct->irq[ct->n] = r->irq;
-	v = ct->v + ct->n++ * ct->ncols;
-	for (k = 0; k < ct->ncols; k++)
-		v[k] = k < r->ncounts ? (uint32_t)counts[k] : NOCOUNT;
-	if (c->was.col == NULL || (was = counts_row(&c->was, r->irq)) == NULL)
+	c->last = r->irq;
+	if (c->keep)
+		counts_keep(&c->now, rd, r);
+	if (!counts_kept_row(&c->was, r->irq, &was))
 		return;
-	for (k = 0; k < ct->ncols && k < r->ncounts; k++)
-		if ((pk = c->was.col[cpu[k]]) >= 0 && was[pk] != NOCOUNT)
-			c->rows[cpu[k]].delta += (uint32_t)(v[k] - was[pk]);
-}
-
-static void
-counts_free(struct counts *ct)
-{
-	free(ct->irq);
-	free(ct->v);
-	free(ct->col);
-	memset(ct, 0, sizeof(*ct));
+	for (k = 0; k < r->ncounts; k++)
+		if (counts_delta(&c->was, &was, rd->cpu[k], rd->v[k], &d))
+			c->rows[rd->cpu[k]].delta += d;
 }
 
 /*
@@ -240,36 +202,30 @@ counts_free(struct counts *ct)
  * the cells followed. Names are kept from the first pass.
  */
 static void
-add_row(struct cpus *c, const struct irqrow *r,
-    const unsigned long long *counts, const unsigned int *cpu,
-    const int *col, bool first, size_t *at)
+add_row(struct cpus *c, const struct counts *rd, const struct irqrow *r,
+    bool first, size_t *at)
 {
-	struct cell *cl;
-	const char *name = NULL;
+	const unsigned long long *v = rd->v;
+	const unsigned int *cpu = rd->cpu;
 	size_t k;
 
 	if (first) {
 		c->names = xreallocarray(c->names, c->nnames + 1,
 		    sizeof(*c->names));
-		name = c->names[c->nnames++] = xstrndup(r->names,
-		    r->nameslen);
+		c->names[c->nnames] = (struct named){ r->irq, c->nnames,
+		    xstrndup(r->names, r->nameslen) };
+		c->nnames++;
+	}
+	if (c->sm.on) {
+		for (k = 0; k < r->ncounts; k++)
+			c->total[cpu[k]] += v[k];
+		add_delta(c, rd, r);
+		cells_take(&c->cells, 1, rd, r, at);
+		return;
 	}
 	for (k = 0; k < r->ncounts; k++) {
-		c->rows[cpu[k]].total += counts[k];
-		if (!c->sm.on)
-			top_add(&c->rows[cpu[k]], counts[k], r->irq, name);
-	}
-	if (c->sm.on)
-		add_delta(c, r, counts, cpu);
-	for (cl = cells_of(c, r->irq, at); cl != NULL &&
-	    cl < c->cells + c->ncells && cl->irq == r->irq; cl++) {
-		if (first)
-			cl->name = name;
-		if (col[cl->cpu] >= 0 && (unsigned int)col[cl->cpu] <
-		    r->ncounts) {
-			cl->count = counts[col[cl->cpu]];
-			cl->have = true;
-		}
+		c->total[cpu[k]] += v[k];
+		top_add(c->top[cpu[k]], v[k], r->irq);
 	}
 }
 
@@ -280,67 +236,45 @@ add_row(struct cpus *c, const struct irqrow *r,
 static int
 read_counts(struct cpus *c, bool first)
 {
-	unsigned long long *counts;
-	unsigned int *cpu, ncols = 0, k, wide = 0;
+	struct counts rd;
 	struct irqrow r;
-	struct lines l;
-	size_t len, at = 0;
-	char *line;
-	int rc, prc, *col;
+	unsigned int k, irq, wide = 0;
+	size_t at = 0;
+	int prc;
 
-	if ((rc = lines_open(&l, PATH_PROC_INTERRUPTS, ROW_MAX)) != 0) {
-		warnc(-rc, "%s", procfs_path(PATH_PROC_INTERRUPTS));
+	if (counts_open(&rd, c->m.nbits, COUNTS_CPUS | COUNTS_EACH) != 0)
 		return -1;
-	}
-	cpu = xcalloc(c->m.nbits, sizeof(*cpu));
-	col = xcalloc(c->m.nbits, sizeof(*col));
-	if ((rc = lines_next(&l, &line, &len)) == 0 || (rc == 1 &&
-	    interrupts_columns(line, c->m.nbits, cpu, &ncols) != 0)) {
-		warnx("%s: no CPU header naming possible CPUs",
-		    procfs_path(PATH_PROC_INTERRUPTS));
-		rc = -EINVAL;
-	}
-	counts = xcalloc(ncols + 1, sizeof(*counts));
 	for (k = 0; k < c->m.nbits; k++) {
-		c->rows[k].counted = false;
-		c->rows[k].total = c->rows[k].delta = 0;
-		col[k] = -1;
-	}
-	for (k = 0; k < ncols; k++) {
-		c->rows[cpu[k]].counted = true;
-		col[cpu[k]] = k;
-	}
-	/* a CPU that had no column before (it came online) has no rate */
-	for (k = 0; k < c->m.nbits; k++)
+		c->rows[k].counted = rd.col[k] >= 0;
+		c->rows[k].delta = c->total[k] = 0;
+		/* a CPU that had no column before (it came online): no rate */
 		c->rows[k].rated = c->rows[k].counted && c->was.col != NULL &&
 		    c->was.col[k] >= 0;
-	c->now.ncols = ncols;
-	while (rc == 1 && (rc = lines_next(&l, &line, &len)) == 1) {
-		prc = interrupts_parse(line, len, ncols, 0, &r, counts);
+	}
+	c->last = -1;
+	if (c->keep)
+		counts_kept_begin(&c->now, &rd);
+	while (counts_next(&rd, &irq) == 1) {
+		prc = counts_row(&rd, &r);
 		if (prc == 0)
-			add_row(c, &r, counts, cpu, col, first, &at);
+			add_row(c, &rd, &r, first, &at);
 		/* "%10u": the kernel cannot have printed it */
 		else if (prc == -ERANGE && !wide++)
 			warnx("%s: IRQ %u: a count wider than 32 bits; its row "
 			    "is left out", procfs_path(PATH_PROC_INTERRUPTS),
 			    r.irq);
 	}
-	if (rc == -EFBIG)
-		warnx("%s: a line longer than %d bytes",
-		    procfs_path(PATH_PROC_INTERRUPTS), ROW_MAX);
-	else if (rc < 0 && rc != -EINVAL)
-		warnc(-rc, "%s", procfs_path(PATH_PROC_INTERRUPTS));
-	lines_close(&l);
-	free(counts);
-	if (c->sm.on) {
-		counts_free(&c->was);
+	if (counts_close(&rd) != 0)
+		return -1;
+	/* rows out of IRQ order (not the kernel's): names found all the same */
+	if (first && c->nnames > 0)
+		qsort(c->names, c->nnames, sizeof(*c->names), cmpnamed);
+	if (c->keep) {
+		counts_kept_free(&c->was);
 		c->was = c->now;
-		c->was.col = col;
 		memset(&c->now, 0, sizeof(c->now));
-	} else
-		free(col);
-	free(cpu);
-	return rc == 0 ? 0 : -1;
+	}
+	return 0;
 }
 
 /*
@@ -350,14 +284,15 @@ read_counts(struct cpus *c, bool first)
 static int
 count_irqs(struct cpus *c)
 {
-	struct irqs all = { NULL, 0 };
+	struct irqs all = { 0 };
 	struct cpuset *set;
 	struct perr pe;
-	size_t i;
+	size_t i, cap = 0;
 	int rc, cpu;
 
 	if ((rc = irqs_all(&all)) != 0)
 		return -1;
+	c->cells.nbits = c->m.nbits;
 	set = xcpuset(c->m.nbits);
 	for (i = 0; i < all.n; i++) {
 		if ((rc = runs_on_read(&c->m, all.v[i], set, NULL, &pe)) != 0) {
@@ -369,10 +304,13 @@ count_irqs(struct cpus *c)
 			c->rows[cpu].irqs++;
 			if (!c->sm.on)
 				continue;
-			c->cells = xreallocarray(c->cells, c->ncells + 1,
-			    sizeof(*c->cells));
-			c->cells[c->ncells++] = (struct cell){
-			    .irq = all.v[i], .cpu = cpu };
+			if (c->cells.n == cap) {
+				cap = cap ? 2 * cap : 256;
+				c->cells.v = xreallocarray(c->cells.v, cap,
+				    sizeof(*c->cells.v));
+			}
+			c->cells.v[c->cells.n++] = (struct cell){ all.v[i],
+			    cpu, { 0, 0 }, 0 };
 		}
 	}
 	cpuset_free(set);
@@ -394,6 +332,7 @@ static char *
 cell(struct cpus *c, int cpu, enum col col, bool escape)
 {
 	const struct cpurow *r = &c->rows[cpu];
+	const struct top *top = c->top[cpu];
 	const char *w[3];
 	char *s = NULL, *name, *item;
 	size_t i;
@@ -420,7 +359,7 @@ cell(struct cpus *c, int cpu, enum col col, bool escape)
 			err(1, NULL);
 		break;
 	case C_TOTAL:
-		if (r->counted && asprintf(&s, "%llu", r->total) < 0)
+		if (r->counted && asprintf(&s, "%llu", c->total[cpu]) < 0)
 			err(1, NULL);
 		break;
 	case C_RATE:
@@ -429,12 +368,13 @@ cell(struct cpus *c, int cpu, enum col col, bool escape)
 			err(1, NULL);
 		break;
 	case C_TOP:
-		for (i = 0; i < r->ntop; i++) {
-			name = (char *)(r->top[i].name ? r->top[i].name : "");
+		for (i = 0; i < NTOP && top[i].count > 0; i++) {
+			if ((name = (char *)name_of(c, top[i].irq)) == NULL)
+				name = "";
 			if (escape && (name = escaped(name)) == NULL)
 				err(1, NULL);
 			if (asprintf(&item, "%s%s%s(%u)", s ? s : "",
-			    s ? " " : "", name, r->top[i].irq) < 0)
+			    s ? " " : "", name, top[i].irq) < 0)
 				err(1, NULL);
 			if (escape)
 				free(name);
@@ -481,8 +421,8 @@ print_table(struct cpus *c)
 static void
 json_cell(struct cpus *c, int cpu, enum col col)
 {
-	const struct cpurow *r = &c->rows[cpu];
-	const char *w[3];
+	const struct top *top = c->top[cpu];
+	const char *w[3], *name;
 	size_t i;
 	char *v;
 
@@ -496,16 +436,16 @@ json_cell(struct cpus *c, int cpu, enum col col)
 		putchar(']');
 	} else if (col == C_TOP) {
 		putchar('[');
-		for (i = 0; i < r->ntop; i++) {
+		for (i = 0; i < NTOP && top[i].count > 0; i++) {
 			printf("%s{\"irq\":%u,\"name\":", i ? "," : "",
-			    r->top[i].irq);
-			json_string(stdout, r->top[i].name ? r->top[i].name :
-			    "");
+			    top[i].irq);
+			name = name_of(c, top[i].irq);
+			json_string(stdout, name != NULL ? name : "");
 			if (c->sm.on)
 				printf(",\"rate\":%.1f}",
-				    r->top[i].count / c->sm.elapsed);
+				    top[i].count / c->sm.elapsed);
 			else
-				printf(",\"count\":%llu}", r->top[i].count);
+				printf(",\"count\":%u}", top[i].count);
 		}
 		putchar(']');
 	} else {
@@ -592,28 +532,22 @@ cpus_options(int argc, char *argv[], struct cpus *c)
 static int
 sample(struct cpus *c)
 {
-	struct cell *cl;
+	const struct cell *cl;
 	long long n;
+	uint32_t d;
 	size_t i;
 
 	for (n = 0; n < (c->sm.count ? c->sm.count : 1); n++) {
-		for (i = 0; i < c->m.nbits; i++)
-			c->rows[i].ntop = 0;
-		for (i = 0; i < c->ncells; i++) {
-			c->cells[i].before = c->cells[i].count;
-			c->cells[i].had = c->cells[i].have;
-			c->cells[i].have = false;
-		}
+		memset(c->top, 0, c->m.nbits * sizeof(*c->top));
+		cells_shift(&c->cells);
+		c->keep = n + 1 < c->sm.count;
 		sampling_next(&c->sm, c->json);
 		if (read_counts(c, false) != 0)
 			return EXIT_FAIL;
-		for (i = 0; i < c->ncells; i++) {
-			cl = &c->cells[i];
-			if (!cl->had || !cl->have)
-				continue;
-			top_add(&c->rows[cl->cpu],
-			    (uint32_t)(cl->count - cl->before), cl->irq,
-			    cl->name);
+		for (i = 0; i < c->cells.n; i++) {
+			cl = &c->cells.v[i];
+			if (cell_delta(cl, &d))
+				top_add(c->top[cl->cpu], d, cl->irq);
 		}
 		if (c->json)
 			print_json(c, c->sm.stamp);
@@ -633,12 +567,14 @@ cpus_free(struct cpus *c)
 	size_t i;
 
 	for (i = 0; i < c->nnames; i++)
-		free(c->names[i]);
+		free(c->names[i].name);
 	free(c->names);
-	free(c->cells);
+	free(c->total);
+	free(c->top);
+	cells_free(&c->cells);
 	free(c->rows);
-	counts_free(&c->now);
-	counts_free(&c->was);
+	counts_kept_free(&c->now);
+	counts_kept_free(&c->was);
 	cpuset_free(c->want);
 	cpuset_free(c->isolated);
 	cpuset_free(c->nohz);
@@ -670,6 +606,9 @@ cpus_main(int argc, char *argv[])
 	if ((c.nohz = machine_file(&c.m, PATH_CPU_NOHZ_FULL)) == NULL)
 		c.nohz = xcpuset(c.m.nbits);
 	c.rows = xcalloc(c.m.nbits, sizeof(*c.rows));
+	c.total = xcalloc(c.m.nbits, sizeof(*c.total));
+	c.keep = c.sm.on;
+	c.top = xcalloc(c.m.nbits, sizeof(*c.top));
 	if (count_irqs(&c) != 0 || (sampling_begin(&c.sm),
 	    read_counts(&c, true)) != 0)
 		status = EXIT_FAIL;

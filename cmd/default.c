@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cmd/commands.h"
+#include "cmd/result.h"
 #include "core/apply.h"
 #include "core/machine.h"
 #include "core/xalloc.h"
@@ -24,9 +25,7 @@ const struct command default_command = {
 
 static const struct option default_opts[] = {
 	{ "mask", no_argument, NULL, 'm' },
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "json", no_argument, NULL, 'J' },
+	APPLY_LONGOPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -64,15 +63,9 @@ set_default(struct machine *m, const char *arg, int cpus, int flags,
 		return EXIT_USAGE;
 	}
 	machine_note_offline(m, set);
-	if (!(flags & APPLY_DRYRUN))
-		applying();
-	status = apply_default(m, set, flags, &tl) == APPLY_FAILED ?
-	    EXIT_FAIL : EXIT_OK;
-	if (flags & APPLY_JSON) {
-		putchar('{');
-		tally_json(stdout, &tl, flags);
-		puts("}");
-	}
+	apply_start(flags);
+	apply_default(m, set, flags, &tl);
+	status = result_print(&tl, NULL, flags, NULL, NULL);
 	tally_free(&tl);
 	return status;
 }
@@ -86,23 +79,11 @@ default_main(int argc, char *argv[])
 
 	while ((ch = getopts(argc, argv, &default_command, "mnvJ",
 	    default_opts)) != -1) {
-		switch (ch) {
-		case 'm':
+		if (ch == 'm')
 			cpus |= CPUS_MASK;
-			break;
-		case 'n':
-			flags |= APPLY_DRYRUN;
-			break;
-		case 'v':
-			flags |= APPLY_VERBOSE;
-			break;
-		case 'J':
-			flags |= APPLY_JSON;
-			break;
-		}
+		else
+			apply_option(ch, &flags);
 	}
-	if (flags & APPLY_JSON)
-		flags &= ~APPLY_VERBOSE;
 	if (argc - optind > 1)
 		return usage_error(&default_command,
 		    "expected at most one CPU set");

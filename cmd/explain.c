@@ -537,7 +537,7 @@ static int
 explain_main(int argc, char *argv[])
 {
 	struct explain ex;
-	struct irqs irqs = { NULL, 0 };
+	struct irqs irqs = { 0 };
 	int ch, status;
 
 	memset(&ex, 0, sizeof(ex));

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "cmd/result.h"
 #include "core/apply.h"
 #include "core/findings.h"
 #include "core/isolation.h"
@@ -40,10 +41,8 @@ const struct command isolate_command = {
 enum { OPT_CHECK = 256, OPT_ACCEPT };
 
 static const struct option isolate_opts[] = {
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "verbose", no_argument, NULL, 'v' },
+	APPLY_LONGOPTS,
 	{ "quiet", no_argument, NULL, 'q' },
-	{ "json", no_argument, NULL, 'J' },
 	{ "mask", no_argument, NULL, 'm' },
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "accept", no_argument, NULL, OPT_ACCEPT },
@@ -103,17 +102,8 @@ isolate_options(int argc, char *argv[], struct isolate *is, int *cpus)
 	while ((ch = getopts(argc, argv, &isolate_command, "nvqJm",
 	    isolate_opts)) != -1) {
 		switch (ch) {
-		case 'n':
-			is->dryrun = true;
-			break;
-		case 'v':
-			is->flags |= APPLY_VERBOSE;
-			break;
 		case 'q':
 			is->quiet = true;
-			break;
-		case 'J':
-			is->json = true;
 			break;
 		case 'm':
 			*cpus |= CPUS_MASK;
@@ -124,8 +114,13 @@ isolate_options(int argc, char *argv[], struct isolate *is, int *cpus)
 		case OPT_ACCEPT:
 			is->accept = true;
 			break;
+		default:
+			apply_option(ch, &is->flags);
+			break;
 		}
 	}
+	is->dryrun = is->flags & APPLY_DRYRUN;
+	is->json = is->flags & APPLY_JSON;
 	if (argc - optind != 1)
 		return usage_error(&isolate_command, "expected one CPU set");
 	if (is->check && (is->dryrun || (is->flags & APPLY_VERBOSE)))
@@ -134,8 +129,6 @@ isolate_options(int argc, char *argv[], struct isolate *is, int *cpus)
 	if (is->accept && !is->check)
 		return usage_error(&isolate_command,
 		    "--accept goes with --check");
-	if (is->dryrun)
-		is->flags |= APPLY_DRYRUN;
 	if (is->json)
 		is->flags = (is->flags & ~APPLY_VERBOSE) | APPLY_JSON;
 	return EXIT_OK;
@@ -362,7 +355,7 @@ plan_default(struct isolate *is)
 static int
 plan(struct isolate *is)
 {
-	struct irqs irqs = { NULL, 0 };
+	struct irqs irqs = { 0 };
 	size_t i;
 	int rc;
 

@@ -19,9 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cmd/commands.h"
+#include "cmd/result.h"
 #include "core/apply.h"
 #include "core/irqbalance.h"
 #include "core/machine.h"
@@ -34,7 +34,6 @@
 
 static int restore_main(int, char *[]);
 static int check_main(int, char *[]);
-static void check_help(FILE *);
 
 const struct command restore_command = {
 	"restore", restore_main, "apply a snapshot",
@@ -56,17 +55,15 @@ const struct command check_command = {
 	"  -J, --json       print the differences as JSON\n"
 	"      --by-number  match IRQs by number, not by name\n"
 	"      --only IRQS  compare these IRQs only, not the default\n",
-	check_help
+	NULL
 };
 
 enum { OPT_BY_NUMBER = 256, OPT_ONLY };
 
 static const struct option restore_opts[] = {
-	{ "dry-run", no_argument, NULL, 'n' },
+	APPLY_LONGOPTS,
 	{ "test", no_argument, NULL, 't' },
-	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
-	{ "json", no_argument, NULL, 'J' },
 	{ "by-number", no_argument, NULL, OPT_BY_NUMBER },
 	{ "only", required_argument, NULL, OPT_ONLY },
 	{ "help", no_argument, NULL, 'h' },
@@ -104,14 +101,6 @@ run_free(struct run *r)
 	machine_free(&r->m);
 }
 
-static void
-check_help(FILE *fp)
-{
-	fprintf(fp, "\ncheck exits with 1 when the machine differs from the "
-	    "snapshot, and with 2\nwhen the snapshot cannot be read, is "
-	    "wrong or has no entry.\n");
-}
-
 /*
  * One operand, the machine, the --only selection, the snapshot and the
  * IRQs there are. For check, a snapshot that cannot be read or has no
@@ -128,8 +117,7 @@ run_load(int argc, char *argv[], const struct command *cmd, struct run *r)
 	if (machine_load(&r->m) != 0)
 		return EXIT_FAIL;
 	if (r->only_arg != NULL &&
-	    ((rc = irqs_select_queues(r->only_arg, &r->only)) != 0 ||
-	    (rc = snap_only_devs(&r->s, r->only_arg)) != 0)) {
+	    (rc = irqs_select_queues(r->only_arg, &r->only)) != 0) {
 		run_free(r);
 		return exit_status(rc);
 	}
@@ -178,8 +166,8 @@ offline_only(struct run *r, const char *label, long irq, const struct entry *e)
 		res = APPLY_UNCHANGED;
 	} else {
 		snprintf(msg, sizeof(msg), "CPU %s \"%s\": selects no online "
-		    "CPU", strncasecmp(e->sl.cpus, "0x", 2) == 0 ? "mask" :
-		    "list", quoted(e->sl.cpus));
+		    "CPU", machine_cpus_kind(e->sl.cpus, 0),
+		    quoted(e->sl.cpus));
 		snap_warn(&r->s, e->line, "%s: %s", label, msg);
 	}
 	tally_add(&r->tl, r->flags, irq, res, res == APPLY_UNCHANGED ? cur :
@@ -350,59 +338,27 @@ restore_queues(struct run *r)
 	}
 }
 
-/* SEP"KEY":"S", or null for NULL. */
+/* -J: after the IRQs' members, "queues" when the file has queue lines. */
 static void
-json_member(const char *sep, const char *key, const char *s)
+restore_members(void *arg)
 {
-	printf("%s\"%s\":", sep, key);
-	if (s == NULL)
-		fputs("null", stdout);
-	else
-		json_string(stdout, s);
-}
-
-/*
- * The "queues" member: the queues changed and failed as the IRQs are, a
- * queue's outcomes in the order of r->s.queues, one each.
- */
-static void
-queues_json(struct run *r)
-{
-	static const char *const keys[] = { "changed", "failed" };
-	enum apply_result res[] = { APPLY_CHANGED, APPLY_FAILED };
-	const struct outcome *o;
+	struct run *r = arg;
 	const struct entry *e;
-	const char *sep;
-	size_t i, k;
+	struct qname *q;
+	size_t i;
 
-	printf(",\"queues\":{");
-	for (k = 0; k < 2; k++) {
-		printf("%s\"%s\":[", k > 0 ? "," : "", keys[k]);
-		sep = "{";
-		for (i = 0; i < r->qtl.n && i < r->s.nqueues; i++) {
-			o = &r->qtl.v[i];
-			if (o->result != res[k])
-				continue;
+	if (has_queues(&r->s)) {
+		q = xcalloc(r->s.nqueues + 1, sizeof(*q));
+		for (i = 0; i < r->s.nqueues; i++) {
 			e = r->s.queues[i].e;
-			json_member(sep, "dev", e->sl.dev);
-			printf(",\"queue\":\"%s-%u\"", e->sl.kind == SNAP_XPS ?
-			    "tx" : "rx", e->sl.queue);
-			if (res[k] == APPLY_CHANGED)
-				json_member(",", "old", o->old);
-			json_member(",", "new", o->new);
-			if (res[k] == APPLY_FAILED) {
-				json_member(",", "errno", o->err != 0 ?
-				    errno_name(o->err) : NULL);
-				json_member(",", "error", o->msg);
-			}
-			putchar('}');
-			sep = ",{";
+			q[i].dev = e->sl.dev;
+			snprintf(q[i].queue, sizeof(q[i].queue), "%s-%u",
+			    e->sl.kind == SNAP_XPS ? "tx" : "rx", e->sl.queue);
 		}
-		putchar(']');
-		if (k == 0)
-			printf(",\"unchanged\":%zu", r->qtl.unchanged);
+		result_queues(&r->qtl, q, r->s.nqueues);
+		free(q);
 	}
-	putchar('}');
+	problems_json(&r->s);
 }
 
 /*
@@ -420,20 +376,11 @@ restore_main(int argc, char *argv[])
 	while ((ch = getopts(argc, argv, &restore_command, "ntvqJ",
 	    restore_opts)) != -1) {
 		switch (ch) {
-		case 'n':
-			r.flags |= APPLY_DRYRUN;
-			break;
 		case 't':
 			r.test = true;
 			break;
-		case 'v':
-			r.flags |= APPLY_VERBOSE;
-			break;
 		case 'q':
 			r.quiet = true;
-			break;
-		case 'J':
-			r.flags |= APPLY_JSON;
 			break;
 		case OPT_BY_NUMBER:
 			r.s.by_number = true;
@@ -441,10 +388,11 @@ restore_main(int argc, char *argv[])
 		case OPT_ONLY:
 			r.only_arg = optarg;
 			break;
+		default:
+			apply_option(ch, &r.flags);
+			break;
 		}
 	}
-	if (r.flags & APPLY_JSON)
-		r.flags &= ~APPLY_VERBOSE;
 	if ((status = run_load(argc, argv, &restore_command, &r)) != EXIT_OK)
 		return status;
 	if (r.test) {
@@ -458,8 +406,7 @@ restore_main(int argc, char *argv[])
 	queue_note(&r);
 	if (!r.quiet)
 		irqbalance_warn();
-	if (!(r.flags & APPLY_DRYRUN))
-		applying();
+	apply_start(r.flags);
 	if (r.s.dflt != NULL)
 		restore_one(&r, -1, r.s.dflt);
 	for (i = 0; i < r.mi.nums.n && !r.tl.stop; i++)
@@ -470,18 +417,7 @@ restore_main(int argc, char *argv[])
 			tally_skip(&r.tl, r.flags, r.mi.nums.v[i],
 			    r.mi.v[i].by->want);
 	restore_queues(&r);
-	apply_note(&r.tl, r.flags);
-	status = exit_applied(&(struct tally){
-	    .changed = r.tl.changed + r.qtl.changed,
-	    .failed = r.tl.failed + r.qtl.failed });
-	if (r.flags & APPLY_JSON) {
-		putchar('{');
-		tally_json(stdout, &r.tl, r.flags);
-		if (has_queues(&r.s))
-			queues_json(&r);
-		problems_json(&r.s);
-		puts("}");
-	}
+	status = result_print(&r.tl, &r.qtl, r.flags, restore_members, &r);
 	tally_free(&r.tl);
 	tally_free(&r.qtl);
 	run_free(&r);

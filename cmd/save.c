@@ -17,7 +17,6 @@
 #include "core/netqueue.h"
 #include "core/select.h"
 #include "core/xalloc.h"
-#include "lib/irqsel.h"
 #include "lib/snapline.h"
 #include "lib/text.h"
 #include "parse.h"
@@ -27,9 +26,8 @@ static int save_main(int, char *[]);
 
 const struct command save_command = {
 	"save", save_main, "write a snapshot of every IRQ's affinity",
-	"[-o file] [--only irqs]",
-	"  -o, --output FILE  write to FILE, not standard output\n"
-	"      --only IRQS    save these IRQs only, not the default\n",
+	"[--only irqs] [file]",
+	"      --only IRQS  save these IRQs only, not the default\n",
 	NULL
 };
 
@@ -132,27 +130,9 @@ save_netif(FILE *fp, struct machine *m, const char *name)
 	return rc;
 }
 
-/* Whether the selector has the item dev:NAME. */
-static bool
-dev_named(const char *only_arg, const char *name)
-{
-	struct irqsel *items;
-	struct perr pe;
-	size_t n, i;
-	bool named = false;
-
-	if (irqsel_parse(only_arg, &items, &n, &pe) != 0)
-		return false;
-	for (i = 0; i < n && !named; i++)
-		named = items[i].kind == SEL_DEV &&
-		    strcmp(items[i].arg, name) == 0;
-	irqsel_free(items, n);
-	return named;
-}
-
 /* The queues of every interface, or with --only of those it names. */
 static int
-save_queues(FILE *fp, struct machine *m, const char *only_arg)
+save_queues(FILE *fp, struct machine *m, const struct irqs *only)
 {
 	char **names;
 	size_t n, i;
@@ -161,7 +141,7 @@ save_queues(FILE *fp, struct machine *m, const char *only_arg)
 	if ((rc = netif_names(&names, &n)) != 0)
 		return rc;
 	for (i = 0; rc == 0 && i < n; i++)
-		if (only_arg == NULL || dev_named(only_arg, names[i]))
+		if (only == NULL || irqs_dev_named(only, names[i]))
 			rc = save_netif(fp, m, names[i]);
 	procfs_dir_free(names, n);
 	return rc;
@@ -172,7 +152,7 @@ static int
 save_irqs(FILE *fp, struct machine *m, const struct irqs *only)
 {
 	struct cpuset *set = xcpuset(m->nbits);
-	struct irqs irqs = { NULL, 0 };
+	struct irqs irqs = { 0 };
 	struct perr pe;
 	char *list;
 	size_t i;
@@ -206,7 +186,7 @@ static int
 save_main(int argc, char *argv[])
 {
 	struct machine m;
-	struct irqs only = { NULL, 0 };
+	struct irqs only = { 0 };
 	const char *out = NULL, *only_arg = NULL;
 	char *text = NULL;
 	size_t len = 0;
@@ -219,6 +199,9 @@ save_main(int argc, char *argv[])
 			out = optarg;
 		else if (ch == OPT_ONLY)
 			only_arg = optarg;
+	/* -o FILE, --output FILE: the old spellings of the operand */
+	if (argc - optind >= 1 && out == NULL)
+		out = argv[optind++];
 	if (argc - optind != 0)
 		return usage_error(&save_command, "unexpected argument %s",
 		    quoted(argv[optind]));
@@ -232,7 +215,7 @@ save_main(int argc, char *argv[])
 	if ((fp = open_memstream(&text, &len)) == NULL)
 		err(EXIT_FAIL, NULL);
 	if ((rc = save_irqs(fp, &m, only_arg != NULL ? &only : NULL)) == 0)
-		rc = save_queues(fp, &m, only_arg);
+		rc = save_queues(fp, &m, only_arg != NULL ? &only : NULL);
 	if (fclose(fp) != 0)
 		err(EXIT_FAIL, NULL);
 	if (rc != 0)

@@ -4,12 +4,12 @@
 #include <stdlib.h>
 
 #include "cmd/commands.h"
+#include "cmd/result.h"
 #include "core/apply.h"
 #include "core/irqbalance.h"
 #include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
-#include "lib/irqsel.h"
 #include "lib/text.h"
 #include "parse.h"
 
@@ -27,101 +27,80 @@ const struct command set_command = {
 };
 
 static const struct option set_opts[] = {
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "json", no_argument, NULL, 'J' },
+	APPLY_LONGOPTS,
 	{ "mask", no_argument, NULL, 'm' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 
-/* Whether an item of the selector is this IRQ's number and nothing else. */
-static bool
-named_alone(const char *arg, unsigned int irq)
+static int
+set_options(int argc, char *argv[], int *flags, int *cpus, bool *quiet)
 {
-	struct irqsel *sel;
-	size_t n, i;
-	bool named = false;
+	int ch;
 
-	if (irqsel_parse(arg, &sel, &n, NULL) != 0)
-		return false;
-	for (i = 0; i < n; i++)
-		named |= sel[i].kind == SEL_RANGE && sel[i].lo == irq &&
-		    sel[i].hi == irq;
-	irqsel_free(sel, n);
-	return named;
+	while ((ch = getopts(argc, argv, &set_command, "nvJmq", set_opts)) !=
+	    -1) {
+		if (ch == 'm')
+			*cpus |= CPUS_MASK;
+		else if (ch == 'q')
+			*quiet = true;
+		else
+			apply_option(ch, flags);
+	}
+	if (argc - optind != 2)
+		return usage_error(&set_command,
+		    "expected an IRQ list and a CPU set");
+	return EXIT_OK;
+}
+
+/* The CPUs and the IRQs, each said when wrong. */
+static int
+set_read(struct machine *m, char *argv[], int cpus, struct cpuset *want,
+    struct irqs *irqs)
+{
+	struct perr pe;
+
+	if (machine_cpus(m, argv[1], cpus, want, &pe) != 0) {
+		warnx("%s", pe.msg);
+		return EXIT_USAGE;
+	}
+	machine_note_offline(m, want);
+	return exit_status(irqs_select(argv[0], irqs));
 }
 
 static int
 set_main(int argc, char *argv[])
 {
 	struct machine m;
-	struct irqs irqs = { NULL, 0 };
+	struct irqs irqs = { 0 };
 	struct change *c;
 	struct cpuset *want;
-	struct perr pe;
 	struct tally tl = { 0 };
 	bool quiet = false;
-	int ch, flags = 0, cpus = CPUS_ONLINE, status;
+	int flags = 0, cpus = CPUS_ONLINE, status;
 	size_t i;
 
-	while ((ch = getopts(argc, argv, &set_command, "nvJmq", set_opts)) !=
-	    -1) {
-		switch (ch) {
-		case 'n':
-			flags |= APPLY_DRYRUN;
-			break;
-		case 'v':
-			flags |= APPLY_VERBOSE;
-			break;
-		case 'J':
-			flags |= APPLY_JSON;
-			break;
-		case 'm':
-			cpus |= CPUS_MASK;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		}
-	}
-	if (argc - optind != 2)
-		return usage_error(&set_command,
-		    "expected an IRQ list and a CPU set");
-	if (flags & APPLY_JSON)
-		flags &= ~APPLY_VERBOSE;
+	if ((status = set_options(argc, argv, &flags, &cpus, &quiet)) !=
+	    EXIT_OK)
+		return status;
 	if (machine_load(&m) != 0)
 		return EXIT_FAIL;
 	want = xcpuset(m.nbits);
-	if (machine_cpus(&m, argv[optind + 1], cpus, want, &pe) != 0) {
-		warnx("%s", pe.msg);
-		status = EXIT_USAGE;
-		goto out;
+	if ((status = set_read(&m, argv + optind, cpus, want, &irqs)) ==
+	    EXIT_OK) {
+		c = xcalloc(irqs.n, sizeof(*c));
+		for (i = 0; i < irqs.n; i++)
+			c[i] = (struct change){ irqs.v[i], want,
+			    irqs_alone(&irqs, i) };
+		if (!quiet)
+			irqbalance_warn();
+		apply_start(flags);
+		apply_all(&m, c, irqs.n, flags, &tl);
+		status = result_print(&tl, NULL, flags, NULL, NULL);
+		tally_free(&tl);
+		free(c);
 	}
-	machine_note_offline(&m, want);
-	if ((status = exit_status(irqs_select(argv[optind], &irqs))) !=
-	    EXIT_OK)
-		goto out;
-	c = xcalloc(irqs.n, sizeof(*c));
-	for (i = 0; i < irqs.n; i++)
-		c[i] = (struct change){ irqs.v[i], want,
-		    named_alone(argv[optind], irqs.v[i]) };
-	if (!quiet)
-		irqbalance_warn();
-	if (!(flags & APPLY_DRYRUN))
-		applying();
-	apply_all(&m, c, irqs.n, flags, &tl);
-	apply_note(&tl, flags);
-	status = exit_applied(&tl);
-	if (flags & APPLY_JSON) {
-		putchar('{');
-		tally_json(stdout, &tl, flags);
-		puts("}");
-	}
-	tally_free(&tl);
-	free(c);
-out:
 	irqs_free(&irqs);
 	cpuset_free(want);
 	machine_free(&m);

@@ -12,11 +12,11 @@
 
 #include "cmd/columns.h"
 #include "cmd/commands.h"
+#include "core/counts.h"
 #include "core/irqinfo.h"
 #include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
-#include "lib/interrupts.h"
 #include "lib/text.h"
 #include "parse.h"
 #include "procfs.h"
@@ -61,16 +61,18 @@ static void show_columns(FILE *);
 
 const struct command show_command = {
 	"show", show_main, "show the affinity of IRQs",
-	"[-mJnaq] [-o columns] [-i seconds [-c count]] [irqs ...]",
+	"[-mJnaq] [-o columns] [-s column] [-i seconds [--count count]] "
+	"[irqs ...]",
 	"  -m, --mask            print CPU sets as kernel masks, not lists\n"
 	"  -J, --json            print JSON\n"
 	"  -n, --noheadings      print no header line\n"
 	"  -o, --output COLS     columns to print, comma-separated\n"
+	"  -s, --sort COLUMN     rows by COLUMN: TOTAL and RATE largest first\n"
 	"  -a, --all             also IRQs that have no row in "
 	"/proc/interrupts\n"
 	"  -q, --quiet           accepted for scripts; show never warns\n"
 	"  -i, --interval SECS   sample for SECS and add RATE\n"
-	"  -c, --count COUNT     COUNT samples, each headed by its time\n",
+	"      --count COUNT     COUNT samples, each headed by its time\n",
 	show_columns
 };
 
@@ -98,6 +100,7 @@ struct show {
 	unsigned int	 cols[NCOLS * 4];
 	size_t		 ncols;
 	bool		 want[NCOLS];
+	int		 sort;		/* -s: a column, or -1 (by IRQ) */
 	bool		 masks, json, noheadings, all;
 	struct irqs	 only;		/* with an IRQ selector */
 	bool		 filter;
@@ -108,9 +111,30 @@ struct show {
 	struct device	*devices;	/* for DEVICE, sorted by IRQ */
 	size_t		 ndevices;
 	struct sampling	 sm;		/* -i, -c */
-	struct irqs	 before;	/* the IRQs of the last sample */
-	unsigned long long *totals;	/* and their totals, ULLONG_MAX: - */
+	struct counts_kept was, now;	/* -i: the pass before, and this */
+	bool		 keep;		/* a pass to come wants this one's */
 };
+
+/* -s: one column by name, as -o takes them. */
+static int
+sort_column(struct show *sh, const char *arg)
+{
+	unsigned int col;
+	size_t n = 0;
+	struct perr pe;
+
+	if (*arg == '+' || strchr(arg, ',') != NULL) {
+		warnx("show: -s takes one column");
+		return -1;
+	}
+	if (columns_parse(columns, NCOLS, NULL, 0, arg, &col, &n, 1,
+	    &pe) != 0) {
+		warnx("show: %s", pe.msg);
+		return -1;
+	}
+	sh->sort = col;
+	return 0;
+}
 
 static int
 add_columns(struct show *sh, const char *arg)
@@ -389,62 +413,74 @@ cmprow(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/*
- * proc/interrupts is read line by line: it is huge on big machines. A
- * row of 8192 CPUs is 90 KB; the cap leaves room for far more.
- */
-#define ROW_MAX	(4 << 20)
-
 /* With a selector: the row of each selected IRQ that still wants it. */
 static struct row *
-wanted_row(struct show *sh, const char *line, unsigned int last, bool *done)
+wanted_row(struct show *sh, unsigned int irq)
 {
-	unsigned int irq;
 	size_t at;
 
-	if (interrupts_irq(line, &irq) != 0)
-		return NULL;
-	/* rows come in IRQ order (show_interrupts()) */
-	if (irq > last) {
-		*done = true;
-		return NULL;
-	}
 	if (!irqs_find(&sh->only, irq, &at) || !sh->rows[at].matrix)
 		return NULL;
 	return &sh->rows[at];
 }
 
 /*
+ * RATE: what the row counted on each CPU since the pass before, each
+ * difference modulo 2^32 (counts_delta()), over the CPUs both passes
+ * have a column for. No rate for a row the pass before lacked, nor for
+ * one whose count went down on a CPU: a difference of 2^31 or more is
+ * an IRQ freed and set up again, not 2^31 interrupts in one interval.
+ */
+static void
+rate(struct show *sh, struct row *row, const struct counts *rd,
+    const struct irqrow *r)
+{
+	struct kept_row was;
+	unsigned long long sum = 0;
+	unsigned int k;
+	uint32_t d;
+	char buf[48];
+
+	if (sh->keep)
+		counts_keep(&sh->now, rd, r);
+	if (!counts_kept_row(&sh->was, r->irq, &was))
+		return;
+	for (k = 0; k < r->ncounts; k++) {
+		if (!counts_delta(&sh->was, &was, rd->cpu[k], rd->v[k], &d))
+			continue;
+		if (d >= UINT32_C(1) << 31)
+			return;
+		sum += d;
+	}
+	snprintf(buf, sizeof(buf), "%.1f", sum / sh->sm.elapsed);
+	free(row->cell[C_RATE]);
+	row->cell[C_RATE] = xstrdup(buf);
+}
+
+/*
  * Without a selector a row for each of its rows; with one, what
  * sys/kernel/irq did not give, read only up to the last IRQ wanting it.
+ * With -i each count, kept for the next pass.
  */
 static int
 read_interrupts(struct show *sh, unsigned int last)
 {
+	struct counts rd;
 	struct irqrow r;
-	struct lines l;
 	struct row *row = NULL;
-	unsigned int ncpus = 0, wide = 0;
-	size_t len;
-	char *line;
-	bool done = false;
-	int rc, prc;
+	unsigned int irq, wide = 0;
+	int prc;
 
-	if ((rc = lines_open(&l, PATH_PROC_INTERRUPTS, ROW_MAX)) != 0) {
-		warnc(-rc, "%s", procfs_path(PATH_PROC_INTERRUPTS));
+	if (counts_open(&rd, sh->m.nbits, (sh->want[C_TOTAL] ? COUNTS_TOTAL :
+	    0) | (sh->sm.on ? COUNTS_CPUS | COUNTS_EACH : 0)) != 0)
 		return -1;
-	}
-	if ((rc = lines_next(&l, &line, &len)) == 0 ||
-	    (rc == 1 && interrupts_header(line, &ncpus) != 0)) {
-		warnx("%s: no CPU header", procfs_path(PATH_PROC_INTERRUPTS));
-		rc = -EINVAL;
-	}
-	while (rc == 1 && !done && (rc = lines_next(&l, &line, &len)) == 1) {
-		if (sh->filter &&
-		    (row = wanted_row(sh, line, last, &done)) == NULL)
+	if (sh->keep)
+		counts_kept_begin(&sh->now, &rd);
+	/* rows come in IRQ order (show_interrupts()) */
+	while (counts_next(&rd, &irq) == 1 && irq <= last) {
+		if (sh->filter && (row = wanted_row(sh, irq)) == NULL)
 			continue;
-		prc = interrupts_parse(line, len, ncpus,
-		    sh->want[C_TOTAL] ? ROW_TOTAL : 0, &r, NULL);
+		prc = counts_row(&rd, &r);
 		if (prc == -ERANGE) {
 			/* "%10u": the kernel cannot have printed it */
 			if (!wide++)
@@ -456,15 +492,20 @@ read_interrupts(struct show *sh, unsigned int last)
 		}
 		if (prc != 0)
 			continue;
-		fill_row(sh, sh->filter ? row : add_row(sh, r.irq), &r);
+		if (!sh->filter)
+			row = add_row(sh, r.irq);
+		fill_row(sh, row, &r);
+		if (sh->sm.on)
+			rate(sh, row, &rd, &r);
 	}
-	if (rc == -EFBIG)
-		warnx("%s: a line longer than %d bytes",
-		    procfs_path(PATH_PROC_INTERRUPTS), ROW_MAX);
-	else if (rc < 0 && rc != -EINVAL)
-		warnc(-rc, "%s", procfs_path(PATH_PROC_INTERRUPTS));
-	lines_close(&l);
-	return rc == 0 || done ? 0 : -1;
+	if (counts_close(&rd) != 0)
+		return -1;
+	if (sh->keep) {
+		counts_kept_free(&sh->was);
+		sh->was = sh->now;
+		memset(&sh->now, 0, sizeof(sh->now));
+	}
+	return 0;
 }
 
 /*
@@ -480,6 +521,9 @@ read_selected(struct show *sh)
 
 	for (i = 0; i < sh->only.n; i++) {
 		fill_sysfs(sh, add_row(sh, sh->only.v[i]));
+		/* a rate needs each CPU's count */
+		if (sh->sm.on)
+			sh->rows[i].matrix = true;
 		if (sh->rows[i].matrix) {
 			matrix = true;
 			last = sh->rows[i].irq;
@@ -497,7 +541,7 @@ read_selected(struct show *sh)
 static int
 add_rowless(struct show *sh)
 {
-	struct irqs seen, dirs;
+	struct irqs seen = { 0 }, dirs;
 	struct row *row;
 	size_t i;
 
@@ -648,6 +692,7 @@ static const struct option show_opts[] = {
 	{ "json", no_argument, NULL, 'J' },
 	{ "noheadings", no_argument, NULL, 'n' },
 	{ "output", required_argument, NULL, 'o' },
+	{ "sort", required_argument, NULL, 's' },
 	{ "all", no_argument, NULL, 'a' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "interval", required_argument, NULL, 'i' },
@@ -682,8 +727,8 @@ show_free(struct show *sh)
 	size_t i;
 
 	free_rows(sh);
-	irqs_free(&sh->before);
-	free(sh->totals);
+	counts_kept_free(&sh->was);
+	counts_kept_free(&sh->now);
 	for (i = 0; i < sh->ndevices; i++)
 		free(sh->devices[i].name);
 	free(sh->devices);
@@ -708,7 +753,7 @@ show_options(int argc, char *argv[], struct show *sh)
 	size_t i;
 	int ch, rc;
 
-	while ((ch = getopts(argc, argv, &show_command, "mJno:aqi:c:",
+	while ((ch = getopts(argc, argv, &show_command, "mJno:s:aqi:c:",
 	    show_opts)) != -1) {
 		switch (ch) {
 		case 'm':
@@ -723,6 +768,10 @@ show_options(int argc, char *argv[], struct show *sh)
 		case 'o':
 			sh->ncols = 0;
 			if (add_columns(sh, optarg) != 0)
+				return EXIT_USAGE;
+			break;
+		case 's':
+			if (sort_column(sh, optarg) != 0)
 				return EXIT_USAGE;
 			break;
 		case 'a':
@@ -747,11 +796,10 @@ show_options(int argc, char *argv[], struct show *sh)
 		}
 	for (i = 0; i < sh->ncols; i++)
 		sh->want[sh->cols[i]] = true;
+	if (sh->sort >= 0)
+		sh->want[sh->sort] = true;
 	if (sh->want[C_RATE] && !sh->sm.on)
 		return usage_error(&show_command, "RATE needs -i");
-	/* a rate is a difference of totals */
-	if (sh->sm.on)
-		sh->want[C_TOTAL] = true;
 	for (i = 0; i < nitems(info_cols); i++)
 		if (sh->want[info_cols[i].col])
 			sh->info |= info_cols[i].info;
@@ -769,53 +817,42 @@ read_rows(struct show *sh)
 	return 0;
 }
 
-static unsigned long long
-row_total(const struct row *row)
-{
-	const char *errstr;
-	long long v;
-
-	if (row->cell[C_TOTAL] == NULL)
-		return ULLONG_MAX;
-	v = strtonum(row->cell[C_TOTAL], 0, LLONG_MAX, &errstr);
-	return errstr == NULL ? (unsigned long long)v : ULLONG_MAX;
-}
+/* The column rows are sorted by (qsort() takes no argument). */
+static int sort_by;
 
 /*
- * RATE from the totals of the sample before, by IRQ; then these totals
- * become the ones before. A total that fell (a counter wrapped, the IRQ
- * was freed and set up again) has no rate.
+ * TOTAL and RATE, counts, largest first; any other column smallest
+ * first, numbers as numbers; "-" last; then by IRQ.
  */
-static void
-rates(struct show *sh, bool first)
+static int
+cmpsorted(const void *a, const void *b)
 {
-	unsigned long long now, was;
-	char buf[48];
-	size_t i, at;
+	const struct row *x = a, *y = b;
+	const char *u = x->cell[sort_by], *v = y->cell[sort_by];
+	double du, dv;
+	int c = 0;
 
-	for (i = 0; !first && i < sh->nrows; i++) {
-		now = row_total(&sh->rows[i]);
-		if (!irqs_find(&sh->before, sh->rows[i].irq, &at) ||
-		    (was = sh->totals[at]) == ULLONG_MAX ||
-		    now == ULLONG_MAX || now < was)
-			continue;
-		snprintf(buf, sizeof(buf), "%.1f", (now - was) / sh->sm.elapsed);
-		sh->rows[i].cell[C_RATE] = xstrdup(buf);
-	}
-	irqs_free(&sh->before);
-	free(sh->totals);
-	sh->before.v = xcalloc(sh->nrows, sizeof(*sh->before.v));
-	sh->totals = xcalloc(sh->nrows, sizeof(*sh->totals));
-	for (i = 0; i < sh->nrows; i++) {
-		sh->before.v[i] = sh->rows[i].irq;
-		sh->totals[i] = row_total(&sh->rows[i]);
-	}
-	sh->before.n = sh->nrows;
+	if (u == NULL || v == NULL)
+		c = (u == NULL) - (v == NULL);
+	else if (columns[sort_by].number && json_number(u) &&
+	    json_number(v)) {
+		du = strtod(u, NULL);
+		dv = strtod(v, NULL);
+		c = (du > dv) - (du < dv);
+		if (sort_by == C_TOTAL || sort_by == C_RATE)
+			c = -c;
+	} else
+		c = strcmp(u, v);
+	return c != 0 ? c : (x->irq > y->irq) - (x->irq < y->irq);
 }
 
 static void
 print_rows(struct show *sh, const char *stamp)
 {
+	if (sh->sort >= 0 && sh->nrows > 1) {
+		sort_by = sh->sort;
+		qsort(sh->rows, sh->nrows, sizeof(*sh->rows), cmpsorted);
+	}
 	if (sh->json)
 		print_json(sh, stamp);
 	else {
@@ -830,13 +867,12 @@ sample(struct show *sh)
 {
 	long long n;
 
-	rates(sh, true);
 	for (n = 0; n < (sh->sm.count ? sh->sm.count : 1); n++) {
 		free_rows(sh);
+		sh->keep = n + 1 < sh->sm.count;
 		sampling_next(&sh->sm, sh->json);
 		if (read_rows(sh) != 0)
 			return EXIT_FAIL;
-		rates(sh, false);
 		if (!sh->json)
 			sampling_head(&sh->sm, n, sh->noheadings);
 		print_rows(sh, sh->json ? sh->sm.stamp : NULL);
@@ -853,6 +889,7 @@ show_main(int argc, char *argv[])
 	int status;
 
 	memset(&sh, 0, sizeof(sh));
+	sh.sort = -1;
 	if ((status = show_options(argc, argv, &sh)) != EXIT_OK)
 		return status;
 	if (machine_load(&sh.m) != 0)
@@ -866,6 +903,7 @@ show_main(int argc, char *argv[])
 	if (status == EXIT_OK && sh.want[C_DEVICE])
 		map_devices(&sh);
 	sampling_begin(&sh.sm);
+	sh.keep = sh.sm.on;
 	if (status == EXIT_OK && read_rows(&sh) != 0)
 		status = EXIT_FAIL;
 	if (status == EXIT_OK && sh.sm.on)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "cmd/result.h"
 #include "core/apply.h"
 #include "core/irqbalance.h"
 #include "core/machine.h"
@@ -18,7 +19,6 @@
 #include "core/topology.h"
 #include "core/xpsfollow.h"
 #include "core/xalloc.h"
-#include "lib/irqsel.h"
 #include "lib/text.h"
 #include "parse.h"
 #include "procfs.h"
@@ -45,9 +45,7 @@ const struct command spread_command = {
 enum { OPT_LINEAR = 256, OPT_ISOLATED, OPT_XPS };
 
 static const struct option spread_opts[] = {
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "json", no_argument, NULL, 'J' },
+	APPLY_LONGOPTS,
 	{ "cpus", required_argument, NULL, 'c' },
 	{ "exclude", required_argument, NULL, 'x' },
 	{ "linear", no_argument, NULL, OPT_LINEAR },
@@ -62,7 +60,7 @@ static const struct option spread_opts[] = {
 static bool
 owns_all(const char *name, const struct irqs *irqs, char **dirp)
 {
-	struct irqs dev = { NULL, 0 };
+	struct irqs dev = { 0 };
 	char *dir = NULL;
 	size_t i;
 	bool all;
@@ -79,22 +77,18 @@ owns_all(const char *name, const struct irqs *irqs, char **dirp)
 	return all;
 }
 
-/* The sysfs directory of the one device all the IRQs belong to, or NULL. */
+/*
+ * The sysfs directory of the one device all the IRQs belong to, or NULL:
+ * a device the selection named, else the first that owns them all.
+ */
 static char *
-owner_dir(const char *arg, const struct irqs *irqs)
+owner_dir(const struct irqs *irqs)
 {
-	struct irqsel *sel;
-	struct perr pe;
 	char **names, *dir = NULL;
-	size_t nsel, n, i, k;
+	size_t n, i, k;
 
-	if (irqsel_parse(arg, &sel, &nsel, &pe) == 0) {
-		if (nsel == 1 && sel[0].kind == SEL_DEV)
-			owns_all(sel[0].arg, irqs, &dir);
-		irqsel_free(sel, nsel);
-		if (dir != NULL)
-			return dir;
-	}
+	for (i = 0; dir == NULL && i < irqs->ndevs; i++)
+		owns_all(irqs->devs[i], irqs, &dir);
 	for (i = 0; dir == NULL && i < ndevice_classes; i++) {
 		/* a disk's IRQs are its controller's, found under its name */
 		if (device_classes[i].kind == DEVCLASS_DISK ||
@@ -131,15 +125,14 @@ local_cpus(struct machine *m, const char *dir)
 /* The CPUs to spread over; NULL, already warned, when none is left. */
 static struct cpuset *
 make_pool(struct machine *m, const struct cpuset *named,
-    const struct cpuset *exclude, bool isolated, const char *arg,
-    const struct irqs *irqs)
+    const struct cpuset *exclude, bool isolated, const struct irqs *irqs)
 {
 	struct cpuset *pool = NULL, *iso;
 	char *dir, *list;
 
 	if (named != NULL)
 		pool = xcpudup(named);
-	else if ((dir = owner_dir(arg, irqs)) != NULL) {
+	else if ((dir = owner_dir(irqs)) != NULL) {
 		pool = local_cpus(m, dir);
 		free(dir);
 	}
@@ -225,15 +218,6 @@ spread_options(int argc, char *argv[], struct spread *sp)
 	while ((ch = getopts(argc, argv, &spread_command, "nvJc:x:q",
 	    spread_opts)) != -1) {
 		switch (ch) {
-		case 'n':
-			sp->dryrun = true;
-			break;
-		case 'v':
-			sp->flags |= APPLY_VERBOSE;
-			break;
-		case 'J':
-			sp->flags |= APPLY_JSON;
-			break;
 		case 'c':
 			sp->carg = optarg;
 			break;
@@ -252,12 +236,14 @@ spread_options(int argc, char *argv[], struct spread *sp)
 		case 'q':
 			sp->quiet = true;
 			break;
+		default:
+			apply_option(ch, &sp->flags);
+			break;
 		}
 	}
 	if (argc - optind < 1)
 		return usage_error(&spread_command, "expected an IRQ list");
-	if (sp->flags & APPLY_JSON)
-		sp->flags &= ~APPLY_VERBOSE;
+	sp->dryrun = sp->flags & APPLY_DRYRUN;
 	return EXIT_OK;
 }
 
@@ -349,6 +335,23 @@ control_note(unsigned int irq)
 	free(raw);
 }
 
+/* -J, with --xps: the "xps" member. */
+struct xps_json {
+	const struct change	*c;
+	const struct xq		*xq;
+	size_t			 nx;
+	bool			 on;
+};
+
+static void
+xps_member(void *arg)
+{
+	const struct xps_json *xj = arg;
+
+	if (xj->on)
+		xq_json(stdout, xj->c, xj->xq, xj->nx);
+}
+
 /*
  * One CPU per IRQ in spreading order, round robin, or per queue pair
  * (queue_roles()); the sets are owned. IRQs the kernel manages (debugfs
@@ -359,7 +362,8 @@ static int
 spread_irqs(struct spread *sp, const struct irqs *irqs,
     const struct cpuset *pool)
 {
-	struct tally tl = { 0 }, tq = { 0 }, sum = { 0 };
+	struct tally tl = { 0 }, tq = { 0 };
+	struct xps_json xj;
 	struct xq *xq = NULL;
 	struct change *c;
 	struct cpuset **sets;
@@ -421,30 +425,19 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	if (sp->dryrun && !json)
 		print_plan(c, k, xq, nx);
 	if (sp->dryrun && json)
-		apply_plan(&sp->m, c, k, xq, nx, sp->flags | APPLY_DRYRUN, &tl,
-		    &tq);
+		apply_plan(&sp->m, c, k, xq, nx, sp->flags, &tl, &tq);
 	else if (!sp->dryrun) {
 		if (!sp->quiet)
 			irqbalance_warn();
 		applying();
 		apply_plan(&sp->m, c, k, xq, nx, sp->flags, &tl, &tq);
-		apply_note(&tl, sp->flags);
-		sum.changed = tl.changed + tq.changed;
-		sum.failed = tl.failed + tq.failed;
-		status = exit_applied(&sum);
+		status = result_status(&tl, &tq, sp->flags);
 	}
-	if (json) {
-		/* after apply_note(): its note is not about these */
-		for (i = 0; i < nleft; i++)
-			tally_add(&tl, sp->flags, left[i], why[i], NULL,
-			    NULL, 0, NULL);
-		putchar('{');
-		tally_json(stdout, &tl, sp->flags |
-		    (sp->dryrun ? APPLY_DRYRUN : 0));
-		if (sp->xps)
-			xq_json(stdout, c, xq, nx);
-		puts("}");
-	}
+	/* after result_status(): its note is not about these */
+	for (i = 0; json && i < nleft; i++)
+		tally_add(&tl, sp->flags, left[i], why[i], NULL, NULL, 0, NULL);
+	xj = (struct xps_json){ c, xq, sp->xps ? nx : 0, sp->xps };
+	result_json(&tl, sp->flags, xps_member, &xj);
 out:
 	xq_free(xq, nx);
 	tally_free(&tq);
@@ -465,7 +458,7 @@ static int
 spread_main(int argc, char *argv[])
 {
 	struct spread sp;
-	struct irqs irqs = { NULL, 0 };
+	struct irqs irqs = { 0 };
 	struct cpuset *pool = NULL;
 	int status;
 
@@ -479,7 +472,7 @@ spread_main(int argc, char *argv[])
 	    argv + optind, &irqs))) ==
 	    EXIT_OK) {
 		pool = make_pool(&sp.m, sp.named, sp.exclude, sp.isolated,
-		    argv[optind], &irqs);
+		    &irqs);
 		if (pool == NULL)
 			status = EXIT_USAGE;
 		else

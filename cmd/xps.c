@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "cmd/result.h"
 #include "core/apply.h"
 #include "core/machine.h"
 #include "core/netqueue.h"
@@ -25,22 +26,22 @@ static void xps_help(FILE *);
 
 #define QUEUE_OPTIONS \
 	"  -n, --dry-run  print what would change, write nothing\n" \
-	"  -v, --verbose  print a line for every queue\n"
+	"  -v, --verbose  print a line for every queue\n" \
+	"  -J, --json     print the result as JSON\n"
 
 const struct command xps_command = {
 	"xps", xps_main, "give transmit queues the CPUs that send on them",
-	"[-nv] dev[:queues] cpus", QUEUE_OPTIONS, xps_help
+	"[-nvJ] dev[:queues] cpus", QUEUE_OPTIONS, xps_help
 };
 
 const struct command rps_command = {
 	"rps", xps_main, "give receive queues the CPUs that process their "
 	"packets",
-	"[-nv] dev[:queues] cpus", QUEUE_OPTIONS, xps_help
+	"[-nvJ] dev[:queues] cpus", QUEUE_OPTIONS, xps_help
 };
 
 static const struct option xps_opts[] = {
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "verbose", no_argument, NULL, 'v' },
+	APPLY_LONGOPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -50,8 +51,7 @@ xps_help(FILE *fp)
 {
 	fprintf(fp, "\nQueues: numbers as a kernel list (eth0:0-3,6), or "
 	    "names (eth0:tx-0-3\nfor xps, eth0:rx-0-3 for rps); every queue "
-	    "without. cpus: a CPU list,\nnode:K, a 0x mask, or none to clear "
-	    "the masks.\n");
+	    "without. cpus may also be none,\nto clear the masks.\n");
 }
 
 /*
@@ -197,6 +197,45 @@ keep(const struct command *cmd, struct machine *m, enum nqkind kind,
 	return EXIT_OK;
 }
 
+/* -J: the "queues" member. */
+struct queues_result {
+	const struct tally	*tq;
+	const struct qname	*q;
+	size_t			 n;
+};
+
+static void
+queues_member(void *arg)
+{
+	const struct queues_result *qr = arg;
+
+	result_queues(qr->tq, qr->q, qr->n);
+}
+
+/* Each queue picked, in order; the outcomes in tq, named in q. */
+static void
+write_queues(struct machine *m, const struct netif *nif, const bool *sel,
+    const struct cpuset *want, int flags, struct tally *tq,
+    struct qname *q)
+{
+	char rel[PATH_MAX], label[NAME_MAX + 40];
+	size_t i, k;
+
+	for (i = k = 0; i < nif->nq; i++) {
+		if (!sel[i])
+			continue;
+		q[k].dev = nif->name;
+		netqueue_name(&nif->q[i], q[k].queue, sizeof(q[k].queue));
+		snprintf(label, sizeof(label), "%s %s", quoted(nif->name),
+		    q[k++].queue);
+		netqueue_path(nif, &nif->q[i], rel, sizeof(rel));
+		if (tq->stop)
+			tally_skip(tq, flags, APPLY_NOIRQ, want);
+		else
+			apply_mask(m, label, rel, want, flags, tq);
+	}
+}
+
 static int
 xps_main(int argc, char *argv[])
 {
@@ -207,22 +246,14 @@ xps_main(int argc, char *argv[])
 	struct netif nif = { 0 };
 	struct cpuset *want;
 	struct perr pe;
-	struct tally tl = { 0 };
-	char rel[PATH_MAX], label[NAME_MAX + 40], name[32];
+	struct tally tq = { 0 };
+	struct queues_result qr = { &tq, NULL, 0 };
+	struct qname *q = NULL;
 	bool *sel = NULL;
 	int ch, flags = APPLY_NAMED, status;
-	size_t i;
 
-	while ((ch = getopts(argc, argv, cmd, "nv", xps_opts)) != -1) {
-		switch (ch) {
-		case 'n':
-			flags |= APPLY_DRYRUN;
-			break;
-		case 'v':
-			flags |= APPLY_VERBOSE;
-			break;
-		}
-	}
+	while ((ch = getopts(argc, argv, cmd, "nvJ", xps_opts)) != -1)
+		apply_option(ch, &flags);
 	if (argc - optind != 2)
 		return usage_error(cmd, "expected an interface and a CPU set");
 	if (machine_load(&m) != 0)
@@ -239,22 +270,14 @@ xps_main(int argc, char *argv[])
 	if ((status = keep(cmd, &m, kind, argv[optind + 1], &want)) !=
 	    EXIT_OK)
 		goto out;
-	if (!(flags & APPLY_DRYRUN))
-		applying();
-	for (i = 0; i < nif.nq; i++) {
-		if (!sel[i])
-			continue;
-		netqueue_name(&nif.q[i], name, sizeof(name));
-		snprintf(label, sizeof(label), "%s %s", quoted(nif.name), name);
-		netqueue_path(&nif, &nif.q[i], rel, sizeof(rel));
-		if (tl.stop)
-			tally_skip(&tl, flags, APPLY_NOIRQ, want);
-		else
-			apply_mask(&m, label, rel, want, flags, &tl);
-	}
-	status = exit_applied(&tl);
-	tally_free(&tl);
+	apply_start(flags);
+	qr.q = q = xcalloc(nif.nq, sizeof(*q));
+	qr.n = nif.nq;
+	write_queues(&m, &nif, sel, want, flags, &tq, q);
+	status = result_print(NULL, &tq, flags, queues_member, &qr);
+	tally_free(&tq);
 out:
+	free(q);
 	free(sel);
 	netif_free(&nif);
 	cpuset_free(want);

@@ -19,15 +19,15 @@ _irqaff_options()
 	local -a o
 	case $1 in
 	show)
-		o=(-m --mask -J --json -n --noheadings -o --output -a --all
-			-q --quiet -i --interval -c --count) ;;
+		o=(-m --mask -J --json -n --noheadings -o --output -s --sort
+			-a --all -q --quiet -i --interval --count) ;;
 	set)
 		o=(-n --dry-run -v --verbose -J --json -m --mask -q --quiet) ;;
 	spread)
 		o=(-n --dry-run -v --verbose -J --json -c --cpus -x --exclude
 			--linear --include-isolated --xps -q --quiet) ;;
 	balance)
-		o=(-n --dry-run -v --verbose -J --json -i --interval --cpus
+		o=(-n --dry-run -v --verbose -J --json -i --interval -c --cpus
 			--xps -q --quiet) ;;
 	default)
 		o=(-m --mask -n --dry-run -v --verbose -J --json) ;;
@@ -38,13 +38,13 @@ _irqaff_options()
 		o=(-v --verbose -J --json) ;;
 	cpus)
 		o=(-o --output -n --noheadings -J --json -i --interval
-			-c --count) ;;
+			--count) ;;
 	queues)
 		o=(-J --json -n --noheadings -o --output) ;;
 	xps | rps)
-		o=(-n --dry-run -v --verbose) ;;
+		o=(-n --dry-run -v --verbose -J --json) ;;
 	save)
-		o=(-o --output --only) ;;
+		o=(--only) ;;
 	restore)
 		o=(-n --dry-run -t --test -v --verbose -q --quiet -J --json
 			--by-number --only) ;;
@@ -63,8 +63,10 @@ _irqaff_takes_value()
 {
 	case $1:$2 in
 	show:-o | show:--output | save:-o | save:--output) return 0 ;;
+	show:-s | show:--sort) return 0 ;;
 	spread:-c | spread:--cpus | spread:-x | spread:--exclude) return 0 ;;
-	balance:-i | balance:--interval | balance:--cpus) return 0 ;;
+	balance:-i | balance:--interval | balance:-c | balance:--cpus)
+		return 0 ;;
 	mask:-b | mask:--bits | list:-b | list:--bits) return 0 ;;
 	cpus:-o | cpus:--output | cpus:-i | cpus:--interval) return 0 ;;
 	cpus:-c | cpus:--count | show:-i | show:--interval) return 0 ;;
@@ -106,14 +108,23 @@ _irqaff_join_words()
 	fi
 }
 
-# COMPREPLY: the candidates that start with $1, less _irqaff_trim.
+# COMPREPLY: the candidates that start with $1, less _irqaff_trim, but
+# none whose last item is already an item of the list before it (eth0,
+# IRQ,NAME): no repeats.
 _irqaff_reply()
 {
-	local cur=$1 c
+	local cur=$1 c last typed
 	shift
 	COMPREPLY=()
 	for c in "$@"; do
 		if [[ $c == "$cur"* ]]; then
+			last=${c##*,}
+			typed=${c%"$last"}
+			typed=${typed##*[=:]}
+			typed=${typed#+}
+			if [[ -n $last && ,${typed^^} == *,"${last^^}",* ]]; then
+				continue
+			fi
 			COMPREPLY+=("${c#"$_irqaff_trim"}")
 		fi
 	done
@@ -133,7 +144,8 @@ _irqaff_prefix()
 	fi
 }
 
-# IRQ numbers, then action names, one a line, from irqaff show.
+# IRQ numbers when $1 is a digit, else action names, one a line, from
+# irqaff show.
 _irqaff_irqs()
 {
 	local irq names name
@@ -146,7 +158,10 @@ _irqaff_irqs()
 	fi
 	while read -r irq names; do
 		[[ $irq =~ ^[0-9]+$ ]] || continue
-		nums+=("$irq")
+		if [[ $1 == [0-9] ]]; then
+			nums+=("$irq")
+			continue
+		fi
 		[[ $names == - ]] && continue
 		while [[ -n $names ]]; do
 			name=${names%%, *}
@@ -235,16 +250,20 @@ _irqaff_complete_irqs()
 			c+=("${_irqaff_head}dev:$x")
 		done < <(_irqaff_devices)
 	else
+		# numbers for a digit, else names: not thousands of both at once
 		while IFS= read -r x; do
 			c+=("$_irqaff_head$x")
-		done < <(_irqaff_irqs)
-		c+=("${_irqaff_head}all" "${_irqaff_head}dev:"
-			"${_irqaff_head}cpu:")
+		done < <(_irqaff_irqs "${_irqaff_tail:0:1}")
+		if [[ $_irqaff_tail != [0-9]* ]]; then
+			c+=("${_irqaff_head}all" "${_irqaff_head}dev:"
+				"${_irqaff_head}cpu:")
+		fi
 	fi
 	_irqaff_reply "$cur" "${c[@]}"
 }
 
-# $1 the word, $2 a fixed part in front of the set (cpu: in an IRQ list).
+# $1 the word, $2 a fixed part in front of the set (cpu: in an IRQ list),
+# $3 "noall" where all is refused (isolate).
 _irqaff_complete_cpus()
 {
 	local cur=$1 lead=${2-} x
@@ -252,7 +271,8 @@ _irqaff_complete_cpus()
 	_irqaff_split "${cur#"$lead"}"
 	_irqaff_head=$lead$_irqaff_head
 	if [[ $_irqaff_tail != node:* ]]; then
-		c+=("${_irqaff_head}all" "${_irqaff_head}N")
+		[[ ${3-} == noall ]] || c+=("${_irqaff_head}all")
+		c+=("${_irqaff_head}N")
 	fi
 	while read -r x; do
 		c+=("${_irqaff_head}node:$x")
@@ -290,6 +310,34 @@ _irqaff_complete_interfaces()
 		c+=("$_irqaff_head$x")
 	done < <(_irqaff_interfaces)
 	_irqaff_reply "$1" "${c[@]}"
+}
+
+# xps and rps: an interface, or after DEV: its tx (xps) or rx (rps)
+# queues, from DEV's queues directory. $1 the word, $2 tx or rx.
+_irqaff_complete_queues()
+{
+	local cur=$1 kind=$2 dev p d q
+	local -a c=() qs=()
+	if [[ $cur != *:* ]]; then
+		# shellcheck disable=SC2046
+		_irqaff_reply "$cur" $(_irqaff_interfaces)
+		return 0
+	fi
+	dev=${cur%%:*}
+	_irqaff_split "${cur#*:}"
+	p=$(_irqaff_prefix)
+	if [[ $dev != */* && $dev != . && $dev != .. ]]; then
+		for d in "$p/sys/class/net/$dev/queues/$kind"-*; do
+			if [[ -d $d ]]; then
+				qs+=("${d##*/}")
+			fi
+		done
+	fi
+	# in queue order: tx-2 before tx-10
+	while read -r q; do
+		[[ -n $q ]] && c+=("$dev:$_irqaff_head$q")
+	done < <(printf '%s\n' "${qs[@]}" | sort -t- -k2n)
+	_irqaff_reply "$cur" "${c[@]}"
 }
 
 _irqaff_complete_files()
@@ -346,17 +394,24 @@ _irqaff()
 			_irqaff_reply "$cur" --root --help --version
 		else
 			# shellcheck disable=SC2086
+			_irqaff_reply "$cur" $_irqaff_commands help
+		fi
+		return 0
+	fi
+	if [[ $cmd == help ]]; then
+		if ((npos == 0)); then
+			# shellcheck disable=SC2086
 			_irqaff_reply "$cur" $_irqaff_commands
 		fi
 		return 0
 	fi
 
 	case $cmd:$prev in
-	show:-o | show:--output)
+	show:-o | show:--output | show:-s | show:--sort)
 		_irqaff_complete_columns "$cur"
 		return 0 ;;
 	spread:-c | spread:--cpus | spread:-x | spread:--exclude | \
-		balance:--cpus)
+		balance:-c | balance:--cpus)
 		_irqaff_complete_cpus "$cur"
 		return 0 ;;
 	save:-o | save:--output)
@@ -382,6 +437,9 @@ _irqaff()
 	show:--output=*)
 		_irqaff_complete_columns "$cur" --output=
 		return 0 ;;
+	show:--sort=*)
+		_irqaff_complete_columns "$cur" --sort=
+		return 0 ;;
 	cpus:--output=*)
 		_irqaff_complete_columns "$cur" --output= "$_irqaff_cpus_columns"
 		return 0 ;;
@@ -401,15 +459,18 @@ _irqaff()
 	case $cmd:$npos in
 	show:0 | set:0 | spread:0 | balance:0 | explain:0)
 		_irqaff_complete_irqs "$cur" ;;
-	set:1 | default:0 | isolate:0 | cpus:0 | xps:1 | rps:1)
+	set:1 | default:0 | cpus:0 | xps:1 | rps:1)
 		_irqaff_complete_cpus "$cur" ;;
-	restore:0 | check:0)
+	isolate:0)
+		_irqaff_complete_cpus "$cur" '' noall ;;
+	restore:0 | check:0 | save:0)
 		_irqaff_complete_files "$cur" ;;
 	queues:0)
 		_irqaff_complete_interfaces "$cur" ;;
-	xps:0 | rps:0)
-		# shellcheck disable=SC2046
-		_irqaff_reply "$cur" $(_irqaff_interfaces) ;;
+	xps:0)
+		_irqaff_complete_queues "$cur" tx ;;
+	rps:0)
+		_irqaff_complete_queues "$cur" rx ;;
 	*)
 		COMPREPLY=() ;;
 	esac

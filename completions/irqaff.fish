@@ -42,9 +42,10 @@ function __irqaff_position
         else
             switch "$cmd:$t"
                 case 'show:-o' 'show:--output' 'save:-o' 'save:--output' \
+                    'show:-s' 'show:--sort' \
                     'show:-i' 'show:--interval' 'show:-c' 'show:--count' \
                     'spread:-c' 'spread:--cpus' 'spread:-x' 'spread:--exclude' \
-                    'balance:-i' 'balance:--interval' 'balance:--cpus' \
+                    'balance:-i' 'balance:--interval' 'balance:-c' 'balance:--cpus' \
                     'mask:-b' 'mask:--bits' 'list:-b' 'list:--bits' \
                     'cpus:-o' 'cpus:--output' 'cpus:-i' 'cpus:--interval' \
                     'cpus:-c' 'cpus:--count' 'queues:-o' 'queues:--output' \
@@ -62,6 +63,12 @@ end
 # True when the current token is argument $2 (from 0) of command $1.
 function __irqaff_arg
     test "$(__irqaff_position)" = "$argv[1] $argv[2]"
+end
+
+# The items of a list before the current one ("IRQ,+NAME," or "tx-0,"),
+# upper-cased: what is not to be offered again.
+function __irqaff_typed
+    string split , -- (string trim -c '+,' -- "$argv[1]") | string upper
 end
 
 # The current token up to its last comma, and an --only= it starts with,
@@ -89,14 +96,20 @@ function __irqaff_irqs
     end
     set -l opt
     test -n "$root"; and set opt --root $root
+    # numbers after a digit, else names: not thousands of both at once
+    set -l digit (string match -qr '^[0-9]' -- "$tail"; and echo 1)
     irqaff $opt show -a -n -o IRQ,NAME 2>/dev/null | while read -l irq rest
         string match -qr '^[0-9]+$' -- $irq; or continue
-        echo "$head$irq"
+        if test -n "$digit"
+            echo "$head$irq"
+            continue
+        end
         test "$rest" = -; and continue
         for name in (string split ', ' -- $rest)
             echo "$head$name"
         end
     end
+    test -n "$digit"; and return
     echo "$head"all
     echo "$head"dev:
     echo "$head"cpu:
@@ -104,14 +117,14 @@ end
 
 # $argv[1], when given: a fixed part in front of the set (cpu: in an IRQ
 # list); the current token up to its last comma after it goes before each
-# item.
+# item. $argv[2] noall where all is refused (isolate).
 function __irqaff_cpus
     set -l lead "$argv[1]"
     set -l rest (string sub -s (math (string length -- "$lead") + 1) -- \
         "$(commandline -ct)")
     set -l head "$lead"(string match -r -- '^.*,' "$rest"; or echo '')
     set -l root (__irqaff_root)
-    echo "$head"all
+    test "$argv[2]" = noall; or echo "$head"all
     echo "$head"N
     for d in $root/sys/devices/system/node/node*
         set -l k (string replace -r '.*/node' '' -- $d)
@@ -119,41 +132,66 @@ function __irqaff_cpus
     end
 end
 
-function __irqaff_columns
+# The columns $argv after the token's last comma, but those typed.
+function __irqaff_column_list
     set -l head (string match -r -- '^\+?(?:.*,)?' (commandline -ct))
-    for c in IRQ AFFINITY EFFECTIVE NODE TOTAL NAME HINT ONLINE CHIP HWIRQ \
-        TYPE FLOW DEVICE MANAGED RATE
-        echo "$head$c"
+    set -l typed (__irqaff_typed "$head")
+    for c in $argv
+        contains -- $c $typed; or echo "$head$c"
     end
 end
 
+function __irqaff_columns
+    __irqaff_column_list IRQ AFFINITY EFFECTIVE NODE TOTAL NAME HINT ONLINE \
+        CHIP HWIRQ TYPE FLOW DEVICE MANAGED RATE
+end
+
 function __irqaff_cpus_columns
-    set -l head (string match -r -- '^\+?(?:.*,)?' (commandline -ct))
-    for c in CPU NODE STATE IRQS TOTAL RATE TOP
-        echo "$head$c"
-    end
+    __irqaff_column_list CPU NODE STATE IRQS TOTAL RATE TOP
 end
 
 # Network interfaces with queues, after the token's last comma.
 function __irqaff_interfaces
     set -l head (string match -r -- '^.*,' (commandline -ct); or echo '')
+    set -l typed (__irqaff_typed "$head")
     set -l root (__irqaff_root)
     for d in $root/sys/class/net/*
-        test -d $d/queues; and echo "$head"(basename $d)
+        set -l name (basename $d)
+        contains -- (string upper -- $name) $typed; and continue
+        test -d $d/queues; and echo "$head$name"
+    end
+end
+
+# xps and rps: an interface, or after DEV: its $argv[1] (tx or rx)
+# queues, in order, but those typed.
+function __irqaff_queue_arg
+    set -l token (commandline -ct)
+    if not string match -q -- '*:*' $token
+        __irqaff_interfaces
+        return
+    end
+    set -l dev (string split -m 1 : -- $token)[1]
+    string match -qr '^(\.\.?|.*/.*)$' -- $dev; and return
+    set -l rest (string split -m 1 : -- $token)[2]
+    set -l head (string match -r -- '^.*,' "$rest"; or echo '')
+    set -l typed (__irqaff_typed "$head")
+    set -l root (__irqaff_root)
+    for d in $root/sys/class/net/$dev/queues/$argv[1]-*
+        set -l q (basename $d)
+        contains -- (string upper -- $q) $typed; or echo $q
+    end | sort -t- -k2n | while read -l q
+        echo "$dev:$head$q"
     end
 end
 
 function __irqaff_queues_columns
-    set -l head (string match -r -- '^\+?(?:.*,)?' (commandline -ct))
-    for c in DEV QUEUE IRQ AFFINITY CPUS XPS RPS ALIGNED
-        echo "$head$c"
-    end
+    __irqaff_column_list DEV QUEUE IRQ AFFINITY CPUS XPS RPS ALIGNED
 end
 
 complete -c irqaff -f
 
 # Before the command.
-set -l nocmd "not __fish_seen_subcommand_from $commands"
+set -l nocmd "not __fish_seen_subcommand_from $commands help"
 complete -c irqaff -n $nocmd -l root -x -a '(__fish_complete_directories)' \
     -d 'read and write a /proc and /sys tree under a directory'
 complete -c irqaff -n $nocmd -s h -l help -d 'show the list of commands'
@@ -183,6 +221,8 @@ complete -c irqaff -n $nocmd -a check \
     -d 'compare the machine with a snapshot'
 complete -c irqaff -n $nocmd -a mask -d 'print CPU lists as kernel masks'
 complete -c irqaff -n $nocmd -a list -d 'print kernel masks as CPU lists'
+complete -c irqaff -n $nocmd -a help -d 'describe a command'
+complete -c irqaff -n '__irqaff_arg help 0' -a "$commands"
 
 # Every command.
 complete -c irqaff -n "__fish_seen_subcommand_from $commands" -s h -l help \
@@ -194,12 +234,14 @@ complete -c irqaff -n $c -s J -l json -d 'print JSON'
 complete -c irqaff -n $c -s n -l noheadings -d 'print no header line'
 complete -c irqaff -n $c -s o -l output -x -a '(__irqaff_columns)' \
     -d 'columns to print'
+complete -c irqaff -n $c -s s -l sort -x -a '(__irqaff_columns)' \
+    -d 'sort the rows by a column'
 complete -c irqaff -n $c -s a -l all \
     -d 'also IRQs with no row in /proc/interrupts'
 complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
 complete -c irqaff -n $c -s i -l interval -x \
     -d 'sample for a number of seconds and add RATE'
-complete -c irqaff -n $c -s c -l count -x \
+complete -c irqaff -n $c -l count -x \
     -d 'number of samples, each headed by its time'
 complete -c irqaff -n '__irqaff_arg show 0' -a '(__irqaff_irqs)'
 
@@ -236,7 +278,8 @@ complete -c irqaff -n $c -s J -l json \
     -d 'print the plan and the result as JSON'
 complete -c irqaff -n $c -s i -l interval -x \
     -d 'measure the rates over a number of seconds'
-complete -c irqaff -n $c -l cpus -x -a '(__irqaff_cpus)' -d 'the CPUs to use'
+complete -c irqaff -n $c -s c -l cpus -x -a '(__irqaff_cpus)' \
+    -d 'the CPUs to use'
 complete -c irqaff -n $c -l xps -d 'also move the XPS of their tx queues'
 complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
 complete -c irqaff -n '__irqaff_arg balance 0' -a '(__irqaff_irqs)'
@@ -262,7 +305,7 @@ complete -c irqaff -n $c -l check \
     -d 'write nothing; exit 0 when no interrupt runs there'
 complete -c irqaff -n $c -l accept \
     -d 'with --check, let pending moves and unmovable IRQs pass'
-complete -c irqaff -n '__irqaff_arg isolate 0' -a '(__irqaff_cpus)'
+complete -c irqaff -n '__irqaff_arg isolate 0' -a '(__irqaff_cpus "" noall)'
 
 set c '__fish_seen_subcommand_from explain'
 complete -c irqaff -n $c -s v -l verbose \
@@ -277,7 +320,7 @@ complete -c irqaff -n $c -s n -l noheadings -d 'print no header line'
 complete -c irqaff -n $c -s J -l json -d 'print JSON'
 complete -c irqaff -n $c -s i -l interval -x \
     -d 'sample for a number of seconds: add RATE, rank TOP by rate'
-complete -c irqaff -n $c -s c -l count -x \
+complete -c irqaff -n $c -l count -x \
     -d 'number of samples, each headed by its time'
 complete -c irqaff -n '__irqaff_arg cpus 0' -a '(__irqaff_cpus)'
 
@@ -292,13 +335,14 @@ set c '__fish_seen_subcommand_from xps rps'
 complete -c irqaff -n $c -s n -l dry-run \
     -d 'print what would change, write nothing'
 complete -c irqaff -n $c -s v -l verbose -d 'print a line for every queue'
-complete -c irqaff -n '__irqaff_arg xps 0' -a '(__irqaff_interfaces)'
+complete -c irqaff -n $c -s J -l json -d 'print the result as JSON'
+complete -c irqaff -n '__irqaff_arg xps 0' -a '(__irqaff_queue_arg tx)'
 complete -c irqaff -n '__irqaff_arg xps 1' -a '(__irqaff_cpus)'
-complete -c irqaff -n '__irqaff_arg rps 0' -a '(__irqaff_interfaces)'
+complete -c irqaff -n '__irqaff_arg rps 0' -a '(__irqaff_queue_arg rx)'
 complete -c irqaff -n '__irqaff_arg rps 1' -a '(__irqaff_cpus)'
 
 set c '__fish_seen_subcommand_from save'
-complete -c irqaff -n $c -s o -l output -r -F -d 'write to a file'
+complete -c irqaff -n '__irqaff_arg save 0' -F
 complete -c irqaff -n $c -l only -x -a '(__irqaff_irqs)' \
     -d 'save these IRQs only, not the default'
 

@@ -358,11 +358,15 @@ apply_all(struct machine *m, const struct change *c, size_t n, int flags,
 		tally_skip(tl, flags, c[i].irq, c[i].want);
 }
 
-/* Without -v, one line for the IRQs left to the kernel, one for others. */
+/*
+ * Without -v (or with -J, which prints no lines), one line for the IRQs
+ * left to the kernel, one for others.
+ */
 void
 apply_note(const struct tally *tl, int flags)
 {
-	if (flags & (APPLY_VERBOSE | APPLY_DRYRUN))
+	if ((flags & APPLY_DRYRUN) ||
+	    (flags & (APPLY_VERBOSE | APPLY_JSON)) == APPLY_VERBOSE)
 		return;
 	if (tl->managed > 0)
 		warnx("note: %zu kernel-managed IRQ%s left to the kernel",

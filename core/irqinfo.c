@@ -9,14 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/counts.h"
 #include "core/irqinfo.h"
 #include "core/machine.h"
 #include "core/xalloc.h"
-#include "lib/interrupts.h"
 #include "parse.h"
 #include "procfs.h"
 
-#define ROW_MAX	(4 << 20)	/* as show reads proc/interrupts */
 
 /* Kernels without CONFIG_SPARSE_IRQ have no sys/kernel/irq: asked once. */
 bool
@@ -175,32 +174,23 @@ int
 irqinfo_totals(const unsigned int *v, size_t n, unsigned long long *total,
     bool *known)
 {
+	struct counts rd;
 	struct irqrow r;
-	struct lines l;
-	unsigned int ncpus, irq;
-	size_t len, at = 0;
-	char *line;
+	unsigned int irq;
+	size_t at = 0;
 	int rc;
 
 	if (n == 0)
 		return 0;
-	if ((rc = lines_open(&l, PATH_PROC_INTERRUPTS, ROW_MAX)) != 0)
+	if ((rc = counts_open(&rd, 0, COUNTS_TOTAL | COUNTS_QUIET)) != 0)
 		return rc;
-	if ((rc = lines_next(&l, &line, &len)) == 0 ||
-	    (rc == 1 && interrupts_header(line, &ncpus) != 0))
-		rc = -EINVAL;
-	while (rc == 1 && at < n && (rc = lines_next(&l, &line, &len)) == 1) {
-		if (interrupts_irq(line, &irq) != 0)
-			continue;
+	while (at < n && counts_next(&rd, &irq) == 1) {
 		while (at < n && v[at] < irq)
 			at++;
-		if (at < n && v[at] == irq &&
-		    interrupts_parse(line, len, ncpus, ROW_TOTAL, &r,
-		    NULL) == 0) {
+		if (at < n && v[at] == irq && counts_row(&rd, &r) == 0) {
 			total[at] = r.total;
 			known[at] = true;
 		}
 	}
-	lines_close(&l);
-	return rc < 0 ? rc : 0;
+	return counts_close(&rd);
 }

@@ -12,16 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/counts.h"
 #include "core/load.h"
 #include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
-#include "lib/interrupts.h"
 #include "lib/text.h"
 #include "parse.h"
-#include "procfs.h"
-
-#define ROW_MAX	(4 << 20)	/* as show and cpus read proc/interrupts */
 
 /*
  * A cell for each CPU each IRQ runs on; an IRQ whose affinity cannot be
@@ -83,6 +80,24 @@ cells_of(const struct cells *cs, unsigned int irq, size_t *at)
 	return k - *at;
 }
 
+/* Each cell of row's IRQ takes its count of read r from its CPU's column. */
+void
+cells_take(struct cells *cs, int r, const struct counts *rd,
+    const struct irqrow *row, size_t *at)
+{
+	size_t i, n;
+	int k;
+
+	n = cells_of(cs, row->irq, at);
+	for (i = *at; i < *at + n; i++) {
+		k = rd->col[cs->v[i].cpu];
+		if (k < 0 || (unsigned int)k >= row->ncounts)
+			continue;
+		cs->v[i].count[r] = rd->v[k];
+		cs->v[i].seen |= 1U << r;
+	}
+}
+
 /*
  * Read r (0 or 1): one pass over proc/interrupts, each cell's count from
  * its CPU's column; fn, when given, sees every numbered row. 0, or -1
@@ -91,57 +106,35 @@ cells_of(const struct cells *cs, unsigned int irq, size_t *at)
 int
 cells_read(struct cells *cs, int r, cells_row_fn *fn, void *arg)
 {
-	unsigned long long *counts = NULL;
-	unsigned int *cpu, ncols = 0, k;
+	struct counts rd;
 	struct irqrow row;
-	struct lines l;
-	size_t len, at = 0, i, n;
-	char *line;
-	int rc, *col;
+	unsigned int irq;
+	size_t at = 0, i;
 
-	if ((rc = lines_open(&l, PATH_PROC_INTERRUPTS, ROW_MAX)) != 0) {
-		warnc(-rc, "%s", procfs_path(PATH_PROC_INTERRUPTS));
+	if (counts_open(&rd, cs->nbits, COUNTS_CPUS | COUNTS_EACH) != 0)
 		return -1;
-	}
-	cpu = xcalloc(cs->nbits, sizeof(*cpu));
-	col = xcalloc(cs->nbits, sizeof(*col));
-	if ((rc = lines_next(&l, &line, &len)) == 0 || (rc == 1 &&
-	    interrupts_columns(line, cs->nbits, cpu, &ncols) != 0)) {
-		warnx("%s: no CPU header naming possible CPUs",
-		    procfs_path(PATH_PROC_INTERRUPTS));
-		rc = -EINVAL;
-	}
-	for (k = 0; k < cs->nbits; k++)
-		col[k] = -1;
-	for (k = 0; k < ncols; k++)
-		col[cpu[k]] = k;
 	for (i = 0; i < cs->n; i++)
 		cs->v[i].seen &= ~(1U << r);
-	counts = xcalloc(ncols + 1, sizeof(*counts));
-	while (rc == 1 && (rc = lines_next(&l, &line, &len)) == 1) {
-		if (interrupts_parse(line, len, ncols, 0, &row, counts) != 0)
+	while (counts_next(&rd, &irq) == 1) {
+		if (counts_row(&rd, &row) != 0)
 			continue;
 		if (fn != NULL)
-			fn(arg, &row, counts, cpu);
-		n = cells_of(cs, row.irq, &at);
-		for (i = at; i < at + n; i++) {
-			k = cs->v[i].cpu;
-			if (col[k] < 0 || (unsigned int)col[k] >= row.ncounts)
-				continue;
-			cs->v[i].count[r] = counts[col[k]];
-			cs->v[i].seen |= 1U << r;
-		}
+			fn(arg, &row, rd.v, rd.cpu);
+		cells_take(cs, r, &rd, &row, &at);
 	}
-	if (rc == -EFBIG)
-		warnx("%s: a line longer than %d bytes",
-		    procfs_path(PATH_PROC_INTERRUPTS), ROW_MAX);
-	else if (rc < 0 && rc != -EINVAL)
-		warnc(-rc, "%s", procfs_path(PATH_PROC_INTERRUPTS));
-	lines_close(&l);
-	free(counts);
-	free(col);
-	free(cpu);
-	return rc == 0 ? 0 : -1;
+	return counts_close(&rd) == 0 ? 0 : -1;
+}
+
+/* Read 1 becomes read 0, for the next read 1. */
+void
+cells_shift(struct cells *cs)
+{
+	size_t i;
+
+	for (i = 0; i < cs->n; i++) {
+		cs->v[i].count[0] = cs->v[i].count[1];
+		cs->v[i].seen >>= 1;
+	}
 }
 
 /*

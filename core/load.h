@@ -14,6 +14,8 @@ struct irqrow;
 struct irqs;
 struct machine;
 
+struct counts;
+
 /*
  * One IRQ on one CPU: its count at each of two reads, as the kernel keeps
  * it (an unsigned int per CPU, kstat_irqs), and whether each read had it.
@@ -42,6 +44,9 @@ typedef void	 cells_row_fn(void *, const struct irqrow *,
 int		 cells_follow(struct cells *, const struct machine *,
 		    const struct irqs *);
 int		 cells_read(struct cells *, int, cells_row_fn *, void *);
+void		 cells_take(struct cells *, int, const struct counts *,
+		    const struct irqrow *, size_t *);
+void		 cells_shift(struct cells *);
 bool		 cell_delta(const struct cell *, uint32_t *);
 size_t		 cells_of(const struct cells *, unsigned int, size_t *);
 void		 cells_free(struct cells *);

@@ -221,11 +221,20 @@ cpus_nodes(struct machine *m, const char *arg, struct cpuset *out,
  * must name an online CPU: the kernel would otherwise fall back to its
  * default affinity in silence. The sentence in pe names the operand.
  */
+/* How a CPU-set operand is read, as its messages name it: "list", "mask". */
+const char *
+machine_cpus_kind(const char *arg, int flags)
+{
+	return (flags & CPUS_MASK) || strncasecmp(arg, "0x", 2) == 0 ?
+	    "mask" : "list";
+}
+
 int
 machine_cpus(struct machine *m, const char *arg, int flags,
     struct cpuset *out, struct perr *pe)
 {
-	bool mask = (flags & CPUS_MASK) || strncasecmp(arg, "0x", 2) == 0;
+	const char *kind = machine_cpus_kind(arg, flags);
+	bool mask = strcmp(kind, "mask") == 0;
 	struct perr why;
 	int rc;
 
@@ -247,8 +256,8 @@ machine_cpus(struct machine *m, const char *arg, int flags,
 	    !cpuset_intersects(out, m->online))
 		rc = perr_set(&why, EINVAL, "selects no online CPU");
 	if (rc != 0)
-		return perr_set(pe, why.code, "CPU %s \"%s\": %s",
-		    mask ? "mask" : "list", quoted(arg), why.msg);
+		return perr_set(pe, why.code, "CPU %s \"%s\": %s", kind,
+		    quoted(arg), why.msg);
 	return 0;
 }
 

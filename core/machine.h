@@ -45,6 +45,7 @@ int		 machine_width(unsigned int *);
 int		 machine_load(struct machine *);
 void		 machine_free(struct machine *);
 struct cpuset	*machine_file(struct machine *, const char *);
+const char	*machine_cpus_kind(const char *, int);
 int		 machine_cpus(struct machine *, const char *, int,
 		    struct cpuset *, struct perr *);
 void		 machine_note_offline(const struct machine *,

@@ -22,9 +22,33 @@
 void
 irqs_free(struct irqs *s)
 {
+	size_t i;
+
+	for (i = 0; i < s->ndevs; i++)
+		free(s->devs[i]);
+	free(s->devs);
+	free(s->alone);
 	free(s->v);
-	s->v = NULL;
-	s->n = 0;
+	*s = (struct irqs){ 0 };
+}
+
+/* Whether the selection's item named v[i] by its number alone. */
+bool
+irqs_alone(const struct irqs *s, size_t i)
+{
+	return s->alone != NULL && s->alone[i];
+}
+
+/* Whether the selection has the item dev:NAME. */
+bool
+irqs_dev_named(const struct irqs *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->ndevs; i++)
+		if (strcmp(s->devs[i], name) == 0)
+			return true;
+	return false;
 }
 
 /* Binary search; *at, when given, is the index of irq. */
@@ -54,6 +78,7 @@ irqs_all(struct irqs *out)
 {
 	int rc;
 
+	*out = (struct irqs){ 0 };
 	if ((rc = procfs_numbers(PATH_PROC_IRQ, &out->v, &out->n)) != 0) {
 		out->v = NULL;
 		out->n = 0;
@@ -187,8 +212,7 @@ device_irqs(const char *name, struct irqs *out, char **dirp)
 	size_t i;
 	bool found;
 
-	out->v = NULL;
-	out->n = 0;
+	*out = (struct irqs){ 0 };
 	for (i = 0; i < ndevice_classes; i++) {
 		snprintf(dir, sizeof(dir), "%s/%s", device_classes[i].dir,
 		    name);
@@ -287,10 +311,13 @@ oncpus_read(const char *arg, const char *text, struct oncpus *on)
 	return rc;
 }
 
-/* Marks what one selector item picks; returns how many it picked. */
+/*
+ * Marks what one selector item picks, and in alone an IRQ it names by
+ * its number alone; returns how many it picked.
+ */
 static size_t
 select_item(const struct irqsel *it, const struct irqs *all, bool *pick,
-    struct names *names, struct oncpus *on)
+    bool *alone, struct names *names, struct oncpus *on)
 {
 	struct irqs dev;
 	size_t i, at, hits = 0;
@@ -317,16 +344,100 @@ select_item(const struct irqsel *it, const struct irqs *all, bool *pick,
 		else
 			hit = glob_matches(it->arg, all->v[i], &names[i]);
 		pick[i] |= hit;
+		alone[i] |= hit && it->kind == SEL_RANGE && it->lo == it->hi;
 		hits += hit;
 	}
 	return hits;
+}
+
+/* The longest start that every action name of the IRQs shares. */
+static char *
+common_start(const struct irqs *dev, bool *same)
+{
+	char **v, *start = NULL;
+	size_t n, i, k, len;
+
+	*same = true;
+	for (i = 0; i < dev->n; i++) {
+		irq_actions(dev->v[i], &v, &n);
+		for (k = 0; k < n; k++) {
+			if (start == NULL) {
+				start = xstrdup(v[k]);
+				continue;
+			}
+			*same &= strcmp(start, v[k]) == 0;
+			for (len = 0; start[len] == v[k][len] &&
+			    start[len] != '\0'; len++)
+				continue;
+			start[len] = '\0';
+		}
+		irq_actions_free(v, n);
+	}
+	return start;
+}
+
+/*
+ * The device a glob may have meant, in name: the glob's plain start,
+ * without the separators that end it (eth0 for eth0-* or eth0), else its
+ * start up to the first '-' (eth0 for eth0-TxRx-*). False if none is.
+ */
+static bool
+glob_device(const char *glob, char *name, size_t size, struct irqs *dev)
+{
+	size_t len = strcspn(glob, "*?[\\"), pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 1)
+			len = strcspn(name, "-");
+		while (len > 0 && strchr("-_.:", glob[len - 1]) != NULL)
+			len--;
+		if (len == 0 || len >= size)
+			return false;
+		memcpy(name, glob, len);
+		name[len] = '\0';
+		if (strchr(name, '/') == NULL &&
+		    device_irqs(name, dev, NULL) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A glob that matches no IRQ but names a device, as eth0-* or eth0 for an
+ * interface whose IRQs are virtio1-input.0, ...: the hint to write after
+ * the error, else "".
+ */
+static void
+near_miss(const char *glob, char *hint, size_t size)
+{
+	char name[NAME_MAX + 1], qname[264], *start = NULL;
+	struct irqs dev;
+	bool same;
+
+	hint[0] = '\0';
+	if (!glob_device(glob, name, sizeof(name), &dev))
+		return;
+	/* eth0-TxRx-9 of an igb eth0 is a queue it lacks: no hint */
+	if (dev.n > 0 && (start = common_start(&dev, &same)) != NULL &&
+	    strncmp(start, name, strlen(name)) != 0) {
+		strlcpy(qname, quoted(name), sizeof(qname));
+		if (*start == '\0')
+			snprintf(hint, size, "; %s's IRQs have other names: "
+			    "try dev:%s", qname, qname);
+		else
+			snprintf(hint, size, "; %s's IRQs are named %s%s: "
+			    "try dev:%s", qname, quoted(start), same ? "" : "*",
+			    qname);
+	}
+	free(start);
+	irqs_free(&dev);
 }
 
 static void
 nothing_picked(const char *arg, const struct irqsel *it,
     const struct oncpus *on)
 {
-	char *list;
+	char *list, hint[640];
 
 	if (it->kind == SEL_RANGE && it->lo == it->hi)
 		warnx("IRQ %u does not exist", it->lo);
@@ -336,16 +447,24 @@ nothing_picked(const char *arg, const struct irqsel *it,
 	else if (it->kind == SEL_DEV)
 		warnx("IRQ list \"%s\": device %s has no IRQs or does not "
 		    "exist", quoted(arg), quoted(it->arg));
-	else if (it->kind == SEL_GLOB)
-		warnx("IRQ list \"%s\": \"%s\" matches no IRQ", quoted(arg),
-		    quoted(it->arg));
-	else if (it->kind == SEL_CPU) {
+	else if (it->kind == SEL_GLOB) {
+		near_miss(it->arg, hint, sizeof(hint));
+		warnx("IRQ list \"%s\": \"%s\" matches no IRQ%s", quoted(arg),
+		    quoted(it->arg), hint);
+	} else if (it->kind == SEL_CPU) {
 		list = xformat(on->want, false);
 		warnx("IRQ list \"%s\": no IRQ runs on CPU %s", quoted(arg),
 		    list);
 		free(list);
 	} else
 		warnx("IRQ list \"%s\": there are no IRQs", quoted(arg));
+}
+
+static void
+add_dev(struct irqs *s, const char *name)
+{
+	s->devs = xreallocarray(s->devs, s->ndevs + 1, sizeof(*s->devs));
+	s->devs[s->ndevs++] = xstrdup(name);
 }
 
 /* Whether a dev: item names a network interface (sys/class/net/NAME). */
@@ -359,6 +478,26 @@ is_netif(const char *name)
 		return false;
 	snprintf(rel, sizeof(rel), PATH_NET_IF, name);
 	return procfs_exists(rel);
+}
+
+/* The selection: the IRQs picked, those named alone, the dev: items. */
+static void
+keep_picked(struct irqs *out, const struct irqs *all, const bool *pick,
+    const bool *alone, const struct irqsel *sel, size_t nsel)
+{
+	size_t i, k;
+
+	out->v = xcalloc(all->n + 1, sizeof(*out->v));
+	out->alone = xcalloc(all->n + 1, sizeof(*out->alone));
+	for (i = k = 0; i < all->n; i++)
+		if (pick[i]) {
+			out->alone[k] = alone[i];
+			out->v[k++] = all->v[i];
+		}
+	out->n = k;
+	for (i = 0; i < nsel; i++)
+		if (sel[i].kind == SEL_DEV)
+			add_dev(out, sel[i].arg);
 }
 
 /*
@@ -376,12 +515,11 @@ select_irqs(const char *arg, struct irqs *out, bool queues)
 	struct irqsel *sel;
 	struct names *names;
 	struct perr pe;
-	size_t nsel, i, k;
-	bool *pick;
+	size_t nsel, i;
+	bool *pick, *alone;
 	int rc;
 
-	out->v = NULL;
-	out->n = 0;
+	*out = (struct irqs){ 0 };
 	if ((rc = xparsed(irqsel_parse(arg, &sel, &nsel, &pe))) != 0) {
 		warnx("IRQ list \"%s\": %s", quoted(arg), pe.msg);
 		return -EINVAL;
@@ -397,24 +535,21 @@ select_irqs(const char *arg, struct irqs *out, bool queues)
 		return rc;
 	}
 	pick = xcalloc(all.n, sizeof(*pick));
+	alone = xcalloc(all.n, sizeof(*alone));
 	names = xcalloc(all.n, sizeof(*names));
 	for (i = 0; rc == 0 && i < nsel; i++)
-		if (select_item(&sel[i], &all, pick, names, &on) == 0 &&
+		if (select_item(&sel[i], &all, pick, alone, names, &on) == 0 &&
 		    !(queues && sel[i].kind == SEL_DEV &&
 		    is_netif(sel[i].arg))) {
 			nothing_picked(arg, &sel[i], &on);
 			rc = -EINVAL;
 		}
-	if (rc == 0) {
-		out->v = xcalloc(all.n, sizeof(*out->v));
-		for (i = k = 0; i < all.n; i++)
-			if (pick[i])
-				out->v[k++] = all.v[i];
-		out->n = k;
-	}
+	if (rc == 0)
+		keep_picked(out, &all, pick, alone, sel, nsel);
 	for (i = 0; i < all.n; i++)
 		irq_actions_free(names[i].v, names[i].n);
 	free(names);
+	free(alone);
 	free(pick);
 	cpuset_free(on.want);
 	cpuset_free(on.set);
@@ -422,6 +557,39 @@ select_irqs(const char *arg, struct irqs *out, bool queues)
 	irqs_free(&all);
 	irqsel_free(sel, nsel);
 	return rc;
+}
+
+/* Adds one selection to another: two sorted sets, and what they named. */
+static void
+merge(struct irqs *out, const struct irqs *one)
+{
+	struct irqs sum = { NULL, 0, NULL, out->devs, out->ndevs };
+	size_t i, j, k;
+	bool a;
+
+	sum.v = xcalloc(out->n + one->n + 1, sizeof(*sum.v));
+	sum.alone = xcalloc(out->n + one->n + 1, sizeof(*sum.alone));
+	for (i = j = k = 0; i < out->n || j < one->n; k++) {
+		if (j == one->n || (i < out->n && out->v[i] < one->v[j])) {
+			a = irqs_alone(out, i);
+			sum.v[k] = out->v[i++];
+		} else if (i == out->n || one->v[j] < out->v[i]) {
+			a = irqs_alone(one, j);
+			sum.v[k] = one->v[j++];
+		} else {
+			a = irqs_alone(out, i) || irqs_alone(one, j);
+			sum.v[k] = out->v[i++];
+			j++;
+		}
+		sum.alone[k] = a;
+	}
+	sum.n = k;
+	for (i = 0; i < one->ndevs; i++)
+		add_dev(&sum, one->devs[i]);
+	out->devs = NULL;
+	out->ndevs = 0;
+	irqs_free(out);
+	*out = sum;
 }
 
 /*
@@ -432,34 +600,18 @@ select_irqs(const char *arg, struct irqs *out, bool queues)
 int
 irqs_select_many(int argc, char *argv[], struct irqs *out)
 {
-	struct irqs one, sum;
-	size_t i, j, k;
+	struct irqs one;
 	int n, rc, first = 0;
 
-	out->v = NULL;
-	out->n = 0;
+	*out = (struct irqs){ 0 };
 	for (n = 0; n < argc; n++) {
 		if ((rc = irqs_select(argv[n], &one)) != 0) {
 			if (first == 0)
 				first = rc;
 			continue;
 		}
-		/* merge two sorted sets */
-		sum.v = xcalloc(out->n + one.n, sizeof(*sum.v));
-		for (i = j = k = 0; i < out->n || j < one.n; k++) {
-			if (j == one.n || (i < out->n && out->v[i] < one.v[j]))
-				sum.v[k] = out->v[i++];
-			else if (i == out->n || one.v[j] < out->v[i])
-				sum.v[k] = one.v[j++];
-			else {
-				sum.v[k] = out->v[i++];
-				j++;
-			}
-		}
-		sum.n = k;
-		irqs_free(out);
+		merge(out, &one);
 		irqs_free(&one);
-		*out = sum;
 	}
 	if (first != 0)
 		irqs_free(out);

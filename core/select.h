@@ -8,10 +8,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* A set of IRQ numbers, sorted, without repeats; v is owned. */
+/*
+ * A set of IRQ numbers, sorted, without repeats; all owned. A selection
+ * (irqs_select()) also keeps what its items named: alone[i] when an item
+ * was v[i]'s number and nothing else ("24", not "24-31" or a name), and
+ * the device of each dev: item, in the order given.
+ */
 struct irqs {
 	unsigned int	*v;
 	size_t		 n;
+	bool		*alone;		/* NULL: no item was a number */
+	char		**devs;
+	size_t		 ndevs;
 };
 
 /*
@@ -32,6 +40,8 @@ extern const size_t		ndevice_classes;
 
 void	 irqs_free(struct irqs *);
 bool	 irqs_find(const struct irqs *, unsigned int, size_t *);
+bool	 irqs_alone(const struct irqs *, size_t);
+bool	 irqs_dev_named(const struct irqs *, const char *);
 int	 irqs_all(struct irqs *);
 int	 irqs_select(const char *, struct irqs *);
 int	 irqs_select_many(int, char *[], struct irqs *);

@@ -30,7 +30,6 @@
 #include "core/netqueue.h"
 #include "core/snapshot.h"
 #include "core/xalloc.h"
-#include "lib/irqsel.h"
 #include "lib/text.h"
 #include "parse.h"
 #include "procfs.h"
@@ -138,13 +137,9 @@ snap_free(struct snap *s)
 		free(s->problems[i].msg);
 	for (i = 0; i < s->nqueues; i++)
 		free(s->queues[i].rel);
-	for (i = 0; i < s->nonly_devs; i++)
-		free(s->only_devs[i]);
 	free(s->queues);
-	free(s->only_devs);
 	s->queues = NULL;
-	s->only_devs = NULL;
-	s->nqueues = s->nonly_devs = 0;
+	s->nqueues = 0;
 	free(s->v);
 	free(s->slots);
 	free(s->label);
@@ -498,32 +493,6 @@ name_hits(struct snap *s, struct mirqs *mi, struct entry **ents, size_t ne)
 	free(q);
 }
 
-/*
- * The dev: items of a selector irqs_select() took, for queue lines. 0,
- * or -EINVAL after saying why.
- */
-int
-snap_only_devs(struct snap *s, const char *arg)
-{
-	struct irqsel *items;
-	struct perr pe;
-	size_t n, i;
-	int rc;
-
-	if ((rc = xparsed(irqsel_parse(arg, &items, &n, &pe))) != 0) {
-		warnx("%s", pe.msg);
-		return rc;
-	}
-	for (i = 0; i < n; i++)
-		if (items[i].kind == SEL_DEV) {
-			s->only_devs = xreallocarray(s->only_devs,
-			    s->nonly_devs + 1, sizeof(*s->only_devs));
-			s->only_devs[s->nonly_devs++] = xstrdup(items[i].arg);
-		}
-	irqsel_free(items, n);
-	return 0;
-}
-
 /* "xps eth0 tx-3", the interface escaped. */
 void
 snap_queue_label(const struct entry *e, char *buf, size_t size)
@@ -554,14 +523,7 @@ cmpqline(const void *a, const void *b)
 static bool
 dev_selected(const struct snap *s, const char *dev)
 {
-	size_t i;
-
-	if (s->only == NULL)
-		return true;
-	for (i = 0; i < s->nonly_devs; i++)
-		if (strcmp(s->only_devs[i], dev) == 0)
-			return true;
-	return false;
+	return s->only == NULL || irqs_dev_named(s->only, dev);
 }
 
 /*

@@ -45,8 +45,6 @@ struct snap {
 	struct problem	*problems;	/* snap_resolve's, in line order */
 	size_t		 nproblems;
 	const struct irqs *only;	/* snap_resolve's selection, or NULL */
-	char		**only_devs;	/* with only, its dev: items */
-	size_t		 nonly_devs;
 	struct snapq	*queues;	/* snap_resolve's, by interface */
 	size_t		 nqueues;
 	bool		 by_number;
@@ -74,7 +72,6 @@ int	 mirqs_load(struct mirqs *);
 void	 mirqs_free(struct mirqs *);
 size_t	 snap_resolve(struct snap *, struct mirqs *, const struct irqs *);
 char	*names_text(char **, size_t, bool);
-int	 snap_only_devs(struct snap *, const char *);
 void	 snap_queue_label(const struct entry *, char *, size_t);
 
 #endif

@@ -45,37 +45,13 @@ is_digit(int c)
 	return c >= '0' && c <= '9';
 }
 
-/* The header names one CPUn column per online CPU. */
-int
-interrupts_header(const char *line, unsigned int *ncpus)
-{
-	const char *p = line;
-	unsigned int n = 0;
-
-	for (;;) {
-		while (is_space(*p))
-			p++;
-		if (*p == '\0')
-			break;
-		if (strncmp(p, "CPU", 3) != 0 || !is_digit(p[3]))
-			return -EINVAL;
-		for (p += 3; is_digit(*p); p++)
-			;
-		n++;
-	}
-	if (n == 0)
-		return -EINVAL;
-	*ncpus = n;
-	return 0;
-}
-
 /*
- * The CPU of each column: the header names the online CPUs in order
- * (show_interrupts() prints "CPU%-8d" for each), each below max. 0 or
- * -EINVAL; cpus has room for max.
+ * The header's CPUn words (show_interrupts() prints "CPU%-8d" for each
+ * online CPU, in order): how many, and with cpus the CPU of each, each
+ * below max and above the one before. 0 or -EINVAL.
  */
-int
-interrupts_columns(const char *line, unsigned int max, unsigned int *cpus,
+static int
+header_words(const char *line, unsigned int max, unsigned int *cpus,
     unsigned int *ncols)
 {
 	const char *p = line;
@@ -90,16 +66,34 @@ interrupts_columns(const char *line, unsigned int max, unsigned int *cpus,
 		if (strncmp(p, "CPU", 3) != 0 || !is_digit(p[3]))
 			return -EINVAL;
 		for (v = 0, p += 3; is_digit(*p); p++)
-			if ((v = v * 10 + (*p - '0')) >= max)
+			if (cpus != NULL && (v = v * 10 + (*p - '0')) >= max)
 				return -EINVAL;
-		if (n == max || (n > 0 && v <= cpus[n - 1]))
-			return -EINVAL;
-		cpus[n++] = v;
+		if (cpus != NULL) {
+			if (n == max || (n > 0 && v <= cpus[n - 1]))
+				return -EINVAL;
+			cpus[n] = v;
+		}
+		n++;
 	}
 	if (n == 0)
 		return -EINVAL;
 	*ncols = n;
 	return 0;
+}
+
+/* How many columns the header names, whatever their CPUs. */
+int
+interrupts_header(const char *line, unsigned int *ncpus)
+{
+	return header_words(line, 0, NULL, ncpus);
+}
+
+/* The CPU of each column; cpus has room for max. */
+int
+interrupts_columns(const char *line, unsigned int max, unsigned int *cpus,
+    unsigned int *ncols)
+{
+	return header_words(line, max, cpus, ncols);
 }
 
 static const char *
@@ -469,6 +463,51 @@ fixed_field(const char *p, unsigned long long *v)
 }
 
 /*
+ * Eight digits from p, where a blank reads as 0 (its low nibble):
+ * pairs, then fours, then the eight, each step a multiply over lanes
+ * (simdjson's parse_eight_digits_unrolled()).
+ */
+static uint64_t
+eight_digits(const char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+	w &= 0x0f0f0f0f0f0f0f0fULL;
+	w = w * 10 + (w >> 8);
+	w = ((w & 0x000000ff000000ffULL) * (100 + (1000000ULL << 32)) +
+	    ((w >> 16) & 0x000000ff000000ffULL) * (1 + (10000ULL << 32))) >> 32;
+	return (uint32_t)w;
+#else
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		v = v * 10 + (p[i] & 0x0f);
+	return v;
+#endif
+}
+
+/*
+ * Each of n fields from p that fixed_counts() found to be " %10u":
+ * blanks then digits, so each is its ten low nibbles in decimal; the
+ * first two are blanks below 10^8.
+ */
+static void
+fixed_values(const char *p, unsigned int n, unsigned long long *v)
+{
+	unsigned int hi;
+
+	for (; n > 0; n--, p += FIELDW) {
+		*v = eight_digits(p + 3);
+		if ((hi = (p[1] & 0x0f) * 10 + (p[2] & 0x0f)) != 0)
+			*v += hi * 100000000ULL;
+		v++;
+	}
+}
+
+/*
  * n counts in fixed fields from p, just after the label's colon, then a
  * blank or the end of the line (end): their sum into *total. False if
  * they are not so; walk_counts() then reads them as it can.
@@ -503,7 +542,7 @@ fixed_counts(const char *p, const char *end, unsigned int n,
 
 /*
  * The counts as blank-separated numbers, one at a time: for rows not in
- * the kernel's widths, when each count is wanted, and with ROW_BYTEWISE.
+ * the kernel's widths, and with ROW_BYTEWISE.
  * Where they end, or NULL if one runs into something else or, with
  * *wide set, is wider than the kernel's unsigned int.
  */
@@ -586,8 +625,10 @@ interrupts_parse(const char *line, size_t len, unsigned int ncounts,
 	memset(row, 0, sizeof(*row));
 	row->irq = irq;
 	p = colon + 1;
-	if (counts == NULL && !(flags & ROW_BYTEWISE) &&
+	if (!(flags & ROW_BYTEWISE) &&
 	    fixed_counts(p, line + len, ncounts, &total)) {
+		if (counts != NULL)
+			fixed_values(p, ncounts, counts);
 		p += (size_t)ncounts * FIELDW;
 		row->ncounts = ncounts;
 		if (flags & ROW_TOTAL)

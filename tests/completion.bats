@@ -69,12 +69,23 @@ help_commands() {
 @test "bash completes the command names" {
 	complete_line irqaff ''
 	assert_equal "$reply" "show set spread balance default isolate explain cpus \
-queues xps rps save restore check mask list"
+queues xps rps save restore check mask list help"
 }
 
-@test "bash completes the commands irqaff --help lists, no more, no fewer" {
+@test "bash completes the commands irqaff --help lists, and help, no more, no fewer" {
 	complete_line irqaff ''
+	assert_equal "$reply" "$(help_commands) help"
+}
+
+@test "bash completes help and a command after it, and nothing more" {
+	complete_line irqaff h
+	assert_equal "$reply" "help"
+	complete_line irqaff help ''
 	assert_equal "$reply" "$(help_commands)"
+	complete_line irqaff help s
+	assert_equal "$reply" "show set spread save"
+	complete_line irqaff help show ''
+	assert_equal "$reply" ""
 }
 
 @test "bash completes command names by prefix" {
@@ -134,6 +145,38 @@ queues xps rps save restore check mask list"
 	assert_equal "$reply" "41 42 43"
 }
 
+@test "bash completes IRQ numbers after a digit, names and keywords else, never both" {
+	complete_line irqaff show ''
+	assert_equal "$reply" "acpi eth0 eth0-TxRx-0 eth0-TxRx-1 eth1 eth1-TxRx-0 \
+eth1-TxRx-1 all dev: cpu:"
+	complete_line irqaff set 9,''
+	assert_equal "$reply" "9,acpi 9,eth0 9,eth0-TxRx-0 9,eth0-TxRx-1 9,eth1 \
+9,eth1-TxRx-0 9,eth1-TxRx-1 9,all 9,dev: 9,cpu:"
+	complete_line irqaff explain eth0,''
+	assert_equal "$reply" "eth0,acpi eth0,eth0-TxRx-0 eth0,eth0-TxRx-1 \
+eth0,eth1 eth0,eth1-TxRx-0 eth0,eth1-TxRx-1 eth0,all eth0,dev: eth0,cpu:"
+	complete_line irqaff show 41,4
+	assert_equal "$reply" "41,42 41,43"
+	complete_line irqaff show 9
+	assert_equal "$reply" "9"
+}
+
+@test "bash completes no column already typed" {
+	complete_line irqaff show -o IRQ,NAME,
+	assert_equal "$reply" "IRQ,NAME,AFFINITY IRQ,NAME,EFFECTIVE IRQ,NAME,NODE \
+IRQ,NAME,TOTAL IRQ,NAME,HINT IRQ,NAME,ONLINE IRQ,NAME,CHIP IRQ,NAME,HWIRQ \
+IRQ,NAME,TYPE IRQ,NAME,FLOW IRQ,NAME,DEVICE IRQ,NAME,MANAGED IRQ,NAME,RATE"
+	# in any case, after --output= and + too
+	complete_line irqaff show --output=irq,I
+	assert_equal "$reply" ""
+	complete_line irqaff show -o +HINT,H
+	assert_equal "$reply" "+HINT,HWIRQ"
+	complete_line irqaff cpus -o CPU,NODE,STATE,IRQS,TOTAL,T
+	assert_equal "$reply" "CPU,NODE,STATE,IRQS,TOTAL,TOP"
+	complete_line irqaff queues -o DEV,QUEUE,IRQ,AFFINITY,CPUS,XPS,RPS,
+	assert_equal "$reply" "DEV,QUEUE,IRQ,AFFINITY,CPUS,XPS,RPS,ALIGNED"
+}
+
 @test "bash completes the item after the last comma of an IRQ list" {
 	complete_line irqaff set 41,eth1
 	assert_equal "$reply" "41,eth1 41,eth1-TxRx-0 41,eth1-TxRx-1"
@@ -168,9 +211,13 @@ queues xps rps save restore check mask list"
 	assert_equal "$reply" "all N node:0 node:1"
 }
 
-@test "bash completes CPU sets for isolate, after its options too" {
+@test "bash completes CPU sets for isolate, after its options too, but not all" {
 	complete_line irqaff isolate ''
-	assert_equal "$reply" "all N node:0 node:1"
+	assert_equal "$reply" "N node:0 node:1"
+	complete_line irqaff isolate a
+	assert_equal "$reply" ""
+	complete_line irqaff isolate 1,''
+	assert_equal "$reply" "1,N 1,node:0 1,node:1"
 	complete_line irqaff isolate --check -q node:
 	assert_equal "$reply" "0 1"
 	complete_unsplit irqaff isolate -n 0,node:
@@ -242,7 +289,7 @@ queues xps rps save restore check mask list"
 @test "bash completes the options of cpus" {
 	complete_line irqaff cpus -
 	assert_equal "$reply" "-o --output -n --noheadings -J --json \
--i --interval -c --count -h --help"
+-i --interval --count -h --help"
 	complete_line irqaff cpus -n --i
 	assert_equal "$reply" "--interval"
 }
@@ -303,8 +350,11 @@ queues xps rps save restore check mask list"
 	complete_line irqaff queues -J -o DEV ''
 	assert_equal "$reply" "eth1"
 	mkdir "$ROOT/sys/class/net/eth0/queues"
+	# eth1 is typed already
 	complete_unsplit irqaff queues -n eth1,
-	assert_equal "$reply" "eth1,eth0 eth1,eth1"
+	assert_equal "$reply" "eth1,eth0"
+	complete_unsplit irqaff queues -n eth1,eth0,
+	assert_equal "$reply" ""
 	complete_line irqaff queues eth0 ''
 	assert_equal "$reply" ""
 }
@@ -312,7 +362,7 @@ queues xps rps save restore check mask list"
 @test "bash completes xps and rps: options, an interface, then a CPU set" {
 	mkdir "$ROOT/sys/class/net/eth1/queues"
 	complete_line irqaff xps -
-	assert_equal "$reply" "-n --dry-run -v --verbose -h --help"
+	assert_equal "$reply" "-n --dry-run -v --verbose -J --json -h --help"
 	complete_line irqaff rps -v ''
 	assert_equal "$reply" "eth1"
 	complete_line irqaff xps -n e
@@ -321,11 +371,13 @@ queues xps rps save restore check mask list"
 	assert_equal "$reply" "all N node:0 node:1"
 	complete_line irqaff xps eth1 0 ''
 	assert_equal "$reply" ""
+	complete_line irqaff rps eth1:0 node:
+	assert_equal "$reply" "0 1"
 	complete_line irqaff spread --x
 	assert_equal "$reply" "--xps"
 }
 
-@test "bash completes file names for restore, check and save -o" {
+@test "bash completes file names for restore, check, save and save -o" {
 	mkdir "$BATS_TEST_TMPDIR/snaps"
 	touch "$BATS_TEST_TMPDIR/snaps/a.conf" "$BATS_TEST_TMPDIR/snaps/b.conf"
 	cd "$BATS_TEST_TMPDIR"
@@ -335,6 +387,10 @@ queues xps rps save restore check mask list"
 	assert_equal "$reply" "snaps/b.conf"
 	complete_line irqaff save -o snaps/a
 	assert_equal "$reply" "snaps/a.conf"
+	complete_line irqaff save --only dev:eth0 snaps/a
+	assert_equal "$reply" "snaps/a.conf"
+	complete_line irqaff save -
+	assert_equal "$reply" "--only -h --help"
 }
 
 @test "bash completes nothing after the arguments a command takes" {
@@ -394,11 +450,11 @@ queues xps rps save restore check mask list"
 	assert_output ""
 }
 
-@test "the zsh completion describes the commands irqaff --help lists" {
+@test "the zsh completion describes the commands irqaff --help lists, and help" {
 	run awk '/commands=\(/ { on = 1; next } on && /^[[:space:]]*\)/ { exit }
 		on { sub(/^[[:space:]]*["\047]/, ""); sub(/:.*/, ""); print }' \
 		"$COMPLETIONS/_irqaff"
-	assert_equal "$(paste -sd ' ' <<<"$output")" "$(help_commands)"
+	assert_equal "$(paste -sd ' ' <<<"$output")" "$(help_commands) help"
 }
 
 # zsh_complete LINE: type LINE and a Tab into an interactive zsh that
@@ -453,12 +509,14 @@ zsh_complete() {
 @test "zsh completes cpus' options, columns and CPU sets" {
 	command -v zsh >/dev/null || skip "zsh is not installed"
 	run zsh_complete 'irqaff cpus -J -'
-	assert_output "--count --help --interval --noheadings --output -c -h -i -n -o"
+	assert_output "--count --help --interval --noheadings --output -h -i -n -o"
 	run zsh_complete 'irqaff cpus -o CPU,T'
 	assert_output "TOTAL TOP"
 	run zsh_complete 'irqaff cpus --output=+R'
 	assert_output "RATE"
 	run zsh_complete 'irqaff cpus -i 1 -c 2 0,node:'
+	assert_output "0 1"
+	run zsh_complete 'irqaff cpus -i 1 --count 2 0,node:'
 	assert_output "0 1"
 }
 
@@ -477,7 +535,7 @@ zsh_complete() {
 	command -v zsh >/dev/null || skip "zsh is not installed"
 	mkdir "$ROOT/sys/class/net/eth1/queues"
 	run zsh_complete 'irqaff xps -'
-	assert_output "--dry-run --help --verbose -n -h -v"
+	assert_output "--dry-run --help --json --verbose -n -h -J -v"
 	run zsh_complete 'irqaff rps -n e'
 	assert_output "eth1"
 }
@@ -499,12 +557,13 @@ zsh_complete() {
 	assert_output ""
 }
 
-@test "fish completes the commands irqaff --help lists" {
+@test "fish completes the commands irqaff --help lists, and help" {
 	command -v fish >/dev/null || skip "fish is not installed"
 	run fish -N -c "source '$COMPLETIONS/irqaff.fish'; complete -C 'irqaff '"
 	assert_success
 	assert_equal "$(cut -f1 <<<"$output" | sort | paste -sd ' ')" \
-		"$(help_commands | tr ' ' '\n' | sort | paste -sd ' ')"
+		"$(printf '%s help' "$(help_commands)" | tr ' ' '\n' | sort |
+			paste -sd ' ')"
 }
 
 @test "fish completes IRQ names, dev: interfaces and node: nodes" {
@@ -525,16 +584,18 @@ zsh_complete() {
 	EOF
 }
 
-@test "fish completes the interface of xps and rps" {
+@test "fish completes the interface of xps and rps, and --json" {
 	command -v fish >/dev/null || skip "fish is not installed"
 	mkdir "$ROOT/sys/class/net/eth1/queues"
 	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
 		complete -C 'irqaff xps e'
-		complete -C 'irqaff rps -n e'"
+		complete -C 'irqaff rps -n e'
+		complete -C 'irqaff rps --js'"
 	assert_success
 	assert_output - <<-'EOF'
 		eth1
 		eth1
+		--json	print the result as JSON
 	EOF
 }
 
@@ -602,8 +663,148 @@ zsh_complete() {
 		complete -C 'irqaff queues -J eth1,'
 		complete -C 'irqaff queues eth1 '"
 	assert_success
+	# eth1 is typed, and eth0 has no queues
 	assert_output - <<-'EOF'
 		DEV,XPS	columns to print
-		eth1,eth1
+	EOF
+}
+
+@test "bash completes the queues of the interface after xps DEV: and rps DEV:" {
+	local q
+	for q in tx-0 tx-1 tx-10 tx-2 rx-0 rx-1; do
+		mkdir -p "$ROOT/sys/class/net/eth1/queues/$q"
+	done
+	complete_line irqaff xps eth1:
+	assert_equal "$reply" "tx-0 tx-1 tx-2 tx-10"
+	complete_line irqaff rps -n eth1:
+	assert_equal "$reply" "rx-0 rx-1"
+	complete_line irqaff xps eth1:tx-1
+	assert_equal "$reply" "tx-1 tx-10"
+	# the queues typed are not offered again
+	complete_line irqaff xps eth1:tx-0,tx-1,
+	assert_equal "$reply" "tx-0,tx-1,tx-2 tx-0,tx-1,tx-10"
+	complete_unsplit irqaff rps eth1:rx-1,
+	assert_equal "$reply" "eth1:rx-1,rx-0"
+	# an interface with no queues, or none at all
+	complete_line irqaff xps eth0:
+	assert_equal "$reply" ""
+	complete_line irqaff xps ../eth1:
+	assert_equal "$reply" ""
+}
+
+@test "zsh completes no column or interface already typed" {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	mkdir -p "$ROOT/sys/class/net/eth0/queues" "$ROOT/sys/class/net/eth1/queues"
+	run zsh_complete 'irqaff show -o IRQ,N'
+	assert_output "NODE NAME"
+	run zsh_complete 'irqaff show -o IRQ,NAME,NODE,TOTAL,T'
+	assert_output "TYPE"
+	run zsh_complete 'irqaff queues eth1,'
+	assert_output "eth0"
+	run zsh_complete 'irqaff queues eth1,eth0,'
+	assert_output ""
+}
+
+@test "zsh completes IRQ numbers after a digit, names and keywords else" {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	run zsh_complete 'irqaff show '
+	assert_output "acpi eth0 eth0-TxRx-0 eth0-TxRx-1 eth1 eth1-TxRx-0 \
+eth1-TxRx-1 all dev: cpu:"
+	run zsh_complete 'irqaff set 9,5'
+	assert_output "51 52 53"
+}
+
+@test "zsh completes queues after xps DEV:, no all for isolate, and help" {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	local q
+	for q in tx-0 tx-1 tx-10 tx-2 rx-0 rx-1; do
+		mkdir -p "$ROOT/sys/class/net/eth1/queues/$q"
+	done
+	run zsh_complete 'irqaff xps eth1:'
+	assert_output "tx-0 tx-1 tx-2 tx-10"
+	run zsh_complete 'irqaff rps -n eth1:'
+	assert_output "rx-0 rx-1"
+	run zsh_complete 'irqaff xps eth1:tx-0,'
+	assert_output "tx-1 tx-2 tx-10"
+	run zsh_complete 'irqaff xps eth0:'
+	assert_output ""
+	run zsh_complete 'irqaff isolate '
+	assert_output "N node:"
+	run zsh_complete 'irqaff isolate --check 1,'
+	assert_output "N node:"
+	run zsh_complete 'irqaff help '
+	assert_output "$(help_commands)"
+	run zsh_complete 'irqaff help show '
+	assert_output ""
+}
+
+@test "fish completes no column or interface already typed" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	mkdir -p "$ROOT/sys/class/net/eth0/queues" "$ROOT/sys/class/net/eth1/queues"
+	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
+		complete -C 'irqaff show -o irq,NAME,NODE,TOTAL,T'
+		complete -C 'irqaff cpus -o +CPU,NODE,STATE,IRQS,TOTAL,'
+		complete -C 'irqaff queues eth1,'
+		complete -C 'irqaff queues eth1,eth0,'"
+	assert_success
+	assert_output - <<-'EOF'
+		irq,NAME,NODE,TOTAL,TYPE	columns to print
+		+CPU,NODE,STATE,IRQS,TOTAL,RATE	columns to print
+		+CPU,NODE,STATE,IRQS,TOTAL,TOP	columns to print
+		eth1,eth0
+	EOF
+}
+
+@test "fish completes IRQ numbers after a digit, names and keywords else" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
+		complete -C 'irqaff show '
+		complete -C 'irqaff set 9,5'"
+	assert_success
+	assert_output - <<-'EOF'
+		acpi
+		all
+		cpu:
+		dev:
+		eth0
+		eth0-TxRx-0
+		eth0-TxRx-1
+		eth1
+		eth1-TxRx-0
+		eth1-TxRx-1
+		9,51
+		9,52
+		9,53
+	EOF
+}
+
+@test "fish completes queues after xps DEV:, no all for isolate, and help" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	local q
+	for q in tx-0 tx-1 tx-10 tx-2 rx-0 rx-1; do
+		mkdir -p "$ROOT/sys/class/net/eth1/queues/$q"
+	done
+	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
+		complete -C 'irqaff xps eth1:'
+		complete -C 'irqaff rps -n eth1:'
+		complete -C 'irqaff xps eth1:tx-0,tx-2,'
+		complete -C 'irqaff xps ../eth1:'
+		complete -C 'irqaff isolate '
+		complete -C 'irqaff help sh'
+		complete -C 'irqaff help show '"
+	assert_success
+	assert_output - <<-'EOF'
+		eth1:tx-0
+		eth1:tx-1
+		eth1:tx-2
+		eth1:tx-10
+		eth1:rx-0
+		eth1:rx-1
+		eth1:tx-0,tx-2,tx-1
+		eth1:tx-0,tx-2,tx-10
+		N
+		node:0
+		node:1
+		show
 	EOF
 }

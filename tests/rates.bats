@@ -10,11 +10,6 @@ setup() {
 	_common_setup
 }
 
-# within_5 RATE WANT: RATE is within 5 % of WANT.
-within_5() {
-	awk -v r="$1" -v w="$2" 'BEGIN { exit !(r >= w * 0.95 && r <= w * 1.05) }'
-}
-
 @test "show -i: a count added during the interval is the IRQ's RATE" {
 	local opt
 	for opt in --debugfs --no-sysirq; do
@@ -64,7 +59,7 @@ within_5() {
 @test "show: -c and RATE need -i; a bad interval is status 2" {
 	make_root --cpus 2 --irq 24=a
 	run --separate-stderr -2 irqaff show -c 2
-	assert_equal "${stderr%%$'\n'*}" 'irqaff: show: -c needs -i'
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: show: --count needs -i'
 	run --separate-stderr -2 irqaff show -o irq,rate
 	assert_equal "${stderr%%$'\n'*}" 'irqaff: show: RATE needs -i'
 	run --separate-stderr -2 irqaff show -i 0
@@ -82,4 +77,74 @@ within_5() {
 	run cat "$BATS_TEST_TMPDIR/out"
 	[[ $output =~ ^24\ ([0-9.]+)$ ]]
 	within_5 "${BASH_REMATCH[1]}" 500
+}
+
+@test "show -i: each CPU's count is taken modulo 2^32, so one that wrapped still counts" {
+	make_root --cpus 4 --irq 24=a --affinity 1
+	add_count 24 2 =4294967290
+	irqaff show -n -o irq,rate -i 2 >"$BATS_TEST_TMPDIR/out" &
+	sleep 0.5
+	# CPU 1's count wraps (1000 more: 994); CPU 2 counts 1000 more
+	add_count 24 2 1000 24 3 1000
+	wait $!
+	run cat "$BATS_TEST_TMPDIR/out"
+	[[ $output =~ ^24\ ([0-9.]+)$ ]]
+	within_5 "${BASH_REMATCH[1]}" 1000
+}
+
+@test "show -i: a count that went down on one CPU leaves the IRQ no rate, however the others grew" {
+	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 2
+	add_count 24 2 =5000
+	irqaff show -n -o irq,rate -i 1 >"$BATS_TEST_TMPDIR/out" &
+	irqaff show -J -o irq,rate -i 1 24 >"$BATS_TEST_TMPDIR/json" &
+	sleep 0.5
+	# the IRQ was freed and set up again: its counts restarted, and
+	# another CPU has since counted more than CPU 1 lost
+	add_count 24 2 =10 24 3 99900
+	wait
+	run cat "$BATS_TEST_TMPDIR/out"
+	assert_output $'24   -\n25 0.0'
+	run jq -c '.interrupts' "$BATS_TEST_TMPDIR/json"
+	assert_output '[{"irq":24,"rate":null}]'
+}
+
+@test "show -i: an IRQ freed or requested during the interval has no rate" {
+	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 2
+	irqaff show -n -o irq,rate -i 1 >"$BATS_TEST_TMPDIR/out" &
+	sleep 0.5
+	# 25 freed, and 26 requested with 24's counts
+	sed -i -e '/^ 25:/d' -e 's/^ 24:\(.*\) a$/ 24:\1 a\n 26:\1 c/' \
+		"$ROOT/proc/interrupts"
+	wait $!
+	run cat "$BATS_TEST_TMPDIR/out"
+	assert_output $'24 0.0\n26   -'
+}
+
+@test "show -i: a CPU that came online during the interval adds nothing to a rate" {
+	make_root --cpus 4 --offline 3 --irq 24=a --affinity 1
+	make_root --dir "$BATS_TEST_TMPDIR/online" --cpus 4 --irq 24=a \
+		--affinity 1
+	export ROOT=$BATS_TEST_TMPDIR/root IRQAFF_ROOT=$BATS_TEST_TMPDIR/root
+	ROOT=$BATS_TEST_TMPDIR/online add_count 24 1 500
+	irqaff show -n -o irq,total,rate -i 1 >"$BATS_TEST_TMPDIR/out" &
+	sleep 0.5
+	cat "$BATS_TEST_TMPDIR/online/proc/interrupts" >"$ROOT/proc/interrupts"
+	wait $!
+	run cat "$BATS_TEST_TMPDIR/out"
+	# CPU 3's 250006 since boot are not this interval's; CPU 0's 500 are
+	[[ $output =~ ^24\ 1000506\ ([0-9.]+)$ ]]
+	within_5 "${BASH_REMATCH[1]}" 500
+}
+
+@test "show -s rate -i puts the busiest IRQ first" {
+	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 2 \
+		--irq 26=c --affinity 3
+	irqaff show -n -o irq,rate -s rate -i 1 >"$BATS_TEST_TMPDIR/out" &
+	sleep 0.5
+	add_count 26 1 300 25 2 3000
+	wait $!
+	run cat "$BATS_TEST_TMPDIR/out"
+	assert_equal "${#lines[@]}" 3
+	[[ ${lines[0]} =~ ^25\ +[0-9.]+$ && ${lines[1]} =~ ^26\ +[0-9.]+$ ]]
+	assert_equal "${lines[2]}" '24    0.0'
 }

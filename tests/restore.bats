@@ -350,6 +350,11 @@ EOF
 	assert_equal "$stderr" "irqaff: note: CPU 6-7 are offline
 irqaff: $SNAP:5: irq 31: CPU list \"6-7\": selects no online CPU"
 	assert_file "$(list_of 31)" $'1\n'
+	# a mask is named a mask, as every CPU-set operand is
+	printf '31 0xC0 "nvme0q6"\n' >"$SNAP"
+	run -1 --separate-stderr irqaff restore "$SNAP"
+	assert_equal "$stderr" "irqaff: $SNAP:1: irq 31: CPU mask \"0xC0\": selects no online CPU"
+	assert_file "$(list_of 31)" $'1\n'
 }
 
 @test "restore writes the default affinity as a mask" {

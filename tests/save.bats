@@ -229,12 +229,27 @@ snap.tmp-XyZ789"
 	assert_equal "$(ls -A "$BATS_TEST_TMPDIR" | grep -c tmp-)" 0
 }
 
-@test "save takes no operand" {
+@test "save writes the file its operand names, as -o and --output did; no second" {
 	tree
-	run --separate-stderr irqaff save "$SNAP"
+	run -0 --separate-stderr irqaff save
+	local want=$output
+	run -0 --separate-stderr irqaff save "$SNAP"
+	assert_output ""
+	assert_file "$SNAP" "$want"$'\n'
+	rm "$SNAP"
+	run -0 irqaff save -o "$SNAP"
+	assert_file "$SNAP" "$want"$'\n'
+	rm "$SNAP"
+	run -0 irqaff save --output="$SNAP"
+	assert_file "$SNAP" "$want"$'\n'
+	run -0 irqaff save -
+	assert_output "$want"
+	run --separate-stderr irqaff save "$SNAP" other
 	assert_failure 2
-	assert_equal "$stderr" "irqaff: save: unexpected argument $SNAP
-usage: irqaff save [-o file] [--only irqs]"
+	assert_equal "$stderr" "irqaff: save: unexpected argument other
+usage: irqaff save [--only irqs] [file]"
+	run --separate-stderr irqaff save -o "$SNAP" other
+	assert_failure 2
 }
 
 @test "save --only writes the header and the selected IRQs' lines, no default" {

@@ -439,3 +439,31 @@ $(usage_of show)"
 	assert_output $'CPU  TOTAL\n  0 320000\n  1 320001'
 	assert_equal "$stderr" "irqaff: $ROOT/proc/interrupts: IRQ 30: a count wider than 32 bits; its row is left out"
 }
+
+@test "show -s sorts by a column: TOTAL largest first, NAME smallest, - last, ties by IRQ" {
+	rm -rf "$ROOT"
+	make_root --cpus 4 --irq 24=b --affinity 1 --irq 25=a --affinity 2 \
+		--irq 26=c --idle 26 --irq 27=a --idle 27
+	run --separate-stderr -0 irqaff show -s total -o irq,total
+	assert_output $'IRQ   TOTAL\n 25 1040006\n 24 1000006\n 26       0\n 27       0'
+	run --separate-stderr -0 irqaff show --sort=NAME -o irq,name
+	assert_output $'IRQ NAME\n 25 a\n 27 a\n 24 b\n 26 c'
+	# sorted by a column it does not print; JSON in the same order
+	run --separate-stderr -0 irqaff show -J -s total -o irq 24-25
+	assert_output $'{\n   "interrupts": [\n      {"irq": 25},\n      {"irq": 24}\n   ]\n}'
+	run --separate-stderr -0 irqaff show -s hint -o irq,hint
+	assert_output $'IRQ HINT\n 24 -\n 25 -\n 26 -\n 27 -'
+}
+
+@test "show -s refuses an unknown column, a list, and RATE without -i, with status 2" {
+	rm -rf "$ROOT"
+	make_root --cpus 2 --irq 24=a
+	run --separate-stderr -2 irqaff show -s bogus
+	assert_equal "$stderr" 'irqaff: show: unknown column "bogus"'
+	run --separate-stderr -2 irqaff show -s irq,total
+	assert_equal "$stderr" 'irqaff: show: -s takes one column'
+	run --separate-stderr -2 irqaff show -s +total
+	assert_equal "$stderr" 'irqaff: show: -s takes one column'
+	run --separate-stderr -2 irqaff show -s rate
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: show: RATE needs -i'
+}

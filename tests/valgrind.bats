@@ -97,6 +97,8 @@ grinds() {
 	grinds 0 spread -n dev:eth0
 	grinds 0 spread -v dev:eth0
 	grinds 0 spread -J -n dev:nvme0
+	# several operands: one union, with what each named
+	grinds 0 spread -J -n dev:nvme0 24 'nvme0*'
 }
 
 @test "isolate and explain are clean under valgrind" {
@@ -127,6 +129,8 @@ grinds() {
 	grinds 0 xps -v eth0:tx-1-2 none
 	grinds 1 rps eth0 1
 	grinds 0 rps eth0:0-2 node:0
+	grinds 0 xps -J -n eth0 2-3
+	grinds 1 rps -J eth0 2
 	grinds 2 xps eth0:9 1
 	grinds 2 xps nosuch 1
 	grinds 0 spread -q -v --xps dev:eth0

@@ -293,6 +293,55 @@ tx-2 4'
 	assert_equal "${#stderr_lines[@]}" 2
 }
 
+@test "xps -J: one JSON object on one line, as restore -J's queues member" {
+	make_root --cpus 4 --nic eth0:3 --queues --xps eth0:0=0-3 --xps eth0:2=2
+	snapshot
+	local want='{"dry_run":true,"queues":{"changed":[{"dev":"eth0","queue":"tx-0","old":"0-3","new":"2"},{"dev":"eth0","queue":"tx-1","old":"","new":"2"}],"unchanged":1,"failed":[]}}'
+	run -0 --separate-stderr irqaff xps -n -J eth0 2
+	assert_output "$want"
+	assert_equal "$stderr" ''
+	run -0 jq -c . <<<"$output"
+	assert_output "$want"
+	unchanged
+	# -v prints no lines beside the object
+	run -0 --separate-stderr irqaff xps --json -v eth0 2
+	assert_output "${want/true/false}"
+	assert_equal "${#lines[@]}" 1
+	run -0 masks eth0 tx
+	assert_output 'tx-0 4
+tx-1 4
+tx-2 4'
+	run -0 --separate-stderr irqaff xps -J eth0 2
+	assert_output '{"dry_run":false,"queues":{"changed":[],"unchanged":3,"failed":[]}}'
+}
+
+@test "rps -J: a refused write and one read back wrong are failed, with errno and error" {
+	make_root --cpus 4 --nic eth0:3 --queues
+	local f1 f2
+	f1=$(realpath "$(queue_file eth0 rx-1 rps_cpus)")
+	f2=$(realpath "$(queue_file eth0 rx-2 rps_cpus)")
+	run -3 --separate-stderr faulty "$f1:EINVAL,$f2:drop" irqaff rps -J eth0 1
+	assert_output '{"dry_run":false,"queues":{"changed":[{"dev":"eth0","queue":"rx-0","old":"","new":"1"}],"unchanged":0,"failed":[{"dev":"eth0","queue":"rx-1","new":"1","errno":"EINVAL","error":"cannot set 1: the kernel refused the CPU set (Invalid argument)"},{"dev":"eth0","queue":"rx-2","new":"1","errno":null,"error":"wrote 1, but '"$(queue_file eth0 rx-2 rps_cpus)"' reads back \"0\""}]}}'
+	run -0 python3 -m json.tool <<<"$output"
+	assert_equal "$stderr" "irqaff: eth0 rx-1: cannot set 1: the kernel refused the CPU set (Invalid argument)
+irqaff: eth0 rx-2: wrote 1, but $(queue_file eth0 rx-2 rps_cpus) reads back \"0\""
+	run -0 masks eth0 rx
+	assert_output 'rx-0 2
+rx-1 0
+rx-2 0'
+}
+
+@test "xps -J and rps -J print nothing on bad input" {
+	make_root --cpus 4 --nic eth0:3 --queues
+	snapshot
+	run -2 --separate-stderr irqaff rps -J eth0:7 1
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: rps: queues "eth0:7": interface eth0 has no rx-7'
+	run -2 --separate-stderr irqaff xps -J eth9 1
+	assert_output ''
+	unchanged
+}
+
 @test "spread --xps: each tx queue's XPS is its IRQ's new CPU, aligned, idempotent" {
 	make_root --cpus 8 --nic eth0:8 --queues
 	snapshot

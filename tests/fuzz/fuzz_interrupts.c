@@ -66,14 +66,15 @@ after(const char *from, const char *p, size_t len)
 
 /*
  * The same row through every entry point: the word-wise reading, with
- * and without ROW_TOTAL, and with counts (byte-wise, as it fills them),
- * must give what ROW_BYTEWISE gives, return code and fields.
+ * and without ROW_TOTAL, and with counts (each count too), must give
+ * what ROW_BYTEWISE gives, return code and fields.
  */
 static int
 same_row(const char *line, unsigned int ncpus, struct irqrow *row,
     unsigned long long *counts)
 {
 	struct irqrow fast, bare, old;
+	unsigned long long *slow;
 	size_t len = strlen(line);
 	unsigned int irq;
 	int rc, rc2;
@@ -97,6 +98,14 @@ same_row(const char *line, unsigned int ncpus, struct irqrow *row,
 	if (interrupts_parse(line, len, ncpus, ROW_TOTAL, &old, counts) != rc ||
 	    memcmp(&old, row, sizeof(old)) != 0)
 		abort();
+	/* each count of the fixed-width path is the byte-wise one */
+	if (rc == 0 && (slow = calloc(ncpus + 1, sizeof(*slow))) != NULL) {
+		if (interrupts_parse(line, len, ncpus, ROW_BYTEWISE, &old,
+		    slow) != 0 || memcmp(slow, counts, row->ncounts *
+		    sizeof(*slow)) != 0)
+			abort();
+		free(slow);
+	}
 	rc2 = interrupts_irq(line, &irq);
 	if (rc2 == 0 ? rc == -ENOENT || (rc == 0 && irq != row->irq) :
 	    rc2 != rc)

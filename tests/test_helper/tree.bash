@@ -1862,10 +1862,11 @@ _tree_irq_total() {
 
 # add_count IRQ COL N [IRQ COL N]...: N more interrupts of IRQ on
 # proc/interrupts' column COL (1 is the first), in the kernel's " %10u"
-# fields, wrapping at 2^32 as the kernel's unsigned int does; the file is
-# replaced at once (rename), so a reader sees the old counts or all the
-# new ones. per_cpu_count gets them too when the tree has it (column COL
-# is the COL-th online CPU there).
+# fields, wrapping at 2^32 as the kernel's unsigned int does; N written
+# =V makes the count V (a count that went down, or one about to wrap).
+# The file is replaced at once (rename), so a reader sees the old counts
+# or all the new ones. per_cpu_count gets them too when the tree has it
+# (column COL is the COL-th online CPU there).
 add_count() {
 	local f=$ROOT/proc/interrupts s line col spec='' a
 	local -a on=() args=("$@")
@@ -1881,6 +1882,8 @@ add_count() {
 			k = split(spec, t, " ")
 			for (i = 1; i <= k; i++) {
 				split(t[i], p, ":")
+				if (p[3] ~ /^=/)
+					to[p[1] ":", p[2]] = substr(p[3], 2)
 				add[p[1] ":", p[2]] += p[3]
 			}
 		}
@@ -1890,7 +1893,7 @@ add_count() {
 				if ($1 != q[1])
 					continue
 				w = index($0, ":") + 1 + 11 * (q[2] - 1)
-				v = (substr($0, w, 11) + add[key]) % 4294967296
+				v = (key in to ? to[key] : substr($0, w, 11) + add[key]) % 4294967296
 				$0 = substr($0, 1, w - 1) sprintf(" %10u", v) substr($0, w + 11)
 			}
 			print
@@ -1906,9 +1909,14 @@ add_count() {
 		fi
 		col=$((${on[args[a + 1] - 1]} + 1))
 		awk -F, -v OFS=, -v col="$col" -v n="${args[a + 2]}" \
-			'{ $col = ($col + n) % 4294967296; print }' \
+			'{ $col = (n ~ /^=/ ? substr(n, 2) : $col + n) % 4294967296; print }' \
 			"$s" >"$s.new" && mv "$s.new" "$s" || return
 	done
+}
+
+# within_5 RATE WANT: RATE is within 5 % of WANT.
+within_5() {
+	awk -v r="$1" -v w="$2" 'BEGIN { exit !(r >= w * 0.95 && r <= w * 1.05) }'
 }
 
 # settle_effective: what the kernel does once an IRQ's affinity is

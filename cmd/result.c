@@ -1,0 +1,147 @@
+/*
+ * What every command that writes shares: its -n, -v and -J, and its
+ * result. The lines of -n and -v are printed as each file is written
+ * (core/apply.c); here are the notes after them, the exit status and the
+ * JSON object of -J (JSON RESULTS in irqaff(8)).
+ */
+#include <stdio.h>
+
+#include "cmd/cli.h"
+#include "cmd/result.h"
+#include "lib/text.h"
+
+/*
+ * -n, -v or -J into APPLY_ flags (-J then wins over -v: nothing but the
+ * object is printed); -1 for another option.
+ */
+int
+apply_option(int ch, int *flags)
+{
+	switch (ch) {
+	case 'n':
+		*flags |= APPLY_DRYRUN;
+		return EXIT_OK;
+	case 'v':
+		*flags |= APPLY_VERBOSE;
+		return EXIT_OK;
+	case 'J':
+		*flags |= APPLY_JSON;
+		return EXIT_OK;
+	}
+	return -1;
+}
+
+/* The first write is next, unless this is a dry run. */
+void
+apply_start(int flags)
+{
+	if (!(flags & APPLY_DRYRUN))
+		applying();
+}
+
+/*
+ * After the writes: the notes of the IRQs left alone (apply_note()), and
+ * the exit status of the IRQs' and the queues' outcomes together; either
+ * tally may be NULL.
+ */
+int
+result_status(const struct tally *tl, const struct tally *tq, int flags)
+{
+	struct tally sum = { 0 };
+
+	if (tl != NULL) {
+		apply_note(tl, flags);
+		sum.changed = tl->changed;
+		sum.failed = tl->failed;
+	}
+	if (tq != NULL) {
+		sum.changed += tq->changed;
+		sum.failed += tq->failed;
+	}
+	return exit_applied(&sum);
+}
+
+/*
+ * With -J, the object on one line: the members of the IRQs' tally (only
+ * "dry_run" when tl is NULL), then what members() prints, if given.
+ */
+void
+result_json(struct tally *tl, int flags, void (*members)(void *), void *arg)
+{
+	if (!(flags & APPLY_JSON))
+		return;
+	putchar('{');
+	if (tl != NULL)
+		tally_json(stdout, tl, flags);
+	else
+		printf("\"dry_run\":%s", flags & APPLY_DRYRUN ? "true" :
+		    "false");
+	if (members != NULL)
+		members(arg);
+	puts("}");
+}
+
+/* Both: the notes, the object, and the exit status. */
+int
+result_print(struct tally *tl, const struct tally *tq, int flags,
+    void (*members)(void *), void *arg)
+{
+	int status = result_status(tl, tq, flags);
+
+	result_json(tl, flags, members, arg);
+	return status;
+}
+
+/* ,"KEY":"S", or null when S is not known. */
+static void
+member(const char *key, const char *s)
+{
+	printf(",\"%s\":", key);
+	if (s == NULL)
+		fputs("null", stdout);
+	else
+		json_string(stdout, s);
+}
+
+/*
+ * The "queues" member: {"changed", "unchanged", "failed"} as the IRQs',
+ * each queue as {"dev", "queue", ...}. tq holds one outcome per queue,
+ * in the order of q.
+ */
+void
+result_queues(const struct tally *tq, const struct qname *q, size_t n)
+{
+	static const char *const keys[] = { "changed", "failed" };
+	const enum apply_result res[] = { APPLY_CHANGED, APPLY_FAILED };
+	const struct outcome *o;
+	const char *sep;
+	size_t i, k;
+
+	printf(",\"queues\":{");
+	for (k = 0; k < 2; k++) {
+		printf("%s\"%s\":[", k > 0 ? "," : "", keys[k]);
+		sep = "";
+		for (i = 0; i < tq->n && i < n; i++) {
+			o = &tq->v[i];
+			if (o->result != res[k])
+				continue;
+			printf("%s{\"dev\":", sep);
+			json_string(stdout, q[i].dev);
+			printf(",\"queue\":\"%s\"", q[i].queue);
+			if (res[k] == APPLY_CHANGED)
+				member("old", o->old);
+			member("new", o->new);
+			if (res[k] == APPLY_FAILED) {
+				member("errno", o->err != 0 ?
+				    errno_name(o->err) : NULL);
+				member("error", o->msg);
+			}
+			putchar('}');
+			sep = ",";
+		}
+		putchar(']');
+		if (k == 0)
+			printf(",\"unchanged\":%zu", tq->unchanged);
+	}
+	putchar('}');
+}

@@ -1,0 +1,34 @@
+/*
+ * What every command that writes shares: its -n, -v and -J, and its
+ * result: the notes, the exit status and, with -J, one JSON object on
+ * one line.
+ */
+#ifndef IRQAFF_RESULT_H
+#define IRQAFF_RESULT_H
+
+#include <getopt.h>
+#include <stddef.h>
+
+#include "core/apply.h"
+
+/* -n, -v and -J for a command's table of long options. */
+#define APPLY_LONGOPTS \
+	{ "dry-run", no_argument, NULL, 'n' }, \
+	{ "verbose", no_argument, NULL, 'v' }, \
+	{ "json", no_argument, NULL, 'J' }
+
+/* A queue of a result, as JSON names it: "eth0" and "tx-0". */
+struct qname {
+	const char	*dev;
+	char		 queue[32];
+};
+
+int	 apply_option(int, int *);
+void	 apply_start(int);
+int	 result_status(const struct tally *, const struct tally *, int);
+void	 result_json(struct tally *, int, void (*)(void *), void *);
+int	 result_print(struct tally *, const struct tally *, int,
+	    void (*)(void *), void *);
+void	 result_queues(const struct tally *, const struct qname *, size_t);
+
+#endif

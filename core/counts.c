@@ -1,0 +1,216 @@
+/*
+ * The one reader of /proc/interrupts (kernel/irq/proc.c,
+ * show_interrupts()), line by line: on large machines the file is
+ * hundreds of megabytes. A row of 8192 CPUs is 90 KB; the cap leaves
+ * room for far more.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/counts.h"
+#include "core/xalloc.h"
+
+#define ROW_MAX	(4 << 20)
+
+/* With COUNTS_CPUS, the column of each CPU. */
+static void
+columns_of(struct counts *rd)
+{
+	unsigned int c;
+
+	if (rd->col == NULL)
+		return;
+	for (c = 0; c < rd->nbits; c++)
+		rd->col[c] = -1;
+	for (c = 0; c < rd->ncols; c++)
+		rd->col[rd->cpu[c]] = c;
+}
+
+/*
+ * Opens a pass and reads the header: its columns, with COUNTS_CPUS the
+ * CPU of each (below nbits). 0 or -errno, said unless COUNTS_QUIET.
+ */
+int
+counts_open(struct counts *rd, unsigned int nbits, int flags)
+{
+	int rc;
+
+	memset(rd, 0, sizeof(*rd));
+	rd->flags = flags;
+	rd->nbits = nbits;
+	if ((rc = lines_open(&rd->l, PATH_PROC_INTERRUPTS, ROW_MAX)) != 0) {
+		if (!(flags & COUNTS_QUIET))
+			warnc(-rc, "%s", procfs_path(PATH_PROC_INTERRUPTS));
+		rd->l.fd = -1;
+		return rc;
+	}
+	if (flags & COUNTS_CPUS) {
+		rd->cpu = xcalloc(nbits, sizeof(*rd->cpu));
+		rd->col = xcalloc(nbits, sizeof(*rd->col));
+	}
+	if ((rc = lines_next(&rd->l, &rd->line, &rd->len)) == 1 &&
+	    ((flags & COUNTS_CPUS) ? interrupts_columns(rd->line, nbits,
+	    rd->cpu, &rd->ncols) : interrupts_header(rd->line,
+	    &rd->ncols)) == 0) {
+		rd->rc = 1;
+		columns_of(rd);
+		if (flags & COUNTS_EACH)
+			rd->v = xcalloc(rd->ncols + 1, sizeof(*rd->v));
+		return 0;
+	}
+	if (rc >= 0) {
+		rc = -EINVAL;
+		if (!(flags & COUNTS_QUIET))
+			warnx("%s: no CPU header%s", procfs_path(PATH_PROC_INTERRUPTS),
+			    (flags & COUNTS_CPUS) ? " naming possible CPUs" :
+			    "");
+	}
+	rd->rc = rc;
+	counts_close(rd);
+	return rc;
+}
+
+/*
+ * The next numbered row (NMI:, LOC: and the like are passed over): 1
+ * and its IRQ, 0 at the end, or -errno (said by counts_close()).
+ */
+int
+counts_next(struct counts *rd, unsigned int *irq)
+{
+	while (rd->rc == 1 &&
+	    (rd->rc = lines_next(&rd->l, &rd->line, &rd->len)) == 1)
+		if (interrupts_irq(rd->line, irq) == 0)
+			return 1;
+	return rd->rc;
+}
+
+/*
+ * The row counts_next() found, its counts in v with COUNTS_EACH: 0,
+ * -ERANGE (a count wider than the kernel's "%10u"; row->irq is set) or
+ * -EINVAL.
+ */
+int
+counts_row(struct counts *rd, struct irqrow *row)
+{
+	return interrupts_parse(rd->line, rd->len, rd->ncols,
+	    (rd->flags & COUNTS_TOTAL) ? ROW_TOTAL : 0, row,
+	    (rd->flags & COUNTS_EACH) ? rd->v : NULL);
+}
+
+/*
+ * Ends a pass, at its end or before: 0, or the error that stopped it,
+ * said unless COUNTS_QUIET (a bad header was said by counts_open()).
+ */
+int
+counts_close(struct counts *rd)
+{
+	int rc = rd->rc < 0 ? rd->rc : 0;
+
+	if (rc != 0 && rc != -EINVAL && !(rd->flags & COUNTS_QUIET)) {
+		if (rc == -EFBIG)
+			warnx("%s: a line longer than %d bytes",
+			    procfs_path(PATH_PROC_INTERRUPTS), ROW_MAX);
+		else
+			warnc(-rc, "%s", procfs_path(PATH_PROC_INTERRUPTS));
+	}
+	if (rd->l.fd >= 0)
+		lines_close(&rd->l);
+	free(rd->cpu);
+	free(rd->col);
+	free(rd->v);
+	rd->cpu = NULL;
+	rd->col = NULL;
+	rd->v = NULL;
+	rd->l.fd = -1;
+	return rc;
+}
+
+/* Keeps the columns of an open COUNTS_CPUS pass, for its rows to come. */
+void
+counts_kept_begin(struct counts_kept *k, const struct counts *rd)
+{
+	counts_kept_free(k);
+	k->ncols = rd->ncols;
+	k->nbits = rd->nbits;
+	k->col = xcalloc(rd->nbits, sizeof(*k->col));
+	memcpy(k->col, rd->col, rd->nbits * sizeof(*k->col));
+}
+
+/*
+ * Keeps a COUNTS_EACH row; one out of order or repeated is not kept
+ * (counts_kept_row() searches): false.
+ */
+bool
+counts_keep(struct counts_kept *k, const struct counts *rd,
+    const struct irqrow *row)
+{
+	uint32_t *v;
+	size_t c;
+
+	if (k->n > 0 && k->irq[k->n - 1] >= row->irq)
+		return false;
+	if (k->n == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 256;
+		k->irq = xreallocarray(k->irq, k->cap, sizeof(*k->irq));
+		k->len = xreallocarray(k->len, k->cap, sizeof(*k->len));
+		k->v = xreallocarray(k->v, k->cap, k->ncols * sizeof(*k->v));
+	}
+	k->irq[k->n] = row->irq;
+	k->len[k->n] = row->ncounts;
+	v = k->v + k->n++ * k->ncols;
+	for (c = 0; c < k->ncols; c++)
+		v[c] = c < row->ncounts ? (uint32_t)rd->v[c] : 0;
+	return true;
+}
+
+/* The kept row of irq, if the kept pass had one. */
+bool
+counts_kept_row(const struct counts_kept *k, unsigned int irq,
+    struct kept_row *r)
+{
+	size_t lo = 0, hi = k->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (k->irq[mid] < irq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == k->n || k->irq[lo] != irq)
+		return false;
+	r->v = k->v + lo * k->ncols;
+	r->len = k->len[lo];
+	return true;
+}
+
+/*
+ * What one IRQ counted on one CPU since the kept pass: now less the kept
+ * count, modulo 2^32 as the kernel's unsigned int wraps
+ * (kstat_irqs_cpu()). False when the kept row had no count for the CPU
+ * (it came online between the two passes).
+ */
+bool
+counts_delta(const struct counts_kept *k, const struct kept_row *was,
+    unsigned int cpu, unsigned long long now, uint32_t *d)
+{
+	int c;
+
+	if (k->col == NULL || cpu >= k->nbits || (c = k->col[cpu]) < 0 ||
+	    (unsigned int)c >= was->len)
+		return false;
+	*d = (uint32_t)now - was->v[c];
+	return true;
+}
+
+void
+counts_kept_free(struct counts_kept *k)
+{
+	free(k->irq);
+	free(k->len);
+	free(k->v);
+	free(k->col);
+	memset(k, 0, sizeof(*k));
+}

@@ -1,0 +1,71 @@
+/*
+ * The one reader of /proc/interrupts (kernel/irq/proc.c,
+ * show_interrupts()): a pass row by row, each row parsed only when asked,
+ * and the counts of a pass kept for the differences of the next.
+ */
+#ifndef IRQAFF_COUNTS_H
+#define IRQAFF_COUNTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/interrupts.h"
+#include "procfs.h"
+
+/* counts_open() flags */
+enum {
+	COUNTS_CPUS = 1,	/* the header must name possible CPUs: cpu */
+	COUNTS_EACH = 2,	/* each count of a row, in v */
+	COUNTS_TOTAL = 4,	/* the sum of a row's counts */
+	COUNTS_QUIET = 8,	/* say nothing; return -errno */
+};
+
+/* One pass; cpu and v are owned. */
+struct counts {
+	struct lines		 l;
+	char			*line;
+	size_t			 len;
+	int			 flags;
+	int			 rc;	/* of the last line read */
+	unsigned int		 nbits, ncols;
+	unsigned int		*cpu;	/* by column: its CPU (COUNTS_CPUS) */
+	int			*col;	/* by CPU: its column or -1 (same) */
+	unsigned long long	*v;	/* the row's counts (COUNTS_EACH) */
+};
+
+/*
+ * The counts of one pass kept for the next, by row (ascending IRQs) and
+ * column, as the kernel keeps them: an unsigned int per CPU.
+ */
+struct counts_kept {
+	unsigned int	*irq;
+	unsigned int	*len;		/* the counts each row had */
+	uint32_t	*v;		/* n rows of ncols */
+	size_t		 n, cap;
+	unsigned int	 ncols, nbits;
+	int		*col;		/* by CPU: its column, or -1 */
+};
+
+int		 counts_open(struct counts *, unsigned int, int);
+int		 counts_next(struct counts *, unsigned int *);
+int		 counts_row(struct counts *, struct irqrow *);
+int		 counts_close(struct counts *);
+
+void		 counts_kept_begin(struct counts_kept *,
+		    const struct counts *);
+bool		 counts_keep(struct counts_kept *, const struct counts *,
+		    const struct irqrow *);
+/* A kept row: its counts by column, and how many it had. */
+struct kept_row {
+	const uint32_t	*v;
+	unsigned int	 len;
+};
+
+bool		 counts_kept_row(const struct counts_kept *, unsigned int,
+		    struct kept_row *);
+bool		 counts_delta(const struct counts_kept *,
+		    const struct kept_row *, unsigned int, unsigned long long,
+		    uint32_t *);
+void		 counts_kept_free(struct counts_kept *);
+
+#endif
