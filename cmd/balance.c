@@ -16,6 +16,7 @@
 #include "cmd/result.h"
 #include "core/apply.h"
 #include "core/irqbalance.h"
+#include "core/isolation.h"
 #include "core/load.h"
 #include "core/machine.h"
 #include "core/select.h"
@@ -40,26 +41,28 @@ static int balance_main(int, char *[]);
 const struct command balance_command = {
 	"balance", balance_main,
 	"put the busiest IRQs on the least-loaded CPUs, by measured rate",
-	"[-nvqJ] [-i seconds] [-c cpus] [--xps] [irqs]",
-	"  -n, --dry-run          print the plan, write nothing\n"
-	"  -v, --verbose          list every IRQ of the plan, moved or not\n"
-	"  -J, --json             print the plan and the result as JSON\n"
-	"  -i, --interval SECS    measure the rates over SECS (default 5)\n"
-	"  -c, --cpus CPUS        the CPUs to use (default: online, not "
+	"[-nvqJ] [-i seconds] [-c cpus] [--include-isolated] [--xps] [irqs]",
+	"  -n, --dry-run           print the plan, write nothing\n"
+	"  -v, --verbose           list every IRQ of the plan, moved or not\n"
+	"  -J, --json              print the plan and the result as JSON\n"
+	"  -i, --interval SECS     measure the rates over SECS (default 5)\n"
+	"  -c, --cpus CPUS         the CPUs to use (default: online, not "
 	"isolated\n"
-	"                         or nohz_full)\n"
-	"      --xps              also move the XPS of their tx queues\n"
-	"  -q, --quiet            no irqbalance warning\n",
+	"                          or nohz_full)\n"
+	"      --include-isolated  also use isolated and nohz_full CPUs\n"
+	"      --xps               also move the XPS of their tx queues\n"
+	"  -q, --quiet             no isolated-CPU note, no irqbalance warning\n",
 	NULL
 };
 
-enum { OPT_CPUS = 256, OPT_XPS };
+enum { OPT_CPUS = 256, OPT_XPS, OPT_ISOLATED };
 
 static const struct option balance_opts[] = {
 	APPLY_LONGOPTS,
 	{ "interval", required_argument, NULL, 'i' },
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "xps", no_argument, NULL, OPT_XPS },
+	{ "include-isolated", no_argument, NULL, OPT_ISOLATED },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -90,8 +93,10 @@ struct balance {
 	struct machine	 m;
 	struct sampling	 sm;
 	const char	*carg;
-	bool		 dryrun, quiet, xps, verbose, json;
+	bool		 dryrun, quiet, xps, verbose, json, isolated;
 	struct cpuset	*elig;
+	struct cpuset	*left;		/* isolated, left out of elig */
+	char		*why;		/* what isolates them */
 	struct cells	 cells;
 	uint64_t	*before, *fixed, *after;	/* by CPU */
 	uint32_t	*nirq;				/* by CPU, planned */
@@ -121,6 +126,9 @@ balance_options(int argc, char *argv[], struct balance *b)
 		case OPT_XPS:
 			b->xps = true;
 			break;
+		case OPT_ISOLATED:
+			b->isolated = true;
+			break;
 		case 'q':
 			b->quiet = true;
 			break;
@@ -143,38 +151,70 @@ balance_options(int argc, char *argv[], struct balance *b)
 }
 
 /*
- * The eligible CPUs: --cpus (online ones), else the online CPUs that are
- * neither isolated nor nohz_full; and each one's place in the tie order,
- * the first thread of every core before any second thread.
+ * The isolated CPUs go, unless --include-isolated is given or --cpus
+ * names them by number (numbered); those left out are said, with -J in
+ * the result.
+ */
+static int
+leave_isolated(struct balance *b, const struct cpuset *numbered)
+{
+	struct isolated iso;
+	char *list;
+
+	isolation_cpus(&iso, &b->m);
+	b->left = xcpudup(b->elig);
+	cpuset_and(b->left, iso.all);
+	cpuset_andnot(b->left, numbered);
+	if (b->isolated)
+		cpuset_zero(b->left);
+	b->why = isolation_why(&iso, b->left);
+	isolation_cpus_free(&iso);
+	cpuset_andnot(b->elig, b->left);
+	list = xformat(b->left, false);
+	if (cpuset_empty(b->elig) && b->carg == NULL)
+		warnx("balance: every online CPU (%s) is isolated or "
+		    "nohz_full; name the CPUs with --cpus", list);
+	else if (cpuset_empty(b->elig))
+		warnx("balance: every CPU of \"%s\" is isolated or nohz_full; "
+		    "name them by number or give --include-isolated",
+		    quoted(b->carg));
+	else if (*list && !b->quiet && !b->json)
+		warnx("balance: CPU %s isolated (%s) left out", list, b->why);
+	free(list);
+	return cpuset_empty(b->elig) ? EXIT_USAGE : EXIT_OK;
+}
+
+/*
+ * The eligible CPUs: --cpus (online ones), else the online CPUs, less
+ * the isolated ones (leave_isolated()); and each one's place in the tie
+ * order, the first thread of every core before any second thread.
  */
 static int
 eligible(struct balance *b)
 {
 	struct cpuslot *order;
+	struct cpuset *numbered;
 	struct perr pe;
 	size_t n, i;
-	char *list;
+	int status;
 
 	b->elig = xcpuset(b->m.nbits);
+	numbered = xcpuset(b->m.nbits);
 	if (b->carg != NULL) {
-		if (machine_cpus(&b->m, b->carg, CPUS_ONLINE, b->elig,
-		    &pe) != 0) {
+		if (machine_cpus_numbered(&b->m, b->carg, CPUS_ONLINE, b->elig,
+		    numbered, &pe) != 0) {
 			warnx("%s", pe.msg);
+			cpuset_free(numbered);
 			return EXIT_USAGE;
 		}
 		machine_note_offline(&b->m, b->elig);
 		cpuset_and(b->elig, b->m.online);
-	} else {
+	} else
 		cpuset_copy(b->elig, b->m.online);
-		cpuset_andnot(b->elig, b->m.isolated);
-		if (cpuset_empty(b->elig)) {
-			list = xformat(b->m.online, false);
-			warnx("balance: every online CPU (%s) is isolated or "
-			    "nohz_full; name the CPUs with --cpus", list);
-			free(list);
-			return EXIT_USAGE;
-		}
-	}
+	status = leave_isolated(b, numbered);
+	cpuset_free(numbered);
+	if (status != EXIT_OK)
+		return status;
 	b->pos = xcalloc(b->m.nbits, sizeof(*b->pos));
 	for (i = 0; i < b->m.nbits; i++)
 		b->pos[i] = -1;
@@ -600,8 +640,10 @@ print_json_plan(const struct balance *b)
 	int c;
 
 	list = xformat(b->elig, false);
-	printf(",\"interval\":%.3f,\"cpus\":\"%s\",\"imbalance\":{",
-	    b->sm.elapsed, list);
+	printf(",\"interval\":%.3f,\"cpus\":\"%s\",", b->sm.elapsed, list);
+	free(list);
+	list = xformat(b->left, false);
+	printf("\"isolated\":\"%s\",\"imbalance\":{", list);
 	free(list);
 	json_imbalance("before", imbalance(b, b->before));
 	putchar(',');
@@ -806,6 +848,8 @@ balance_free(struct balance *b)
 	free(b->pos);
 	cells_free(&b->cells);
 	cpuset_free(b->elig);
+	cpuset_free(b->left);
+	free(b->why);
 	machine_free(&b->m);
 }
 

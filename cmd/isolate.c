@@ -14,6 +14,7 @@
 #include "cmd/result.h"
 #include "core/apply.h"
 #include "core/findings.h"
+#include "core/irqinfo.h"
 #include "core/isolation.h"
 #include "core/machine.h"
 #include "core/select.h"
@@ -231,6 +232,32 @@ all_isolated(const struct isolate *is, const struct cpuset *req)
 }
 
 /*
+ * An action in sys/kernel/irq/N/actions or a proc/irq/N/NAME directory
+ * (register_handler_proc(); IRQ 0's timer is set up before procfs): an
+ * IRQ without one fires nothing (show_interrupts() skips it), so it is
+ * left out of what runs on the CPUs, as explain leaves it.
+ */
+static bool
+has_handler(const struct isolate *is, unsigned int irq)
+{
+	struct irqinfo in;
+	char **names;
+	size_t n;
+	bool yes = false;
+
+	if (irqinfo_read(&is->m, irq, INFO_NAMES, &in) == 0) {
+		yes = in.names != NULL;
+		irqinfo_free(&in);
+	}
+	if (!yes) {
+		irq_actions(irq, &names, &n);
+		yes = n > 0;
+		irq_actions_free(names, n);
+	}
+	return yes;
+}
+
+/*
  * With --check: is the IRQ requested or run on the CPUs, and whose is it?
  * A movable IRQ requested elsewhere but last run there has a move pending
  * (x86 without interrupt remapping moves at the next interrupt). One that
@@ -258,7 +285,7 @@ check_irq(struct isolate *is, struct entry *e)
 	}
 	req_on = cpuset_intersects(e->from, is->cpus);
 	eff_on = cpuset_intersects(e->on, is->cpus);
-	if (!req_on && !eff_on)
+	if ((!req_on && !eff_on) || !has_handler(is, e->irq))
 		return;
 	mv = irq_movable(e->irq);
 	if (mv < MOVABLE_MANAGED)
@@ -280,7 +307,8 @@ plan_managed(struct isolate *is, struct entry *e, enum kind kind)
 
 	e->kind = kind;
 	e->on = runs_on(is, e->irq, &e->guessed);
-	if (e->on != NULL && !cpuset_intersects(e->on, is->cpus)) {
+	if (e->on != NULL && (!cpuset_intersects(e->on, is->cpus) ||
+	    !has_handler(is, e->irq))) {
 		cpuset_free(e->on);
 		e->on = NULL;
 	}
@@ -447,31 +475,53 @@ stuck_here(const struct entry *e)
 	return managed_here(e) || unmovable_here(e) || e->kept;
 }
 
+/* Where the IRQs that test says of run on the CPUs: owned. */
+static struct cpuset *
+where(const struct isolate *is, bool (*test)(const struct entry *))
+{
+	struct cpuset *on = xcpuset(is->m.nbits);
+	size_t i;
+
+	for (i = 0; i < is->n; i++)
+		if (test(&is->e[i]))
+			cpuset_or(on, is->e[i].on);
+	cpuset_and(on, is->cpus);
+	return on;
+}
+
+/* Each note names only the CPUs it is about. */
 static void
 find_notes(struct isolate *is)
 {
-	char *from;
-	size_t i;
+	struct cpuset *on;
+	char *from, *list;
 
 	if (is->check && is->dfrom != NULL &&
 	    cpuset_intersects(is->dfrom, is->cpus)) {
 		from = xformat(is->dfrom, false);
+		on = xcpudup(is->dfrom);
+		cpuset_and(on, is->cpus);
+		list = xformat(on, false);
 		findings_add(&is->notes, "default", "default_smp_affinity "
-		    "%s includes CPU %s: new IRQs start there", from,
-		    is->iso.list);
+		    "%s includes CPU %s: new IRQs start there", from, list);
+		free(list);
+		cpuset_free(on);
 		free(from);
 	}
-	for (i = 0; i < is->n && !unmovable_here(&is->e[i]); i++)
-		continue;
 	/* no isolcpus=managed_irq advice: it may not be managed */
-	if (i < is->n)
+	on = where(is, unmovable_here);
+	if (!cpuset_empty(on)) {
+		list = xformat(on, false);
 		findings_add(&is->notes, "unmovable", "IRQs that user space "
 		    "cannot move run on CPU %s: kernel-managed, per-CPU or "
 		    "no-balancing, which the kernel does not say without irq "
-		    "debugfs", is->iso.list);
-	for (i = 0; i < is->n && !managed_here(&is->e[i]); i++)
-		continue;
-	isolation_notes(&is->iso, i < is->n, &is->notes);
+		    "debugfs", list);
+		free(list);
+	}
+	cpuset_free(on);
+	on = where(is, managed_here);
+	isolation_notes(&is->iso, on, &is->notes);
+	cpuset_free(on);
 }
 
 /* "irq N NAMES: " */

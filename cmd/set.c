@@ -7,6 +7,7 @@
 #include "cmd/result.h"
 #include "core/apply.h"
 #include "core/irqbalance.h"
+#include "core/isolation.h"
 #include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
@@ -22,7 +23,7 @@ const struct command set_command = {
 	"  -v, --verbose  print a line for every IRQ\n"
 	"  -J, --json     print the result as JSON\n"
 	"  -m, --mask     read cpus as a kernel mask (ff,00000000)\n"
-	"  -q, --quiet    no irqbalance warning\n",
+	"  -q, --quiet    no irqbalance or isolated-CPU warning\n",
 	NULL
 };
 
@@ -69,6 +70,17 @@ set_read(struct machine *m, char *argv[], int cpus, struct cpuset *want,
 	return exit_status(irqs_select(argv[0], irqs));
 }
 
+/* set writes onto isolated CPUs as asked, but says so. */
+static void
+warn_isolated(struct machine *m, const struct cpuset *want)
+{
+	struct isolated iso;
+
+	isolation_cpus(&iso, m);
+	isolation_warn(&iso, want);
+	isolation_cpus_free(&iso);
+}
+
 static int
 set_main(int argc, char *argv[])
 {
@@ -93,8 +105,10 @@ set_main(int argc, char *argv[])
 		for (i = 0; i < irqs.n; i++)
 			c[i] = (struct change){ irqs.v[i], want,
 			    irqs_alone(&irqs, i) };
-		if (!quiet)
+		if (!quiet) {
+			warn_isolated(&m, want);
 			irqbalance_warn();
+		}
 		apply_start(flags);
 		apply_all(&m, c, irqs.n, flags, &tl);
 		status = result_print(&tl, NULL, flags, NULL, NULL);

@@ -13,6 +13,7 @@
 #include "cmd/result.h"
 #include "core/apply.h"
 #include "core/irqbalance.h"
+#include "core/isolation.h"
 #include "core/machine.h"
 #include "core/netqueue.h"
 #include "core/select.h"
@@ -38,7 +39,7 @@ const struct command spread_command = {
 	"      --linear            plain CPU order, not cores first\n"
 	"      --include-isolated  also use isolated and nohz_full CPUs\n"
 	"      --xps               also set the XPS CPUs of their tx queues\n"
-	"  -q, --quiet             no notes, no irqbalance warning\n",
+	"  -q, --quiet             no pool, no notes, no irqbalance warning\n",
 	NULL
 };
 
@@ -79,32 +80,38 @@ owns_all(const char *name, const struct irqs *irqs, char **dirp)
 
 /*
  * The sysfs directory of the one device all the IRQs belong to, or NULL:
- * a device the selection named, else the first that owns them all.
+ * a device the selection named, else the first that owns them all;
+ * *namep its name as found (an interface's, not its bus device's).
  */
 static char *
-owner_dir(const struct irqs *irqs)
+owner_dir(const struct irqs *irqs, char **namep)
 {
 	char **names, *dir = NULL;
 	size_t n, i, k;
 
 	for (i = 0; dir == NULL && i < irqs->ndevs; i++)
-		owns_all(irqs->devs[i], irqs, &dir);
+		if (owns_all(irqs->devs[i], irqs, &dir))
+			*namep = xstrdup(irqs->devs[i]);
 	for (i = 0; dir == NULL && i < ndevice_classes; i++) {
 		/* a disk's IRQs are its controller's, found under its name */
 		if (device_classes[i].kind == DEVCLASS_DISK ||
 		    procfs_dir(device_classes[i].dir, false, &names, &n) != 0)
 			continue;
 		for (k = 0; dir == NULL && k < n; k++)
-			owns_all(names[k], irqs, &dir);
+			if (owns_all(names[k], irqs, &dir))
+				*namep = xstrdup(names[k]);
 		if (n > 0)
 			procfs_dir_free(names, n);
 	}
 	return dir;
 }
 
-/* The CPUs local to a device, or NULL when its node is not known. */
+/*
+ * The CPUs local to a device, or NULL when its node is not known; *nodep
+ * is its node, or -1.
+ */
 static struct cpuset *
-local_cpus(struct machine *m, const char *dir)
+local_cpus(struct machine *m, const char *dir, int *nodep)
 {
 	struct cpuset *set;
 	char rel[600];
@@ -113,6 +120,7 @@ local_cpus(struct machine *m, const char *dir)
 	snprintf(rel, sizeof(rel), PATH_DEV_NUMA_NODE, dir);
 	if (procfs_int(rel, -1, INT_MAX, &node) != 0)
 		node = -1;
+	*nodep = node;
 	if (node < 0 && procfs_exists(rel))
 		return NULL;
 	snprintf(rel, sizeof(rel), PATH_DEV_LOCAL_CPULIST, dir);
@@ -122,40 +130,201 @@ local_cpus(struct machine *m, const char *dir)
 	return machine_file(m, rel);
 }
 
-/* The CPUs to spread over; NULL, already warned, when none is left. */
-static struct cpuset *
-make_pool(struct machine *m, const struct cpuset *named,
-    const struct cpuset *exclude, bool isolated, const struct irqs *irqs)
-{
-	struct cpuset *pool = NULL, *iso;
-	char *dir, *list;
+/* Where the pool comes from. */
+enum source {
+	POOL_ASKED,	/* the CPUs asked for */
+	POOL_NODE,	/* the device's node */
+	POOL_LOCAL,	/* the device's local CPUs, its node unknown */
+	POOL_ALL,	/* every online CPU */
+};
 
-	if (named != NULL)
-		pool = xcpudup(named);
-	else if ((dir = owner_dir(irqs)) != NULL) {
-		pool = local_cpus(m, dir);
+/*
+ * The CPUs to spread over, what they came from and what was left out;
+ * all owned. device is the one device of all the IRQs, or NULL.
+ */
+struct pool {
+	struct cpuset	*cpus;
+	enum source	 source;
+	const char	*asked;
+	char		*device;
+	int		 node;
+	struct cpuset	*isolated, *excluded, *offline;
+	char		*why;		/* what isolates them */
+};
+
+static void
+pool_free(struct pool *p)
+{
+	cpuset_free(p->cpus);
+	cpuset_free(p->isolated);
+	cpuset_free(p->excluded);
+	cpuset_free(p->offline);
+	free(p->device);
+	free(p->why);
+}
+
+/* The device's CPUs, the device and its node, or every online CPU. */
+static struct cpuset *
+device_pool(struct machine *m, struct pool *p, const struct irqs *irqs)
+{
+	struct cpuset *from = NULL;
+	char *dir;
+
+	p->source = POOL_ALL;
+	p->node = -1;
+	if ((dir = owner_dir(irqs, &p->device)) != NULL) {
+		if ((from = local_cpus(m, dir, &p->node)) != NULL)
+			p->source = p->node >= 0 ? POOL_NODE : POOL_LOCAL;
 		free(dir);
 	}
-	if (pool == NULL)
-		pool = xcpudup(m->online);
-	list = xformat(pool, false);
-	cpuset_and(pool, m->online);
-	cpuset_andnot(pool, exclude);
-	if (!isolated) {
-		iso = xcpudup(m->isolated);
-		if (named != NULL)
-			cpuset_andnot(iso, named);
-		cpuset_andnot(pool, iso);
-		cpuset_free(iso);
-	}
-	if (cpuset_empty(pool)) {
+	return from != NULL ? from : xcpudup(m->online);
+}
+
+/*
+ * The CPUs to spread over: asked for (numbered: those named by number),
+ * else the device's; less offline, excluded and, unless named by number
+ * or isolated is set, isolated ones. -1, already warned, when none is
+ * left.
+ */
+static int
+make_pool(struct machine *m, const struct cpuset *named,
+    const struct cpuset *numbered, const struct cpuset *exclude,
+    bool isolated, const struct irqs *irqs, struct pool *p)
+{
+	struct isolated iso;
+	struct cpuset *from;
+	char *list;
+
+	memset(p, 0, sizeof(*p));
+	if (named != NULL) {
+		from = xcpudup(named);
+		p->source = POOL_ASKED;
+		p->node = -1;
+	} else
+		from = device_pool(m, p, irqs);
+	p->cpus = xcpudup(from);
+	p->offline = xcpudup(from);
+	cpuset_andnot(p->offline, m->online);
+	cpuset_and(p->cpus, m->online);
+	p->excluded = xcpudup(p->cpus);
+	cpuset_and(p->excluded, exclude);
+	cpuset_andnot(p->cpus, exclude);
+	isolation_cpus(&iso, m);
+	p->isolated = xcpudup(p->cpus);
+	cpuset_and(p->isolated, iso.all);
+	if (numbered != NULL)
+		cpuset_andnot(p->isolated, numbered);
+	if (isolated)
+		cpuset_zero(p->isolated);
+	cpuset_andnot(p->cpus, p->isolated);
+	p->why = isolation_why(&iso, p->isolated);
+	isolation_cpus_free(&iso);
+	if (cpuset_empty(p->cpus)) {
+		list = xformat(from, false);
 		warnx("spread: no CPU of %s is left once offline, excluded "
 		    "and isolated CPUs are taken out", *list ? list : "(none)");
-		cpuset_free(pool);
-		pool = NULL;
+		free(list);
 	}
+	cpuset_free(from);
+	return cpuset_empty(p->cpus) ? -1 : 0;
+}
+
+/* ", 12-15 isolated (isolcpus=)": a part of what was left out. */
+static void
+left_out(FILE *fp, const char *sep, const struct cpuset *set,
+    const char *what, const char *why)
+{
+	char *list;
+
+	if (cpuset_empty(set))
+		return;
+	list = xformat(set, false);
+	fprintf(fp, "%s%s %s%s%s%s", sep, list, what, why ? " (" : "",
+	    why ? why : "", why ? ")" : "");
 	free(list);
-	return pool;
+}
+
+/*
+ * "spreading eth0's 8 IRQs over CPU 0-11: node 0 (eth0's node), 12-15
+ * isolated (isolcpus=) left out", on standard error.
+ */
+static void
+pool_note(struct machine *m, const struct pool *p, size_t n)
+{
+	char *list, *buf = NULL, *asked, *dev;
+	size_t size = 0;
+	FILE *fp;
+
+	if ((fp = open_memstream(&buf, &size)) == NULL ||
+	    (dev = escaped(p->device ? p->device : "")) == NULL ||
+	    (asked = escaped(p->asked ? p->asked : "")) == NULL)
+		err(EXIT_FAIL, NULL);
+	list = xformat(p->cpus, false);
+	fprintf(fp, "spreading %s%s%zu IRQ%s over CPU %s: ", dev,
+	    *dev ? "'s " : "", n, n == 1 ? "" : "s", list);
+	if (p->source == POOL_ASKED)
+		fprintf(fp, "%s as asked", asked);
+	else if (p->source == POOL_NODE)
+		fprintf(fp, "node %d (%s's node)", p->node, dev);
+	else if (p->source == POOL_LOCAL)
+		fprintf(fp, "%s's local CPUs", dev);
+	else if (machine_nnodes(m) < 2)
+		fputs("every CPU", fp);
+	else if (*dev)
+		fprintf(fp, "every node (%s has no NUMA node)", dev);
+	else
+		fputs("every node (no one device has all these IRQs)", fp);
+	left_out(fp, ", ", p->isolated, "isolated", p->why);
+	left_out(fp, ", ", p->excluded, "excluded", NULL);
+	left_out(fp, ", ", p->offline, "offline", NULL);
+	if (!cpuset_empty(p->isolated) || !cpuset_empty(p->excluded) ||
+	    !cpuset_empty(p->offline))
+		fputs(" left out", fp);
+	if (fclose(fp) != 0)
+		err(EXIT_FAIL, NULL);
+	warnx("%s", buf);
+	free(buf);
+	free(list);
+	free(asked);
+	free(dev);
+}
+
+/*
+ * ,"pool":{"cpus":"0-11","from":"node","device":"eth0","node":0,
+ * "isolated":"12-15","excluded":"","offline":""}
+ */
+static void
+pool_json(FILE *fp, const struct pool *p)
+{
+	static const char *const from[] = {
+		[POOL_ASKED] = "asked", [POOL_NODE] = "node",
+		[POOL_LOCAL] = "local", [POOL_ALL] = "all",
+	};
+	const struct cpuset *sets[] = { p->isolated, p->excluded,
+	    p->offline };
+	static const char *const keys[] = { "isolated", "excluded",
+	    "offline" };
+	char *list;
+	size_t i;
+
+	list = xformat(p->cpus, false);
+	fprintf(fp, ",\"pool\":{\"cpus\":\"%s\",\"from\":\"%s\","
+	    "\"device\":", list, from[p->source]);
+	free(list);
+	if (p->device != NULL)
+		json_string(fp, p->device);
+	else
+		fputs("null", fp);
+	if (p->node >= 0)
+		fprintf(fp, ",\"node\":%d", p->node);
+	else
+		fputs(",\"node\":null", fp);
+	for (i = 0; i < nitems(sets); i++) {
+		list = xformat(sets[i], false);
+		fprintf(fp, ",\"%s\":\"%s\"", keys[i], list);
+		free(list);
+	}
+	putc('}', fp);
 }
 
 /*
@@ -207,7 +376,7 @@ struct spread {
 	const char	*carg, *xarg;
 	bool		 dryrun, linear, isolated, quiet, xps;
 	int		 flags;
-	struct cpuset	*named, *exclude;
+	struct cpuset	*named, *numbered, *exclude;
 };
 
 static int
@@ -256,8 +425,9 @@ spread_cpus(struct spread *sp)
 	sp->exclude = xcpuset(sp->m.nbits);
 	if (sp->carg != NULL) {
 		sp->named = xcpuset(sp->m.nbits);
-		if (machine_cpus(&sp->m, sp->carg, CPUS_ONLINE, sp->named,
-		    &pe) != 0) {
+		sp->numbered = xcpuset(sp->m.nbits);
+		if (machine_cpus_numbered(&sp->m, sp->carg, CPUS_ONLINE,
+		    sp->named, sp->numbered, &pe) != 0) {
 			warnx("%s", pe.msg);
 			return EXIT_USAGE;
 		}
@@ -335,12 +505,13 @@ control_note(unsigned int irq)
 	free(raw);
 }
 
-/* -J, with --xps: the "xps" member. */
+/* -J: with --xps the "xps" member, then the "pool". */
 struct xps_json {
 	const struct change	*c;
 	const struct xq		*xq;
 	size_t			 nx;
 	bool			 on;
+	const struct pool	*pool;
 };
 
 static void
@@ -350,6 +521,7 @@ xps_member(void *arg)
 
 	if (xj->on)
 		xq_json(stdout, xj->c, xj->xq, xj->nx);
+	pool_json(stdout, xj->pool);
 }
 
 /*
@@ -360,7 +532,7 @@ xps_member(void *arg)
  */
 static int
 spread_irqs(struct spread *sp, const struct irqs *irqs,
-    const struct cpuset *pool)
+    const struct pool *pool)
 {
 	struct tally tl = { 0 }, tq = { 0 };
 	struct xps_json xj;
@@ -376,7 +548,7 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	int status = EXIT_OK, json = sp->flags & APPLY_JSON;
 	bool queues = false;
 
-	order = topology_order(&sp->m, pool, sp->linear, &n);
+	order = topology_order(&sp->m, pool->cpus, sp->linear, &n);
 	c = xcalloc(irqs->n, sizeof(*c));
 	sets = xcalloc(irqs->n, sizeof(*sets));
 	slot = xcalloc(irqs->n, sizeof(*slot));
@@ -436,7 +608,7 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	/* after result_status(): its note is not about these */
 	for (i = 0; json && i < nleft; i++)
 		tally_add(&tl, sp->flags, left[i], why[i], NULL, NULL, 0, NULL);
-	xj = (struct xps_json){ c, xq, sp->xps ? nx : 0, sp->xps };
+	xj = (struct xps_json){ c, xq, sp->xps ? nx : 0, sp->xps, pool };
 	result_json(&tl, sp->flags, xps_member, &xj);
 out:
 	xq_free(xq, nx);
@@ -459,10 +631,11 @@ spread_main(int argc, char *argv[])
 {
 	struct spread sp;
 	struct irqs irqs = { 0 };
-	struct cpuset *pool = NULL;
+	struct pool pool;
 	int status;
 
 	memset(&sp, 0, sizeof(sp));
+	memset(&pool, 0, sizeof(pool));
 	if ((status = spread_options(argc, argv, &sp)) != EXIT_OK)
 		return status;
 	if (machine_load(&sp.m) != 0)
@@ -471,16 +644,20 @@ spread_main(int argc, char *argv[])
 	    (status = exit_status(irqs_select_many(argc - optind,
 	    argv + optind, &irqs))) ==
 	    EXIT_OK) {
-		pool = make_pool(&sp.m, sp.named, sp.exclude, sp.isolated,
-		    &irqs);
-		if (pool == NULL)
+		if (make_pool(&sp.m, sp.named, sp.numbered, sp.exclude,
+		    sp.isolated, &irqs, &pool) != 0)
 			status = EXIT_USAGE;
-		else
-			status = spread_irqs(&sp, &irqs, pool);
+		else {
+			pool.asked = sp.carg;
+			if (!sp.quiet && !(sp.flags & APPLY_JSON))
+				pool_note(&sp.m, &pool, irqs.n);
+			status = spread_irqs(&sp, &irqs, &pool);
+		}
 	}
 	irqs_free(&irqs);
-	cpuset_free(pool);
+	pool_free(&pool);
 	cpuset_free(sp.named);
+	cpuset_free(sp.numbered);
 	cpuset_free(sp.exclude);
 	machine_free(&sp.m);
 	return status;

@@ -28,7 +28,7 @@ _irqaff_options()
 			--linear --include-isolated --xps -q --quiet) ;;
 	balance)
 		o=(-n --dry-run -v --verbose -J --json -i --interval -c --cpus
-			--xps -q --quiet) ;;
+			--include-isolated --xps -q --quiet) ;;
 	default)
 		o=(-m --mask -n --dry-run -v --verbose -J --json) ;;
 	isolate)

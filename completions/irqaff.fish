@@ -280,6 +280,8 @@ complete -c irqaff -n $c -s i -l interval -x \
     -d 'measure the rates over a number of seconds'
 complete -c irqaff -n $c -s c -l cpus -x -a '(__irqaff_cpus)' \
     -d 'the CPUs to use'
+complete -c irqaff -n $c -l include-isolated \
+    -d 'also use isolated and nohz_full CPUs'
 complete -c irqaff -n $c -l xps -d 'also move the XPS of their tx queues'
 complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
 complete -c irqaff -n '__irqaff_arg balance 0' -a '(__irqaff_irqs)'

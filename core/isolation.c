@@ -3,6 +3,7 @@
  * kernel places there, an irqbalance that does not ban them, a kernel
  * command line that says otherwise. Each finding says what to change.
  */
+#include <err.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,11 +36,28 @@ isolcpus_arg(struct isolation *is)
 	return arg;
 }
 
-/* The remedy for kernel-managed IRQs found on the CPUs. */
-static void
-note_managed(struct isolation *is, struct findings *out)
+/* The CPUs of a that are (in) or are not in b, as a list. */
+static char *
+overlap(const struct cpuset *a, const struct cpuset *b, bool in)
 {
-	char *arg;
+	struct cpuset *o = xcpudup(a);
+	char *list;
+
+	if (in)
+		cpuset_and(o, b);
+	else
+		cpuset_andnot(o, b);
+	list = xformat(o, false);
+	cpuset_free(o);
+	return list;
+}
+
+/* The remedy for kernel-managed IRQs found on the CPUs (on: where). */
+static void
+note_managed(struct isolation *is, const struct cpuset *on,
+    struct findings *out)
+{
+	char *arg, *list = overlap(is->cpus, on, true);
 
 	if (is->boot.isolcpus != NULL &&
 	    (is->boot.isolflags & ISOL_MANAGED_IRQ) &&
@@ -47,14 +65,16 @@ note_managed(struct isolation *is, struct findings *out)
 		findings_add(out, "managed", "isolcpus=%s already "
 		    "covers CPU %s; the kernel still places a managed IRQ "
 		    "there when no other CPU of its set is online (best "
-		    "effort)", is->boot.isolcpus_arg, is->list);
+		    "effort)", is->boot.isolcpus_arg, list);
+		free(list);
 		return;
 	}
 	arg = isolcpus_arg(is);
 	findings_add(out, "managed", "kernel-managed IRQs run on CPU "
 	    "%s; boot with %s to keep them off (the kernel treats it as "
-	    "best effort)", is->list, arg);
+	    "best effort)", list, arg);
 	free(arg);
+	free(list);
 }
 
 /* The exact line that makes irqbalance keep off the CPUs as well. */
@@ -93,39 +113,47 @@ static void
 note_cmdline(struct isolation *is, struct findings *out)
 {
 	struct bootargs *b = &is->boot;
-	char *house;
+	char *house, *list;
 
 	if (b->irqaffinity != NULL &&
 	    cpuset_intersects(b->irqaffinity, is->cpus)) {
 		house = xformat(is->house, false);
+		list = overlap(is->cpus, b->irqaffinity, true);
 		findings_add(out, "irqaffinity", "the kernel command "
 		    "line's irqaffinity=%s includes CPU %s: IRQs start there "
 		    "at boot; irqaffinity=%s would not", b->irqaffinity_arg,
-		    is->list, house);
+		    list, house);
+		free(list);
 		free(house);
 	}
-	if (b->isolcpus != NULL && !cpuset_subset(is->cpus, b->isolcpus))
+	if (b->isolcpus != NULL && !cpuset_subset(is->cpus, b->isolcpus)) {
+		list = overlap(is->cpus, b->isolcpus, false);
 		findings_add(out, "isolcpus", "the kernel command "
 		    "line's isolcpus=%s does not include CPU %s",
-		    b->isolcpus_arg, is->list);
-	if (b->nohz_full != NULL && !cpuset_subset(is->cpus, b->nohz_full))
+		    b->isolcpus_arg, list);
+		free(list);
+	}
+	if (b->nohz_full != NULL && !cpuset_subset(is->cpus, b->nohz_full)) {
+		list = overlap(is->cpus, b->nohz_full, false);
 		findings_add(out, "nohz_full", "the kernel command "
 		    "line's nohz_full=%s does not include CPU %s",
-		    b->nohz_full_arg, is->list);
+		    b->nohz_full_arg, list);
+		free(list);
+	}
 }
 
 /* The command line's values go into sentences: escaped once, here. */
 static void
-read_cmdline(struct isolation *is)
+read_cmdline(struct machine *m, struct bootargs *boot)
 {
-	char **args[] = { &is->boot.irqaffinity_arg, &is->boot.isolcpus_arg,
-	    &is->boot.nohz_full_arg };
+	char **args[] = { &boot->irqaffinity_arg, &boot->isolcpus_arg,
+	    &boot->nohz_full_arg };
 	char *buf, *raw;
 	size_t i;
 
 	if (procfs_read(PATH_PROC_CMDLINE, &buf) != 0)
 		return;
-	xparsed(bootargs_parse(buf, is->m->nbits, &is->boot));
+	xparsed(bootargs_parse(buf, m->nbits, boot));
 	free(buf);
 	for (i = 0; i < nitems(args); i++) {
 		if ((raw = *args[i]) == NULL)
@@ -133,6 +161,74 @@ read_cmdline(struct isolation *is)
 		*args[i] = xescaped(raw);
 		free(raw);
 	}
+}
+
+/*
+ * isolcpus= with domain (the sysfs isolated file) or managed_irq
+ * (housekeeping_isolcpus_setup(), HK_TYPE_MANAGED_IRQ: no sysfs file),
+ * and nohz_full= (the nohz_full file).
+ */
+void
+isolation_cpus(struct isolated *iso, struct machine *m)
+{
+	struct bootargs boot;
+
+	memset(&boot, 0, sizeof(boot));
+	read_cmdline(m, &boot);
+	iso->isolcpus = xcpudup(m->sys_isolated);
+	iso->nohz = xcpudup(m->sys_nohz);
+	if (boot.isolcpus != NULL &&
+	    (boot.isolflags & (ISOL_DOMAIN | ISOL_MANAGED_IRQ)))
+		cpuset_or(iso->isolcpus, boot.isolcpus);
+	if (boot.nohz_full != NULL)
+		cpuset_or(iso->nohz, boot.nohz_full);
+	iso->all = xcpudup(iso->isolcpus);
+	cpuset_or(iso->all, iso->nohz);
+	bootargs_free(&boot);
+}
+
+/* What keeps the CPUs of set isolated: "isolcpus=", "nohz_full=" or both. */
+char *
+isolation_why(const struct isolated *iso, const struct cpuset *set)
+{
+	bool i = cpuset_intersects(set, iso->isolcpus);
+	bool n = cpuset_intersects(set, iso->nohz);
+
+	return xstrdup(i && n ? "isolcpus=, nohz_full=" : i ? "isolcpus=" :
+	    "nohz_full=");
+}
+
+/* The isolated CPUs of a set IRQs are given, said once, if any. */
+void
+isolation_warn(const struct isolated *iso, const struct cpuset *want)
+{
+	struct cpuset *over = xcpudup(want);
+	char *list, *of, *why;
+
+	cpuset_and(over, iso->all);
+	if (!cpuset_empty(over)) {
+		list = xformat(over, false);
+		of = xformat(want, false);
+		why = isolation_why(iso, over);
+		warnx("warning: CPU %s%s%s %s isolated (%s): IRQs there "
+		    "interrupt the tasks isolated on them", list,
+		    cpuset_equal(over, want) ? "" : " of ",
+		    cpuset_equal(over, want) ? "" : of,
+		    cpuset_count(over) == 1 ? "is" : "are", why);
+		free(why);
+		free(of);
+		free(list);
+	}
+	cpuset_free(over);
+}
+
+void
+isolation_cpus_free(struct isolated *iso)
+{
+	cpuset_free(iso->all);
+	cpuset_free(iso->isolcpus);
+	cpuset_free(iso->nohz);
+	memset(iso, 0, sizeof(*iso));
 }
 
 void
@@ -146,15 +242,19 @@ isolation_load(struct isolation *is, struct machine *m,
 	cpuset_andnot(is->house, cpus);
 	is->list = xformat(cpus, false);
 	irqbalance_load(m, &is->ib);
-	read_cmdline(is);
+	read_cmdline(m, &is->boot);
 }
 
-/* The findings, in order; managed: a kernel-managed IRQ runs there. */
+/*
+ * The findings, in order; managed: where kernel-managed IRQs run on the
+ * CPUs, NULL or empty when none does.
+ */
 void
-isolation_notes(struct isolation *is, bool managed, struct findings *out)
+isolation_notes(struct isolation *is, const struct cpuset *managed,
+    struct findings *out)
 {
-	if (managed)
-		note_managed(is, out);
+	if (managed != NULL && !cpuset_empty(managed))
+		note_managed(is, managed, out);
 	note_irqbalance(is, out);
 	note_cmdline(is, out);
 }

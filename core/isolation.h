@@ -25,9 +25,25 @@ struct isolation {
 	struct bootargs		 boot;
 };
 
+/*
+ * The CPUs the kernel keeps from IRQs: isolcpus= (domain or managed_irq)
+ * and nohz_full=, as the command line or sysfs says; owned.
+ */
+struct isolated {
+	struct cpuset	*all;
+	struct cpuset	*isolcpus;
+	struct cpuset	*nohz;
+};
+
+void	 isolation_cpus(struct isolated *, struct machine *);
+char	*isolation_why(const struct isolated *, const struct cpuset *);
+void	 isolation_warn(const struct isolated *, const struct cpuset *);
+void	 isolation_cpus_free(struct isolated *);
+
 void	 isolation_load(struct isolation *, struct machine *,
 	    const struct cpuset *);
-void	 isolation_notes(struct isolation *, bool, struct findings *);
+void	 isolation_notes(struct isolation *, const struct cpuset *,
+	    struct findings *);
 bool	 isolation_irqbalance_ok(const struct isolation *);
 void	 isolation_free(struct isolation *);
 

@@ -78,8 +78,6 @@ machine_file(struct machine *m, const char *rel)
 int
 machine_load(struct machine *m)
 {
-	struct cpuset *nohz;
-
 	memset(m, 0, sizeof(*m));
 	if (machine_width(&m->nbits) != 0)
 		return -1;
@@ -87,12 +85,12 @@ machine_load(struct machine *m)
 		return -1;
 	if ((m->online = machine_file(m, PATH_CPU_ONLINE)) == NULL)
 		m->online = xcpudup(m->possible);
-	if ((m->isolated = machine_file(m, PATH_CPU_ISOLATED)) == NULL)
-		m->isolated = xcpuset(m->nbits);
-	if ((nohz = machine_file(m, PATH_CPU_NOHZ_FULL)) != NULL) {
-		cpuset_or(m->isolated, nohz);
-		cpuset_free(nohz);
-	}
+	if ((m->sys_isolated = machine_file(m, PATH_CPU_ISOLATED)) == NULL)
+		m->sys_isolated = xcpuset(m->nbits);
+	if ((m->sys_nohz = machine_file(m, PATH_CPU_NOHZ_FULL)) == NULL)
+		m->sys_nohz = xcpuset(m->nbits);
+	m->isolated = xcpudup(m->sys_isolated);
+	cpuset_or(m->isolated, m->sys_nohz);
 	return 0;
 }
 
@@ -107,6 +105,8 @@ machine_free(struct machine *m)
 	cpuset_free(m->possible);
 	cpuset_free(m->online);
 	cpuset_free(m->isolated);
+	cpuset_free(m->sys_isolated);
+	cpuset_free(m->sys_nohz);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -174,24 +174,29 @@ machine_nnodes(struct machine *m)
 	return m->nnodes;
 }
 
-/* node:K items are NUMA nodes; the rest is one kernel CPU list. */
+/*
+ * node:K items are NUMA nodes; the rest is one kernel CPU list, whose
+ * items that do not start with "all" name CPUs by number (numbered).
+ */
 static int
 cpus_nodes(struct machine *m, const char *arg, struct cpuset *out,
-    struct perr *pe)
+    struct cpuset *numbered, struct perr *pe)
 {
 	struct cpuset *node = xcpuset(m->nbits);
 	const char *errstr;
-	char *copy = xstrdup(arg), *rest, *item, *p, rel[96];
+	char *copy = xstrdup(arg), *rest, *whole, *dst, *item, *p, rel[96];
 	size_t size = strlen(arg) + 2;
 	long long k;
 	int rc = 0;
 
 	rest = xcalloc(1, size);
+	whole = xcalloc(1, size);
 	cpuset_zero(out);
 	for (p = copy; rc == 0 && (item = strsep(&p, ",")) != NULL;) {
 		if (strncmp(item, "node:", 5) != 0) {
-			strlcat(rest, ",", size);
-			strlcat(rest, item, size);
+			dst = strncasecmp(item, "all", 3) == 0 ? whole : rest;
+			strlcat(dst, ",", size);
+			strlcat(dst, item, size);
 			continue;
 		}
 		k = strtonum(item + 5, 0, 65535, &errstr);
@@ -207,12 +212,25 @@ cpus_nodes(struct machine *m, const char *arg, struct cpuset *out,
 		else
 			cpuset_or(out, node);
 	}
-	if (rc == 0 && (rc = cpulist_parse(node, rest, pe)) == 0)
+	if (rc == 0 && (rc = cpulist_parse(node, rest, pe)) == 0) {
+		cpuset_or(out, node);
+		if (numbered != NULL)
+			cpuset_copy(numbered, node);
+	}
+	if (rc == 0 && *whole && (rc = cpulist_parse(node, whole, pe)) == 0)
 		cpuset_or(out, node);
 	cpuset_free(node);
 	free(copy);
 	free(rest);
+	free(whole);
 	return rc;
+}
+
+int
+machine_cpus(struct machine *m, const char *arg, int flags,
+    struct cpuset *out, struct perr *pe)
+{
+	return machine_cpus_numbered(m, arg, flags, out, NULL, pe);
 }
 
 /*
@@ -220,6 +238,8 @@ cpus_nodes(struct machine *m, const char *arg, struct cpuset *out,
  * starts with 0x or CPUS_MASK is given, or "none". With CPUS_ONLINE it
  * must name an online CPU: the kernel would otherwise fall back to its
  * default affinity in silence. The sentence in pe names the operand.
+ * numbered, when given, gets the CPUs named by number: a mask's, and
+ * those of list items other than node:K and all.
  */
 /* How a CPU-set operand is read, as its messages name it: "list", "mask". */
 const char *
@@ -230,14 +250,16 @@ machine_cpus_kind(const char *arg, int flags)
 }
 
 int
-machine_cpus(struct machine *m, const char *arg, int flags,
-    struct cpuset *out, struct perr *pe)
+machine_cpus_numbered(struct machine *m, const char *arg, int flags,
+    struct cpuset *out, struct cpuset *numbered, struct perr *pe)
 {
 	const char *kind = machine_cpus_kind(arg, flags);
 	bool mask = strcmp(kind, "mask") == 0;
 	struct perr why;
 	int rc;
 
+	if (numbered != NULL)
+		cpuset_zero(numbered);
 	/* the kernel stops at a newline; an argument is used whole */
 	if (strcspn(arg, "\n") + 1 < strlen(arg))
 		rc = perr_set(&why, EINVAL, "a newline before the end");
@@ -245,10 +267,12 @@ machine_cpus(struct machine *m, const char *arg, int flags,
 		/* no CPU: what clears a queue's XPS or RPS */
 		cpuset_zero(out);
 		rc = 0;
-	} else if (mask)
+	} else if (mask) {
 		rc = cpumask_parse(out, arg, &why);
-	else
-		rc = cpus_nodes(m, arg, out, &why);
+		if (rc == 0 && numbered != NULL)
+			cpuset_copy(numbered, out);
+	} else
+		rc = cpus_nodes(m, arg, out, numbered, &why);
 	if (rc == 0 && (flags & (CPUS_NONEMPTY | CPUS_ONLINE)) &&
 	    cpuset_empty(out))
 		rc = perr_set(&why, EINVAL, "selects no CPU");

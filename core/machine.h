@@ -27,6 +27,8 @@ struct machine {
 	struct cpuset	*possible;
 	struct cpuset	*online;
 	struct cpuset	*isolated;	/* isolated plus nohz_full */
+	struct cpuset	*sys_isolated;	/* the isolated file alone */
+	struct cpuset	*sys_nohz;	/* the nohz_full file alone */
 	struct node	*nodes;
 	size_t		 nnodes;
 	bool		 nodes_read;
@@ -48,6 +50,8 @@ struct cpuset	*machine_file(struct machine *, const char *);
 const char	*machine_cpus_kind(const char *, int);
 int		 machine_cpus(struct machine *, const char *, int,
 		    struct cpuset *, struct perr *);
+int		 machine_cpus_numbered(struct machine *, const char *, int,
+		    struct cpuset *, struct cpuset *, struct perr *);
 void		 machine_note_offline(const struct machine *,
 		    const struct cpuset *);
 const struct cpuset *machine_node(struct machine *, int);

@@ -18,8 +18,30 @@
 #include "procfs.h"
 
 /*
+ * Whether an IRQ of the plan serves a tx queue of the interface, by its
+ * IRQs' names alone: the queues of no other interface are read.
+ */
+static bool
+serves_plan(const char *name, const struct change *c, size_t k)
+{
+	struct nqirq *v;
+	char *dev = netif_device(name);
+	size_t n, i, ci;
+	bool yes = false;
+
+	netif_irqs(name, dev, &v, &n);
+	for (i = 0; !yes && i < n; i++)
+		for (ci = 0; !yes && ci < k; ci++)
+			yes = c[ci].irq == v[i].irq &&
+			    (v[i].serve == QS_COMBINED || v[i].serve == QS_TX);
+	free(v);
+	free(dev);
+	return yes;
+}
+
+/*
  * The tx queues the planned IRQs serve (netif_match(), as queues finds
- * them), in interface and queue order; a queue without xps_cpus (a device
+ * them), in interface and queue order, read only on their interfaces; a queue without xps_cpus (a device
  * of one queue) is left out. 0, or -EIO after saying which mask file
  * cannot be read or written as it is; cmd names the command in the
  * warning that no queue follows.
@@ -40,6 +62,8 @@ xq_plan(struct machine *m, const char *cmd, const struct change *c,
 	if (netif_names(&names, &nn) != 0)
 		return -EIO;
 	for (i = 0; i < nn; i++) {
+		if (!serves_plan(names[i], c, k))
+			continue;
 		if ((rc = netif_read(m, names[i], &nif)) != 0) {
 			if (rc != -ENODEV && rc != -ENOENT)
 				status = -EIO;

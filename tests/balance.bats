@@ -203,7 +203,7 @@ plan_lines() {
 	measure "24 1 3000 25 1 1000" -J -n
 	assert_equal "$rc" 0
 	run jq -c 'del(.interval) | .plan[].rate |= (. > 0) | .loads[].before.rate |= (. >= 0) | .loads[].after.rate |= (. >= 0)' "$out"
-	assert_output '{"dry_run":true,"changed":[{"irq":25,"name":"b","old":"0","new":"1"}],"unchanged":1,"failed":[],"managed":[],"unmovable":[],"cpus":"0-1","imbalance":{"before":2,"after":1.5},"plan":[{"irq":24,"name":"a\"\u001b","count":3000,"rate":true,"old":"0","new":"0"},{"irq":25,"name":"b","count":1000,"rate":true,"old":"0","new":"1"}],"loads":[{"cpu":0,"eligible":true,"before":{"count":4000,"rate":true},"after":{"count":3000,"rate":true}},{"cpu":1,"eligible":true,"before":{"count":0,"rate":true},"after":{"count":1000,"rate":true}}]}'
+	assert_output '{"dry_run":true,"changed":[{"irq":25,"name":"b","old":"0","new":"1"}],"unchanged":1,"failed":[],"managed":[],"unmovable":[],"cpus":"0-1","isolated":"","imbalance":{"before":2,"after":1.5},"plan":[{"irq":24,"name":"a\"\u001b","count":3000,"rate":true,"old":"0","new":"0"},{"irq":25,"name":"b","count":1000,"rate":true,"old":"0","new":"1"}],"loads":[{"cpu":0,"eligible":true,"before":{"count":4000,"rate":true},"after":{"count":3000,"rate":true}},{"cpu":1,"eligible":true,"before":{"count":0,"rate":true},"after":{"count":1000,"rate":true}}]}'
 	run jq '.interval > 0.9 and .interval < 5' "$out"
 	assert_output true
 	run lists 24 25
@@ -377,7 +377,7 @@ imbalance_of() {
 	measure "24 1 300 25 1 200" -J
 	assert_equal "$rc" 0
 	run jq -c 'keys_unsorted' "$out"
-	assert_output '["dry_run","changed","unchanged","failed","managed","unmovable","interval","cpus","imbalance","plan","loads"]'
+	assert_output '["dry_run","changed","unchanged","failed","managed","unmovable","interval","cpus","isolated","imbalance","plan","loads"]'
 	[[ $(<"$err") == 'irqaff: warning: irqbalance is running and may move'* ]]
 	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --irq 24=a --affinity 0 \
 		--irq 25=b --affinity 0 --irqbalance

@@ -74,14 +74,15 @@ setup() {
 	nic --irqbalance
 	run --separate-stderr irqaff spread -c 1 24
 	assert_success
-	[[ $stderr == "irqaff: warning: irqbalance is running"* ]] ||
+	assert_equal "${stderr_lines[0]}" 'irqaff: spreading 1 IRQ over CPU 1: 1 as asked'
+	[[ ${stderr_lines[1]} == "irqaff: warning: irqbalance is running"* ]] ||
 		fail "no irqbalance warning: $stderr"
 	run --separate-stderr irqaff spread -q -c 1 24
 	assert_success
 	assert_equal "$stderr" ""
 	run --separate-stderr irqaff spread -n -c 1 24
 	assert_success
-	assert_equal "$stderr" ""
+	assert_equal "$stderr" 'irqaff: spreading 1 IRQ over CPU 1: 1 as asked'
 	assert_file "$(list_of 24)" $'1\n'
 }
 
@@ -129,7 +130,7 @@ socket() {
 	assert_success
 	assert_equal "$stderr" ""
 	mkdir "$ROOT/run/irqbalance"
-	run --separate-stderr irqaff spread -c 2 41
+	run --separate-stderr irqaff spread -q -c 2 41
 	assert_success
 	assert_equal "$stderr" ""
 	assert_file "$(list_of 41)" $'2\n'

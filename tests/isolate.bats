@@ -109,13 +109,13 @@ CPU 4-7: not isolated from interrupts'
 	run --separate-stderr -1 irqaff isolate --check 0-1
 	assert_output 'irq 24 a: managed, on CPU 0
 irq 26 c: movable, move pending to CPU 2-3, on CPU 0
-managed: kernel-managed IRQs run on CPU 0-1; boot with isolcpus=managed_irq,0-1 to keep them off (the kernel treats it as best effort)
+managed: kernel-managed IRQs run on CPU 0; boot with isolcpus=managed_irq,0-1 to keep them off (the kernel treats it as best effort)
 CPU 0-1: not isolated from interrupts, but user space can do no more'
 	run --separate-stderr -0 irqaff isolate --check --accept -q 0-1
 	assert_output ''
 	settle 26
 	run --separate-stderr -1 irqaff isolate --check -J 0-1
-	assert_output '{"cpus":"0-1","isolated":false,"accepted":true,"default":"2-7","irqs":[{"irq":24,"name":"a","kind":"managed","requested":"0-7","effective":"0"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 0-1; boot with isolcpus=managed_irq,0-1 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_output '{"cpus":"0-1","isolated":false,"accepted":true,"default":"2-7","irqs":[{"irq":24,"name":"a","kind":"managed","requested":"0-7","effective":"0"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 0; boot with isolcpus=managed_irq,0-1 to keep them off (the kernel treats it as best effort)"}]}'
 }
 
 @test "without effective_affinity, --check goes by the requested CPUs" {
@@ -133,7 +133,7 @@ CPU 1: not isolated from interrupts'
 	assert_output ''
 	assert_equal "$stderr" 'irqaff: irq 25 b: managed by the kernel, runs on CPU 5
 irqaff: irq 27 d: managed by the kernel, runs on CPU 7
-irqaff: note: managed: kernel-managed IRQs run on CPU 4-7; boot with isolcpus=managed_irq,4-7 to keep them off (the kernel treats it as best effort)'
+irqaff: note: managed: kernel-managed IRQs run on CPU 5,7; boot with isolcpus=managed_irq,4-7 to keep them off (the kernel treats it as best effort)'
 	assert_equal "$(lists 24 25 26 27)" $'0-3\n4-7\n0-1\n6-7'
 	run --separate-stderr -0 irqaff isolate -n 4-7
 	assert_output $'irq 25: managed by the kernel, left alone\nirq 27: managed by the kernel, left alone'
@@ -144,7 +144,7 @@ irqaff: note: managed: kernel-managed IRQs run on CPU 4-7; boot with isolcpus=ma
 	run --separate-stderr -0 faulty "$(irq_dir 27)/smp_affinity_list:EIO" \
 		irqaff isolate 6-7
 	assert_equal "$stderr" 'irqaff: irq 27 d: cannot be moved by user space, runs on CPU 7
-irqaff: note: unmovable: IRQs that user space cannot move run on CPU 6-7: kernel-managed, per-CPU or no-balancing, which the kernel does not say without irq debugfs'
+irqaff: note: unmovable: IRQs that user space cannot move run on CPU 7: kernel-managed, per-CPU or no-balancing, which the kernel does not say without irq debugfs'
 	assert_equal "$(lists 24 25 27)" $'0-5\n4-5\n6-7'
 }
 
@@ -159,8 +159,8 @@ irqaff: note: unmovable: IRQs that user space cannot move run on CPU 6-7: kernel
 	tree --cmdline 'BOOT_IMAGE=/boot/vmlinuz-6.1.0-13-amd64 root=UUID=0b1e ro quiet irqaffinity=0-7 isolcpus=4-5 nohz_full=5'
 	run --separate-stderr -0 irqaff isolate 4-7
 	assert_equal "$stderr" "irqaff: note: irqaffinity: the kernel command line's irqaffinity=0-7 includes CPU 4-7: IRQs start there at boot; irqaffinity=0-3 would not
-irqaff: note: isolcpus: the kernel command line's isolcpus=4-5 does not include CPU 4-7
-irqaff: note: nohz_full: the kernel command line's nohz_full=5 does not include CPU 4-7"
+irqaff: note: isolcpus: the kernel command line's isolcpus=4-5 does not include CPU 6-7
+irqaff: note: nohz_full: the kernel command line's nohz_full=5 does not include CPU 4,6-7"
 	run --separate-stderr -0 irqaff isolate -q 4-7
 	assert_equal "$stderr" ''
 }
@@ -226,11 +226,11 @@ CPU 4-7: not isolated from interrupts"
 @test "isolate -J: the result, with the default and the managed IRQs that stay" {
 	tree --managed 27
 	run --separate-stderr -0 irqaff isolate -J 6-7
-	assert_output '{"cpus":"6-7","dry_run":false,"default":{"old":"0-7","new":"0-5","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-5"},{"irq":25,"name":"b","old":"4-7","new":"4-5"}],"unchanged":1,"failed":[],"managed":[{"irq":27,"name":"d"}],"unmovable":[],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 6-7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_output '{"cpus":"6-7","dry_run":false,"default":{"old":"0-7","new":"0-5","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-5"},{"irq":25,"name":"b","old":"4-7","new":"4-5"}],"unchanged":1,"failed":[],"managed":[{"irq":27,"name":"d"}],"unmovable":[],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
 	assert_equal "$stderr" ''
 	assert_equal "$(lists 24 25 26 27)" $'0-5\n4-5\n0-1\n6-7'
 	run --separate-stderr -0 irqaff isolate -J -v 6-7
-	assert_output '{"cpus":"6-7","dry_run":false,"default":{"old":"0-5","new":"0-5","result":"unchanged"},"changed":[],"unchanged":3,"failed":[],"managed":[{"irq":27,"name":"d"}],"unmovable":[],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 6-7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_output '{"cpus":"6-7","dry_run":false,"default":{"old":"0-5","new":"0-5","result":"unchanged"},"changed":[],"unchanged":3,"failed":[],"managed":[{"irq":27,"name":"d"}],"unmovable":[],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
 	assert_equal "$stderr" ''
 }
 
@@ -248,7 +248,7 @@ CPU 4-7: not isolated from interrupts"
 	tree
 	run --separate-stderr -3 faulty "$(irq_dir 25)/smp_affinity_list:EINVAL,$(irq_dir 27)/smp_affinity_list:EIO" \
 		irqaff isolate -J 4-7
-	assert_output '{"cpus":"4-7","dry_run":false,"default":{"old":"0-7","new":"0-3","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-3"}],"unchanged":1,"failed":[{"irq":25,"name":"b","new":"0-3","errno":"EINVAL","error":"cannot set 0-3: the kernel refused the CPU set (Invalid argument)"}],"managed":[],"unmovable":[{"irq":27,"name":"d"}],"stuck":[{"irq":27,"name":"d","kind":"unmovable","effective":"7"}],"findings":[{"code":"unmovable","text":"IRQs that user space cannot move run on CPU 4-7: kernel-managed, per-CPU or no-balancing, which the kernel does not say without irq debugfs"}]}'
+	assert_output '{"cpus":"4-7","dry_run":false,"default":{"old":"0-7","new":"0-3","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-3"}],"unchanged":1,"failed":[{"irq":25,"name":"b","new":"0-3","errno":"EINVAL","error":"cannot set 0-3: the kernel refused the CPU set (Invalid argument)"}],"managed":[],"unmovable":[{"irq":27,"name":"d"}],"stuck":[{"irq":27,"name":"d","kind":"unmovable","effective":"7"}],"findings":[{"code":"unmovable","text":"IRQs that user space cannot move run on CPU 7: kernel-managed, per-CPU or no-balancing, which the kernel does not say without irq debugfs"}]}'
 	assert_equal "$stderr" 'irqaff: irq 25: cannot set 0-3: the kernel refused the CPU set (Invalid argument)'
 }
 
@@ -338,7 +338,7 @@ CPU 3: not isolated from interrupts'
 	assert_output 'irq 24 a: managed, on CPU 0
 irq 25 b: movable, move pending to CPU 4,6-7, on CPU 5
 irq 26 c: movable, move pending to CPU 1, on CPU 0
-managed: kernel-managed IRQs run on CPU 0,5; boot with isolcpus=managed_irq,0,5 to keep them off (the kernel treats it as best effort)
+managed: kernel-managed IRQs run on CPU 0; boot with isolcpus=managed_irq,0,5 to keep them off (the kernel treats it as best effort)
 CPU 0,5: not isolated from interrupts, but user space can do no more'
 	run --separate-stderr -0 irqaff isolate --check --accept 0,5
 	run --separate-stderr -0 irqaff isolate --check --accept -J 0,5
@@ -390,4 +390,20 @@ CPU 3: isolated from interrupts'
 	assert_equal "$stderr" ''
 	assert_file "$ROOT/proc/irq/default_smp_affinity" $'c\n'
 	assert_equal "$(lists 24)" '2-3'
+}
+
+@test "isolate names only the CPUs a note is about, and leaves out IRQs with no handler" {
+	tree --irq 31 --affinity 6-7 --irq 32 --affinity 5 --unmovable 32 --debugfs
+	printf '3f\n' >"$ROOT/proc/irq/default_smp_affinity"
+	run --separate-stderr -1 irqaff isolate --check 4-7
+	assert_line 'default: default_smp_affinity 0-5 includes CPU 4-5: new IRQs start there'
+	refute_line --partial 'irq 31'
+	refute_line --partial 'irq 32'
+	run --separate-stderr -1 irqaff isolate --check -J 4-7
+	refute_output --partial '"irq":31'
+	refute_output --partial '"irq":32'
+	# isolate still moves the movable one, and says nothing of the other
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_equal "$stderr" ''
+	assert_file "$(list_of 31)" $'0-3\n'
 }

@@ -51,7 +51,7 @@ assert_written() {
 	run --separate-stderr irqaff spread -n 'eth0-TxRx-*'
 	assert_success
 	assert_plan 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31
-	assert_equal "$stderr" ""
+	assert_equal "$stderr" "irqaff: spreading eth0's 16 IRQs over CPU 8-15,24-31: node 1 (eth0's node)"
 }
 
 @test "spread of a device wraps around when it has more IRQs than CPUs" {
@@ -70,7 +70,7 @@ $(txrx 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 8)"
 	run --separate-stderr irqaff spread 'eth0-TxRx-*'
 	assert_success
 	assert_output ""
-	assert_equal "$stderr" ""
+	assert_equal "$stderr" "irqaff: spreading eth0's 16 IRQs over CPU 8-15,24-31: node 1 (eth0's node)"
 	assert_written "$plan"
 	assert_file "$(list_of 24)" $'0-31\n'
 }
@@ -151,11 +151,11 @@ irq 26: 0-31 -> 10"
 	run --separate-stderr irqaff spread -n -c 0-1,8,10 -x node:0 25-27
 	assert_success
 	assert_plan 8 10 8
-	assert_equal "$stderr" ""
+	assert_equal "$stderr" "irqaff: spreading 3 IRQs over CPU 8,10: 0-1,8,10 as asked, 0-1 excluded left out"
 	run --separate-stderr irqaff spread -n -x 0x8500 25-27
 	assert_success
 	assert_plan 11 12 13
-	assert_equal "$stderr" ""
+	assert_equal "$stderr" "irqaff: spreading eth0's 3 IRQs over CPU 11-14,24-25,27-31: node 1 (eth0's node), 9,26 isolated (isolcpus=, nohz_full=), 8,10 excluded left out"
 }
 
 @test "spread -c with an offline CPU notes it and uses the online ones" {
@@ -163,7 +163,8 @@ irq 26: 0-31 -> 10"
 	run --separate-stderr irqaff spread -n --cpus 14-15 25-26
 	assert_success
 	assert_plan 14 14
-	assert_equal "$stderr" "irqaff: note: CPU 15 is offline"
+	assert_equal "$stderr" "irqaff: note: CPU 15 is offline
+irqaff: spreading 2 IRQs over CPU 14: 14-15 as asked, 15 offline left out"
 }
 
 @test "spread puts every IRQ on the one CPU of a pool of one" {
@@ -207,7 +208,7 @@ irq 29 eth1-TxRx-1: 3"
 	local before
 	before=$(tree_sum)
 	run --separate-stderr -0 irqaff spread -n -J 60-61
-	assert_output '{"dry_run":true,"changed":[{"irq":60,"name":"we\"ird\\x","old":"0-3","new":"0"},{"irq":61,"name":"a, b","old":"0-3","new":"1"}],"unchanged":0,"failed":[],"managed":[],"unmovable":[]}'
+	assert_output '{"dry_run":true,"changed":[{"irq":60,"name":"we\"ird\\x","old":"0-3","new":"0"},{"irq":61,"name":"a, b","old":"0-3","new":"1"}],"unchanged":0,"failed":[],"managed":[],"unmovable":[],"pool":{"cpus":"0-3","from":"all","device":null,"node":null,"isolated":"","excluded":"","offline":""}}'
 	assert_equal "$stderr" ''
 	assert_equal "$(tree_sum)" "$before"
 }
@@ -215,28 +216,28 @@ irq 29 eth1-TxRx-1: 3"
 @test "spread -J writes the plan and prints the result; a second run changes nothing" {
 	nic
 	run --separate-stderr -0 irqaff spread --json -c 2-3 24-26
-	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"eth0","old":"0-31","new":"2"},{"irq":25,"name":"eth0-TxRx-0","old":"0-31","new":"3"},{"irq":26,"name":"eth0-TxRx-1","old":"0-31","new":"2"}],"unchanged":0,"failed":[],"managed":[],"unmovable":[]}'
+	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"eth0","old":"0-31","new":"2"},{"irq":25,"name":"eth0-TxRx-0","old":"0-31","new":"3"},{"irq":26,"name":"eth0-TxRx-1","old":"0-31","new":"2"}],"unchanged":0,"failed":[],"managed":[],"unmovable":[],"pool":{"cpus":"2-3","from":"asked","device":null,"node":null,"isolated":"","excluded":"","offline":""}}'
 	assert_equal "$stderr" ''
 	assert_file "$(list_of 24)" $'2\n'
 	assert_file "$(list_of 25)" $'3\n'
 	assert_file "$(list_of 26)" $'2\n'
 	run --separate-stderr -0 irqaff spread -J -v -c 2-3 24-26
-	assert_output '{"dry_run":false,"changed":[],"unchanged":3,"failed":[],"managed":[],"unmovable":[]}'
+	assert_output '{"dry_run":false,"changed":[],"unchanged":3,"failed":[],"managed":[],"unmovable":[],"pool":{"cpus":"2-3","from":"asked","device":null,"node":null,"isolated":"","excluded":"","offline":""}}'
 	run --separate-stderr -0 irqaff spread -n -J -c 2-3 24-26
-	assert_output '{"dry_run":true,"changed":[],"unchanged":3,"failed":[],"managed":[],"unmovable":[]}'
+	assert_output '{"dry_run":true,"changed":[],"unchanged":3,"failed":[],"managed":[],"unmovable":[],"pool":{"cpus":"2-3","from":"asked","device":null,"node":null,"isolated":"","excluded":"","offline":""}}'
 }
 
 @test "spread -J lists the managed IRQs it leaves out, and the failed ones" {
 	make_root --cpus 4 --irq 24=a --irq 25=b --irq 26=c --managed 25
 	run --separate-stderr -3 faulty "$(irq_dir 26)/smp_affinity_list:EBUSY" \
 		irqaff spread -J 24-26
-	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"a","old":"0-3","new":"0"}],"unchanged":0,"failed":[{"irq":26,"name":"c","new":"1","errno":"EBUSY","error":"cannot set 1: a previous move of this IRQ is still pending (Device or resource busy)"}],"managed":[{"irq":25,"name":"b"}],"unmovable":[]}'
+	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"a","old":"0-3","new":"0"}],"unchanged":0,"failed":[{"irq":26,"name":"c","new":"1","errno":"EBUSY","error":"cannot set 1: a previous move of this IRQ is still pending (Device or resource busy)"}],"managed":[{"irq":25,"name":"b"}],"unmovable":[],"pool":{"cpus":"0-3","from":"all","device":null,"node":null,"isolated":"","excluded":"","offline":""}}'
 	assert_equal "${stderr_lines[0]}" 'irqaff: note: 1 kernel-managed IRQ left out of the plan'
 	assert_equal "${stderr_lines[1]}" 'irqaff: irq 26: cannot set 1: a previous move of this IRQ is still pending (Device or resource busy)'
 	assert_equal "${#stderr_lines[@]}" 2
 	run --separate-stderr -1 faulty "$(irq_dir 26)/smp_affinity_list:EBUSY" \
 		irqaff spread -J 24-26
-	assert_output '{"dry_run":false,"changed":[],"unchanged":1,"failed":[{"irq":26,"name":"c","new":"1","errno":"EBUSY","error":"cannot set 1: a previous move of this IRQ is still pending (Device or resource busy)"}],"managed":[{"irq":25,"name":"b"}],"unmovable":[]}'
+	assert_output '{"dry_run":false,"changed":[],"unchanged":1,"failed":[{"irq":26,"name":"c","new":"1","errno":"EBUSY","error":"cannot set 1: a previous move of this IRQ is still pending (Device or resource busy)"}],"managed":[{"irq":25,"name":"b"}],"unmovable":[],"pool":{"cpus":"0-3","from":"all","device":null,"node":null,"isolated":"","excluded":"","offline":""}}'
 }
 
 @test "spread -n writes nothing" {
@@ -372,8 +373,9 @@ topology_opens() {
 	assert_line --index 0 'irq 25 virtio0-input.0: 0'
 	refute_line --partial 'irq 32 '
 	run -0 --separate-stderr irqaff spread -n dev:eth0
-	assert_equal "$stderr" 'irqaff: note: irq 24 virtio0-config serves no queue; left where it is
-irqaff: note: 1 kernel-managed IRQ left out of the plan'
+	assert_equal "$stderr" "irqaff: spreading eth0's 9 IRQs over CPU 0-7: node 0 (eth0's node)
+irqaff: note: irq 24 virtio0-config serves no queue; left where it is
+irqaff: note: 1 kernel-managed IRQ left out of the plan"
 	assert_equal "$(tree_sum)" "$before"
 }
 
@@ -388,7 +390,8 @@ irq 29 virtio0-input.2: 2
 irq 30 virtio0-output.2: 2
 irq 31 virtio0-input.3: 3
 irq 32 virtio0-output.3: 3'
-	assert_equal "$stderr" 'irqaff: note: irq 24 virtio0-config serves no queue; left where it is'
+	assert_equal "$stderr" "irqaff: spreading eth0's 9 IRQs over CPU 0-7: node 0 (eth0's node)
+irqaff: note: irq 24 virtio0-config serves no queue; left where it is"
 	run -0 --separate-stderr irqaff spread -q --xps dev:eth0
 	assert_output ''
 	assert_equal "$(lists 24 25 26 27 28 29 30 31 32)" "0-7
@@ -408,7 +411,7 @@ irq 32 virtio0-output.3: 3'
 	# a selection of the config IRQ alone is spread as asked
 	run -0 --separate-stderr irqaff spread -n -c 5 virtio0-config
 	assert_output 'irq 24 virtio0-config: 5'
-	assert_equal "$stderr" ''
+	assert_equal "$stderr" 'irqaff: spreading 1 IRQ over CPU 5: 5 as asked'
 }
 
 @test "spread of e1000e, vmxnet3 and split vectors: pairs together, link and event vectors left alone" {
@@ -428,7 +431,8 @@ irq 33 eth3-rx-0: 7
 irq 34 eth3-rx-1: 4
 irq 35 eth3-tx-0: 7
 irq 36 eth3-tx-1: 4'
-	assert_equal "$stderr" 'irqaff: note: irq 26 eth1 serves no queue; left where it is
+	assert_equal "$stderr" 'irqaff: spreading 13 IRQs over CPU 4-7: 4-7 as asked
+irqaff: note: irq 26 eth1 serves no queue; left where it is
 irqaff: note: irq 31 eth2-event-4 serves no queue; left where it is
 irqaff: note: irq 32 eth3 serves no queue; left where it is'
 	run -0 --separate-stderr irqaff spread -q -c 4-7 dev:eth1,dev:eth2,dev:eth3

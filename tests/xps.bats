@@ -388,7 +388,7 @@ tx-7 01'
 	assert_output ''
 	unchanged
 	run -0 --separate-stderr irqaff spread -q -J --xps dev:eth0
-	assert_output '{"dry_run":false,"changed":[],"unchanged":9,"failed":[],"managed":[],"unmovable":[],"xps":[{"dev":"eth0","queue":"tx-0","old":"1","new":"1","result":"unchanged"},{"dev":"eth0","queue":"tx-1","old":"2","new":"2","result":"unchanged"},{"dev":"eth0","queue":"tx-2","old":"3","new":"3","result":"unchanged"},{"dev":"eth0","queue":"tx-3","old":"4","new":"4","result":"unchanged"},{"dev":"eth0","queue":"tx-4","old":"5","new":"5","result":"unchanged"},{"dev":"eth0","queue":"tx-5","old":"6","new":"6","result":"unchanged"},{"dev":"eth0","queue":"tx-6","old":"7","new":"7","result":"unchanged"},{"dev":"eth0","queue":"tx-7","old":"0","new":"0","result":"unchanged"}]}'
+	assert_output '{"dry_run":false,"changed":[],"unchanged":9,"failed":[],"managed":[],"unmovable":[],"xps":[{"dev":"eth0","queue":"tx-0","old":"1","new":"1","result":"unchanged"},{"dev":"eth0","queue":"tx-1","old":"2","new":"2","result":"unchanged"},{"dev":"eth0","queue":"tx-2","old":"3","new":"3","result":"unchanged"},{"dev":"eth0","queue":"tx-3","old":"4","new":"4","result":"unchanged"},{"dev":"eth0","queue":"tx-4","old":"5","new":"5","result":"unchanged"},{"dev":"eth0","queue":"tx-5","old":"6","new":"6","result":"unchanged"},{"dev":"eth0","queue":"tx-6","old":"7","new":"7","result":"unchanged"},{"dev":"eth0","queue":"tx-7","old":"0","new":"0","result":"unchanged"}],"pool":{"cpus":"0-7","from":"node","device":"eth0","node":0,"isolated":"","excluded":"","offline":""}}'
 	unchanged
 }
 
@@ -396,11 +396,11 @@ tx-7 01'
 	make_root --cpus 4 --nic eth0:2 --queues --xps eth0:1=2
 	snapshot
 	run -0 --separate-stderr irqaff spread -n -J --xps dev:eth0
-	assert_output '{"dry_run":true,"changed":[{"irq":24,"name":"eth0","old":"0-3","new":"0"},{"irq":25,"name":"eth0-TxRx-0","old":"0-3","new":"1"},{"irq":26,"name":"eth0-TxRx-1","old":"0-3","new":"2"}],"unchanged":0,"failed":[],"managed":[],"unmovable":[],"xps":[{"dev":"eth0","queue":"tx-0","old":"","new":"1","result":"changed"},{"dev":"eth0","queue":"tx-1","old":"2","new":"2","result":"unchanged"}]}'
+	assert_output '{"dry_run":true,"changed":[{"irq":24,"name":"eth0","old":"0-3","new":"0"},{"irq":25,"name":"eth0-TxRx-0","old":"0-3","new":"1"},{"irq":26,"name":"eth0-TxRx-1","old":"0-3","new":"2"}],"unchanged":0,"failed":[],"managed":[],"unmovable":[],"xps":[{"dev":"eth0","queue":"tx-0","old":"","new":"1","result":"changed"},{"dev":"eth0","queue":"tx-1","old":"2","new":"2","result":"unchanged"}],"pool":{"cpus":"0-3","from":"node","device":"eth0","node":0,"isolated":"","excluded":"","offline":""}}'
 	unchanged
 	# without --xps, no xps member and no queue written
 	run -0 --separate-stderr irqaff spread -q -J dev:eth0
-	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"eth0","old":"0-3","new":"0"},{"irq":25,"name":"eth0-TxRx-0","old":"0-3","new":"1"},{"irq":26,"name":"eth0-TxRx-1","old":"0-3","new":"2"}],"unchanged":0,"failed":[],"managed":[],"unmovable":[]}'
+	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"eth0","old":"0-3","new":"0"},{"irq":25,"name":"eth0-TxRx-0","old":"0-3","new":"1"},{"irq":26,"name":"eth0-TxRx-1","old":"0-3","new":"2"}],"unchanged":0,"failed":[],"managed":[],"unmovable":[],"pool":{"cpus":"0-3","from":"node","device":"eth0","node":0,"isolated":"","excluded":"","offline":""}}'
 	assert_file "$(queue_file eth0 tx-0 xps_cpus)" $'0\n'
 	printf 'zz\n' >"$(queue_file eth0 tx-0 xps_cpus)"
 	snapshot
@@ -470,4 +470,22 @@ eth0 tx-0: 2 unchanged
 eth0 tx-1: 4 unchanged
 eth0 tx-2: 5 unchanged
 eth0 tx-3: 2 unchanged'
+}
+
+@test "spread --xps reads only the interfaces of its IRQs: another one unreadable does not stop it" {
+	make_root --cpus 4 --nic eth0:2 --queues --nic eth1:2 --queues
+	# eth1's tx-0 mask is a fifo, its tx-1 mask a directory
+	local q1=$ROOT/sys/class/net/eth1/queues
+	rm "$q1/tx-0/xps_cpus" "$q1/tx-1/xps_cpus"
+	mkfifo "$q1/tx-0/xps_cpus"
+	mkdir "$q1/tx-1/xps_cpus"
+	run -0 --separate-stderr irqaff spread -q --xps dev:eth0
+	assert_equal "$stderr" ''
+	assert_file "$(queue_file eth0 tx-0 xps_cpus)" $'2\n'
+	assert_file "$(queue_file eth0 tx-1 xps_cpus)" $'4\n'
+	# a queue of its own that cannot be read still stops the run
+	run -1 --separate-stderr irqaff spread -q --xps dev:eth1
+	assert_equal "$stderr" "irqaff: $q1/tx-0/xps_cpus: not a regular file
+irqaff: $q1/tx-1/xps_cpus: not a regular file"
+	assert_equal "$(lists 27 28 29)" $'0-3\n0-3\n0-3'
 }
