@@ -12,6 +12,7 @@
 
 #include "cmd/commands.h"
 #include "core/xalloc.h"
+#include "lib/text.h"
 #include "procfs.h"
 
 static const struct command *const commands[] = {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/text.h"
 #include "parse.h"
 
 static size_t

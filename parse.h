@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/text.h"
+struct perr;
 
 /* Far above any NR_CPUS the kernel allows (8192 on x86, 16384 elsewhere). */
 #define CPUSET_MAXBITS	(1U << 20)

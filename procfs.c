@@ -141,30 +141,71 @@ read_all(int fd, char **bufp, size_t *lenp, bool positional, bool binary)
 	return 0;
 }
 
-int
-procfs_read(const char *rel, char **bufp)
+/* O_NONBLOCK: a fifo in a tree reads as empty, it does not hang */
+static int
+read_file(const char *rel, char **bufp, size_t *lenp, bool binary)
 {
 	int fd, rc;
 
-	/* O_NONBLOCK: a fifo in a tree reads as empty, it does not hang */
 	if ((fd = root_open(rel, O_RDONLY | O_NONBLOCK)) < 0)
 		return -errno;
-	rc = read_all(fd, bufp, NULL, false, false);
+	rc = read_all(fd, bufp, lenp, false, binary);
 	close(fd);
 	return rc;
+}
+
+int
+procfs_read(const char *rel, char **bufp)
+{
+	return read_file(rel, bufp, NULL, false);
 }
 
 /* A file of NUL-separated strings, NULs and all, with one more at the end. */
 int
 procfs_read_bytes(const char *rel, char **bufp, size_t *lenp)
 {
+	return read_file(rel, bufp, lenp, true);
+}
+
+/*
+ * A decimal number alone on a file's first line, as sysfs writes one
+ * (sysfs_emit(buf, "%d\n")), within [min, max]. Reads 63 bytes at most:
+ * a longer line is no number. 0, -EINVAL when the file holds none, or
+ * the -errno of the read.
+ */
+int
+procfs_int(const char *rel, int min, int max, int *vp)
+{
+	const char *errstr;
+	char buf[64];
+	size_t len = 0;
+	ssize_t n = 0;
+	long long v;
 	int fd, rc;
 
 	if ((fd = root_open(rel, O_RDONLY | O_NONBLOCK)) < 0)
 		return -errno;
-	rc = read_all(fd, bufp, lenp, false, true);
+	while (len < sizeof(buf) - 1 && memchr(buf, '\n', len) == NULL) {
+		n = read(fd, buf + len, sizeof(buf) - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	rc = n < 0 ? -errno : 0;
 	close(fd);
-	return rc;
+	if (rc != 0)
+		return rc;
+	if (n > 0 && memchr(buf, '\n', len) == NULL)
+		return -EINVAL;
+	buf[len] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	v = strtonum(buf, min, max, &errstr);
+	if (errstr != NULL)
+		return -EINVAL;
+	*vp = v;
+	return 0;
 }
 
 bool
@@ -176,12 +217,6 @@ procfs_exists(const char *rel)
 		return false;
 	close(fd);
 	return true;
-}
-
-static int
-cmpstr(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 void
@@ -248,46 +283,124 @@ is_dir(int dfd, const struct dirent64 *de)
 	return fstatat(dfd, de->d_name, &st, 0) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Sorted names in a directory; with dirs_only, subdirectories alone. */
-int
-procfs_dir(const char *rel, bool dirs_only, char ***namesp, size_t *np)
+/*
+ * What a listing keeps of an entry: 1 after writing its element, 0 to
+ * pass it over, or -errno.
+ */
+typedef int	keep_fn(int, const struct dirent64 *, bool, void *);
+
+struct listing {
+	keep_fn	*keep;
+	void	(*drop)(void *);	/* an element, on failure */
+	size_t	 size;
+	int	(*cmp)(const void *, const void *);
+};
+
+/* The entries of a directory that l->keep() makes elements of, sorted. */
+static int
+dir_list(const char *rel, bool dirs_only, const struct listing *l,
+    void **vp, size_t *np)
 {
-	const struct dirent64 *de;
+	const struct dirent64 *de = NULL;
 	struct dirread *d;
-	char **names = NULL, **tmp;
-	size_t n = 0;
+	union { char *name; unsigned int num; } e;
+	char *v = NULL, *tmp;
+	size_t n = 0, i;
 	int rc;
 
 	if ((d = malloc(sizeof(*d))) == NULL)
 		return -ENOMEM;
-	if ((rc = dir_open(d, rel)) != 0)
-		goto out;
-	while ((rc = dir_next(d, &de)) == 1) {
-		if (dirs_only && !is_dir(d->fd, de))
-			continue;
-		if ((tmp = reallocarray(names, n + 1, sizeof(*names))) == NULL) {
-			rc = -ENOMEM;
-			break;
-		}
-		names = tmp;
-		if ((names[n] = strdup(de->d_name)) == NULL) {
-			rc = -ENOMEM;
-			break;
-		}
-		n++;
-	}
-	close(d->fd);
-	if (rc == 0 && n > 0)
-		qsort(names, n, sizeof(*names), cmpstr);
-out:
-	free(d);
-	if (rc != 0) {
-		procfs_dir_free(names, n);
+	if ((rc = dir_open(d, rel)) != 0) {
+		free(d);
 		return rc;
 	}
-	*namesp = names;
+	while ((rc = dir_next(d, &de)) == 1) {
+		if ((rc = l->keep(d->fd, de, dirs_only, &e)) < 0)
+			break;
+		if (rc == 0)
+			continue;
+		if ((tmp = reallocarray(v, n + 1, l->size)) == NULL) {
+			l->drop(&e);
+			rc = -ENOMEM;
+			break;
+		}
+		v = tmp;
+		memcpy(v + n++ * l->size, &e, l->size);
+	}
+	close(d->fd);
+	free(d);
+	if (rc != 0) {
+		for (i = 0; i < n; i++)
+			l->drop(v + i * l->size);
+		free(v);
+		return rc;
+	}
+	if (n > 0)
+		qsort(v, n, l->size, l->cmp);
+	*vp = v;
 	*np = n;
 	return 0;
+}
+
+static int
+keep_name(int dfd, const struct dirent64 *de, bool dirs_only, void *e)
+{
+	if (dirs_only && !is_dir(dfd, de))
+		return 0;
+	if ((*(char **)e = strdup(de->d_name)) == NULL)
+		return -ENOMEM;
+	return 1;
+}
+
+static void
+drop_name(void *e)
+{
+	free(*(char **)e);
+}
+
+static int
+cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names in a directory; with dirs_only, subdirectories alone. */
+int
+procfs_dir(const char *rel, bool dirs_only, char ***namesp, size_t *np)
+{
+	static const struct listing l = {
+		keep_name, drop_name, sizeof(char *), cmpstr
+	};
+	void *v;
+	int rc;
+
+	if ((rc = dir_list(rel, dirs_only, &l, &v, np)) == 0)
+		*namesp = v;
+	return rc;
+}
+
+static int
+keep_number(int dfd, const struct dirent64 *de, bool dirs_only, void *e)
+{
+	const char *errstr;
+	long long v;
+
+	(void)dfd;
+	(void)dirs_only;
+	if (de->d_name[0] < '0' || de->d_name[0] > '9' ||
+	    strspn(de->d_name, "0123456789") != strlen(de->d_name))
+		return 0;
+	v = strtonum(de->d_name, 0, INT_MAX, &errstr);
+	if (errstr != NULL)
+		return 0;
+	*(unsigned int *)e = v;
+	return 1;
+}
+
+static void
+drop_number(void *e)
+{
+	(void)e;
 }
 
 static int
@@ -302,44 +415,15 @@ cmpuint(const void *a, const void *b)
 int
 procfs_numbers(const char *rel, unsigned int **nump, size_t *np)
 {
-	const struct dirent64 *de;
-	struct dirread *d;
-	unsigned int *num = NULL, *tmp;
-	size_t n = 0;
-	const char *errstr;
-	long long v;
+	static const struct listing l = {
+		keep_number, drop_number, sizeof(unsigned int), cmpuint
+	};
+	void *v;
 	int rc;
 
-	if ((d = malloc(sizeof(*d))) == NULL)
-		return -ENOMEM;
-	if ((rc = dir_open(d, rel)) != 0)
-		goto out;
-	while ((rc = dir_next(d, &de)) == 1) {
-		if (de->d_name[0] < '0' || de->d_name[0] > '9' ||
-		    strspn(de->d_name, "0123456789") != strlen(de->d_name))
-			continue;
-		v = strtonum(de->d_name, 0, INT_MAX, &errstr);
-		if (errstr != NULL)
-			continue;
-		if ((tmp = reallocarray(num, n + 1, sizeof(*num))) == NULL) {
-			rc = -ENOMEM;
-			break;
-		}
-		num = tmp;
-		num[n++] = v;
-	}
-	close(d->fd);
-	if (rc == 0 && n > 0)
-		qsort(num, n, sizeof(*num), cmpuint);
-out:
-	free(d);
-	if (rc != 0) {
-		free(num);
-		return rc;
-	}
-	*nump = num;
-	*np = n;
-	return 0;
+	if ((rc = dir_list(rel, false, &l, &v, np)) == 0)
+		*nump = v;
+	return rc;
 }
 
 /*
@@ -764,7 +848,7 @@ procfs_realpath(const char *rel, char *buf, size_t size)
 
 	if ((fd = root_open(rel, O_PATH)) < 0)
 		return -errno;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	snprintf(link, sizeof(link), PATH_SELF_FD, fd);
 	n = readlink(link, path, sizeof(path));
 	rc = n < 0 ? -errno : 0;
 	close(fd);
@@ -773,7 +857,7 @@ procfs_realpath(const char *rel, char *buf, size_t size)
 	if ((size_t)n == sizeof(path))
 		return -ENAMETOOLONG;
 	path[n] = '\0';
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", rootfd);
+	snprintf(link, sizeof(link), PATH_SELF_FD, rootfd);
 	if ((n = readlink(link, root, sizeof(root))) < 0)
 		return -errno;
 	if ((size_t)n == sizeof(root))

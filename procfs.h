@@ -12,10 +12,55 @@
 
 #define PROCFS_MAXFILE	(1U << 20)
 
+/*
+ * Every kernel path name irqaff reads or writes, relative to the root (as
+ * util-linux keeps pathnames.h). A name with a % is a format for
+ * snprintf(); a caller adds at most a file's own name (node, hwirq).
+ */
+#define PATH_PROC_INTERRUPTS	"proc/interrupts"
+#define PATH_PROC_CMDLINE	"proc/cmdline"
+#define PATH_PROC_PID_FILE	"proc/%d/%s"		/* comm, environ */
+#define PATH_PROC_IRQ		"proc/irq"
+#define PATH_PROC_IRQ_N		PATH_PROC_IRQ "/%u"	/* action names */
+#define PATH_PROC_IRQ_FILE	PATH_PROC_IRQ "/%u/%s"	/* smp_affinity */
+#define PATH_DEFAULT_AFFINITY	PATH_PROC_IRQ "/default_smp_affinity"
+#define PATH_SELF_FD		"/proc/self/fd/%d"	/* the host's own */
+
+#define PATH_SYS_IRQ		"sys/kernel/irq"	/* CONFIG_SPARSE_IRQ */
+#define PATH_SYS_IRQ_N		PATH_SYS_IRQ "/%u"
+#define PATH_SYS_IRQ_FILE	PATH_SYS_IRQ "/%u/%s"	/* chip_name */
+#define PATH_DEBUG_IRQS		"sys/kernel/debug/irq/irqs"
+#define PATH_DEBUG_IRQ		PATH_DEBUG_IRQS "/%u"
+
+#define PATH_SYS_CPU		"sys/devices/system/cpu"
+#define PATH_CPU_POSSIBLE	PATH_SYS_CPU "/possible"
+#define PATH_CPU_ONLINE		PATH_SYS_CPU "/online"
+#define PATH_CPU_ISOLATED	PATH_SYS_CPU "/isolated"
+#define PATH_CPU_NOHZ_FULL	PATH_SYS_CPU "/nohz_full"
+#define PATH_CPU_TOPOLOGY	PATH_SYS_CPU "/cpu%d/topology/%s"
+#define PATH_SYS_NODE		"sys/devices/system/node"
+#define PATH_NODE_CPULIST	PATH_SYS_NODE "/node%d/cpulist"
+
+#define PATH_SYS_DEVICES	"sys/devices"
+#define PATH_SYS_PCI		"sys/bus/pci/devices"
+#define PATH_SYS_NET		"sys/class/net"
+#define PATH_SYS_NVME		"sys/class/nvme"
+#define PATH_SYS_BLOCK		"sys/class/block"
+#define PATH_NET_IF		PATH_SYS_NET "/%s"
+#define PATH_NET_DEVICE		PATH_SYS_NET "/%s/device"
+#define PATH_NET_QUEUES		PATH_SYS_NET "/%s/queues"
+#define PATH_NET_QUEUE_FILE	PATH_SYS_NET "/%s/queues/%s/%s" /* rx-0 */
+/* in a device's directory, given as %s */
+#define PATH_DEV_IRQ		"%s/irq"
+#define PATH_DEV_MSI_IRQS	"%s/msi_irqs"
+#define PATH_DEV_NUMA_NODE	"%s/numa_node"
+#define PATH_DEV_LOCAL_CPULIST	"%s/local_cpulist"
+
 int		 procfs_init(const char *);
 const char	*procfs_path(const char *);
 int		 procfs_read(const char *, char **);
 int		 procfs_read_bytes(const char *, char **, size_t *);
+int		 procfs_int(const char *, int, int, int *);
 bool		 procfs_exists(const char *);
 int		 procfs_dir(const char *, bool, char ***, size_t *);
 void		 procfs_dir_free(char **, size_t);

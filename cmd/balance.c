@@ -18,11 +18,14 @@
 #include "core/irqbalance.h"
 #include "core/isolation.h"
 #include "core/load.h"
+#include "core/machine.h"
 #include "core/select.h"
 #include "core/topology.h"
 #include "core/xalloc.h"
 #include "core/xpsfollow.h"
+#include "lib/interrupts.h"
 #include "lib/text.h"
+#include "parse.h"
 
 #define INTERVAL	5.0	/* seconds, without -i */
 /*

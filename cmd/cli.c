@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "cmd/cli.h"
+#include "core/apply.h"
 #include "lib/text.h"
 
 const char exit_help[] =

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "core/apply.h"
+struct tally;
 
 enum {
 	EXIT_OK = 0,

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "cmd/columns.h"
+#include "lib/text.h"
 
 /*
  * Appends the columns arg names to sel (*nsel of them already, room for

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "lib/text.h"
+struct perr;
 
 struct column {
 	const char	*name;		/* the header, and its name for -o */

@@ -19,6 +19,8 @@
 #include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
+#include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 #define NTOP	3
@@ -259,7 +261,7 @@ read_counts(struct cpus *c, bool first)
 		/* "%10u": the kernel cannot have printed it */
 		else if (prc == -ERANGE && !wide++)
 			warnx("%s: IRQ %u: a count wider than 32 bits; its row "
-			    "is left out", procfs_path("proc/interrupts"),
+			    "is left out", procfs_path(PATH_PROC_INTERRUPTS),
 			    r.irq);
 	}
 	if (counts_close(&rd) != 0)
@@ -599,11 +601,9 @@ cpus_main(int argc, char *argv[])
 		goto out;
 	}
 	cpuset_and(c.want, c.m.possible);
-	if ((c.isolated = machine_file(&c.m,
-	    "sys/devices/system/cpu/isolated")) == NULL)
+	if ((c.isolated = machine_file(&c.m, PATH_CPU_ISOLATED)) == NULL)
 		c.isolated = xcpuset(c.m.nbits);
-	if ((c.nohz = machine_file(&c.m,
-	    "sys/devices/system/cpu/nohz_full")) == NULL)
+	if ((c.nohz = machine_file(&c.m, PATH_CPU_NOHZ_FULL)) == NULL)
 		c.nohz = xcpuset(c.m.nbits);
 	c.rows = xcalloc(c.m.nbits, sizeof(*c.rows));
 	c.total = xcalloc(c.m.nbits, sizeof(*c.total));

@@ -6,7 +6,10 @@
 #include "cmd/commands.h"
 #include "cmd/result.h"
 #include "core/apply.h"
+#include "core/machine.h"
 #include "core/xalloc.h"
+#include "lib/text.h"
+#include "parse.h"
 
 static int default_main(int, char *[]);
 

@@ -13,8 +13,11 @@
 #include "core/findings.h"
 #include "core/irqbalance.h"
 #include "core/irqinfo.h"
+#include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
+#include "lib/text.h"
+#include "parse.h"
 
 static int explain_main(int, char *[]);
 static void explain_help(FILE *);

@@ -16,8 +16,11 @@
 #include "core/findings.h"
 #include "core/irqinfo.h"
 #include "core/isolation.h"
+#include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
+#include "lib/text.h"
+#include "parse.h"
 
 static int isolate_main(int, char *[]);
 static void isolate_help(FILE *);
@@ -585,21 +588,24 @@ json_irq(const struct isolate *is, const struct entry *e)
 	putchar('}');
 }
 
-/* --check -J: the IRQs on the CPUs, the default, the findings. */
+/* An IRQ --check reports: one that runs or may run on the CPUs. */
+static bool
+on_cpus(const struct entry *e)
+{
+	return e->kind != K_OFF;
+}
+
+/* ,"KEY":[the IRQs that pick takes],"findings":...} and the newline. */
 static void
-print_json(const struct isolate *is, bool clean, bool fixed)
+json_irqs(const struct isolate *is, const char *key,
+    bool (*pick)(const struct entry *))
 {
 	const char *sep = "";
 	size_t i;
 
-	printf("{\"cpus\":\"%s\",\"isolated\":%s,\"accepted\":%s",
-	    is->iso.list, clean ? "true" : "false", clean || fixed ? "true" :
-	    "false");
-	if (is->dfrom != NULL)
-		json_set(",", "default", is->dfrom);
-	printf(",\"irqs\":[");
+	printf(",\"%s\":[", key);
 	for (i = 0; i < is->n; i++) {
-		if (is->e[i].kind == K_OFF)
+		if (!pick(&is->e[i]))
 			continue;
 		fputs(sep, stdout);
 		json_irq(is, &is->e[i]);
@@ -610,6 +616,18 @@ print_json(const struct isolate *is, bool clean, bool fixed)
 	printf("}\n");
 }
 
+/* --check -J: the IRQs on the CPUs, the default, the findings. */
+static void
+print_json(const struct isolate *is, bool clean, bool fixed)
+{
+	printf("{\"cpus\":\"%s\",\"isolated\":%s,\"accepted\":%s",
+	    is->iso.list, clean ? "true" : "false", clean || fixed ? "true" :
+	    "false");
+	if (is->dfrom != NULL)
+		json_set(",", "default", is->dfrom);
+	json_irqs(is, "irqs", on_cpus);
+}
+
 /*
  * -J: the result every command gives, and the managed IRQs that stay on
  * the CPUs, where they run, with the findings.
@@ -617,22 +635,9 @@ print_json(const struct isolate *is, bool clean, bool fixed)
 static void
 print_result(struct isolate *is)
 {
-	const char *sep = "";
-	size_t i;
-
 	printf("{\"cpus\":\"%s\",", is->iso.list);
 	tally_json(stdout, &is->tl, is->flags);
-	printf(",\"stuck\":[");
-	for (i = 0; i < is->n; i++) {
-		if (!stuck_here(&is->e[i]))
-			continue;
-		fputs(sep, stdout);
-		json_irq(is, &is->e[i]);
-		sep = ",";
-	}
-	printf("],\"findings\":");
-	findings_json(stdout, &is->notes);
-	printf("}\n");
+	json_irqs(is, "stuck", stuck_here);
 }
 
 /* One IRQ of --check's report, after its name. */

@@ -13,6 +13,8 @@
 #include "cmd/commands.h"
 #include "core/machine.h"
 #include "core/xalloc.h"
+#include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 static int convert_main(int, char *[]);

@@ -16,6 +16,7 @@
 #include "core/netqueue.h"
 #include "core/xalloc.h"
 #include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 static int queues_main(int, char *[]);

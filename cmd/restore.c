@@ -25,9 +25,12 @@
 #include "cmd/result.h"
 #include "core/apply.h"
 #include "core/irqbalance.h"
+#include "core/machine.h"
 #include "core/netqueue.h"
 #include "core/snapshot.h"
 #include "core/xalloc.h"
+#include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 static int restore_main(int, char *[]);

@@ -21,6 +21,7 @@
 #include "core/xalloc.h"
 #include "lib/snapline.h"
 #include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 static int save_main(int, char *[]);

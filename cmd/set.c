@@ -8,8 +8,11 @@
 #include "core/apply.h"
 #include "core/irqbalance.h"
 #include "core/isolation.h"
+#include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
+#include "lib/text.h"
+#include "parse.h"
 
 static int set_main(int, char *[]);
 

@@ -17,6 +17,8 @@
 #include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
+#include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 enum col {
@@ -192,7 +194,7 @@ read_word(unsigned int irq, const char *file)
 	char rel[96], *buf, *word = NULL;
 	size_t len;
 
-	snprintf(rel, sizeof(rel), "proc/irq/%u/%s", irq, file);
+	snprintf(rel, sizeof(rel), PATH_PROC_IRQ_FILE, irq, file);
 	if (procfs_read(rel, &buf) != 0)
 		return NULL;
 	/* a copy: the read buffer is 4 KB, 16 MB over 4096 rows */
@@ -240,14 +242,21 @@ cmpdevice(const void *a, const void *b)
 
 /*
  * Which device each IRQ belongs to: an interface or NVMe name, the last
- * found, over the first PCI address. Memory follows the number of IRQs.
+ * found, over the first PCI address; so the classes are read from the
+ * list's end, and a disk's are left to its controller. Memory follows
+ * the number of IRQs.
  */
 static void
 map_devices(struct show *sh)
 {
-	find_devices(sh, "sys/bus/pci/devices", false);
-	find_devices(sh, "sys/class/nvme", true);
-	find_devices(sh, "sys/class/net", true);
+	const struct devclass *c;
+	size_t i;
+
+	for (i = ndevice_classes; i-- > 0;) {
+		c = &device_classes[i];
+		if (c->kind != DEVCLASS_DISK)
+			find_devices(sh, c->dir, c->kind == DEVCLASS_NAMED);
+	}
 	if (sh->ndevices > 0)
 		qsort(sh->devices, sh->ndevices, sizeof(*sh->devices),
 		    cmpdevice);
@@ -477,7 +486,7 @@ read_interrupts(struct show *sh, unsigned int last)
 			if (!wide++)
 				warnx("%s: IRQ %u: a count wider than 32 bits; "
 				    "its TOTAL is unknown",
-				    procfs_path("proc/interrupts"), r.irq);
+				    procfs_path(PATH_PROC_INTERRUPTS), r.irq);
 			fill_rowless(sh, sh->filter ? row : add_row(sh, r.irq));
 			continue;
 		}

@@ -14,15 +14,15 @@
 #include "core/apply.h"
 #include "core/irqbalance.h"
 #include "core/isolation.h"
+#include "core/machine.h"
 #include "core/netqueue.h"
 #include "core/select.h"
 #include "core/topology.h"
 #include "core/xpsfollow.h"
 #include "core/xalloc.h"
 #include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
-
-#define CPU_DIR	"sys/devices/system/cpu"
 
 static int spread_main(int, char *[]);
 
@@ -57,22 +57,6 @@ static const struct option spread_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* A small decimal number in a file, or -1. */
-static int
-read_int(const char *rel, int min)
-{
-	const char *errstr;
-	char *buf;
-	int v;
-
-	if (procfs_read(rel, &buf) != 0)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	v = strtonum(buf, min, INT_MAX, &errstr);
-	free(buf);
-	return errstr == NULL ? v : -1;
-}
-
 /* Does the device own every selected IRQ? Sets *dirp if so. */
 static bool
 owns_all(const char *name, const struct irqs *irqs, char **dirp)
@@ -94,10 +78,6 @@ owns_all(const char *name, const struct irqs *irqs, char **dirp)
 	return all;
 }
 
-static const char *const class_dirs[] = {
-	"sys/class/net", "sys/class/nvme", "sys/bus/pci/devices",
-};
-
 /*
  * The sysfs directory of the one device all the IRQs belong to, or NULL:
  * a device the selection named, else the first that owns them all;
@@ -112,8 +92,10 @@ owner_dir(const struct irqs *irqs, char **namep)
 	for (i = 0; dir == NULL && i < irqs->ndevs; i++)
 		if (owns_all(irqs->devs[i], irqs, &dir))
 			*namep = xstrdup(irqs->devs[i]);
-	for (i = 0; dir == NULL && i < nitems(class_dirs); i++) {
-		if (procfs_dir(class_dirs[i], false, &names, &n) != 0)
+	for (i = 0; dir == NULL && i < ndevice_classes; i++) {
+		/* a disk's IRQs are its controller's, found under its name */
+		if (device_classes[i].kind == DEVCLASS_DISK ||
+		    procfs_dir(device_classes[i].dir, false, &names, &n) != 0)
 			continue;
 		for (k = 0; dir == NULL && k < n; k++)
 			if (owns_all(names[k], irqs, &dir))
@@ -135,15 +117,16 @@ local_cpus(struct machine *m, const char *dir, int *nodep)
 	char rel[600];
 	int node;
 
-	snprintf(rel, sizeof(rel), "%s/numa_node", dir);
-	*nodep = node = read_int(rel, -1);
+	snprintf(rel, sizeof(rel), PATH_DEV_NUMA_NODE, dir);
+	if (procfs_int(rel, -1, INT_MAX, &node) != 0)
+		node = -1;
+	*nodep = node;
 	if (node < 0 && procfs_exists(rel))
 		return NULL;
-	snprintf(rel, sizeof(rel), "%s/local_cpulist", dir);
+	snprintf(rel, sizeof(rel), PATH_DEV_LOCAL_CPULIST, dir);
 	if ((set = machine_file(m, rel)) != NULL || node < 0)
 		return set;
-	snprintf(rel, sizeof(rel), "sys/devices/system/node/node%d/cpulist",
-	    node);
+	snprintf(rel, sizeof(rel), PATH_NODE_CPULIST, node);
 	return machine_file(m, rel);
 }
 
@@ -482,7 +465,7 @@ queue_roles(const struct irqs *irqs)
 	ro = xcalloc(irqs->n, sizeof(*ro));
 	for (i = 0; i < irqs->n; i++)
 		ro[i].pair = -1;
-	if (procfs_dir("sys/class/net", false, &names, &nn) != 0)
+	if (procfs_dir(PATH_SYS_NET, false, &names, &nn) != 0)
 		return ro;
 	for (i = 0; i < nn; i++) {
 		dev = netif_device(names[i]);

@@ -13,10 +13,12 @@
 #include "cmd/commands.h"
 #include "cmd/result.h"
 #include "core/apply.h"
+#include "core/machine.h"
 #include "core/netqueue.h"
 #include "core/xalloc.h"
 #include "lib/queuename.h"
 #include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 static int xps_main(int, char *[]);

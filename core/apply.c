@@ -13,8 +13,11 @@
 #include <string.h>
 
 #include "core/apply.h"
+#include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
+#include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 #define LIST_MAX	4095	/* longer lists go to smp_affinity as a mask */
@@ -93,8 +96,7 @@ complain(const char *label, const char *fmt, ...)
 	char *msg;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		err(1, NULL);
+	msg = xvasprintf(fmt, ap);
 	va_end(ap);
 	warnx("%s: %s", label, msg);
 	return msg;
@@ -158,8 +160,7 @@ target_write(struct target *t, int flags, struct tally *tl)
 		return APPLY_FAILED;
 	}
 	value = t->mask ? xformat(t->want, true) : t->text;
-	if (asprintf(&line, "%s\n", value) < 0)
-		err(1, NULL);
+	line = xasprintf("%s\n", value);
 	if (value != t->text)
 		free(value);
 	rc = pfile_write(&t->pf, line);
@@ -313,8 +314,9 @@ apply_irq(struct machine *m, unsigned int irq, const struct cpuset *want,
 		return managed ? APPLY_MANAGED : APPLY_UNMOVABLE;
 	}
 	snprintf(label, sizeof(label), "irq %u", irq);
-	snprintf(list, sizeof(list), "proc/irq/%u/smp_affinity_list", irq);
-	snprintf(mask, sizeof(mask), "proc/irq/%u/smp_affinity", irq);
+	snprintf(list, sizeof(list), PATH_PROC_IRQ_FILE, irq,
+	    "smp_affinity_list");
+	snprintf(mask, sizeof(mask), PATH_PROC_IRQ_FILE, irq, "smp_affinity");
 	return apply_file(m, label, irq, list, mask, want, flags, tl);
 }
 
@@ -326,7 +328,7 @@ enum apply_result
 apply_default(struct machine *m, const struct cpuset *want, int flags,
     struct tally *tl)
 {
-	return apply_file(m, "default", -1, NULL, DEFAULT_AFFINITY, want,
+	return apply_file(m, "default", -1, NULL, PATH_DEFAULT_AFFINITY, want,
 	    flags | APPLY_NAMED, tl);
 }
 

@@ -11,7 +11,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "core/machine.h"
+struct cpuset;
+struct machine;
 
 /*
  * APPLY_NAMED: the user named this IRQ by its number alone, so a

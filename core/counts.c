@@ -13,7 +13,6 @@
 #include "core/xalloc.h"
 
 #define ROW_MAX	(4 << 20)
-#define INTERRUPTS	"proc/interrupts"
 
 /* With COUNTS_CPUS, the column of each CPU. */
 static void
@@ -41,9 +40,9 @@ counts_open(struct counts *rd, unsigned int nbits, int flags)
 	memset(rd, 0, sizeof(*rd));
 	rd->flags = flags;
 	rd->nbits = nbits;
-	if ((rc = lines_open(&rd->l, INTERRUPTS, ROW_MAX)) != 0) {
+	if ((rc = lines_open(&rd->l, PATH_PROC_INTERRUPTS, ROW_MAX)) != 0) {
 		if (!(flags & COUNTS_QUIET))
-			warnc(-rc, "%s", procfs_path(INTERRUPTS));
+			warnc(-rc, "%s", procfs_path(PATH_PROC_INTERRUPTS));
 		rd->l.fd = -1;
 		return rc;
 	}
@@ -64,7 +63,7 @@ counts_open(struct counts *rd, unsigned int nbits, int flags)
 	if (rc >= 0) {
 		rc = -EINVAL;
 		if (!(flags & COUNTS_QUIET))
-			warnx("%s: no CPU header%s", procfs_path(INTERRUPTS),
+			warnx("%s: no CPU header%s", procfs_path(PATH_PROC_INTERRUPTS),
 			    (flags & COUNTS_CPUS) ? " naming possible CPUs" :
 			    "");
 	}
@@ -112,9 +111,9 @@ counts_close(struct counts *rd)
 	if (rc != 0 && rc != -EINVAL && !(rd->flags & COUNTS_QUIET)) {
 		if (rc == -EFBIG)
 			warnx("%s: a line longer than %d bytes",
-			    procfs_path(INTERRUPTS), ROW_MAX);
+			    procfs_path(PATH_PROC_INTERRUPTS), ROW_MAX);
 		else
-			warnc(-rc, "%s", procfs_path(INTERRUPTS));
+			warnc(-rc, "%s", procfs_path(PATH_PROC_INTERRUPTS));
 	}
 	if (rd->l.fd >= 0)
 		lines_close(&rd->l);

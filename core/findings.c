@@ -1,5 +1,4 @@
 /* Findings: codes and sentences, kept in order, printed as JSON. */
-#include <err.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +14,7 @@ findings_add(struct findings *f, const char *code, const char *fmt, ...)
 	char *text;
 
 	va_start(ap, fmt);
-	if (vasprintf(&text, fmt, ap) < 0)
-		err(1, NULL);
+	text = xvasprintf(fmt, ap);
 	va_end(ap);
 	f->v = xreallocarray(f->v, f->n + 1, sizeof(*f->v));
 	f->v[f->n++] = (struct finding){ code, text };

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "core/irqbalance.h"
+#include "core/machine.h"
 #include "core/xalloc.h"
+#include "parse.h"
 #include "procfs.h"
 
 #define IRQBALANCE_DIR	"run/irqbalance"	/* irqbalance.h SOCKET_TMPFS */
@@ -51,7 +53,7 @@ socket_pid(const char *name)
 	pid = strtonum(digits, 1, INT_MAX, &errstr);
 	if (errstr != NULL)
 		return 0;
-	snprintf(rel, sizeof(rel), "proc/%lld/comm", pid);
+	snprintf(rel, sizeof(rel), PATH_PROC_PID_FILE, (int)pid, "comm");
 	if (procfs_read(rel, &buf) != 0)
 		return 0;
 	found = strcmp(buf, "irqbalance\n") == 0 ||
@@ -169,7 +171,7 @@ read_banned(struct machine *m, struct irqbalance *ib)
 	char rel[64], *buf, *mask, *list;
 	size_t len, i;
 
-	snprintf(rel, sizeof(rel), "proc/%d/environ", ib->pid);
+	snprintf(rel, sizeof(rel), PATH_PROC_PID_FILE, ib->pid, "environ");
 	if (procfs_read_bytes(rel, &buf, &len) == 0 && len > 0) {
 		ib->from = xstrdup("its environment");
 		set_banned(m, ib, env_value(buf, len, VAR_MASK),
@@ -214,7 +216,7 @@ read_banirq(struct irqbalance *ib)
 	const char *arg;
 	size_t len;
 
-	snprintf(rel, sizeof(rel), "proc/%d/cmdline", ib->pid);
+	snprintf(rel, sizeof(rel), PATH_PROC_PID_FILE, ib->pid, "cmdline");
 	if (procfs_read_bytes(rel, &buf, &len) != 0)
 		return;
 	end = buf + len;

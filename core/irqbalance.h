@@ -8,7 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/machine.h"
+struct cpuset;
+struct machine;
 
 /* Where its banned CPUs come from (irqbalance cputree.c). */
 enum ban_source {

@@ -11,10 +11,11 @@
 
 #include "core/counts.h"
 #include "core/irqinfo.h"
+#include "core/machine.h"
 #include "core/xalloc.h"
+#include "parse.h"
 #include "procfs.h"
 
-#define SYSIRQ	"sys/kernel/irq"
 
 /* Kernels without CONFIG_SPARSE_IRQ have no sys/kernel/irq: asked once. */
 bool
@@ -23,7 +24,7 @@ irqinfo_present(void)
 	static int present = -1;
 
 	if (present < 0)
-		present = procfs_exists(SYSIRQ);
+		present = procfs_exists(PATH_SYS_IRQ);
 	return present;
 }
 
@@ -34,7 +35,7 @@ read_line(unsigned int irq, const char *file)
 	char rel[64], *buf, *line = NULL;
 	size_t len;
 
-	snprintf(rel, sizeof(rel), SYSIRQ "/%u/%s", irq, file);
+	snprintf(rel, sizeof(rel), PATH_SYS_IRQ_FILE, irq, file);
 	if (procfs_read(rel, &buf) != 0)
 		return NULL;
 	if ((len = strcspn(buf, "\n")) > 0)
@@ -82,7 +83,7 @@ read_total(const struct machine *m, unsigned int irq, struct irqinfo *in)
 {
 	char rel[64], *buf;
 
-	snprintf(rel, sizeof(rel), SYSIRQ "/%u/per_cpu_count", irq);
+	snprintf(rel, sizeof(rel), PATH_SYS_IRQ_FILE, irq, "per_cpu_count");
 	if (procfs_read(rel, &buf) != 0)
 		return;
 	in->has_total = sum_online(buf, m, &in->total) == 0;
@@ -135,7 +136,7 @@ irqinfo_read(const struct machine *m, unsigned int irq, int what,
 	char rel[64];
 
 	memset(in, 0, sizeof(*in));
-	snprintf(rel, sizeof(rel), SYSIRQ "/%u", irq);
+	snprintf(rel, sizeof(rel), PATH_SYS_IRQ_N, irq);
 	if (!irqinfo_present() || !procfs_exists(rel))
 		return -ENOENT;
 	if (what & INFO_TOTAL)

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/machine.h"
+struct machine;
 
 /* irqinfo_read() asks for */
 enum {

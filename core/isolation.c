@@ -8,8 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/findings.h"
 #include "core/isolation.h"
+#include "core/machine.h"
 #include "core/xalloc.h"
+#include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 /* isolcpus=FLAGS,LIST: what is there, with managed_irq and the CPUs. */
@@ -25,10 +29,8 @@ isolcpus_arg(struct isolation *is)
 		flags |= is->boot.isolflags;
 	}
 	list = xformat(all, false);
-	if (asprintf(&arg, "isolcpus=%s%s%s%s", flags & ISOL_NOHZ ?
-	    "nohz," : "", flags & ISOL_DOMAIN ? "domain," : "",
-	    "managed_irq,", list) < 0)
-		err(1, NULL);
+	arg = xasprintf("isolcpus=%s%s%s%s", flags & ISOL_NOHZ ? "nohz," : "",
+	    flags & ISOL_DOMAIN ? "domain," : "", "managed_irq,", list);
 	free(list);
 	cpuset_free(all);
 	return arg;
@@ -149,16 +151,14 @@ read_cmdline(struct machine *m, struct bootargs *boot)
 	char *buf, *raw;
 	size_t i;
 
-	if (procfs_read("proc/cmdline", &buf) != 0)
+	if (procfs_read(PATH_PROC_CMDLINE, &buf) != 0)
 		return;
-	if (bootargs_parse(buf, m->nbits, boot) != 0)
-		err(1, NULL);
+	xparsed(bootargs_parse(buf, m->nbits, boot));
 	free(buf);
 	for (i = 0; i < nitems(args); i++) {
 		if ((raw = *args[i]) == NULL)
 			continue;
-		if ((*args[i] = escaped(raw)) == NULL)
-			err(1, NULL);
+		*args[i] = xescaped(raw);
 		free(raw);
 	}
 }

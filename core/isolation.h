@@ -8,10 +8,12 @@
 
 #include <stdbool.h>
 
-#include "core/findings.h"
 #include "core/irqbalance.h"
-#include "core/machine.h"
 #include "lib/bootargs.h"
+
+struct cpuset;
+struct findings;
+struct machine;
 
 /* The CPUs to keep free and what else bears on them; owned but m. */
 struct isolation {

@@ -14,7 +14,11 @@
 
 #include "core/counts.h"
 #include "core/load.h"
+#include "core/machine.h"
+#include "core/select.h"
 #include "core/xalloc.h"
+#include "lib/text.h"
+#include "parse.h"
 
 /*
  * A cell for each CPU each IRQ runs on; an IRQ whose affinity cannot be

@@ -7,11 +7,12 @@
 #define IRQAFF_LOAD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include "core/machine.h"
-#include "core/select.h"
-#include "lib/interrupts.h"
+struct irqrow;
+struct irqs;
+struct machine;
 
 struct counts;
 

@@ -13,11 +13,9 @@
 
 #include "core/machine.h"
 #include "core/xalloc.h"
+#include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
-
-#define CPU_DIR		"sys/devices/system/cpu/"
-#define POSSIBLE	CPU_DIR "possible"
-#define NODE_DIR	"sys/devices/system/node"
 
 /*
  * A CPU list file; "(null)" (an empty nohz_full: "%*pbl" of a NULL mask,
@@ -48,15 +46,15 @@ machine_width(unsigned int *nbits)
 	struct cpuset *wide = xcpuset(CPUSET_MAXBITS);
 	int rc, last;
 
-	rc = read_list(POSSIBLE, wide);
+	rc = read_list(PATH_CPU_POSSIBLE, wide);
 	last = cpuset_last(wide);
 	cpuset_free(wide);
 	if (rc < 0 && rc != -EINVAL)
-		warnc(-rc, "%s", procfs_path(POSSIBLE));
+		warnc(-rc, "%s", procfs_path(PATH_CPU_POSSIBLE));
 	if (rc != 0)
 		return -1;
 	if (last < 0) {
-		warnx("%s: no CPUs", procfs_path(POSSIBLE));
+		warnx("%s: no CPUs", procfs_path(PATH_CPU_POSSIBLE));
 		return -1;
 	}
 	*nbits = last + 1;
@@ -83,13 +81,13 @@ machine_load(struct machine *m)
 	memset(m, 0, sizeof(*m));
 	if (machine_width(&m->nbits) != 0)
 		return -1;
-	if ((m->possible = machine_file(m, POSSIBLE)) == NULL)
+	if ((m->possible = machine_file(m, PATH_CPU_POSSIBLE)) == NULL)
 		return -1;
-	if ((m->online = machine_file(m, CPU_DIR "online")) == NULL)
+	if ((m->online = machine_file(m, PATH_CPU_ONLINE)) == NULL)
 		m->online = xcpudup(m->possible);
-	if ((m->sys_isolated = machine_file(m, CPU_DIR "isolated")) == NULL)
+	if ((m->sys_isolated = machine_file(m, PATH_CPU_ISOLATED)) == NULL)
 		m->sys_isolated = xcpuset(m->nbits);
-	if ((m->sys_nohz = machine_file(m, CPU_DIR "nohz_full")) == NULL)
+	if ((m->sys_nohz = machine_file(m, PATH_CPU_NOHZ_FULL)) == NULL)
 		m->sys_nohz = xcpuset(m->nbits);
 	m->isolated = xcpudup(m->sys_isolated);
 	cpuset_or(m->isolated, m->sys_nohz);
@@ -123,7 +121,7 @@ read_nodes(struct machine *m)
 	long long id;
 
 	m->nodes_read = true;
-	if (procfs_dir(NODE_DIR, true, &names, &n) != 0)
+	if (procfs_dir(PATH_SYS_NODE, true, &names, &n) != 0)
 		return;
 	m->nodes = xcalloc(n, sizeof(*m->nodes));
 	for (i = 0; i < n; i++) {
@@ -132,7 +130,7 @@ read_nodes(struct machine *m)
 		id = strtonum(names[i] + 4, 0, 65535, &errstr);
 		if (errstr != NULL)
 			continue;
-		snprintf(rel, sizeof(rel), NODE_DIR "/node%lld/cpulist", id);
+		snprintf(rel, sizeof(rel), PATH_NODE_CPULIST, (int)id);
 		if ((cpus = machine_file(m, rel)) == NULL)
 			continue;
 		m->nodes[m->nnodes++] = (struct node){ id, cpus };
@@ -207,7 +205,7 @@ cpus_nodes(struct machine *m, const char *arg, struct cpuset *out,
 			    quoted(item));
 			break;
 		}
-		snprintf(rel, sizeof(rel), NODE_DIR "/node%lld/cpulist", k);
+		snprintf(rel, sizeof(rel), PATH_NODE_CPULIST, (int)k);
 		if (read_list(rel, node) != 0)
 			rc = perr_set(pe, ENOENT,
 			    "NUMA node %lld does not exist", k);
@@ -355,7 +353,7 @@ affinity_read(unsigned int irq, enum affinity what, struct cpuset *set,
 	size_t i;
 
 	for (i = 0; i < nitems(forms); i++) {
-		snprintf(rel, sizeof(rel), "proc/irq/%u/%s%s", irq,
+		snprintf(rel, sizeof(rel), PATH_PROC_IRQ_FILE "%s", irq,
 		    affinity_files[what], forms[i]);
 		if ((rc = procfs_read(rel, &buf)) == 0) {
 			rc = parse_set(rel, buf, i == 0, set, pe);
@@ -401,7 +399,7 @@ runs_on_read(const struct machine *m, unsigned int irq, struct cpuset *set,
 int
 default_read(struct cpuset *set, struct perr *pe)
 {
-	return read_set(DEFAULT_AFFINITY, false, set, pe);
+	return read_set(PATH_DEFAULT_AFFINITY, false, set, pe);
 }
 
 /*
@@ -411,17 +409,11 @@ default_read(struct cpuset *set, struct perr *pe)
 int
 irq_node(unsigned int irq)
 {
-	const char *errstr;
-	char rel[64], *buf;
+	char rel[64];
 	int node;
 
-	snprintf(rel, sizeof(rel), "proc/irq/%u/node", irq);
-	if (procfs_read(rel, &buf) != 0)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	node = strtonum(buf, 0, 65535, &errstr);
-	free(buf);
-	return errstr == NULL ? node : -1;
+	snprintf(rel, sizeof(rel), PATH_PROC_IRQ_FILE, irq, "node");
+	return procfs_int(rel, 0, 65535, &node) == 0 ? node : -1;
 }
 
 /* A flag of debugfs's state lists, as a whole word on its line. */
@@ -451,10 +443,10 @@ irq_state(unsigned int irq)
 	int state = IRQ_KNOWN;
 
 	if (mounted < 0)
-		mounted = procfs_exists("sys/kernel/debug/irq/irqs");
+		mounted = procfs_exists(PATH_DEBUG_IRQS);
 	if (!mounted)
 		return 0;
-	snprintf(rel, sizeof(rel), "sys/kernel/debug/irq/irqs/%u", irq);
+	snprintf(rel, sizeof(rel), PATH_DEBUG_IRQ, irq);
 	if (procfs_read(rel, &buf) != 0)
 		return 0;
 	if (has_flag(buf, "IRQD_AFFINITY_MANAGED"))
@@ -480,7 +472,7 @@ pci_msi(unsigned int irq)
 	char rel[64], *chip = NULL;
 	bool yes;
 
-	snprintf(rel, sizeof(rel), "sys/kernel/irq/%u/chip_name", irq);
+	snprintf(rel, sizeof(rel), PATH_SYS_IRQ_FILE, irq, "chip_name");
 	if (procfs_read(rel, &chip) < 0)
 		return false;
 	chip[strcspn(chip, "\n")] = '\0';
@@ -509,7 +501,7 @@ irq_movable(unsigned int irq)
 	if ((state = irq_state(irq)) != 0)
 		return state & IRQ_MANAGED ? MOVABLE_MANAGED :
 		    state & IRQ_NOMOVE ? MOVABLE_NO : MOVABLE_YES;
-	snprintf(rel, sizeof(rel), "proc/irq/%u/smp_affinity", irq);
+	snprintf(rel, sizeof(rel), PATH_PROC_IRQ_FILE, irq, "smp_affinity");
 	rc = procfs_probe(rel, "x\n");
 	if (rc == -EIO || rc == -EPERM)
 		return pci_msi(irq) ? MOVABLE_MANAGED : MOVABLE_NO;

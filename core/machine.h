@@ -6,10 +6,11 @@
 #define IRQAFF_MACHINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
-#include "parse.h"
+struct cpuset;
+struct perr;
 
-#define DEFAULT_AFFINITY	"proc/irq/default_smp_affinity"
 
 /* A NUMA node and its CPUs. */
 struct node {

@@ -10,14 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/machine.h"
 #include "core/netqueue.h"
 #include "core/select.h"
 #include "core/xalloc.h"
 #include "lib/queuename.h"
 #include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
-
-#define NET_DIR	"sys/class/net"
 
 static int
 cmpname(const void *a, const void *b)
@@ -39,15 +39,15 @@ netif_names(char ***names, size_t *n)
 
 	*names = NULL;
 	*n = 0;
-	if ((rc = procfs_dir(NET_DIR, false, &all, &nall)) != 0) {
+	if ((rc = procfs_dir(PATH_SYS_NET, false, &all, &nall)) != 0) {
 		if (rc == -ENOENT)
 			return 0;
-		warnc(-rc, "%s", procfs_path(NET_DIR));
+		warnc(-rc, "%s", procfs_path(PATH_SYS_NET));
 		return rc;
 	}
 	*names = xcalloc(nall, sizeof(**names));
 	for (i = 0; i < nall; i++) {
-		snprintf(rel, sizeof(rel), NET_DIR "/%s/queues", all[i]);
+		snprintf(rel, sizeof(rel), PATH_NET_QUEUES, all[i]);
 		if (procfs_exists(rel)) {
 			(*names)[(*n)++] = all[i];
 			all[i] = NULL;
@@ -114,7 +114,7 @@ netqueue_path(const struct netif *nif, const struct netqueue *q, char *buf,
 	char name[32];
 
 	netqueue_name(q, name, sizeof(name));
-	snprintf(buf, size, NET_DIR "/%s/queues/%s/%s", nif->name, name,
+	snprintf(buf, size, PATH_NET_QUEUE_FILE, nif->name, name,
 	    netqueue_file(q));
 }
 
@@ -176,7 +176,7 @@ netif_device(const char *ifname)
 {
 	char rel[PATH_MAX], path[PATH_MAX], *slash;
 
-	snprintf(rel, sizeof(rel), NET_DIR "/%s/device", ifname);
+	snprintf(rel, sizeof(rel), PATH_NET_DEVICE, ifname);
 	if (procfs_realpath(rel, path, sizeof(path)) != 0)
 		return NULL;
 	slash = strrchr(path, '/');
@@ -203,10 +203,10 @@ netif_read(struct machine *m, const char *name, struct netif *nif)
 	    strcmp(name, "..") == 0 || strchr(name, '/') != NULL ||
 	    strlen(name) > NAME_MAX)
 		return -ENODEV;
-	snprintf(rel, sizeof(rel), NET_DIR "/%s", name);
+	snprintf(rel, sizeof(rel), PATH_NET_IF, name);
 	if (!procfs_exists(rel))
 		return -ENODEV;
-	snprintf(rel, sizeof(rel), NET_DIR "/%s/queues", name);
+	snprintf(rel, sizeof(rel), PATH_NET_QUEUES, name);
 	if ((rc = procfs_dir(rel, true, &dirs, &ndirs)) != 0) {
 		/* sys/class/net/bonding_masters is a file */
 		if (rc == -ENOTDIR)
@@ -353,7 +353,7 @@ netqueue_find(const char *dev, enum nqkind kind, unsigned int n, char *rel,
 	if (*dev == '\0' || strcmp(dev, ".") == 0 || strcmp(dev, "..") == 0 ||
 	    strchr(dev, '/') != NULL || strlen(dev) > NAME_MAX)
 		return -ENODEV;
-	snprintf(rel, size, NET_DIR "/%s", dev);
+	snprintf(rel, size, PATH_NET_IF, dev);
 	if (!procfs_exists(rel))
 		return -ENODEV;
 	netqueue_path(&nif, &q, rel, size);

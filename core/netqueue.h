@@ -9,9 +9,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/machine.h"
 #include "lib/queuename.h"
-#include "parse.h"
+
+struct cpuset;
+struct machine;
+struct perr;
 
 enum nqkind { NQ_RX, NQ_TX };
 

@@ -15,6 +15,8 @@
 #include "core/select.h"
 #include "core/xalloc.h"
 #include "lib/irqsel.h"
+#include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 void
@@ -77,10 +79,10 @@ irqs_all(struct irqs *out)
 	int rc;
 
 	*out = (struct irqs){ 0 };
-	if ((rc = procfs_numbers("proc/irq", &out->v, &out->n)) != 0) {
+	if ((rc = procfs_numbers(PATH_PROC_IRQ, &out->v, &out->n)) != 0) {
 		out->v = NULL;
 		out->n = 0;
-		warnc(-rc, "%s", procfs_path("proc/irq"));
+		warnc(-rc, "%s", procfs_path(PATH_PROC_IRQ));
 	}
 	return rc;
 }
@@ -92,7 +94,7 @@ irq_actions(unsigned int irq, char ***names, size_t *n)
 	char rel[64];
 	int rc;
 
-	snprintf(rel, sizeof(rel), "proc/irq/%u", irq);
+	snprintf(rel, sizeof(rel), PATH_PROC_IRQ_N, irq);
 	if ((rc = procfs_dir(rel, true, names, n)) != 0) {
 		*names = NULL;
 		*n = 0;
@@ -127,16 +129,17 @@ irq_names(unsigned int irq)
 }
 
 /*
- * Where a device named NAME is listed: a PCI address, a network
- * interface, an NVMe controller, a disk or partition. Each is a link to
- * the device's directory under sys/devices.
+ * Names before addresses, which spread and show prefer them to. A PCI
+ * address holds a ':', which no interface name may (net/core/dev.c
+ * dev_valid_name()), so the addresses' place changes no lookup.
  */
-static const char *const device_dirs[] = {
-	"sys/bus/pci/devices/%s",
-	"sys/class/net/%s",
-	"sys/class/nvme/%s",
-	"sys/class/block/%s",
+const struct devclass device_classes[] = {
+	{ PATH_SYS_NET, DEVCLASS_NAMED },
+	{ PATH_SYS_NVME, DEVCLASS_NAMED },
+	{ PATH_SYS_BLOCK, DEVCLASS_DISK },
+	{ PATH_SYS_PCI, DEVCLASS_ADDRESS },
 };
+const size_t ndevice_classes = nitems(device_classes);
 
 /* A directory that holds a device's interrupts: msi_irqs or irq. */
 static bool
@@ -144,10 +147,10 @@ has_irqs(const char *dir)
 {
 	char rel[PATH_MAX + 16];
 
-	snprintf(rel, sizeof(rel), "%s/msi_irqs", dir);
+	snprintf(rel, sizeof(rel), PATH_DEV_MSI_IRQS, dir);
 	if (procfs_exists(rel))
 		return true;
-	snprintf(rel, sizeof(rel), "%s/irq", dir);
+	snprintf(rel, sizeof(rel), PATH_DEV_IRQ, dir);
 	return procfs_exists(rel);
 }
 
@@ -169,7 +172,8 @@ irq_dir(const char *rel, char *buf, size_t size)
 
 	if (procfs_realpath(rel, buf, size) != 0)
 		return false;
-	while (strncmp(buf, "sys/devices/", 12) == 0) {
+	while (strncmp(buf, PATH_SYS_DEVICES "/",
+	    strlen(PATH_SYS_DEVICES "/")) == 0) {
 		if (has_irqs(buf))
 			return true;
 		if ((slash = strrchr(buf, '/')) == NULL)
@@ -183,21 +187,15 @@ irq_dir(const char *rel, char *buf, size_t size)
 static void
 legacy_irq(const char *dir, struct irqs *out)
 {
-	char rel[PATH_MAX + 16], *buf;
-	const char *errstr;
-	long long irq;
+	char rel[PATH_MAX + 16];
+	int irq;
 
-	snprintf(rel, sizeof(rel), "%s/irq", dir);
-	if (procfs_read(rel, &buf) != 0)
+	snprintf(rel, sizeof(rel), PATH_DEV_IRQ, dir);
+	if (procfs_int(rel, 1, INT_MAX, &irq) != 0)
 		return;
-	buf[strcspn(buf, "\n")] = '\0';
-	irq = strtonum(buf, 1, INT_MAX, &errstr);
-	free(buf);
-	if (errstr == NULL) {
-		out->v = xcalloc(1, sizeof(*out->v));
-		out->v[0] = irq;
-		out->n = 1;
-	}
+	out->v = xcalloc(1, sizeof(*out->v));
+	out->v[0] = irq;
+	out->n = 1;
 }
 
 /*
@@ -215,19 +213,20 @@ device_irqs(const char *name, struct irqs *out, char **dirp)
 	bool found;
 
 	*out = (struct irqs){ 0 };
-	for (i = 0; i < nitems(device_dirs); i++) {
-		snprintf(dir, sizeof(dir), device_dirs[i], name);
+	for (i = 0; i < ndevice_classes; i++) {
+		snprintf(dir, sizeof(dir), "%s/%s", device_classes[i].dir,
+		    name);
 		if (procfs_exists(dir))
 			break;
 	}
-	if (i == nitems(device_dirs))
+	if (i == ndevice_classes)
 		return -ENOENT;
 	found = irq_dir(dir, idir, sizeof(idir));
 	if (dirp != NULL)
 		*dirp = xstrdup(found ? idir : dir);
 	if (!found)
 		return 0;
-	snprintf(rel, sizeof(rel), "%s/msi_irqs", idir);
+	snprintf(rel, sizeof(rel), PATH_DEV_MSI_IRQS, idir);
 	if (procfs_numbers(rel, &out->v, &out->n) == 0 && out->n > 0)
 		return 0;
 	irqs_free(out);
@@ -492,7 +491,7 @@ is_netif(const char *name)
 	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
 	    strchr(name, '/') != NULL || strlen(name) > NAME_MAX)
 		return false;
-	snprintf(rel, sizeof(rel), "sys/class/net/%s", name);
+	snprintf(rel, sizeof(rel), PATH_NET_IF, name);
 	return procfs_exists(rel);
 }
 
@@ -537,9 +536,7 @@ select_irqs(const char *arg, struct irqs *out, int flags)
 	int rc;
 
 	*out = (struct irqs){ 0 };
-	if ((rc = irqsel_parse(arg, &sel, &nsel, &pe)) != 0) {
-		if (rc == -ENOMEM)
-			err(1, NULL);
+	if ((rc = xparsed(irqsel_parse(arg, &sel, &nsel, &pe))) != 0) {
 		warnx("IRQ list \"%s\": %s", quoted(arg), pe.msg);
 		return -EINVAL;
 	}

@@ -22,6 +22,22 @@ struct irqs {
 	size_t		 ndevs;
 };
 
+/*
+ * The sysfs directories that list devices by name, each entry a link to
+ * the device under sys/devices, in the order a name is looked up. A disk
+ * (or partition) has its controller's IRQs, which the list has under the
+ * controller's own name.
+ */
+enum devclass_kind { DEVCLASS_NAMED, DEVCLASS_DISK, DEVCLASS_ADDRESS };
+
+struct devclass {
+	const char		*dir;
+	enum devclass_kind	 kind;
+};
+
+extern const struct devclass	device_classes[];
+extern const size_t		ndevice_classes;
+
 void	 irqs_free(struct irqs *);
 bool	 irqs_find(const struct irqs *, unsigned int, size_t *);
 bool	 irqs_alone(const struct irqs *, size_t);

@@ -27,9 +27,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/machine.h"
 #include "core/netqueue.h"
 #include "core/snapshot.h"
 #include "core/xalloc.h"
+#include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 /* A line of a snapshot: far more than 8192 CPUs and any name need. */
@@ -84,9 +87,8 @@ report(struct snap *s)
 
 	if (s->check && s->quiet)
 		return;
-	if (s->nproblems > 1 && mergesort(s->problems, s->nproblems,
-	    sizeof(*s->problems), cmpproblem) != 0)
-		err(1, NULL);
+	xmergesort(s->problems, s->nproblems, sizeof(*s->problems),
+	    cmpproblem);
 	for (i = 0; i < s->nproblems; i++) {
 		p = &s->problems[i];
 		if (s->check)
@@ -111,13 +113,11 @@ names_text(char **names, size_t n, bool strings)
 	size_t len = 0, i;
 	FILE *fp;
 
-	if ((fp = open_memstream(&text, &len)) == NULL)
-		err(1, NULL);
+	fp = xmemstream(&text, &len);
 	for (i = 0; i < n; i++)
 		fprintf(fp, strings ? "%s\"%s\"" : "%s%s",
 		    i == 0 ? "" : strings ? " " : ", ", quoted(names[i]));
-	if (fclose(fp) != 0)
-		err(1, NULL);
+	xmemclose(fp);
 	return text;
 }
 
@@ -301,8 +301,7 @@ read_entry(struct snap *s, struct machine *m, size_t lineno,
 	struct perr pe;
 	int rc;
 
-	if ((rc = snapline_parse(line, len, &e.sl, &pe)) == -ENOMEM)
-		err(1, NULL);
+	rc = xparsed(snapline_parse(line, len, &e.sl, &pe));
 	if (rc == 0 && e.sl.kind != SNAP_NONE) {
 		e.want = xcpuset(m->nbits);
 		/* a queue may have no CPU: "none" */
@@ -352,9 +351,7 @@ snap_read(struct snap *s, struct machine *m, const char *path)
 	FILE *fp;
 	int bad = 0, rc;
 
-	s->label = escaped(strcmp(path, "-") == 0 ? "standard input" : path);
-	if (s->label == NULL)
-		err(1, NULL);
+	s->label = xescaped(strcmp(path, "-") == 0 ? "standard input" : path);
 	if ((fp = file_open(path)) == NULL) {
 		rc = -errno;
 		warn("%s", s->label);
@@ -627,8 +624,7 @@ queue_hits(struct snap *s)
 		    s->v[i].sl.kind == SNAP_RPS) &&
 		    dev_selected(s, s->v[i].sl.dev))
 			v[n++] = &s->v[i];
-	if (n > 1 && mergesort(v, n, sizeof(*v), cmpqline) != 0)
-		err(1, NULL);
+	xmergesort(v, n, sizeof(*v), cmpqline);
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n &&
 		    strcmp(v[i]->sl.dev, v[j]->sl.dev) == 0 &&

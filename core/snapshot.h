@@ -8,9 +8,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/machine.h"
 #include "core/select.h"
 #include "lib/snapline.h"
+
+struct cpuset;
+struct machine;
 
 /* One entry of the file; everything in it is owned. */
 struct entry {

@@ -6,29 +6,12 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "core/machine.h"
 #include "core/topology.h"
 #include "core/xalloc.h"
+#include "parse.h"
 #include "procfs.h"
-
-#define CPU_DIR	"sys/devices/system/cpu"
-
-/* A small decimal number in a file, or -1. */
-static int
-read_int(const char *rel, int min)
-{
-	const char *errstr;
-	char *buf;
-	int v;
-
-	if (procfs_read(rel, &buf) != 0)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	v = strtonum(buf, min, INT_MAX, &errstr);
-	free(buf);
-	return errstr == NULL ? v : -1;
-}
 
 /*
  * A CPU's topology list under its old name, which every kernel has, else
@@ -41,10 +24,10 @@ topology_list(struct machine *m, int cpu, const char *old,
 	struct cpuset *set;
 	char rel[96];
 
-	snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/%s", cpu, old);
+	snprintf(rel, sizeof(rel), PATH_CPU_TOPOLOGY, cpu, old);
 	if ((set = machine_file(m, rel)) != NULL)
 		return set;
-	snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/%s", cpu, name);
+	snprintf(rel, sizeof(rel), PATH_CPU_TOPOLOGY, cpu, name);
 	if ((set = machine_file(m, rel)) != NULL)
 		return set;
 	return xcpuset(m->nbits);
@@ -102,9 +85,10 @@ find_packages(struct machine *m, const struct cpuset *pool,
 	    cpu = cpuset_next(pool, cpu + 1)) {
 		if (cpuset_test(done, cpu))
 			continue;
-		snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/"
-		    "physical_package_id", cpu);
-		id = read_int(rel, 0);
+		snprintf(rel, sizeof(rel), PATH_CPU_TOPOLOGY, cpu,
+		    "physical_package_id");
+		if (procfs_int(rel, 0, INT_MAX, &id) != 0)
+			id = -1;
 		pkg = topology_list(m, cpu, "core_siblings_list",
 		    "package_cpus_list");
 		cpuset_set(pkg, cpu);

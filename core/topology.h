@@ -9,7 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/machine.h"
+struct cpuset;
+struct machine;
 
 /*
  * A CPU of a pool: rank is how many pool CPUs of its core are numbered

@@ -13,6 +13,8 @@
 #include "core/netqueue.h"
 #include "core/xalloc.h"
 #include "core/xpsfollow.h"
+#include "lib/text.h"
+#include "parse.h"
 #include "procfs.h"
 
 /*
@@ -87,9 +89,8 @@ xq_plan(struct machine *m, const char *cmd, const struct change *c,
 			netqueue_path(&nif, q, rel, sizeof(rel));
 			x->dev = xstrdup(nif.name);
 			x->queue = xstrdup(name);
-			if ((dev = escaped(nif.name)) == NULL ||
-			    asprintf(&x->label, "%s %s", dev, name) < 0)
-				err(1, NULL);
+			dev = xescaped(nif.name);
+			x->label = xasprintf("%s %s", dev, name);
 			free(dev);
 			x->rel = xstrdup(rel);
 			x->ci = ci;

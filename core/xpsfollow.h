@@ -12,6 +12,9 @@
 
 #include "core/apply.h"
 
+struct cpuset;
+struct machine;
+
 /* A tx queue whose XPS follows an IRQ of the plan; all owned. */
 struct xq {
 	char			*dev, *queue, *label, *rel;

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "lib/bootargs.h"
+#include "lib/text.h"
+#include "parse.h"
 
 /*
  * The next "param" or "param=value" of s, quotes removed from a value

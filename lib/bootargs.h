@@ -5,7 +5,7 @@
 #ifndef IRQAFF_BOOTARGS_H
 #define IRQAFF_BOOTARGS_H
 
-#include "parse.h"
+struct cpuset;
 
 /* isolcpus= flags (kernel/sched/isolation.c) */
 enum {

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "lib/irqsel.h"
+#include "lib/text.h"
 
 void
 irqsel_free(struct irqsel *sel, size_t n)

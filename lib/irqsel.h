@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "lib/text.h"
+struct perr;
 
 enum irqsel_kind { SEL_RANGE, SEL_ALL, SEL_DEV, SEL_GLOB, SEL_CPU };
 

@@ -37,6 +37,7 @@
 
 #include "lib/queuename.h"
 #include "lib/snapline.h"
+#include "lib/text.h"
 
 struct token {
 	char	*s;

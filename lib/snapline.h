@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "lib/text.h"
+struct perr;
 
 enum snap_kind {
 	SNAP_NONE, SNAP_DEFAULT, SNAP_IRQ, SNAP_PATTERN, SNAP_XPS, SNAP_RPS

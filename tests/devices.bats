@@ -139,6 +139,16 @@ irqaff: note: irq 40 virtio0-config serves no queue; left where it is"
 		'irq 52 virtio1-req.1: 2')"
 }
 
+@test "spread -n of a virtio disk's IRQs by name finds its function's node" {
+	make_root --dir "$BATS_TEST_TMPDIR/n1" --cpus 8 --nodes 2 \
+		--virtio-blk vda:2:1:50
+	run --separate-stderr -0 irqaff spread -n 'virtio0-*'
+	assert_output "$(printf '%s\n' \
+		'irq 50 virtio0-config: 4' \
+		'irq 51 virtio0-req.0: 5' \
+		'irq 52 virtio0-req.1: 6')"
+}
+
 @test "a virtio function without MSI-X gives its legacy irq" {
 	make_root --dir "$BATS_TEST_TMPDIR/intx" --cpus 2 --irq '11=virtio0' \
 		--virtio-nic eth0:1

@@ -9,6 +9,7 @@
 #include "lib/interrupts.h"
 #include "lib/irqsel.h"
 #include "lib/snapline.h"
+#include "lib/text.h"
 #include "parse.h"
 
 typedef int parse_fn(struct cpuset *, const char *, struct perr *);
