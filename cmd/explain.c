@@ -556,7 +556,7 @@ explain_main(int argc, char *argv[])
 		return EXIT_FAIL;
 	ex.detail = ex.verbose || argc - optind >= 1;
 	status = exit_status(argc - optind >= 1 ?
-	    irqs_query_many(argc - optind, argv + optind, &irqs) :
+	    irqs_query_many(argc - optind, argv + optind, &irqs, false) :
 	    irqs_all(&irqs));
 	if (status == EXIT_OK) {
 		irqbalance_load(&ex.m, &ex.ib);

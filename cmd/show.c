@@ -70,7 +70,7 @@ const struct command show_command = {
 	"  -s, --sort COLUMN     rows by COLUMN: TOTAL and RATE largest first\n"
 	"  -a, --all             also IRQs that have no row in "
 	"/proc/interrupts\n"
-	"  -q, --quiet           accepted for scripts; show never warns\n"
+	"  -q, --quiet           no note for an item that picks no IRQ\n"
 	"  -i, --interval SECS   sample for SECS and add RATE\n"
 	"      --count COUNT     COUNT samples, each headed by its time\n",
 	show_columns
@@ -101,7 +101,7 @@ struct show {
 	size_t		 ncols;
 	bool		 want[NCOLS];
 	int		 sort;		/* -s: a column, or -1 (by IRQ) */
-	bool		 masks, json, noheadings, all;
+	bool		 masks, json, noheadings, all, quiet;
 	struct irqs	 only;		/* with an IRQ selector */
 	bool		 filter;
 	int		 info;		/* INFO_* of the columns asked for */
@@ -778,7 +778,8 @@ show_options(int argc, char *argv[], struct show *sh)
 		case 'a':
 			sh->all = true;
 			break;
-		case 'q':	/* show never warns; kept for scripts */
+		case 'q':
+			sh->quiet = true;
 			break;
 		default:
 			if ((rc = sampling_option(&show_command, ch, optarg,
@@ -898,7 +899,7 @@ show_main(int argc, char *argv[])
 	sh.scratch = xcpuset(sh.m.nbits);
 	if (argc - optind >= 1) {
 		status = exit_status(irqs_query_many(argc - optind,
-		    argv + optind, &sh.only));
+		    argv + optind, &sh.only, sh.quiet));
 		sh.filter = true;
 	}
 	if (status == EXIT_OK && sh.want[C_DEVICE])

@@ -238,7 +238,7 @@ complete -c irqaff -n $c -s s -l sort -x -a '(__irqaff_columns)' \
     -d 'sort the rows by a column'
 complete -c irqaff -n $c -s a -l all \
     -d 'also IRQs with no row in /proc/interrupts'
-complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
+complete -c irqaff -n $c -s q -l quiet -d 'no note for an item that picks no IRQ'
 complete -c irqaff -n $c -s i -l interval -x \
     -d 'sample for a number of seconds and add RATE'
 complete -c irqaff -n $c -l count -x \
@@ -251,7 +251,7 @@ complete -c irqaff -n $c -s n -l dry-run \
 complete -c irqaff -n $c -s v -l verbose -d 'print a line for every IRQ'
 complete -c irqaff -n $c -s J -l json -d 'print the result as JSON'
 complete -c irqaff -n $c -s m -l mask -d 'read cpus as a kernel mask'
-complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
+complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance or isolated-CPU warning'
 complete -c irqaff -n '__irqaff_arg set 0' -a '(__irqaff_irqs)'
 complete -c irqaff -n '__irqaff_arg set 1' -a '(__irqaff_cpus)'
 
@@ -267,7 +267,7 @@ complete -c irqaff -n $c -l linear -d 'plain CPU order, not cores first'
 complete -c irqaff -n $c -l include-isolated \
     -d 'also use isolated and nohz_full CPUs'
 complete -c irqaff -n $c -l xps -d 'also set the XPS CPUs of their tx queues'
-complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
+complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning, pool line or notes'
 complete -c irqaff -n '__irqaff_arg spread 0' -a '(__irqaff_irqs)'
 
 set c '__fish_seen_subcommand_from balance'
@@ -283,7 +283,7 @@ complete -c irqaff -n $c -s c -l cpus -x -a '(__irqaff_cpus)' \
 complete -c irqaff -n $c -l include-isolated \
     -d 'also use isolated and nohz_full CPUs'
 complete -c irqaff -n $c -l xps -d 'also move the XPS of their tx queues'
-complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning'
+complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning or isolated-CPU note'
 complete -c irqaff -n '__irqaff_arg balance 0' -a '(__irqaff_irqs)'
 
 set c '__fish_seen_subcommand_from default'

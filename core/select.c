@@ -437,6 +437,7 @@ near_miss(const char *glob, char *hint, size_t size)
 enum {
 	SELECT_QUEUES = 1,	/* a dev: item may name an interface's queues */
 	SELECT_QUERY = 2,	/* a question: a note, no error */
+	SELECT_QUIET = 4,	/* with SELECT_QUERY: not even a note */
 };
 
 /*
@@ -451,8 +452,8 @@ nothing_picked(const char *arg, const struct irqsel *it,
 	const char *pfx = flags & SELECT_QUERY ? "note: " : "";
 	char *list, hint[640];
 
-	if ((flags & SELECT_QUERY) &&
-	    (it->kind == SEL_CPU || it->kind == SEL_ALL))
+	if ((flags & SELECT_QUERY) && ((flags & SELECT_QUIET) ||
+	    it->kind == SEL_CPU || it->kind == SEL_ALL))
 		return;
 	if (it->kind == SEL_RANGE && it->lo == it->hi)
 		warnx("%sIRQ %u does not exist", pfx, it->lo);
@@ -644,12 +645,14 @@ irqs_select_many(int argc, char *argv[], struct irqs *out)
 /*
  * As irqs_select_many(), for commands that only read (show, explain): a
  * selection may be empty, the answer to a question. A name or number
- * that picks nothing gets a note; a bad selector is still -EINVAL.
+ * that picks nothing gets a note unless quiet; a bad selector is still
+ * -EINVAL.
  */
 int
-irqs_query_many(int argc, char *argv[], struct irqs *out)
+irqs_query_many(int argc, char *argv[], struct irqs *out, bool quiet)
 {
-	return select_many(argc, argv, out, SELECT_QUERY);
+	return select_many(argc, argv, out,
+	    SELECT_QUERY | (quiet ? SELECT_QUIET : 0));
 }
 
 int

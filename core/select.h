@@ -45,7 +45,7 @@ bool	 irqs_dev_named(const struct irqs *, const char *);
 int	 irqs_all(struct irqs *);
 int	 irqs_select(const char *, struct irqs *);
 int	 irqs_select_many(int, char *[], struct irqs *);
-int	 irqs_query_many(int, char *[], struct irqs *);
+int	 irqs_query_many(int, char *[], struct irqs *, bool);
 int	 irqs_select_queues(const char *, struct irqs *);
 int	 irq_actions(unsigned int, char ***, size_t *);
 void	 irq_actions_free(char **, size_t);

@@ -380,6 +380,10 @@ $(usage_of show)"
 	assert_output '{"interrupts":[]}'
 	assert_equal "$stderr" 'irqaff: note: IRQ list "eth9-*": "eth9-*" matches no IRQ
 irqaff: note: IRQ list "dev:eth9": device eth9 has no IRQs or does not exist'
+	# -q: the same answer, without the notes
+	run --separate-stderr -0 irqaff show -q -J 'eth9-*' dev:eth9
+	assert_output '{"interrupts":[]}'
+	assert_equal "$stderr" ""
 	# a CPU no IRQ runs on is an answer, not a mistake: no note
 	run --separate-stderr -0 irqaff show -o irq cpu:3
 	assert_output "IRQ"
