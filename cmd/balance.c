@@ -562,8 +562,7 @@ print_plan(const struct balance *b, const struct xq *xq, size_t nx)
 		if (!b->verbose && !moves(&b->it[i]))
 			continue;
 		raw = irq_names(b->it[i].irq);
-		if ((name = escaped(raw)) == NULL)
-			err(1, NULL);
+		name = xescaped(raw);
 		old = b->it[i].old;
 		if (b->it[i].rated)
 			snprintf(r, sizeof(r), "%.1f", rate(b, b->it[i].count));

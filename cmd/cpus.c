@@ -340,42 +340,36 @@ cell(struct cpus *c, int cpu, enum col col, bool escape)
 
 	switch (col) {
 	case C_CPU:
-		if (asprintf(&s, "%d", cpu) < 0)
-			err(1, NULL);
+		s = xasprintf("%d", cpu);
 		break;
 	case C_NODE:
-		if ((node = machine_cpu_node(&c->m, cpu)) >=
-		    0 && asprintf(&s, "%d", node) < 0)
-			err(1, NULL);
+		if ((node = machine_cpu_node(&c->m, cpu)) >= 0)
+			s = xasprintf("%d", node);
 		break;
 	case C_STATE:
 		state_words(c, cpu, w);
-		if (asprintf(&s, "%s%s%s%s%s", w[0], w[1] ? "," : "",
-		    w[1] ? w[1] : "", w[2] ? "," : "", w[2] ? w[2] : "") < 0)
-			err(1, NULL);
+		s = xasprintf("%s%s%s%s%s", w[0], w[1] ? "," : "",
+		    w[1] ? w[1] : "", w[2] ? "," : "", w[2] ? w[2] : "");
 		break;
 	case C_IRQS:
-		if (asprintf(&s, "%u", r->irqs) < 0)
-			err(1, NULL);
+		s = xasprintf("%u", r->irqs);
 		break;
 	case C_TOTAL:
-		if (r->counted && asprintf(&s, "%llu", c->total[cpu]) < 0)
-			err(1, NULL);
+		if (r->counted)
+			s = xasprintf("%llu", c->total[cpu]);
 		break;
 	case C_RATE:
-		if (r->rated && c->sm.on && asprintf(&s, "%.1f",
-		    r->delta / c->sm.elapsed) < 0)
-			err(1, NULL);
+		if (r->rated && c->sm.on)
+			s = xasprintf("%.1f", r->delta / c->sm.elapsed);
 		break;
 	case C_TOP:
 		for (i = 0; i < NTOP && top[i].count > 0; i++) {
 			if ((name = (char *)name_of(c, top[i].irq)) == NULL)
 				name = "";
-			if (escape && (name = escaped(name)) == NULL)
-				err(1, NULL);
-			if (asprintf(&item, "%s%s%s(%u)", s ? s : "",
-			    s ? " " : "", name, top[i].irq) < 0)
-				err(1, NULL);
+			if (escape)
+				name = xescaped(name);
+			item = xasprintf("%s%s%s(%u)", s ? s : "",
+			    s ? " " : "", name, top[i].irq);
 			if (escape)
 				free(name);
 			free(s);

@@ -452,8 +452,7 @@ print_text(const struct explain *ex, const struct irqview *v,
 	if (need->n == 0 && !ex->verbose && (!ex->detail || info->n == 0))
 		return;
 	raw = view_names(v);
-	if ((name = escaped(raw)) == NULL)
-		err(1, NULL);
+	name = xescaped(raw);
 	print_lines(v->irq, name, need);
 	if (ex->detail)
 		print_lines(v->irq, name, info);

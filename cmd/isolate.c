@@ -530,8 +530,7 @@ print_name(unsigned int irq)
 {
 	char *raw = irq_names(irq), *name;
 
-	if ((name = escaped(raw)) == NULL)
-		err(1, NULL);
+	name = xescaped(raw);
 	printf("irq %u%s%s: ", irq, *name ? " " : "", name);
 	free(name);
 	free(raw);
@@ -650,8 +649,7 @@ print_kind(const struct isolate *is, const struct entry *e)
 	char *on;
 
 	/* an IRQ not started has no effective CPU */
-	if (asprintf(&on, "%s%s", *list ? "CPU " : "no CPU", list) < 0)
-		err(1, NULL);
+	on = xasprintf("%s%s", *list ? "CPU " : "no CPU", list);
 	switch (e->kind) {
 	case K_MOVE:
 		if (e->guessed)
@@ -718,8 +716,7 @@ warn_notes(const struct isolate *is)
 			continue;
 		on = xformat(e->on, false);
 		raw = irq_names(e->irq);
-		if ((name = escaped(raw)) == NULL)
-			err(1, NULL);
+		name = xescaped(raw);
 		if (e->kept)
 			warnx("irq %u%s%s: %s, kept on isolated CPU %s "
 			    "(managed_irq)", e->irq, *name ? " " : "", name,
