@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/counts.h"
+#include "lib/interrupts.h"
 #include "core/xalloc.h"
 
 #define ROW_MAX	(4 << 20)

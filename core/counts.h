@@ -9,8 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lib/interrupts.h"
 #include "procfs.h"
+
+struct irqrow;
 
 /* counts_open() flags */
 enum {

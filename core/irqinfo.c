@@ -13,6 +13,7 @@
 #include "core/irqinfo.h"
 #include "core/machine.h"
 #include "core/xalloc.h"
+#include "lib/interrupts.h"
 #include "parse.h"
 #include "procfs.h"
 

@@ -17,6 +17,7 @@
 #include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
+#include "lib/interrupts.h"
 #include "lib/text.h"
 #include "parse.h"
 
