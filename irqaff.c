@@ -66,10 +66,10 @@ find_command(const char *name)
 		}
 	}
 	if (near != NULL && strlen(name) > best)
-		warnx("unknown command %s; did you mean %s?", quoted(name),
+		warnx("unknown command %s; did you mean %s?", text_quoted(name),
 		    near->name);
 	else
-		warnx("unknown command %s", quoted(name));
+		warnx("unknown command %s", text_quoted(name));
 	return NULL;
 }
 
@@ -90,7 +90,7 @@ main_usage(FILE *fp)
 		    commands[i]->summary);
 	fprintf(fp, "\n'%s help COMMAND' describes each one.\n"
 	    "The root directory comes from --root, then $IRQAFF_ROOT, "
-	    "then /.\n\n%s", getprogname(), exit_help);
+	    "then /.\n\n%s", getprogname(), cli_exit_help);
 	return EXIT_OK;
 }
 
@@ -105,10 +105,10 @@ main(int argc, char *argv[])
 	setprogname(argv[0]);
 	for (argc--, argv++; argc > 0 && argv[0][0] == '-'; argc--, argv++) {
 		if (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)
-			return exit_output(main_usage(stdout));
+			return cli_exit_output(main_usage(stdout));
 		else if (strcmp(argv[0], "--version") == 0) {
 			printf("irqaff %s\n", IRQAFF_VERSION);
-			return exit_output(EXIT_OK);
+			return cli_exit_output(EXIT_OK);
 		} else if (strcmp(argv[0], "--root") == 0 && argc > 1) {
 			root = argv[1];
 			argc--;
@@ -119,7 +119,8 @@ main(int argc, char *argv[])
 			if (strcmp(argv[0], "--root") == 0)
 				warnx("option --root needs a directory");
 			else
-				warnx("unknown option %s", quoted(argv[0]));
+				warnx("unknown option %s",
+				    text_quoted(argv[0]));
 			return main_usage(stderr);
 		}
 	}
@@ -135,21 +136,21 @@ main(int argc, char *argv[])
 	}
 	if (strcmp(argv[0], "help") == 0) {
 		if (argc == 1)
-			return exit_output(main_usage(stdout));
+			return cli_exit_output(main_usage(stdout));
 		if (argc > 2) {
 			warnx("help takes one command");
 			return main_usage(stderr);
 		}
 		if ((cmd = find_command(argv[1])) == NULL)
 			return main_usage(stderr);
-		usage(stdout, cmd);
-		return exit_output(EXIT_OK);
+		cli_usage(stdout, cmd);
+		return cli_exit_output(EXIT_OK);
 	}
 	if ((cmd = find_command(argv[0])) == NULL)
 		return main_usage(stderr);
 	if ((rc = procfs_init(root)) != 0) {
-		warnc(-rc, "root %s", quoted(root ? root : "/"));
+		warnc(-rc, "root %s", text_quoted(root ? root : "/"));
 		return EXIT_FAIL;
 	}
-	return exit_output(cmd->main(argc, argv));
+	return cli_exit_output(cmd->main(argc, argv));
 }

@@ -304,7 +304,7 @@ struct region {
 static const char *
 region_text(char *buf, size_t size, const struct region *r)
 {
-	return visquote(buf, size, r->text, r->len);
+	return text_visquote(buf, size, r->text, r->len);
 }
 
 /* bitmap_getnum(): 'N' is the last bit, otherwise an unsigned decimal. */
@@ -323,19 +323,21 @@ getnum(const char **sp, unsigned int *num, unsigned int last,
 	}
 	if (!is_digit(*s)) {
 		if (end_of_region(*s))
-			return perr_set(pe, EINVAL,
+			return text_perr_set(pe, EINVAL,
 			    "region \"%s\" ends where a number should be",
 			    region_text(b1, sizeof(b1), r));
-		return perr_set(pe, EINVAL, "region \"%s\": \"%s\" is not a number",
+		return text_perr_set(pe, EINVAL,
+		    "region \"%s\": \"%s\" is not a number",
 		    region_text(b1, sizeof(b1), r),
-		    visquote(b2, sizeof(b2), s, strcspn(s, ",-:/ \t\n\v\f\r")));
+		    text_visquote(b2, sizeof(b2), s, strcspn(s,
+		    ",-:/ \t\n\v\f\r")));
 	}
 	for (p = s; is_digit(*p); p++)
 		if (n <= UINT_MAX)
 			n = n * 10 + (*p - '0');
 	if (n > UINT_MAX)
-		return perr_set(pe, EOVERFLOW, "number %s is too large",
-		    visquote(b1, sizeof(b1), s, p - s));
+		return text_perr_set(pe, EOVERFLOW, "number %s is too large",
+		    text_visquote(b1, sizeof(b1), s, p - s));
 	*num = n;
 	*sp = p;
 	return 0;
@@ -347,10 +349,11 @@ unexpected(const char *s, const struct region *r, struct perr *pe)
 	char b1[TOKBUF], b2[TOKBUF];
 
 	if (end_of_region(*s))
-		return perr_set(pe, EINVAL, "region \"%s\" is incomplete",
+		return text_perr_set(pe, EINVAL, "region \"%s\" is incomplete",
 		    region_text(b1, sizeof(b1), r));
-	return perr_set(pe, EINVAL, "region \"%s\": unexpected \"%s\"",
-	    region_text(b1, sizeof(b1), r), visquote(b2, sizeof(b2), s, 1));
+	return text_perr_set(pe, EINVAL, "region \"%s\": unexpected \"%s\"",
+	    region_text(b1, sizeof(b1), r), text_visquote(b2, sizeof(b2), s,
+	    1));
 }
 
 /* bitmap_parse_region(); *sp becomes NULL at the end of the string. */
@@ -414,19 +417,21 @@ check_region(const struct region *r, unsigned int nbits, struct perr *pe)
 	char b[TOKBUF];
 
 	if (r->start > r->end)
-		return perr_set(pe, EINVAL, "region \"%s\" runs backwards",
+		return text_perr_set(pe, EINVAL, "region \"%s\" runs backwards",
 		    region_text(b, sizeof(b), r));
 	if (r->group == 0 && !r->pattern)	/* end + 1 wrapped */
-		return perr_set(pe, EINVAL, "number %u is too large", r->end);
+		return text_perr_set(pe, EINVAL, "number %u is too large",
+		    r->end);
 	if (r->group == 0)
-		return perr_set(pe, EINVAL, "region \"%s\" has a group size of 0",
+		return text_perr_set(pe, EINVAL,
+		    "region \"%s\" has a group size of 0",
 		    region_text(b, sizeof(b), r));
 	if (r->used > r->group)
-		return perr_set(pe, EINVAL,
+		return text_perr_set(pe, EINVAL,
 		    "region \"%s\" uses %u CPUs out of groups of %u",
 		    region_text(b, sizeof(b), r), r->used, r->group);
 	if (r->end >= nbits)
-		return perr_set(pe, ERANGE,
+		return text_perr_set(pe, ERANGE,
 		    "CPU %u is beyond the last possible CPU %u",
 		    r->end, nbits - 1);
 	return 0;
@@ -496,7 +501,7 @@ check_tail(struct cpuset *set, struct perr *pe)
 	if (over == 0)
 		return 0;
 	cpuset_zero(set);
-	return perr_set(pe, EOVERFLOW,
+	return text_perr_set(pe, EOVERFLOW,
 	    "CPU %zu is beyond the last possible CPU %u",
 	    top * 64 + __builtin_ctzll(over), set->nbits - 1);
 }
@@ -516,7 +521,7 @@ parse_long_hex(struct cpuset *set, const char *start, const char *end,
 				continue;
 			if (bit + i >= set->nbits) {
 				cpuset_zero(set);
-				return perr_set(pe, EOVERFLOW,
+				return text_perr_set(pe, EOVERFLOW,
 				    "CPU %u is beyond the last possible CPU %u",
 				    bit + i, set->nbits - 1);
 			}
@@ -559,20 +564,21 @@ parse_word(const char *start, const char *end, const char **wordp,
 	}
 	for (i = 0; i < 32 && p > start && !is_sep(p[-1]); i += 4) {
 		if ((c = hexval(*--p)) < 0)
-			return perr_set(pe, EINVAL, "\"%s\" is not a hex digit",
-			    visquote(b, sizeof(b), p, 1));
+			return text_perr_set(pe, EINVAL,
+			    "\"%s\" is not a hex digit",
+			    text_visquote(b, sizeof(b), p, 1));
 		val |= (uint32_t)c << i;
 	}
 	if (p > start && !is_sep(p[-1])) {
 		for (w = p - 1; w > start && !is_sep(w[-1]); w--)
 			;
 		if (hexval(p[-1]) >= 0)
-			return perr_set(pe, EOVERFLOW,
+			return text_perr_set(pe, EOVERFLOW,
 			    "word \"%s\" is longer than 8 hex digits",
-			    visquote(b, sizeof(b), w,
+			    text_visquote(b, sizeof(b), w,
 			    strcspn(w, ", \t\n\v\f\r")));
-		return perr_set(pe, EINVAL, "\"%s\" is not a hex digit",
-		    visquote(b, sizeof(b), p - 1, 1));
+		return text_perr_set(pe, EINVAL, "\"%s\" is not a hex digit",
+		    text_visquote(b, sizeof(b), p - 1, 1));
 	}
 	*wordp = p;
 	*valp = val;
@@ -605,8 +611,10 @@ cpumask_parse(struct cpuset *set, const char *s, struct perr *pe)
 	    (start[1] == 'x' || start[1] == 'X')) {
 		start += 2;
 		if (start == end || hexval(*start) < 0)
-			return perr_set(pe, EINVAL, "\"%s\" has no hex digits",
-			    visquote(b, sizeof(b), start - 2, end - start + 2));
+			return text_perr_set(pe, EINVAL,
+			    "\"%s\" has no hex digits",
+			    text_visquote(b, sizeof(b), start - 2,
+			    end - start + 2));
 	}
 	for (p = start; p < end && hexval(*p) >= 0; p++)
 		;
@@ -620,7 +628,7 @@ cpumask_parse(struct cpuset *set, const char *s, struct perr *pe)
 			break;
 		if (word == words) {
 			cpuset_zero(set);
-			return perr_set(pe, EOVERFLOW,
+			return text_perr_set(pe, EOVERFLOW,
 			    "more than the %zu 32-bit word%s that %u CPUs need",
 			    words, words == 1 ? "" : "s", set->nbits);
 		}

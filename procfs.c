@@ -432,19 +432,19 @@ procfs_numbers(const char *rel, unsigned int **nump, size_t *np)
  * out of memory is an error, never the end of the file.
  */
 int
-lines_open(struct lines *l, const char *rel, size_t max)
+procfs_lines_open(struct lines *l, const char *rel, size_t max)
 {
 	int fd;
 
 	if ((fd = root_open(rel, O_RDONLY | O_NONBLOCK)) < 0)
 		return -errno;
-	lines_fd(l, fd, max);
+	procfs_lines_fd(l, fd, max);
 	l->owned = true;
 	return 0;
 }
 
 void
-lines_fd(struct lines *l, int fd, size_t max)
+procfs_lines_fd(struct lines *l, int fd, size_t max)
 {
 	memset(l, 0, sizeof(*l));
 	l->fd = fd;
@@ -489,7 +489,7 @@ lines_fill(struct lines *l)
  * or another negative errno.
  */
 int
-lines_next(struct lines *l, char **linep, size_t *lenp)
+procfs_lines_next(struct lines *l, char **linep, size_t *lenp)
 {
 	char *nl;
 	int rc;
@@ -520,7 +520,7 @@ lines_next(struct lines *l, char **linep, size_t *lenp)
 }
 
 void
-lines_close(struct lines *l)
+procfs_lines_close(struct lines *l)
 {
 	if (l->owned && l->fd >= 0)
 		close(l->fd);
@@ -532,12 +532,12 @@ lines_close(struct lines *l)
 /*
  * Opens for reading and writing when asked; where only reading is
  * allowed (not root, read-only file system) the file is still read, and
- * the reason is kept for a later pfile_write(). Only a regular file is
+ * the reason is kept for a later procfs_pfile_write(). Only a regular file is
  * ever written: procfs and sysfs attributes are regular files, and a
  * device or fifo in their place is not ours (pf->regular says which).
  */
 int
-pfile_open(struct pfile *pf, const char *rel, bool writable)
+procfs_pfile_open(struct pfile *pf, const char *rel, bool writable)
 {
 	struct stat st;
 	int rc;
@@ -555,13 +555,13 @@ pfile_open(struct pfile *pf, const char *rel, bool writable)
 		return -errno;
 	if (fstat(pf->fd, &st) != 0) {
 		rc = -errno;
-		pfile_close(pf);
+		procfs_pfile_close(pf);
 		return rc;
 	}
 	if (!(pf->regular = S_ISREG(st.st_mode)))
 		return 0;
 	if ((rc = read_all(pf->fd, &pf->buf, &pf->len, true, false)) != 0) {
-		pfile_close(pf);
+		procfs_pfile_close(pf);
 		return rc;
 	}
 	return 0;
@@ -575,7 +575,7 @@ pfile_open(struct pfile *pf, const char *rel, bool writable)
  * read back into pf->buf.
  */
 int
-pfile_write(struct pfile *pf, const char *value)
+procfs_pfile_write(struct pfile *pf, const char *value)
 {
 	size_t len = strlen(value), old = pf->len;
 	ssize_t n;
@@ -632,7 +632,7 @@ procfs_probe(const char *rel, const char *value)
 }
 
 void
-pfile_close(struct pfile *pf)
+procfs_pfile_close(struct pfile *pf)
 {
 	if (pf->fd >= 0)
 		close(pf->fd);
@@ -643,7 +643,7 @@ pfile_close(struct pfile *pf)
 
 /* A file named on the command line, as given: not under the root. */
 FILE *
-file_open(const char *path)
+procfs_file_open(const char *path)
 {
 	if (strcmp(path, "-") == 0)
 		return stdin;
@@ -784,7 +784,7 @@ replace_with(char *tmp, const char *dest, mode_t mode, const char *data,
  * is ignored then, so that a write past the size limit fails with EFBIG.
  */
 int
-file_replace(const char *path, const char *data, size_t len)
+procfs_file_replace(const char *path, const char *data, size_t len)
 {
 	struct sigaction ign, oxfsz;
 	sigset_t block, omask;

@@ -66,23 +66,24 @@ int		 procfs_dir(const char *, bool, char ***, size_t *);
 void		 procfs_dir_free(char **, size_t);
 int		 procfs_numbers(const char *, unsigned int **, size_t *);
 int		 procfs_realpath(const char *, char *, size_t);
-/* Lines read with a cap (see lines_next()); buf is owned. */
+/* Lines read with a cap (see procfs_lines_next()); buf is owned. */
 struct lines {
 	int	 fd;
-	bool	 owned;		/* opened by lines_open(), closed by us */
+	bool	 owned;		/* opened by procfs_lines_open(),
+	    closed by us */
 	bool	 eof;
 	char	*buf;
 	size_t	 cap, start, end, max;
 };
 
-int		 lines_open(struct lines *, const char *, size_t);
-void		 lines_fd(struct lines *, int, size_t);
-int		 lines_next(struct lines *, char **, size_t *);
-void		 lines_close(struct lines *);
+int		 procfs_lines_open(struct lines *, const char *, size_t);
+void		 procfs_lines_fd(struct lines *, int, size_t);
+int		 procfs_lines_next(struct lines *, char **, size_t *);
+void		 procfs_lines_close(struct lines *);
 
 /* Ordinary files named by the user, not under the root; "-" is stdio. */
-FILE		*file_open(const char *);
-int		 file_replace(const char *, const char *, size_t);
+FILE		*procfs_file_open(const char *);
+int		 procfs_file_replace(const char *, const char *, size_t);
 
 /*
  * An open affinity file: its contents as read at open, and after a write
@@ -96,9 +97,9 @@ struct pfile {
 	size_t	 len;
 };
 
-int		 pfile_open(struct pfile *, const char *, bool);
+int		 procfs_pfile_open(struct pfile *, const char *, bool);
 int		 procfs_probe(const char *, const char *);
-int		 pfile_write(struct pfile *, const char *);
-void		 pfile_close(struct pfile *);
+int		 procfs_pfile_write(struct pfile *, const char *);
+void		 procfs_pfile_close(struct pfile *);
 
 #endif

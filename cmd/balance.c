@@ -116,7 +116,7 @@ balance_options(int argc, char *argv[], struct balance *b)
 	int ch, rc, flags = 0;
 
 	b->sm.interval = INTERVAL;
-	while ((ch = getopts(argc, argv, &balance_command, "nvJi:qc:",
+	while ((ch = cli_getopts(argc, argv, &balance_command, "nvJi:qc:",
 	    balance_opts)) != -1) {
 		switch (ch) {
 		case 'c':
@@ -133,10 +133,10 @@ balance_options(int argc, char *argv[], struct balance *b)
 			b->quiet = true;
 			break;
 		default:
-			if (apply_option(ch, &flags) == EXIT_OK)
+			if (result_option(ch, &flags) == EXIT_OK)
 				break;
-			if ((rc = sampling_option(&balance_command, ch, optarg,
-			    &b->sm)) != EXIT_OK)
+			if ((rc = cli_sampling_option(&balance_command, ch,
+			    optarg, &b->sm)) != EXIT_OK)
 				return rc;
 			break;
 		}
@@ -145,7 +145,7 @@ balance_options(int argc, char *argv[], struct balance *b)
 	b->verbose = flags & APPLY_VERBOSE;
 	b->json = flags & APPLY_JSON;
 	if (argc - optind > 1)
-		return usage_error(&balance_command,
+		return cli_usage_error(&balance_command,
 		    "expected at most one IRQ list");
 	return EXIT_OK;
 }
@@ -177,7 +177,7 @@ leave_isolated(struct balance *b, const struct cpuset *numbered)
 	else if (cpuset_empty(b->elig))
 		warnx("balance: every CPU of \"%s\" is isolated or nohz_full; "
 		    "name them by number or give --include-isolated",
-		    quoted(b->carg));
+		    text_quoted(b->carg));
 	else if (*list && !b->quiet && !b->json)
 		warnx("balance: CPU %s isolated (%s) left out", list, b->why);
 	free(list);
@@ -232,7 +232,7 @@ allowed_of(struct balance *b, unsigned int irq)
 	const struct cpuset *cpus;
 	struct allowed *a;
 	size_t i;
-	int node = irq_node(irq), cpu;
+	int node = machine_irq_node(irq), cpu;
 
 	if (node >= 0 && ((cpus = machine_node(&b->m, node)) == NULL ||
 	    !cpuset_intersects(cpus, b->elig)))
@@ -273,14 +273,14 @@ collect(struct balance *b, const struct irqs *sel)
 	b->managed = xcalloc(sel->n, sizeof(*b->managed));
 	for (i = 0; i < sel->n; i++) {
 		/* kernel-managed or else not movable by user space */
-		if (irq_movable(sel->v[i]) >= MOVABLE_MANAGED) {
+		if (machine_irq_movable(sel->v[i]) >= MOVABLE_MANAGED) {
 			b->managed[b->nmanaged++] = sel->v[i];
 			continue;
 		}
 		it = &b->it[b->n];
 		memset(it, 0, sizeof(*it));
 		it->irq = sel->v[i];
-		if ((rc = affinity_read(it->irq, AFF_REQUESTED, set,
+		if ((rc = machine_affinity_read(it->irq, AFF_REQUESTED, set,
 		    &pe)) != 0) {
 			/* -ENOENT: gone since it was selected */
 			if (rc != -ENOENT) {
@@ -306,7 +306,7 @@ cmpirq(const void *a, const void *b)
 	return (x->irq > y->irq) - (x->irq < y->irq);
 }
 
-/* cells_read()'s row callback: which reads had each planned IRQ's row. */
+/* load_cells_read()'s row callback: which reads had each planned IRQ's row. */
 struct rowseen {
 	struct balance	*b;
 	int		 r;
@@ -376,7 +376,7 @@ tally_cells(struct balance *b)
 		c = &b->cells.v[i];
 		key.irq = c->irq;
 		it = bsearch(&key, b->it, b->n, sizeof(*b->it), cmpirq);
-		if (!cell_delta(c, &d))
+		if (!load_cell_delta(c, &d))
 			continue;
 		b->before[c->cpu] += d;
 		if (it == NULL)
@@ -389,8 +389,8 @@ tally_cells(struct balance *b)
 	for (i = 0; i < b->n; i++) {
 		it = &b->it[i];
 		at = 0;
-		if (it->home < 0 && (n = cells_of(&b->cells, it->irq, &at)) ==
-		    1)
+		if (it->home < 0 && (n = load_cells_of(&b->cells, it->irq,
+		    &at)) == 1)
 			it->home = b->cells.v[at].cpu;
 		if (it->home >= 0 &&
 		    !cpuset_test(b->allow[it->allow].set, it->home))
@@ -561,7 +561,7 @@ print_plan(const struct balance *b, const struct xq *xq, size_t nx)
 	for (i = 0; i < b->n; i++) {
 		if (!b->verbose && !moves(&b->it[i]))
 			continue;
-		raw = irq_names(b->it[i].irq);
+		raw = select_names(b->it[i].irq);
 		name = xescaped(raw);
 		old = b->it[i].old;
 		if (b->it[i].rated)
@@ -650,9 +650,9 @@ print_json_plan(const struct balance *b)
 	printf("},\"plan\":[");
 	for (i = 0; i < b->n; i++) {
 		it = &b->it[i];
-		name = irq_names(it->irq);
+		name = select_names(it->irq);
 		printf("%s{\"irq\":%u,\"name\":", sep, it->irq);
-		json_string(stdout, name);
+		text_json_string(stdout, name);
 		if (it->rated)
 			printf(",\"count\":%" PRIu64 ",\"rate\":%.1f",
 			    it->count, rate(b, it->count));
@@ -695,7 +695,7 @@ apply_plan(struct balance *b, struct change *c, struct xq *xq, size_t nx,
 		apply_irq(&b->m, c[i].irq, c[i].want,
 		    APPLY_DRYRUN | APPLY_JSON, &pre);
 	status = pre.failed > 0 ? EXIT_FAIL : EXIT_OK;
-	tally_free(&pre);
+	apply_tally_free(&pre);
 	if (status != EXIT_OK || b->dryrun) {
 		if (b->dryrun && b->json)
 			for (i = 0; i < b->n; i++)
@@ -705,19 +705,19 @@ apply_plan(struct balance *b, struct change *c, struct xq *xq, size_t nx,
 	}
 	if (!b->quiet)
 		irqbalance_warn();
-	applying();
+	cli_applying();
 	r = xcalloc(b->n + 1, sizeof(*r));
 	for (i = 0; i < b->n; i++) {
 		r[i] = APPLY_FAILED;
 		if (tl->stop)
-			tally_skip(tl, flags, c[i].irq, c[i].want);
+			apply_tally_skip(tl, flags, c[i].irq, c[i].want);
 		else
 			r[i] = apply_irq(&b->m, c[i].irq, c[i].want, flags, tl);
 	}
 	if (!tl->stop)
-		xq_apply(&b->m, c, r, xq, nx, flags, &tq);
+		xpsfollow_apply(&b->m, c, r, xq, nx, flags, &tq);
 	status = result_status(tl, &tq, flags);
-	tally_free(&tq);
+	apply_tally_free(&tq);
 	free(r);
 	return status;
 }
@@ -737,7 +737,7 @@ balance_members(void *arg)
 
 	print_json_plan(bj->b);
 	if (bj->b->xps)
-		xq_json(stdout, bj->c, bj->xq, bj->nx);
+		xpsfollow_json(stdout, bj->c, bj->xq, bj->nx);
 }
 
 static int
@@ -751,26 +751,26 @@ run(struct balance *b, const char *arg)
 	size_t nx = 0, i, k;
 	int status, flags = b->json ? APPLY_JSON : 0;
 
-	if ((status = exit_status(irqs_select(arg ? arg : "all", &sel))) !=
+	if ((status = cli_exit_status(select_irqs(arg ? arg : "all", &sel))) !=
 	    EXIT_OK)
 		return status;
-	if (irqs_all(&all) != 0) {
+	if (select_all(&all) != 0) {
 		status = EXIT_FAIL;
 		goto out;
 	}
 	if ((status = collect(b, &sel)) != EXIT_OK)
 		goto out;
-	cells_follow(&b->cells, &b->m, &all);
-	sampling_begin(&b->sm);
+	load_cells_follow(&b->cells, &b->m, &all);
+	cli_sampling_begin(&b->sm);
 	rs.b = b;
 	rs.r = 0;
-	if (cells_read(&b->cells, 0, row_seen, &rs) != 0) {
+	if (load_cells_read(&b->cells, 0, row_seen, &rs) != 0) {
 		status = EXIT_FAIL;
 		goto out;
 	}
-	sampling_next(&b->sm, b->json);
+	cli_sampling_next(&b->sm, b->json);
 	rs.r = 1;
-	if (cells_read(&b->cells, 1, row_seen, &rs) != 0) {
+	if (load_cells_read(&b->cells, 1, row_seen, &rs) != 0) {
 		status = EXIT_FAIL;
 		goto out;
 	}
@@ -783,7 +783,7 @@ run(struct balance *b, const char *arg)
 	tally_cells(b);
 	plan_both(b);
 	for (i = k = 0; i < b->nmanaged; i++)
-		k += (irq_state(b->managed[i]) & IRQ_MANAGED) != 0;
+		k += (machine_irq_state(b->managed[i]) & IRQ_MANAGED) != 0;
 	if (k > 0)
 		warnx("note: %zu kernel-managed IRQ%s left out of the plan",
 		    k, k == 1 ? "" : "s");
@@ -796,7 +796,8 @@ run(struct balance *b, const char *arg)
 	c = xcalloc(b->n + 1, sizeof(*c));
 	for (i = 0; i < b->n; i++)
 		c[i] = (struct change){ b->it[i].irq, b->it[i].want, false };
-	if (b->xps && xq_plan(&b->m, "balance", c, b->n, &xq, &nx) != 0) {
+	if (b->xps && xpsfollow_plan(&b->m, "balance", c, b->n, &xq,
+	    &nx) != 0) {
 		status = EXIT_FAIL;
 		goto out;
 	}
@@ -808,17 +809,17 @@ run(struct balance *b, const char *arg)
 	}
 	status = apply_plan(b, c, xq, nx, flags, &tl);
 	for (i = 0; b->json && i < b->nmanaged; i++)
-		tally_add(&tl, flags, b->managed[i],
-		    irq_state(b->managed[i]) & IRQ_MANAGED ?
+		apply_tally_add(&tl, flags, b->managed[i],
+		    machine_irq_state(b->managed[i]) & IRQ_MANAGED ?
 		    APPLY_MANAGED : APPLY_UNMOVABLE, NULL, NULL, 0, NULL);
 	result_json(&tl, flags | (b->dryrun ? APPLY_DRYRUN : 0),
 	    balance_members, &(struct balance_json){ b, c, xq, nx });
 out:
-	xq_free(xq, nx);
+	xpsfollow_free(xq, nx);
 	free(c);
-	tally_free(&tl);
-	irqs_free(&all);
-	irqs_free(&sel);
+	apply_tally_free(&tl);
+	select_free(&all);
+	select_free(&sel);
 	return status;
 }
 
@@ -845,7 +846,7 @@ balance_free(struct balance *b)
 	free(b->after);
 	free(b->nirq);
 	free(b->pos);
-	cells_free(&b->cells);
+	load_cells_free(&b->cells);
 	cpuset_free(b->elig);
 	cpuset_free(b->left);
 	free(b->why);

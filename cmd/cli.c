@@ -19,7 +19,7 @@
 #include "core/apply.h"
 #include "lib/text.h"
 
-const char exit_help[] =
+const char cli_exit_help[] =
     "Exit status: 0 success; 1 failure; 2 bad usage or bad input, nothing\n"
     "written; 3 (commands that write) some changes made and some failed;\n"
     "4 every change made but standard output failed. Each command's help\n"
@@ -124,7 +124,7 @@ static bool changing;		/* the command is writing to the machine */
 
 /* One line for errors, the whole help for --help. */
 void
-usage(FILE *fp, const struct command *cmd)
+cli_usage(FILE *fp, const struct command *cmd)
 {
 	const char *o, *gap;
 	int width;
@@ -164,7 +164,7 @@ usage(FILE *fp, const struct command *cmd)
 
 /* A mistake on the command line: one line, the usage line, status 2. */
 int
-usage_error(const struct command *cmd, const char *fmt, ...)
+cli_usage_error(const struct command *cmd, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -173,7 +173,7 @@ usage_error(const struct command *cmd, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	warnx("%s: %s", cmd->name, msg);
-	usage(stderr, cmd);
+	cli_usage(stderr, cmd);
 	return EXIT_USAGE;
 }
 
@@ -195,7 +195,7 @@ takes_no_value(char *arg, const char *opts)
  * option, the usage line, exit 2. --help is handled here for everyone.
  */
 int
-getopts(int argc, char *argv[], const struct command *cmd,
+cli_getopts(int argc, char *argv[], const struct command *cmd,
     const char *shortopts, const struct option *longopts)
 {
 	char opts[64], *arg;
@@ -206,30 +206,31 @@ getopts(int argc, char *argv[], const struct command *cmd,
 	ch = getopt_long(argc, argv, opts, longopts, NULL);
 	switch (ch) {
 	case 'h':
-		usage(stdout, cmd);
-		exit(exit_output(EXIT_OK));
+		cli_usage(stdout, cmd);
+		exit(cli_exit_output(EXIT_OK));
 	case ':':
 		if (optopt != 0)
-			exit(usage_error(cmd, "option -%c needs a value",
+			exit(cli_usage_error(cmd, "option -%c needs a value",
 			    optopt));
-		exit(usage_error(cmd, "option %s needs a value",
-		    quoted(argv[optind - 1])));
+		exit(cli_usage_error(cmd, "option %s needs a value",
+		    text_quoted(argv[optind - 1])));
 	case '?':
 		arg = argv[optind - 1];
 		if (takes_no_value(arg, opts))
-			exit(usage_error(cmd, "option %s takes no value",
-			    quoted(arg)));
+			exit(cli_usage_error(cmd, "option %s takes no value",
+			    text_quoted(arg)));
 		if (optopt != 0)
-			exit(usage_error(cmd, "unknown option -%s",
-			    quoted((char[]){ (char)optopt, '\0' })));
-		exit(usage_error(cmd, "unknown option %s", quoted(arg)));
+			exit(cli_usage_error(cmd, "unknown option -%s",
+			    text_quoted((char[]){ (char)optopt, '\0' })));
+		exit(cli_usage_error(cmd, "unknown option %s",
+		    text_quoted(arg)));
 	}
 	return ch;
 }
 
 /* The exit status for a domain function's result: -EINVAL is bad input. */
 int
-exit_status(int rc)
+cli_exit_status(int rc)
 {
 	if (rc == 0)
 		return EXIT_OK;
@@ -238,7 +239,7 @@ exit_status(int rc)
 
 /* 0 all done, 1 nothing changed and some failed, 3 some of each. */
 int
-exit_applied(const struct tally *tl)
+cli_exit_applied(const struct tally *tl)
 {
 	if (tl->failed == 0)
 		return EXIT_OK;
@@ -251,7 +252,7 @@ exit_applied(const struct tally *tl)
  * once at exit.
  */
 void
-applying(void)
+cli_applying(void)
 {
 	signal(SIGPIPE, SIG_IGN);
 	changing = true;
@@ -262,7 +263,7 @@ applying(void)
  * machine was changed as asked, a lost output is status 4, not 1.
  */
 int
-exit_output(int status)
+cli_exit_output(int status)
 {
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return status;
@@ -288,8 +289,8 @@ parse_interval(const struct command *cmd, const char *arg, double *secs)
 	if (n > 0 && arg[n] == '\0' && strcmp(arg, ".") != 0)
 		*secs = strtod(arg, &end);
 	if (!(*secs >= 0.001 && *secs <= 86400))
-		return usage_error(cmd, "interval \"%s\" is not a decimal "
-		    "number of seconds from 0.001 to 86400", quoted(arg));
+		return cli_usage_error(cmd, "interval \"%s\" is not a decimal "
+		    "number of seconds from 0.001 to 86400", text_quoted(arg));
 	return EXIT_OK;
 }
 
@@ -298,7 +299,7 @@ parse_interval(const struct command *cmd, const char *arg, double *secs)
  * the caller's (-1).
  */
 int
-sampling_option(const struct command *cmd, int ch, const char *arg,
+cli_sampling_option(const struct command *cmd, int ch, const char *arg,
     struct sampling *sm)
 {
 	const char *errstr;
@@ -311,16 +312,16 @@ sampling_option(const struct command *cmd, int ch, const char *arg,
 		return -1;
 	sm->count = strtonum(arg, 1, LLONG_MAX, &errstr);
 	if (errstr != NULL)
-		return usage_error(cmd, "count \"%s\" is %s", quoted(arg),
-		    errstr);
+		return cli_usage_error(cmd, "count \"%s\" is %s",
+		    text_quoted(arg), errstr);
 	return EXIT_OK;
 }
 
 int
-sampling_check(const struct command *cmd, const struct sampling *sm)
+cli_sampling_check(const struct command *cmd, const struct sampling *sm)
 {
 	if (sm->count != 0 && !sm->on)
-		return usage_error(cmd, "--count needs -i");
+		return cli_usage_error(cmd, "--count needs -i");
 	return EXIT_OK;
 }
 
@@ -335,7 +336,7 @@ clock_now(void)
 
 /* The first read starts now. */
 void
-sampling_begin(struct sampling *sm)
+cli_sampling_begin(struct sampling *sm)
 {
 	sm->start = clock_now();
 }
@@ -347,7 +348,7 @@ sampling_begin(struct sampling *sm)
  * JSON, local time for people.
  */
 void
-sampling_next(struct sampling *sm, bool json)
+cli_sampling_next(struct sampling *sm, bool json)
 {
 	struct timespec ts;
 	double t = sm->start + sm->interval, now;
@@ -372,7 +373,7 @@ sampling_next(struct sampling *sm, bool json)
 
 /* With --count, each block of a table opens with its time, as vmstat -t. */
 void
-sampling_head(const struct sampling *sm, long long n, bool noheadings)
+cli_sampling_head(const struct sampling *sm, long long n, bool noheadings)
 {
 	if (sm->count != 0 && !noheadings)
 		printf("%s%s\n", n > 0 ? "\n" : "", sm->stamp);

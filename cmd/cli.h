@@ -31,17 +31,17 @@ struct command {
 	void		(*more_help)(FILE *);
 };
 
-extern const char exit_help[];
+extern const char cli_exit_help[];
 
-int	 getopts(int, char *[], const struct command *, const char *,
+int	 cli_getopts(int, char *[], const struct command *, const char *,
 	    const struct option *);
-void	 usage(FILE *, const struct command *);
-int	 usage_error(const struct command *, const char *, ...)
+void	 cli_usage(FILE *, const struct command *);
+int	 cli_usage_error(const struct command *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
-int	 exit_status(int);
-int	 exit_applied(const struct tally *);
-void	 applying(void);
-int	 exit_output(int);
+int	 cli_exit_status(int);
+int	 cli_exit_applied(const struct tally *);
+void	 cli_applying(void);
+int	 cli_exit_output(int);
 
 /* -i and --count of a command that samples, and its clock. */
 struct sampling {
@@ -53,11 +53,11 @@ struct sampling {
 	char		 stamp[32];	/* the time of the last sample */
 };
 
-int	 sampling_option(const struct command *, int, const char *,
+int	 cli_sampling_option(const struct command *, int, const char *,
 	    struct sampling *);
-int	 sampling_check(const struct command *, const struct sampling *);
-void	 sampling_begin(struct sampling *);
-void	 sampling_next(struct sampling *, bool);
-void	 sampling_head(const struct sampling *, long long, bool);
+int	 cli_sampling_check(const struct command *, const struct sampling *);
+void	 cli_sampling_begin(struct sampling *);
+void	 cli_sampling_next(struct sampling *, bool);
+void	 cli_sampling_head(const struct sampling *, long long, bool);
 
 #endif

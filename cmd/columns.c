@@ -36,10 +36,11 @@ columns_parse(const struct column *cols, size_t ncols,
 			    strncasecmp(p, cols[i].name, len) == 0)
 				break;
 		if (i == ncols)
-			return perr_set(pe, EINVAL, "unknown column \"%s\"",
-			    visquote(name, sizeof(name), p, len));
+			return text_perr_set(pe, EINVAL,
+			    "unknown column \"%s\"",
+			    text_visquote(name, sizeof(name), p, len));
 		if (*nsel == max)
-			return perr_set(pe, EINVAL, "too many columns");
+			return text_perr_set(pe, EINVAL, "too many columns");
 		sel[(*nsel)++] = i;
 		if (*end == '\0')
 			return 0;

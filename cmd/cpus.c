@@ -130,7 +130,7 @@ add_columns(struct cpus *c, const char *arg)
 
 	if (columns_parse(columns, NCOLS, default_cols, nitems(default_cols),
 	    arg, c->cols, &c->ncols, nitems(c->cols), &pe) != 0)
-		return usage_error(&cpus_command, "%s", pe.msg);
+		return cli_usage_error(&cpus_command, "%s", pe.msg);
 	return 0;
 }
 
@@ -221,7 +221,7 @@ add_row(struct cpus *c, const struct counts *rd, const struct irqrow *r,
 		for (k = 0; k < r->ncounts; k++)
 			c->total[cpu[k]] += v[k];
 		add_delta(c, rd, r);
-		cells_take(&c->cells, 1, rd, r, at);
+		load_cells_take(&c->cells, 1, rd, r, at);
 		return;
 	}
 	for (k = 0; k < r->ncounts; k++) {
@@ -291,12 +291,12 @@ count_irqs(struct cpus *c)
 	size_t i, cap = 0;
 	int rc, cpu;
 
-	if ((rc = irqs_all(&all)) != 0)
+	if ((rc = select_all(&all)) != 0)
 		return -1;
 	c->cells.nbits = c->m.nbits;
 	set = xcpuset(c->m.nbits);
 	for (i = 0; i < all.n; i++) {
-		if ((rc = runs_on_read(&c->m, all.v[i], set, NULL, &pe)) != 0) {
+		if ((rc = machine_runs_on_read(&c->m, all.v[i], set, NULL, &pe)) != 0) {
 			warnx("irq %u: %s", all.v[i], pe.msg);
 			continue;
 		}
@@ -315,7 +315,7 @@ count_irqs(struct cpus *c)
 		}
 	}
 	cpuset_free(set);
-	irqs_free(&all);
+	select_free(&all);
 	return 0;
 }
 
@@ -435,7 +435,7 @@ json_cell(struct cpus *c, int cpu, enum col col)
 			printf("%s{\"irq\":%u,\"name\":", i ? "," : "",
 			    top[i].irq);
 			name = name_of(c, top[i].irq);
-			json_string(stdout, name != NULL ? name : "");
+			text_json_string(stdout, name != NULL ? name : "");
 			if (c->sm.on)
 				printf(",\"rate\":%.1f}",
 				    top[i].count / c->sm.elapsed);
@@ -485,7 +485,7 @@ cpus_options(int argc, char *argv[], struct cpus *c)
 	size_t k;
 	int ch, rc;
 
-	while ((ch = getopts(argc, argv, &cpus_command, "o:nJi:c:",
+	while ((ch = cli_getopts(argc, argv, &cpus_command, "o:nJi:c:",
 	    cpus_opts)) != -1) {
 		switch (ch) {
 		case 'o':
@@ -499,20 +499,20 @@ cpus_options(int argc, char *argv[], struct cpus *c)
 			c->json = true;
 			break;
 		default:
-			if ((rc = sampling_option(&cpus_command, ch, optarg,
+			if ((rc = cli_sampling_option(&cpus_command, ch, optarg,
 			    &c->sm)) != EXIT_OK)
 				return rc;
 			break;
 		}
 	}
 	if (argc - optind > 1)
-		return usage_error(&cpus_command,
+		return cli_usage_error(&cpus_command,
 		    "expected at most one CPU set");
-	if ((rc = sampling_check(&cpus_command, &c->sm)) != EXIT_OK)
+	if ((rc = cli_sampling_check(&cpus_command, &c->sm)) != EXIT_OK)
 		return rc;
 	for (k = 0; k < c->ncols; k++)
 		if (c->cols[k] == C_RATE && !c->sm.on)
-			return usage_error(&cpus_command, "RATE needs -i");
+			return cli_usage_error(&cpus_command, "RATE needs -i");
 	if (c->ncols == 0)
 		for (k = 0; k < NCOLS; k++)
 			if (k != C_RATE || c->sm.on)
@@ -534,20 +534,20 @@ sample(struct cpus *c)
 
 	for (n = 0; n < (c->sm.count ? c->sm.count : 1); n++) {
 		memset(c->top, 0, c->m.nbits * sizeof(*c->top));
-		cells_shift(&c->cells);
+		load_cells_shift(&c->cells);
 		c->keep = n + 1 < c->sm.count;
-		sampling_next(&c->sm, c->json);
+		cli_sampling_next(&c->sm, c->json);
 		if (read_counts(c, false) != 0)
 			return EXIT_FAIL;
 		for (i = 0; i < c->cells.n; i++) {
 			cl = &c->cells.v[i];
-			if (cell_delta(cl, &d))
+			if (load_cell_delta(cl, &d))
 				top_add(c->top[cl->cpu], d, cl->irq);
 		}
 		if (c->json)
 			print_json(c, c->sm.stamp);
 		else {
-			sampling_head(&c->sm, n, c->noheadings);
+			cli_sampling_head(&c->sm, n, c->noheadings);
 			print_table(c);
 		}
 		if (fflush(stdout) != 0)
@@ -566,7 +566,7 @@ cpus_free(struct cpus *c)
 	free(c->names);
 	free(c->total);
 	free(c->top);
-	cells_free(&c->cells);
+	load_cells_free(&c->cells);
 	free(c->rows);
 	counts_kept_free(&c->now);
 	counts_kept_free(&c->was);
@@ -604,7 +604,7 @@ cpus_main(int argc, char *argv[])
 	c.total = xcalloc(c.m.nbits, sizeof(*c.total));
 	c.keep = c.sm.on;
 	c.top = xcalloc(c.m.nbits, sizeof(*c.top));
-	if (count_irqs(&c) != 0 || (sampling_begin(&c.sm),
+	if (count_irqs(&c) != 0 || (cli_sampling_begin(&c.sm),
 	    read_counts(&c, true)) != 0)
 		status = EXIT_FAIL;
 	else if (c.sm.on)

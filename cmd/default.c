@@ -37,7 +37,7 @@ show_default(struct cpuset *set, bool mask, bool json)
 	struct perr pe;
 	char *out;
 
-	if (default_read(set, &pe) != 0) {
+	if (machine_default_read(set, &pe) != 0) {
 		warnx("%s", pe.msg);
 		return EXIT_FAIL;
 	}
@@ -63,10 +63,10 @@ set_default(struct machine *m, const char *arg, int cpus, int flags,
 		return EXIT_USAGE;
 	}
 	machine_note_offline(m, set);
-	apply_start(flags);
+	result_start(flags);
 	apply_default(m, set, flags, &tl);
 	status = result_print(&tl, NULL, flags, NULL, NULL);
-	tally_free(&tl);
+	apply_tally_free(&tl);
 	return status;
 }
 
@@ -77,15 +77,15 @@ default_main(int argc, char *argv[])
 	struct cpuset *set;
 	int ch, flags = 0, cpus = CPUS_ONLINE, status;
 
-	while ((ch = getopts(argc, argv, &default_command, "mnvJ",
+	while ((ch = cli_getopts(argc, argv, &default_command, "mnvJ",
 	    default_opts)) != -1) {
 		if (ch == 'm')
 			cpus |= CPUS_MASK;
 		else
-			apply_option(ch, &flags);
+			result_option(ch, &flags);
 	}
 	if (argc - optind > 1)
-		return usage_error(&default_command,
+		return cli_usage_error(&default_command,
 		    "expected at most one CPU set");
 	if (machine_load(&m) != 0)
 		return EXIT_FAIL;

@@ -50,7 +50,7 @@ explain_help(FILE *fp)
 /* What is known of one IRQ; the sets are owned, NULL when unknown. */
 struct irqview {
 	unsigned int		 irq;
-	int			 state;		/* irq_state() */
+	int			 state;	/* machine_irq_state() */
 	int			 node;
 	struct cpuset		*req, *eff, *hint;
 	bool			 has_total, handled;
@@ -82,7 +82,7 @@ view_free(struct irqview *v)
 static char *
 view_names(const struct irqview *v)
 {
-	char *name = irq_names(v->irq);
+	char *name = select_names(v->irq);
 
 	if (*name == '\0' && v->names != NULL) {
 		free(name);
@@ -99,7 +99,7 @@ read_aff(struct explain *ex, unsigned int irq, enum affinity what)
 	struct perr pe;
 	int rc;
 
-	if ((rc = affinity_read(irq, what, set, &pe)) == 0)
+	if ((rc = machine_affinity_read(irq, what, set, &pe)) == 0)
 		return set;
 	if (rc != -ENOENT || what == AFF_REQUESTED) {
 		warnx("irq %u: %s", irq, pe.msg);
@@ -122,7 +122,7 @@ view_read(struct explain *ex, unsigned int irq, struct irqview *v)
 		return -1;
 	v->eff = read_aff(ex, irq, AFF_EFFECTIVE);
 	v->hint = read_aff(ex, irq, AFF_HINT);
-	v->state = irq_state(irq);
+	v->state = machine_irq_state(irq);
 	/*
 	 * Without debugfs, the kernel is asked whether it manages the IRQ
 	 * where the answer changes a finding: on isolated CPUs, or with no
@@ -132,9 +132,9 @@ view_read(struct explain *ex, unsigned int irq, struct irqview *v)
 	    (cpuset_intersects(v->req, ex->m.isolated) ||
 	    (v->eff != NULL && cpuset_intersects(v->eff, ex->m.isolated)) ||
 	    !cpuset_intersects(v->req, ex->m.online)) &&
-	    irq_movable(irq) == MOVABLE_MANAGED)
+	    machine_irq_movable(irq) == MOVABLE_MANAGED)
 		v->state |= IRQ_MANAGED;
-	v->node = irq_node(irq);
+	v->node = machine_irq_node(irq);
 	if (irqinfo_read(&ex->m, irq, INFO_TOTAL | INFO_CHIP | INFO_NAMES,
 	    &in) == 0) {
 		v->has_total = in.has_total;
@@ -149,10 +149,10 @@ view_read(struct explain *ex, unsigned int irq, struct irqview *v)
 	 * proc/irq/N/NAME, one per action (kernel/irq/proc.c); a per-CPU
 	 * IRQ (request_percpu_irq()) has none, but sys/kernel/irq/N/actions
 	 */
-	irq_actions(irq, &names, &n);
+	select_actions(irq, &names, &n);
 	v->handled |= n > 0;
 	v->procdirs = n > 0;
-	irq_actions_free(names, n);
+	select_actions_free(names, n);
 	return 0;
 }
 
@@ -479,7 +479,7 @@ print_json(const struct irqview *v, const struct findings *need,
 	char *name = view_names(v), *s;
 
 	printf("%s{\"irq\":%u,\"name\":", first ? "" : ",", v->irq);
-	json_string(stdout, name);
+	text_json_string(stdout, name);
 	s = cpus(v->req);
 	printf(",\"requested\":\"%s\"", s);
 	free(s);
@@ -540,7 +540,7 @@ explain_main(int argc, char *argv[])
 	int ch, status;
 
 	memset(&ex, 0, sizeof(ex));
-	while ((ch = getopts(argc, argv, &explain_command, "vJ",
+	while ((ch = cli_getopts(argc, argv, &explain_command, "vJ",
 	    explain_opts)) != -1) {
 		switch (ch) {
 		case 'v':
@@ -554,14 +554,14 @@ explain_main(int argc, char *argv[])
 	if (machine_load(&ex.m) != 0)
 		return EXIT_FAIL;
 	ex.detail = ex.verbose || argc - optind >= 1;
-	status = exit_status(argc - optind >= 1 ?
-	    irqs_query_many(argc - optind, argv + optind, &irqs, false) :
-	    irqs_all(&irqs));
+	status = cli_exit_status(argc - optind >= 1 ?
+	    select_query_many(argc - optind, argv + optind, &irqs, false) :
+	    select_all(&irqs));
 	if (status == EXIT_OK) {
 		irqbalance_load(&ex.m, &ex.ib);
 		status = explain_irqs(&ex, &irqs);
 	}
-	irqs_free(&irqs);
+	select_free(&irqs);
 	irqbalance_free(&ex.ib);
 	machine_free(&ex.m);
 	return status;

@@ -100,7 +100,7 @@ isolate_options(int argc, char *argv[], struct isolate *is, int *cpus)
 {
 	int ch;
 
-	while ((ch = getopts(argc, argv, &isolate_command, "nvqJm",
+	while ((ch = cli_getopts(argc, argv, &isolate_command, "nvqJm",
 	    isolate_opts)) != -1) {
 		switch (ch) {
 		case 'q':
@@ -116,19 +116,20 @@ isolate_options(int argc, char *argv[], struct isolate *is, int *cpus)
 			is->accept = true;
 			break;
 		default:
-			apply_option(ch, &is->flags);
+			result_option(ch, &is->flags);
 			break;
 		}
 	}
 	is->dryrun = is->flags & APPLY_DRYRUN;
 	is->json = is->flags & APPLY_JSON;
 	if (argc - optind != 1)
-		return usage_error(&isolate_command, "expected one CPU set");
+		return cli_usage_error(&isolate_command,
+		    "expected one CPU set");
 	if (is->check && (is->dryrun || (is->flags & APPLY_VERBOSE)))
-		return usage_error(&isolate_command,
+		return cli_usage_error(&isolate_command,
 		    "--check writes nothing; -n and -v do not apply");
 	if (is->accept && !is->check)
-		return usage_error(&isolate_command,
+		return cli_usage_error(&isolate_command,
 		    "--accept goes with --check");
 	if (is->json)
 		is->flags = (is->flags & ~APPLY_VERBOSE) | APPLY_JSON;
@@ -153,7 +154,7 @@ isolate_cpus(struct isolate *is, const char *arg, int flags)
 	isolation_load(&is->iso, &is->m, is->cpus);
 	if (cpuset_empty(is->iso.house)) {
 		warnx("CPU %s \"%s\": leaves no online CPU for interrupts",
-		    flags & CPUS_MASK ? "mask" : "list", quoted(arg));
+		    flags & CPUS_MASK ? "mask" : "list", text_quoted(arg));
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -170,7 +171,7 @@ fallback(struct isolate *is, unsigned int irq)
 	struct cpuset *to = xcpudup(is->iso.house);
 	int id;
 
-	if ((id = irq_node(irq)) >= 0 &&
+	if ((id = machine_irq_node(irq)) >= 0 &&
 	    (node = machine_node(&is->m, id)) != NULL &&
 	    cpuset_intersects(node, is->iso.house))
 		cpuset_and(to, node);
@@ -185,7 +186,7 @@ runs_on(struct isolate *is, unsigned int irq, bool *guessed)
 	struct perr pe;
 	int rc;
 
-	if ((rc = runs_on_read(&is->m, irq, set, guessed, &pe)) != 0) {
+	if ((rc = machine_runs_on_read(&is->m, irq, set, guessed, &pe)) != 0) {
 		warnx("irq %u: %s", irq, pe.msg);
 		cpuset_free(set);
 		return NULL;
@@ -250,9 +251,9 @@ has_handler(const struct isolate *is, unsigned int irq)
 		irqinfo_free(&in);
 	}
 	if (!yes) {
-		irq_actions(irq, &names, &n);
+		select_actions(irq, &names, &n);
 		yes = n > 0;
-		irq_actions_free(names, n);
+		select_actions_free(names, n);
 	}
 	return yes;
 }
@@ -272,7 +273,7 @@ check_irq(struct isolate *is, struct entry *e)
 	struct perr pe;
 
 	e->from = xcpuset(is->m.nbits);
-	if (affinity_read(e->irq, AFF_REQUESTED, e->from, &pe) != 0) {
+	if (machine_affinity_read(e->irq, AFF_REQUESTED, e->from, &pe) != 0) {
 		warnx("irq %u: %s", e->irq, pe.msg);
 		e->kind = K_FAILED;
 		is->tl.failed++;
@@ -287,7 +288,7 @@ check_irq(struct isolate *is, struct entry *e)
 	eff_on = cpuset_intersects(e->on, is->cpus);
 	if ((!req_on && !eff_on) || !has_handler(is, e->irq))
 		return;
-	mv = irq_movable(e->irq);
+	mv = machine_irq_movable(e->irq);
 	if (mv < MOVABLE_MANAGED)
 		e->kind = req_on ? K_MOVE : K_PENDING;
 	else if (!eff_on)
@@ -313,7 +314,7 @@ plan_managed(struct isolate *is, struct entry *e, enum kind kind)
 		e->on = NULL;
 	}
 	e->kept = e->on != NULL && kernel_isolates(is) &&
-	    affinity_read(e->irq, AFF_REQUESTED, req, &pe) == 0 &&
+	    machine_affinity_read(e->irq, AFF_REQUESTED, req, &pe) == 0 &&
 	    all_isolated(is, req);
 	cpuset_free(req);
 }
@@ -325,16 +326,16 @@ plan_irq(struct isolate *is, struct entry *e)
 	struct perr pe;
 	enum movable mv;
 
-	if (irq_state(e->irq) & IRQ_MANAGED) {
+	if (machine_irq_state(e->irq) & IRQ_MANAGED) {
 		plan_managed(is, e, K_MANAGED);
 		return;
 	}
 	e->from = xcpuset(is->m.nbits);
-	if (affinity_read(e->irq, AFF_REQUESTED, e->from, &pe) != 0) {
+	if (machine_affinity_read(e->irq, AFF_REQUESTED, e->from, &pe) != 0) {
 		warnx("irq %u: %s", e->irq, pe.msg);
 		e->kind = K_FAILED;
-		tally_add(&is->tl, is->flags, e->irq, APPLY_FAILED, NULL, NULL,
-		    perr_errno(&pe), pe.msg);
+		apply_tally_add(&is->tl, is->flags, e->irq, APPLY_FAILED, NULL,
+		    NULL, text_perr_errno(&pe), pe.msg);
 		return;
 	}
 	if (!cpuset_intersects(e->from, is->cpus)) {
@@ -343,7 +344,7 @@ plan_irq(struct isolate *is, struct entry *e)
 		return;
 	}
 	/* without debugfs the kernel is asked, for the IRQs on the CPUs */
-	if ((mv = irq_movable(e->irq)) >= MOVABLE_MANAGED) {
+	if ((mv = machine_irq_movable(e->irq)) >= MOVABLE_MANAGED) {
 		cpuset_free(e->from);
 		e->from = NULL;
 		plan_managed(is, e, mv == MOVABLE_MANAGED ? K_MANAGED :
@@ -365,12 +366,12 @@ plan_default(struct isolate *is)
 	struct perr pe;
 
 	is->dfrom = xcpuset(is->m.nbits);
-	if (default_read(is->dfrom, &pe) != 0) {
+	if (machine_default_read(is->dfrom, &pe) != 0) {
 		warnx("%s", pe.msg);
 		cpuset_free(is->dfrom);
 		is->dfrom = NULL;
-		tally_add(&is->tl, is->flags, -1, APPLY_FAILED, NULL, NULL,
-		    perr_errno(&pe), pe.msg);
+		apply_tally_add(&is->tl, is->flags, -1, APPLY_FAILED, NULL,
+		    NULL, text_perr_errno(&pe), pe.msg);
 		return;
 	}
 	is->dto = xcpudup(is->dfrom);
@@ -387,8 +388,8 @@ plan(struct isolate *is)
 	size_t i;
 	int rc;
 
-	if ((rc = irqs_all(&irqs)) != 0)
-		return exit_status(rc);
+	if ((rc = select_all(&irqs)) != 0)
+		return cli_exit_status(rc);
 	is->e = xcalloc(irqs.n, sizeof(*is->e));
 	is->n = irqs.n;
 	for (i = 0; i < irqs.n; i++) {
@@ -398,7 +399,7 @@ plan(struct isolate *is)
 		else
 			plan_irq(is, &is->e[i]);
 	}
-	irqs_free(&irqs);
+	select_free(&irqs);
 	plan_default(is);
 	return EXIT_OK;
 }
@@ -421,15 +422,15 @@ apply_plan(struct isolate *is)
 			if (e->was != NULL)
 				printf("irq %u: %s unchanged\n", e->irq,
 				    *e->was ? e->was : "-");
-			tally_add(&is->tl, is->flags, e->irq, APPLY_UNCHANGED,
-			    NULL, NULL, 0, NULL);
+			apply_tally_add(&is->tl, is->flags, e->irq,
+			    APPLY_UNCHANGED, NULL, NULL, 0, NULL);
 		} else if (e->kind == K_MANAGED || e->kind == K_UNMOVABLE) {
 			if ((is->flags & (APPLY_VERBOSE | APPLY_DRYRUN)) &&
 			    !is->json)
 				printf("irq %u: %s, left alone\n", e->irq,
 				    e->kind == K_MANAGED ? "managed by the "
 				    "kernel" : "cannot be moved by user space");
-			tally_add(&is->tl, is->flags, e->irq, e->kind ==
+			apply_tally_add(&is->tl, is->flags, e->irq, e->kind ==
 			    K_MANAGED ? APPLY_MANAGED : APPLY_UNMOVABLE, NULL,
 			    NULL, 0, NULL);
 		}
@@ -437,7 +438,7 @@ apply_plan(struct isolate *is)
 			continue;
 		if (is->tl.stop) {
 			e->result = APPLY_FAILED;
-			tally_skip(&is->tl, is->flags, e->irq, e->to);
+			apply_tally_skip(&is->tl, is->flags, e->irq, e->to);
 		} else
 			e->result = apply_irq(&is->m, e->irq, e->to,
 			    is->flags, &is->tl);
@@ -528,7 +529,7 @@ find_notes(struct isolate *is)
 static void
 print_name(unsigned int irq)
 {
-	char *raw = irq_names(irq), *name;
+	char *raw = select_names(irq), *name;
 
 	name = xescaped(raw);
 	printf("irq %u%s%s: ", irq, *name ? " " : "", name);
@@ -572,10 +573,10 @@ kind_name(const struct entry *e)
 static void
 json_irq(const struct isolate *is, const struct entry *e)
 {
-	char *name = irq_names(e->irq);
+	char *name = select_names(e->irq);
 
 	printf("{\"irq\":%u,\"name\":", e->irq);
-	json_string(stdout, name);
+	text_json_string(stdout, name);
 	free(name);
 	if (is->check || e->kind == K_UNMOVABLE || e->kept ||
 	    e->result == APPLY_UNMOVABLE)
@@ -635,7 +636,7 @@ static void
 print_result(struct isolate *is)
 {
 	printf("{\"cpus\":\"%s\",", is->iso.list);
-	tally_json(stdout, &is->tl, is->flags);
+	apply_tally_json(stdout, &is->tl, is->flags);
 	json_irqs(is, "stuck", stuck_here);
 }
 
@@ -664,7 +665,7 @@ print_kind(const struct isolate *is, const struct entry *e)
 		break;
 	case K_KEPT:
 		printf("%s, kept on isolated %s (managed_irq)\n",
-		    irq_movable(e->irq) == MOVABLE_MANAGED ? "managed" :
+		    machine_irq_movable(e->irq) == MOVABLE_MANAGED ? "managed" :
 		    "cannot be moved by user space", on);
 		break;
 	default:
@@ -715,7 +716,7 @@ warn_notes(const struct isolate *is)
 		if (!stuck_here(e))
 			continue;
 		on = xformat(e->on, false);
-		raw = irq_names(e->irq);
+		raw = select_names(e->irq);
 		name = xescaped(raw);
 		if (e->kept)
 			warnx("irq %u%s%s: %s, kept on isolated CPU %s "
@@ -779,14 +780,14 @@ static int
 run_isolate(struct isolate *is)
 {
 	if (!is->dryrun)
-		applying();
+		cli_applying();
 	apply_plan(is);
 	find_notes(is);
 	if (is->json)
 		print_result(is);
 	else if (!is->quiet)
 		warn_notes(is);
-	return exit_applied(&is->tl);
+	return cli_exit_applied(&is->tl);
 }
 
 static void
@@ -801,7 +802,7 @@ isolate_free(struct isolate *is)
 	cpuset_free(is->dfrom);
 	cpuset_free(is->dto);
 	findings_free(&is->notes);
-	tally_free(&is->tl);
+	apply_tally_free(&is->tl);
 	isolation_free(&is->iso);
 	machine_free(&is->m);
 }

@@ -109,14 +109,16 @@ nodes_parse(struct cpuset *set, const char *value, struct perr *pe)
 {
 	if (!nodes_loaded) {
 		if (machine_load(&nodes_machine) != 0)
-			return perr_set(pe, EIO, "CPU list \"%s\": node:K needs "
-			    "this machine's NUMA nodes", quoted(value));
+			return text_perr_set(pe, EIO,
+			    "CPU list \"%s\": node:K needs "
+			    "this machine's NUMA nodes", text_quoted(value));
 		nodes_loaded = true;
 	}
 	if (nodes_machine.nbits != set->nbits)
-		return perr_set(pe, EINVAL, "CPU list \"%s\": node:K is a set "
+		return text_perr_set(pe, EINVAL,
+		    "CPU list \"%s\": node:K is a set "
 		    "of this machine's %u possible CPUs; leave out -b",
-		    quoted(value), nodes_machine.nbits);
+		    text_quoted(value), nodes_machine.nbits);
 	return machine_cpus(&nodes_machine, value, 0, set, pe);
 }
 
@@ -140,9 +142,9 @@ convert(struct cpuset *set, const char *value, size_t len, bool tomask)
 	int rc;
 
 	if (strlen(value) != len)
-		rc = perr_set(&pe, EINVAL, "a NUL byte");
+		rc = text_perr_set(&pe, EINVAL, "a NUL byte");
 	else if (strcspn(value, "\n") + 1 < len)
-		rc = perr_set(&pe, EINVAL, "a newline before the end");
+		rc = text_perr_set(&pe, EINVAL, "a newline before the end");
 	else if (tomask && strstr(value, "node:") != NULL) {
 		if ((rc = nodes_parse(set, value, &pe)) != 0)
 			warnx("%s", pe.msg);
@@ -153,7 +155,7 @@ convert(struct cpuset *set, const char *value, size_t len, bool tomask)
 		rc = cpumask_parse(set, value, &pe);
 	if (rc != 0)
 		warnx("%s \"%s\": %s", tomask ? "CPU list" : "mask",
-		    quoted(value), pe.msg);
+		    text_quoted(value), pe.msg);
 	return rc == 0;
 }
 
@@ -190,8 +192,8 @@ convert_stdin(struct cpuset *set, bool tomask)
 	char *line, *text;
 	int rc, bad = 0;
 
-	lines_fd(&in, STDIN_FILENO, 16 * (size_t)set->nbits + 4096);
-	while ((rc = lines_next(&in, &line, &len)) == 1) {
+	procfs_lines_fd(&in, STDIN_FILENO, 16 * (size_t)set->nbits + 4096);
+	while ((rc = procfs_lines_next(&in, &line, &len)) == 1) {
 		lineno++;
 		if (!convert(set, line, len, tomask))
 			bad++;
@@ -208,7 +210,7 @@ convert_stdin(struct cpuset *set, bool tomask)
 		bad++;
 	} else if (rc < 0)
 		errc(EXIT_FAIL, -rc, "standard input");
-	lines_close(&in);
+	procfs_lines_close(&in);
 	if (bad == 0)
 		held_print(&out);
 	held_free(&out);
@@ -226,13 +228,13 @@ convert_main(int argc, char *argv[])
 	const char *errstr;
 	int ch, bad;
 
-	while ((ch = getopts(argc, argv, cmd, "b:", bits_opts)) != -1) {
+	while ((ch = cli_getopts(argc, argv, cmd, "b:", bits_opts)) != -1) {
 		if (ch != 'b')
 			continue;
 		nbits = strtonum(optarg, 1, CPUSET_MAXBITS, &errstr);
 		if (errstr != NULL) {
 			warnx("%s: width \"%s\" is %s (1 to %u)", cmd->name,
-			    quoted(optarg), errstr, CPUSET_MAXBITS);
+			    text_quoted(optarg), errstr, CPUSET_MAXBITS);
 			return EXIT_USAGE;
 		}
 	}

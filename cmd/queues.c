@@ -106,7 +106,7 @@ add_columns(struct queues *qs, const char *arg)
 
 	if (columns_parse(columns, NCOLS, default_cols, nitems(default_cols),
 	    arg, qs->cols, &qs->ncols, nitems(qs->cols), &pe) != 0)
-		return usage_error(&queues_command, "%s", pe.msg);
+		return cli_usage_error(&queues_command, "%s", pe.msg);
 	return EXIT_OK;
 }
 
@@ -123,13 +123,15 @@ irq_sets(struct queues *qs, int irq)
 	}
 	if (s->irq != irq) {
 		s->irq = irq;
-		s->rc_req = affinity_read(irq, AFF_REQUESTED, s->req, NULL);
-		s->rc_eff = affinity_read(irq, AFF_EFFECTIVE, s->eff, NULL);
+		s->rc_req = machine_affinity_read(irq, AFF_REQUESTED, s->req,
+		    NULL);
+		s->rc_eff = machine_affinity_read(irq, AFF_EFFECTIVE, s->eff,
+		    NULL);
 		if (s->rc_eff == -ENOENT) {
 			s->rc_eff = s->rc_req;
 			cpuset_copy(s->eff, s->req);
 		}
-		/* an offline effective CPU is stale (runs_on_read()) */
+		/* an offline effective CPU is stale (machine_runs_on_read()) */
 		if (s->rc_eff == 0)
 			cpuset_and(s->eff, qs->m.online);
 	}
@@ -180,13 +182,13 @@ add_interface(struct queues *qs, struct netif *nif)
 {
 	size_t i;
 
-	netif_match(nif);
+	netqueue_ifmatch(nif);
 	for (i = 0; i < nif->nq; i++) {
 		if (nif->q[i].err != 0 && nif->q[i].err != -ENOENT)
 			qs->status = EXIT_FAIL;
 		add_row(qs, nif, &nif->q[i]);
 	}
-	netif_free(nif);
+	netqueue_iffree(nif);
 }
 
 /* Every interface with queues, in name order. */
@@ -198,11 +200,11 @@ add_all(struct queues *qs)
 	size_t n, i;
 	int rc;
 
-	if (netif_names(&names, &n) != 0)
+	if (netqueue_ifnames(&names, &n) != 0)
 		return EXIT_FAIL;
 	for (i = 0; i < n; i++) {
 		/* one that went away meanwhile is left out */
-		if ((rc = netif_read(&qs->m, names[i], &nif)) == 0)
+		if ((rc = netqueue_ifread(&qs->m, names[i], &nif)) == 0)
 			add_interface(qs, &nif);
 		else if (rc != -ENODEV && rc != -ENOENT)
 			qs->status = EXIT_FAIL;
@@ -234,16 +236,18 @@ add_listed(struct queues *qs, const char *arg)
 			continue;
 		seen[nseen++] = name;
 		if (*name == '\0') {
-			warnx("interface list \"%s\": empty item", quoted(arg));
+			warnx("interface list \"%s\": empty item",
+			    text_quoted(arg));
 			status = EXIT_USAGE;
-		} else if ((rc = netif_read(&qs->m, name, &nif)) == -ENODEV) {
+		} else if ((rc = netqueue_ifread(&qs->m, name,
+		    &nif)) == -ENODEV) {
 			warnx("interface list \"%s\": interface %s does not "
-			    "exist", quoted(arg), quoted(name));
+			    "exist", text_quoted(arg), text_quoted(name));
 			status = EXIT_USAGE;
 		} else if (rc == -ENOENT || (rc == 0 && nif.nq == 0)) {
 			warnx("interface list \"%s\": interface %s has no "
-			    "queues", quoted(arg), quoted(name));
-			netif_free(&nif);
+			    "queues", text_quoted(arg), text_quoted(name));
+			netqueue_iffree(&nif);
 			status = EXIT_USAGE;
 		} else if (rc != 0)
 			status = EXIT_FAIL;
@@ -265,7 +269,7 @@ print_table(struct queues *qs)
 
 	/* names from the system reach the terminal only as vis(3) escapes */
 	for (i = 0; i < qs->nrows; i++) {
-		if ((t = escaped(qs->rows[i].cell[C_DEV])) == NULL)
+		if ((t = text_escaped(qs->rows[i].cell[C_DEV])) == NULL)
 			err(EXIT_FAIL, NULL);
 		free(qs->rows[i].cell[C_DEV]);
 		qs->rows[i].cell[C_DEV] = t;
@@ -312,7 +316,7 @@ print_json(const struct queues *qs)
 				printf("%s", strcmp(v, "yes") == 0 ? "true" :
 				    "false");
 			else
-				json_string(stdout, v);
+				text_json_string(stdout, v);
 		}
 		putchar('}');
 	}
@@ -325,7 +329,7 @@ queues_options(int argc, char *argv[], struct queues *qs)
 	size_t k;
 	int ch, rc;
 
-	while ((ch = getopts(argc, argv, &queues_command, "Jno:",
+	while ((ch = cli_getopts(argc, argv, &queues_command, "Jno:",
 	    queues_opts)) != -1) {
 		switch (ch) {
 		case 'J':
@@ -342,7 +346,7 @@ queues_options(int argc, char *argv[], struct queues *qs)
 		}
 	}
 	if (argc - optind > 1)
-		return usage_error(&queues_command,
+		return cli_usage_error(&queues_command,
 		    "expected at most one list of interfaces");
 	if (qs->ncols == 0)
 		for (k = 0; k < nitems(default_cols); k++)

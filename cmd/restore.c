@@ -99,9 +99,9 @@ struct run {
 static void
 run_free(struct run *r)
 {
-	mirqs_free(&r->mi);
-	irqs_free(&r->only);
-	snap_free(&r->s);
+	snapshot_mirqs_free(&r->mi);
+	select_free(&r->only);
+	snapshot_free(&r->s);
 	machine_free(&r->m);
 }
 
@@ -118,15 +118,15 @@ run_load(int argc, char *argv[], const struct command *cmd, struct run *r)
 	int rc;
 
 	if (argc - optind != 1)
-		return usage_error(cmd, "expected one snapshot file");
+		return cli_usage_error(cmd, "expected one snapshot file");
 	if (machine_load(&r->m) != 0)
 		return EXIT_FAIL;
 	if (r->only_arg != NULL &&
-	    (rc = irqs_select_queues(r->only_arg, &r->only)) != 0) {
+	    (rc = select_queues(r->only_arg, &r->only)) != 0) {
 		run_free(r);
-		return exit_status(rc);
+		return cli_exit_status(rc);
 	}
-	if ((rc = snap_read(&r->s, &r->m, argv[optind])) == 0 &&
+	if ((rc = snapshot_read(&r->s, &r->m, argv[optind])) == 0 &&
 	    r->s.n == 0) {
 		warnx("%s: no entries: the file is empty or holds only "
 		    "comments", r->s.label);
@@ -134,9 +134,9 @@ run_load(int argc, char *argv[], const struct command *cmd, struct run *r)
 	}
 	if (rc != 0) {
 		run_free(r);
-		return check ? EXIT_USAGE : exit_status(rc);
+		return check ? EXIT_USAGE : cli_exit_status(rc);
 	}
-	if ((rc = mirqs_load(&r->mi)) != 0) {
+	if ((rc = snapshot_mirqs_load(&r->mi)) != 0) {
 		run_free(r);
 		return EXIT_FAIL;
 	}
@@ -157,11 +157,11 @@ offline_only(struct run *r, const char *label, long irq, const struct entry *e)
 	char *list, msg[sizeof(pe.msg)];
 	int err = 0;
 
-	if ((irq < 0 ? default_read(cur, &pe) :
-	    affinity_read(irq, AFF_REQUESTED, cur, &pe)) != 0) {
+	if ((irq < 0 ? machine_default_read(cur, &pe) :
+	    machine_affinity_read(irq, AFF_REQUESTED, cur, &pe)) != 0) {
 		warnx("%s", pe.msg);
 		strlcpy(msg, pe.msg, sizeof(msg));
-		err = perr_errno(&pe);
+		err = text_perr_errno(&pe);
 	} else if (cpuset_equal(cur, e->want)) {
 		if ((r->flags & (APPLY_VERBOSE | APPLY_JSON)) ==
 		    APPLY_VERBOSE) {
@@ -173,11 +173,11 @@ offline_only(struct run *r, const char *label, long irq, const struct entry *e)
 	} else {
 		snprintf(msg, sizeof(msg), "CPU %s \"%s\": selects no online "
 		    "CPU", machine_cpus_kind(e->sl.cpus, 0),
-		    quoted(e->sl.cpus));
-		snap_warn(&r->s, e->line, "%s: %s", label, msg);
+		    text_quoted(e->sl.cpus));
+		snapshot_warn(&r->s, e->line, "%s: %s", label, msg);
 	}
-	tally_add(&r->tl, r->flags, irq, res, res == APPLY_UNCHANGED ? cur :
-	    NULL, e->want, err, res == APPLY_FAILED ? msg : NULL);
+	apply_tally_add(&r->tl, r->flags, irq, res, res == APPLY_UNCHANGED
+	    ? cur : NULL, e->want, err, res == APPLY_FAILED ? msg : NULL);
 	cpuset_free(cur);
 	return res;
 }
@@ -248,7 +248,7 @@ problems_json(const struct snap *s)
 	for (i = 0; i < s->nproblems; i++) {
 		printf("%s{\"line\":%zu,\"error\":", i > 0 ? "," : "",
 		    s->problems[i].line);
-		json_string(stdout, s->problems[i].msg);
+		text_json_string(stdout, s->problems[i].msg);
 		putchar('}');
 	}
 	putchar(']');
@@ -308,10 +308,13 @@ queue_none(struct run *r, const struct snapq *q, const char *label)
 			printf("%s: - unchanged\n", label);
 		res = APPLY_UNCHANGED;
 	} else if (rc == 0)
-		snap_warn(&r->s, q->e->line, "%s: CPUs \"%s\": none would be "
-		    "kept: the kernel keeps %s", label, quoted(q->e->sl.cpus),
+		snapshot_warn(&r->s, q->e->line,
+		    "%s: CPUs \"%s\": none would be "
+		    "kept: the kernel keeps %s", label,
+		    text_quoted(q->e->sl.cpus),
 		    netqueue_keeps(q->e->sl.kind == SNAP_XPS ? NQ_TX : NQ_RX));
-	tally_add(&r->qtl, r->flags, APPLY_NOIRQ, res, NULL, NULL, 0, NULL);
+	apply_tally_add(&r->qtl, r->flags, APPLY_NOIRQ, res, NULL, NULL, 0,
+	    NULL);
 	cpuset_free(cur);
 }
 
@@ -330,10 +333,11 @@ restore_queues(struct run *r)
 	for (i = 0; i < r->s.nqueues; i++) {
 		q = &r->s.queues[i];
 		if (r->tl.stop || r->qtl.stop) {
-			tally_skip(&r->qtl, r->flags, APPLY_NOIRQ, q->e->want);
+			apply_tally_skip(&r->qtl, r->flags, APPLY_NOIRQ,
+			    q->e->want);
 			continue;
 		}
-		snap_queue_label(q->e, label, sizeof(label));
+		snapshot_queue_label(q->e, label, sizeof(label));
 		kept = queue_kept(r, q->e);
 		if (cpuset_empty(kept) && !cpuset_empty(q->e->want))
 			queue_none(r, q, label);
@@ -379,7 +383,7 @@ restore_main(int argc, char *argv[])
 	int ch, status;
 
 	memset(&r, 0, sizeof(r));
-	while ((ch = getopts(argc, argv, &restore_command, "ntvqJ",
+	while ((ch = cli_getopts(argc, argv, &restore_command, "ntvqJ",
 	    restore_opts)) != -1) {
 		switch (ch) {
 		case 't':
@@ -395,7 +399,7 @@ restore_main(int argc, char *argv[])
 			r.only_arg = optarg;
 			break;
 		default:
-			apply_option(ch, &r.flags);
+			result_option(ch, &r.flags);
 			break;
 		}
 	}
@@ -407,13 +411,13 @@ restore_main(int argc, char *argv[])
 		run_free(&r);
 		return EXIT_OK;
 	}
-	r.tl.failed = snap_resolve(&r.s, &r.mi,
+	r.tl.failed = snapshot_resolve(&r.s, &r.mi,
 	    r.only_arg != NULL ? &r.only : NULL);
 	offline_note(&r);
 	queue_note(&r);
 	if (!r.quiet)
 		irqbalance_warn();
-	apply_start(r.flags);
+	result_start(r.flags);
 	if (r.s.dflt != NULL)
 		restore_one(&r, -1, r.s.dflt);
 	for (i = 0; i < r.mi.nums.n && !r.tl.stop; i++)
@@ -421,12 +425,12 @@ restore_main(int argc, char *argv[])
 			restore_one(&r, r.mi.nums.v[i], r.mi.v[i].by);
 	for (; i < r.mi.nums.n; i++)
 		if (r.mi.v[i].by != NULL)
-			tally_skip(&r.tl, r.flags, r.mi.nums.v[i],
+			apply_tally_skip(&r.tl, r.flags, r.mi.nums.v[i],
 			    r.mi.v[i].by->want);
 	restore_queues(&r);
 	status = result_print(&r.tl, &r.qtl, r.flags, restore_members, &r);
-	tally_free(&r.tl);
-	tally_free(&r.qtl);
+	apply_tally_free(&r.tl);
+	apply_tally_free(&r.qtl);
 	run_free(&r);
 	return status;
 }
@@ -461,7 +465,7 @@ static void
 json_irq(FILE *fp, const char *sep, unsigned int irq, const char *names)
 {
 	fprintf(fp, "%s{\"irq\":%u,\"name\":", sep, irq);
-	json_string(fp, names);
+	text_json_string(fp, names);
 }
 
 /* A file that could not be read: a warning, and with -J an element. */
@@ -475,11 +479,11 @@ report_failed(struct report *rp, unsigned int irq, const char *names,
 	if (!rp->json)
 		return;
 	json_irq(rp->failed, ftell(rp->failed) > 0 ? "," : "", irq, names);
-	e = errno_name(perr_errno(pe));
+	e = text_errno_name(text_perr_errno(pe));
 	fprintf(rp->failed, e != NULL ? ",\"errno\":\"%s\"" : ",\"errno\":null",
 	    e);
 	fputs(",\"error\":", rp->failed);
-	json_string(rp->failed, pe->msg);
+	text_json_string(rp->failed, pe->msg);
 	putc('}', rp->failed);
 }
 
@@ -536,15 +540,15 @@ check_irq(struct run *r, struct report *rp, size_t i, struct cpuset *cur)
 	enum movable mv = MOVABLE_UNKNOWN;
 	bool diff;
 
-	names = names_text(q->names, q->nnames, false);
-	if (affinity_read(irq, AFF_REQUESTED, cur, &pe) != 0) {
+	names = snapshot_names_text(q->names, q->nnames, false);
+	if (machine_affinity_read(irq, AFF_REQUESTED, cur, &pe) != 0) {
 		report_failed(rp, irq, names, &pe);
 		free(names);
 		return 1;
 	}
 	/* asked only of a difference: the probe is a write */
 	if (!cpuset_equal(cur, q->by->want))
-		mv = irq_movable(irq);
+		mv = machine_irq_movable(irq);
 	diff = differs(rp, irq, names, cur, q->by->want, mv) &&
 	    mv < MOVABLE_MANAGED;
 	free(names);
@@ -558,7 +562,7 @@ json_queue(FILE *fp, const struct entry *e)
 	bool tx = e->sl.kind == SNAP_XPS;
 
 	fprintf(fp, "%s{\"dev\":", ftell(fp) > 0 ? "," : "");
-	json_string(fp, e->sl.dev);
+	text_json_string(fp, e->sl.dev);
 	fprintf(fp, ",\"queue\":\"%s-%u\"", tx ? "tx" : "rx", e->sl.queue);
 }
 
@@ -577,18 +581,18 @@ check_queue(struct run *r, struct report *rp, const struct snapq *q)
 	size_t diff = 1;
 	int rc;
 
-	snap_queue_label(q->e, label, sizeof(label));
+	snapshot_queue_label(q->e, label, sizeof(label));
 	if ((rc = netqueue_read_mask(q->rel, cur, &pe)) != 0)
 		snprintf(msg, sizeof(msg), "%s: %s", label, pe.msg);
 	if (rc != 0) {
 		warnx("%s", msg);
 		if (rp->json) {
 			json_queue(rp->qfailed, q->e);
-			fprintf(rp->qfailed, errno_name(-rc) != NULL ?
+			fprintf(rp->qfailed, text_errno_name(-rc) != NULL ?
 			    ",\"errno\":\"%s\"" : ",\"errno\":null",
-			    errno_name(-rc));
+			    text_errno_name(-rc));
 			fputs(",\"error\":", rp->qfailed);
-			json_string(rp->qfailed, msg);
+			text_json_string(rp->qfailed, msg);
 			putc('}', rp->qfailed);
 		}
 	} else if (cpuset_equal(cur, kept)) {
@@ -649,8 +653,8 @@ check_main(int argc, char *argv[])
 	int ch, status;
 
 	memset(&r, 0, sizeof(r));
-	while ((ch = getopts(argc, argv, &check_command, "qJ", check_opts)) !=
-	    -1)
+	while ((ch = cli_getopts(argc, argv, &check_command, "qJ",
+	    check_opts)) != -1)
 		if (ch == 'q')
 			rp.quiet = true;
 		else if (ch == 'J')
@@ -667,10 +671,10 @@ check_main(int argc, char *argv[])
 		return status;
 	cur = xcpuset(r.m.nbits);
 	report_open(&rp);
-	diffs = snap_resolve(&r.s, &r.mi,
+	diffs = snapshot_resolve(&r.s, &r.mi,
 	    r.only_arg != NULL ? &r.only : NULL);
 	if (r.s.dflt != NULL) {
-		if (default_read(cur, &pe) != 0) {
+		if (machine_default_read(cur, &pe) != 0) {
 			warnx("%s", pe.msg);
 			diffs++;
 		} else

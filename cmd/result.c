@@ -15,7 +15,7 @@
  * object is printed); -1 for another option.
  */
 int
-apply_option(int ch, int *flags)
+result_option(int ch, int *flags)
 {
 	switch (ch) {
 	case 'n':
@@ -33,10 +33,10 @@ apply_option(int ch, int *flags)
 
 /* The first write is next, unless this is a dry run. */
 void
-apply_start(int flags)
+result_start(int flags)
 {
 	if (!(flags & APPLY_DRYRUN))
-		applying();
+		cli_applying();
 }
 
 /*
@@ -58,7 +58,7 @@ result_status(const struct tally *tl, const struct tally *tq, int flags)
 		sum.changed += tq->changed;
 		sum.failed += tq->failed;
 	}
-	return exit_applied(&sum);
+	return cli_exit_applied(&sum);
 }
 
 /*
@@ -72,7 +72,7 @@ result_json(struct tally *tl, int flags, void (*members)(void *), void *arg)
 		return;
 	putchar('{');
 	if (tl != NULL)
-		tally_json(stdout, tl, flags);
+		apply_tally_json(stdout, tl, flags);
 	else
 		printf("\"dry_run\":%s", flags & APPLY_DRYRUN ? "true" :
 		    "false");
@@ -100,7 +100,7 @@ member(const char *key, const char *s)
 	if (s == NULL)
 		fputs("null", stdout);
 	else
-		json_string(stdout, s);
+		text_json_string(stdout, s);
 }
 
 /*
@@ -126,14 +126,14 @@ result_queues(const struct tally *tq, const struct qname *q, size_t n)
 			if (o->result != res[k])
 				continue;
 			printf("%s{\"dev\":", sep);
-			json_string(stdout, q[i].dev);
+			text_json_string(stdout, q[i].dev);
 			printf(",\"queue\":\"%s\"", q[i].queue);
 			if (res[k] == APPLY_CHANGED)
 				member("old", o->old);
 			member("new", o->new);
 			if (res[k] == APPLY_FAILED) {
 				member("errno", o->err != 0 ?
-				    errno_name(o->err) : NULL);
+				    text_errno_name(o->err) : NULL);
 				member("error", o->msg);
 			}
 			putchar('}');

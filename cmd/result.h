@@ -23,8 +23,8 @@ struct qname {
 	char		 queue[32];
 };
 
-int	 apply_option(int, int *);
-void	 apply_start(int);
+int	 result_option(int, int *);
+void	 result_start(int);
 int	 result_status(const struct tally *, const struct tally *, int);
 void	 result_json(struct tally *, int, void (*)(void *), void *);
 int	 result_print(struct tally *, const struct tally *, int,

@@ -58,7 +58,8 @@ save_irq(FILE *fp, unsigned int irq, struct cpuset *set, const char *mark)
 	size_t n, k;
 	int rc;
 
-	if ((rc = affinity_read(irq, AFF_REQUESTED, set, &pe)) == -ENOENT)
+	if ((rc = machine_affinity_read(irq, AFF_REQUESTED, set,
+	    &pe)) == -ENOENT)
 		return 0;
 	if (rc != 0) {
 		warnx("%s", pe.msg);
@@ -68,7 +69,7 @@ save_irq(FILE *fp, unsigned int irq, struct cpuset *set, const char *mark)
 	list = xformat(set, false);
 	if (*list == '\0')
 		fprintf(fp, "# %u has no CPUs:", irq);
-	else if ((mv = irq_movable(irq)) == MOVABLE_MANAGED)
+	else if ((mv = machine_irq_movable(irq)) == MOVABLE_MANAGED)
 		fprintf(fp, "# managed by the kernel: %u %s", irq, list);
 	else if (mv == MOVABLE_NO)
 		fprintf(fp, "# cannot be moved by user space: %u %s", irq,
@@ -76,12 +77,12 @@ save_irq(FILE *fp, unsigned int irq, struct cpuset *set, const char *mark)
 	else
 		fprintf(fp, "%s%u %s", mark, irq, list);
 	free(list);
-	irq_actions(irq, &names, &n);
+	select_actions(irq, &names, &n);
 	for (k = 0; k < n; k++) {
 		putc(' ', fp);
 		snapline_quote(fp, names[k]);
 	}
-	irq_actions_free(names, n);
+	select_actions_free(names, n);
 	putc('\n', fp);
 	return 0;
 }
@@ -116,7 +117,7 @@ save_netif(FILE *fp, struct machine *m, const char *name, const char *mark)
 	size_t i;
 	int rc;
 
-	if ((rc = netif_read(m, name, &nif)) != 0)
+	if ((rc = netqueue_ifread(m, name, &nif)) != 0)
 		return rc == -ENODEV || rc == -ENOENT ? 0 : rc;
 	for (i = 0, rc = 0; nif.device != NULL && i < nif.nq; i++) {
 		q = &nif.q[i];
@@ -134,7 +135,7 @@ save_netif(FILE *fp, struct machine *m, const char *name, const char *mark)
 		fprintf(fp, " %s %s\n", qname, *list != '\0' ? list : "none");
 		free(list);
 	}
-	netif_free(&nif);
+	netqueue_iffree(&nif);
 	return rc;
 }
 
@@ -147,10 +148,10 @@ save_queues(FILE *fp, struct machine *m, const struct irqs *only,
 	size_t n, i;
 	int rc;
 
-	if ((rc = netif_names(&names, &n)) != 0)
+	if ((rc = netqueue_ifnames(&names, &n)) != 0)
 		return rc;
 	for (i = 0; rc == 0 && i < n; i++)
-		if (only == NULL || irqs_dev_named(only, names[i]))
+		if (only == NULL || select_dev_named(only, names[i]))
 			rc = save_netif(fp, m, names[i], mark);
 	procfs_dir_free(names, n);
 	return rc;
@@ -177,17 +178,17 @@ save_irqs(FILE *fp, struct machine *m, const struct irqs *only,
 		cpuset_free(set);
 		return rc;
 	}
-	if ((rc = default_read(set, &pe)) != 0)
+	if ((rc = machine_default_read(set, &pe)) != 0)
 		warnx("%s", pe.msg);
 	else {
 		list = xformat(set, false);
 		fprintf(fp, "default %s\n", list);
 		free(list);
-		rc = irqs_all(&irqs);
+		rc = select_all(&irqs);
 	}
 	for (i = 0; rc == 0 && i < irqs.n; i++)
 		rc = save_irq(fp, irqs.v[i], set, mark);
-	irqs_free(&irqs);
+	select_free(&irqs);
 	cpuset_free(set);
 	return rc;
 }
@@ -203,7 +204,7 @@ save_main(int argc, char *argv[])
 	FILE *fp;
 	int ch, rc, status = EXIT_OK;
 
-	while ((ch = getopts(argc, argv, &save_command, "o:", save_opts)) !=
+	while ((ch = cli_getopts(argc, argv, &save_command, "o:", save_opts)) !=
 	    -1)
 		if (ch == 'o')
 			out = optarg;
@@ -215,12 +216,13 @@ save_main(int argc, char *argv[])
 	if (argc - optind >= 1 && out == NULL)
 		out = argv[optind++];
 	if (argc - optind != 0)
-		return usage_error(&save_command, "unexpected argument %s",
-		    quoted(argv[optind]));
+		return cli_usage_error(&save_command, "unexpected argument %s",
+		    text_quoted(argv[optind]));
 	if (machine_load(&m) != 0)
 		return EXIT_FAIL;
 	if (only_arg != NULL &&
-	    (status = exit_status(irqs_select_queues(only_arg, &only))) != EXIT_OK) {
+	    (status = cli_exit_status(select_queues(only_arg,
+	    &only))) != EXIT_OK) {
 		machine_free(&m);
 		return status;
 	}
@@ -235,14 +237,14 @@ save_main(int argc, char *argv[])
 	if (rc != 0)
 		status = EXIT_FAIL;
 	else if (out != NULL && strcmp(out, "-") != 0) {
-		if ((rc = file_replace(out, text, len)) != 0) {
-			warnc(-rc, "%s", quoted(out));
+		if ((rc = procfs_file_replace(out, text, len)) != 0) {
+			warnc(-rc, "%s", text_quoted(out));
 			status = EXIT_FAIL;
 		}
 	} else
 		fwrite(text, 1, len, stdout);
 	free(text);
-	irqs_free(&only);
+	select_free(&only);
 	machine_free(&m);
 	return status;
 }

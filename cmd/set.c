@@ -40,17 +40,17 @@ set_options(int argc, char *argv[], int *flags, int *cpus, bool *quiet)
 {
 	int ch;
 
-	while ((ch = getopts(argc, argv, &set_command, "nvJmq", set_opts)) !=
-	    -1) {
+	while ((ch = cli_getopts(argc, argv, &set_command, "nvJmq",
+	    set_opts)) != -1) {
 		if (ch == 'm')
 			*cpus |= CPUS_MASK;
 		else if (ch == 'q')
 			*quiet = true;
 		else
-			apply_option(ch, flags);
+			result_option(ch, flags);
 	}
 	if (argc - optind != 2)
-		return usage_error(&set_command,
+		return cli_usage_error(&set_command,
 		    "expected an IRQ list and a CPU set");
 	return EXIT_OK;
 }
@@ -67,7 +67,7 @@ set_read(struct machine *m, char *argv[], int cpus, struct cpuset *want,
 		return EXIT_USAGE;
 	}
 	machine_note_offline(m, want);
-	return exit_status(irqs_select(argv[0], irqs));
+	return cli_exit_status(select_irqs(argv[0], irqs));
 }
 
 /* set writes onto isolated CPUs as asked, but says so. */
@@ -104,18 +104,18 @@ set_main(int argc, char *argv[])
 		c = xcalloc(irqs.n, sizeof(*c));
 		for (i = 0; i < irqs.n; i++)
 			c[i] = (struct change){ irqs.v[i], want,
-			    irqs_alone(&irqs, i) };
+			    select_alone(&irqs, i) };
 		if (!quiet) {
 			warn_isolated(&m, want);
 			irqbalance_warn();
 		}
-		apply_start(flags);
+		result_start(flags);
 		apply_all(&m, c, irqs.n, flags, &tl);
 		status = result_print(&tl, NULL, flags, NULL, NULL);
-		tally_free(&tl);
+		apply_tally_free(&tl);
 		free(c);
 	}
-	irqs_free(&irqs);
+	select_free(&irqs);
 	cpuset_free(want);
 	machine_free(&m);
 	return status;

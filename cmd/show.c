@@ -158,7 +158,7 @@ read_set(struct show *sh, unsigned int irq, enum affinity what,
 	struct cpuset *set = sh->scratch;
 	char *out = NULL;
 
-	if (affinity_read(irq, what, set, NULL) == 0) {
+	if (machine_affinity_read(irq, what, set, NULL) == 0) {
 		if (and != NULL)
 			cpuset_and(set, and);
 		if (!cpuset_empty(set))
@@ -216,7 +216,7 @@ find_devices(struct show *sh, const char *dir, bool named)
 	if (procfs_dir(dir, false, &names, &n) != 0)
 		return;
 	for (i = 0; i < n; i++) {
-		if (device_irqs(names[i], &irqs, NULL) != 0)
+		if (select_device_irqs(names[i], &irqs, NULL) != 0)
 			continue;
 		sh->devices = xreallocarray(sh->devices, sh->ndevices + irqs.n,
 		    sizeof(*sh->devices));
@@ -226,7 +226,7 @@ find_devices(struct show *sh, const char *dir, bool named)
 			    xstrdup(names[i]) };
 			sh->ndevices++;
 		}
-		irqs_free(&irqs);
+		select_free(&irqs);
 	}
 	procfs_dir_free(names, n);
 }
@@ -253,8 +253,8 @@ map_devices(struct show *sh)
 	const struct devclass *c;
 	size_t i;
 
-	for (i = ndevice_classes; i-- > 0;) {
-		c = &device_classes[i];
+	for (i = select_nclasses; i-- > 0;) {
+		c = &select_classes[i];
 		if (c->kind != DEVCLASS_DISK)
 			find_devices(sh, c->dir, c->kind == DEVCLASS_NAMED);
 	}
@@ -314,7 +314,8 @@ row_sets(struct show *sh, struct row *row)
 	if (sh->want[C_DEVICE] && (dev = device_of(sh, irq)) != NULL)
 		row->cell[C_DEVICE] = xstrdup(dev);
 	/* debugfs or the kernel's refusal; else "-" (null in JSON) */
-	if (sh->want[C_MANAGED] && (mv = irq_movable(irq)) != MOVABLE_UNKNOWN)
+	if (sh->want[C_MANAGED] &&
+	    (mv = machine_irq_movable(irq)) != MOVABLE_UNKNOWN)
 		row->cell[C_MANAGED] = xstrdup(mv == MOVABLE_MANAGED ? "yes" :
 		    mv == MOVABLE_NO ? "unmovable" : "no");
 }
@@ -397,7 +398,7 @@ static void
 fill_rowless(struct show *sh, struct row *row)
 {
 	if (sh->want[C_NAME] && row->cell[C_NAME] == NULL) {
-		row->cell[C_NAME] = irq_names(row->irq);
+		row->cell[C_NAME] = select_names(row->irq);
 		if (*row->cell[C_NAME] == '\0') {
 			free(row->cell[C_NAME]);
 			row->cell[C_NAME] = NULL;
@@ -420,7 +421,7 @@ wanted_row(struct show *sh, unsigned int irq)
 {
 	size_t at;
 
-	if (!irqs_find(&sh->only, irq, &at) || !sh->rows[at].matrix)
+	if (!select_find(&sh->only, irq, &at) || !sh->rows[at].matrix)
 		return NULL;
 	return &sh->rows[at];
 }
@@ -550,20 +551,20 @@ add_rowless(struct show *sh)
 		qsort(sh->rows, sh->nrows, sizeof(*sh->rows), cmprow);
 	if (!sh->all)
 		return 0;
-	if (irqs_all(&dirs) != 0)
+	if (select_all(&dirs) != 0)
 		return -1;
 	seen.v = xcalloc(sh->nrows, sizeof(*seen.v));
 	for (seen.n = 0; seen.n < sh->nrows; seen.n++)
 		seen.v[seen.n] = sh->rows[seen.n].irq;
 	/* sys/kernel/irq/N as for a selected IRQ: show N and -a agree */
 	for (i = 0; i < dirs.n; i++)
-		if (!irqs_find(&seen, dirs.v[i], NULL)) {
+		if (!select_find(&seen, dirs.v[i], NULL)) {
 			row = add_row(sh, dirs.v[i]);
 			fill_sysfs(sh, row);
 			fill_rowless(sh, row);
 		}
-	irqs_free(&dirs);
-	irqs_free(&seen);
+	select_free(&dirs);
+	select_free(&seen);
 	if (sh->nrows > 0)
 		qsort(sh->rows, sh->nrows, sizeof(*sh->rows), cmprow);
 	return 0;
@@ -617,7 +618,7 @@ print_json(const struct show *sh, const char *stamp)
 			else if (c->number && json_number(v))
 				printf("%s", v);
 			else
-				json_string(stdout, v);
+				text_json_string(stdout, v);
 			free(owned);
 		}
 		printf("}");
@@ -636,7 +637,7 @@ escape_cells(struct show *sh)
 		for (k = 0; k < NCOLS; k++) {
 			if (sh->rows[i].cell[k] == NULL)
 				continue;
-			if ((t = escaped(sh->rows[i].cell[k])) == NULL)
+			if ((t = text_escaped(sh->rows[i].cell[k])) == NULL)
 				err(EXIT_FAIL, NULL);
 			free(sh->rows[i].cell[k]);
 			sh->rows[i].cell[k] = t;
@@ -734,7 +735,7 @@ show_free(struct show *sh)
 	for (i = 0; i < sh->ndevices; i++)
 		free(sh->devices[i].name);
 	free(sh->devices);
-	irqs_free(&sh->only);
+	select_free(&sh->only);
 	cpuset_free(sh->scratch);
 	machine_free(&sh->m);
 }
@@ -755,7 +756,7 @@ show_options(int argc, char *argv[], struct show *sh)
 	size_t i;
 	int ch, rc;
 
-	while ((ch = getopts(argc, argv, &show_command, "mJno:s:aqi:c:",
+	while ((ch = cli_getopts(argc, argv, &show_command, "mJno:s:aqi:c:",
 	    show_opts)) != -1) {
 		switch (ch) {
 		case 'm':
@@ -783,13 +784,13 @@ show_options(int argc, char *argv[], struct show *sh)
 			sh->quiet = true;
 			break;
 		default:
-			if ((rc = sampling_option(&show_command, ch, optarg,
+			if ((rc = cli_sampling_option(&show_command, ch, optarg,
 			    &sh->sm)) != EXIT_OK)
 				return rc;
 			break;
 		}
 	}
-	if ((rc = sampling_check(&show_command, &sh->sm)) != EXIT_OK)
+	if ((rc = cli_sampling_check(&show_command, &sh->sm)) != EXIT_OK)
 		return rc;
 	if (sh->ncols == 0)
 		for (i = 0; i < nitems(default_cols); i++) {
@@ -802,7 +803,7 @@ show_options(int argc, char *argv[], struct show *sh)
 	if (sh->sort >= 0)
 		sh->want[sh->sort] = true;
 	if (sh->want[C_RATE] && !sh->sm.on)
-		return usage_error(&show_command, "RATE needs -i");
+		return cli_usage_error(&show_command, "RATE needs -i");
 	for (i = 0; i < nitems(info_cols); i++)
 		if (sh->want[info_cols[i].col])
 			sh->info |= info_cols[i].info;
@@ -873,11 +874,11 @@ sample(struct show *sh)
 	for (n = 0; n < (sh->sm.count ? sh->sm.count : 1); n++) {
 		free_rows(sh);
 		sh->keep = n + 1 < sh->sm.count;
-		sampling_next(&sh->sm, sh->json);
+		cli_sampling_next(&sh->sm, sh->json);
 		if (read_rows(sh) != 0)
 			return EXIT_FAIL;
 		if (!sh->json)
-			sampling_head(&sh->sm, n, sh->noheadings);
+			cli_sampling_head(&sh->sm, n, sh->noheadings);
 		print_rows(sh, sh->json ? sh->sm.stamp : NULL);
 		if (fflush(stdout) != 0)
 			break;
@@ -899,13 +900,13 @@ show_main(int argc, char *argv[])
 		return EXIT_FAIL;
 	sh.scratch = xcpuset(sh.m.nbits);
 	if (argc - optind >= 1) {
-		status = exit_status(irqs_query_many(argc - optind,
+		status = cli_exit_status(select_query_many(argc - optind,
 		    argv + optind, &sh.only, sh.quiet));
 		sh.filter = true;
 	}
 	if (status == EXIT_OK && sh.want[C_DEVICE])
 		map_devices(&sh);
-	sampling_begin(&sh.sm);
+	cli_sampling_begin(&sh.sm);
 	sh.keep = sh.sm.on;
 	if (status == EXIT_OK && read_rows(&sh) != 0)
 		status = EXIT_FAIL;

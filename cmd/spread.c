@@ -66,11 +66,11 @@ owns_all(const char *name, const struct irqs *irqs, char **dirp)
 	size_t i;
 	bool all;
 
-	if (device_irqs(name, &dev, &dir) != 0)
+	if (select_device_irqs(name, &dev, &dir) != 0)
 		return false;
 	for (i = 0, all = dev.n > 0; all && i < irqs->n; i++)
-		all = irqs_find(&dev, irqs->v[i], NULL);
-	irqs_free(&dev);
+		all = select_find(&dev, irqs->v[i], NULL);
+	select_free(&dev);
 	if (all)
 		*dirp = dir;
 	else
@@ -92,10 +92,10 @@ owner_dir(const struct irqs *irqs, char **namep)
 	for (i = 0; dir == NULL && i < irqs->ndevs; i++)
 		if (owns_all(irqs->devs[i], irqs, &dir))
 			*namep = xstrdup(irqs->devs[i]);
-	for (i = 0; dir == NULL && i < ndevice_classes; i++) {
+	for (i = 0; dir == NULL && i < select_nclasses; i++) {
 		/* a disk's IRQs are its controller's, found under its name */
-		if (device_classes[i].kind == DEVCLASS_DISK ||
-		    procfs_dir(device_classes[i].dir, false, &names, &n) != 0)
+		if (select_classes[i].kind == DEVCLASS_DISK ||
+		    procfs_dir(select_classes[i].dir, false, &names, &n) != 0)
 			continue;
 		for (k = 0; dir == NULL && k < n; k++)
 			if (owns_all(names[k], irqs, &dir))
@@ -256,8 +256,8 @@ pool_note(struct machine *m, const struct pool *p, size_t n)
 	FILE *fp;
 
 	if ((fp = open_memstream(&buf, &size)) == NULL ||
-	    (dev = escaped(p->device ? p->device : "")) == NULL ||
-	    (asked = escaped(p->asked ? p->asked : "")) == NULL)
+	    (dev = text_escaped(p->device ? p->device : "")) == NULL ||
+	    (asked = text_escaped(p->asked ? p->asked : "")) == NULL)
 		err(EXIT_FAIL, NULL);
 	list = xformat(p->cpus, false);
 	fprintf(fp, "spreading %s%s%zu IRQ%s over CPU %s: ", dev,
@@ -312,7 +312,7 @@ pool_json(FILE *fp, const struct pool *p)
 	    "\"device\":", list, from[p->source]);
 	free(list);
 	if (p->device != NULL)
-		json_string(fp, p->device);
+		text_json_string(fp, p->device);
 	else
 		fputs("null", fp);
 	if (p->node >= 0)
@@ -343,12 +343,12 @@ apply_plan(struct machine *m, const struct change *c, size_t k,
 	for (i = 0; i < k; i++) {
 		r[i] = APPLY_FAILED;
 		if (tl->stop)
-			tally_skip(tl, flags, c[i].irq, c[i].want);
+			apply_tally_skip(tl, flags, c[i].irq, c[i].want);
 		else
 			r[i] = apply_irq(m, c[i].irq, c[i].want, flags, tl);
 	}
 	if (!tl->stop)
-		xq_apply(m, c, r, xq, nx, flags, tq);
+		xpsfollow_apply(m, c, r, xq, nx, flags, tq);
 	free(r);
 }
 
@@ -359,8 +359,8 @@ print_plan(const struct change *c, size_t n, const struct xq *xq, size_t nx)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		raw = irq_names(c[i].irq);
-		if ((name = escaped(raw)) == NULL)
+		raw = select_names(c[i].irq);
+		if ((name = text_escaped(raw)) == NULL)
 			err(EXIT_FAIL, NULL);
 		printf("irq %u%s%s: %d\n", c[i].irq, *name ? " " : "", name,
 		    cpuset_first(c[i].want));
@@ -384,7 +384,7 @@ spread_options(int argc, char *argv[], struct spread *sp)
 {
 	int ch;
 
-	while ((ch = getopts(argc, argv, &spread_command, "nvJc:x:q",
+	while ((ch = cli_getopts(argc, argv, &spread_command, "nvJc:x:q",
 	    spread_opts)) != -1) {
 		switch (ch) {
 		case 'c':
@@ -406,12 +406,12 @@ spread_options(int argc, char *argv[], struct spread *sp)
 			sp->quiet = true;
 			break;
 		default:
-			apply_option(ch, &sp->flags);
+			result_option(ch, &sp->flags);
 			break;
 		}
 	}
 	if (argc - optind < 1)
-		return usage_error(&spread_command, "expected an IRQ list");
+		return cli_usage_error(&spread_command, "expected an IRQ list");
 	sp->dryrun = sp->flags & APPLY_DRYRUN;
 	return EXIT_OK;
 }
@@ -443,7 +443,7 @@ spread_cpus(struct spread *sp)
 
 /*
  * Where a selected IRQ goes in the round robin. On an interface whose
- * rx and tx queues have IRQs apart (netif_irqs(): virtio_net, e1000e,
+ * rx and tx queues have IRQs apart (netqueue_ifirqs(): virtio_net, e1000e,
  * vmxnet3, split vectors), rx-N's and tx-N's IRQs are one pair, kept on
  * one CPU as virtnet_set_affinity() keeps them, and its IRQs that serve
  * no queue (virtioN-config, a link or event vector) are control IRQs.
@@ -468,13 +468,13 @@ queue_roles(const struct irqs *irqs)
 	if (procfs_dir(PATH_SYS_NET, false, &names, &nn) != 0)
 		return ro;
 	for (i = 0; i < nn; i++) {
-		dev = netif_device(names[i]);
-		netif_irqs(names[i], dev, &v, &n);
+		dev = netqueue_ifdevice(names[i]);
+		netqueue_ifirqs(names[i], dev, &v, &n);
 		free(dev);
 		for (j = 0, split = false; j < n; j++)
 			split |= v[j].serve == QS_RX || v[j].serve == QS_TX;
 		for (j = 0; split && j < n; j++) {
-			if (!irqs_find(irqs, v[j].irq, &idx) ||
+			if (!select_find(irqs, v[j].irq, &idx) ||
 			    ro[idx].pair >= 0 || ro[idx].control)
 				continue;
 			if (v[j].serve == QS_NONE)
@@ -496,8 +496,8 @@ control_note(unsigned int irq)
 {
 	char *raw, *name;
 
-	raw = irq_names(irq);
-	if ((name = escaped(raw)) == NULL)
+	raw = select_names(irq);
+	if ((name = text_escaped(raw)) == NULL)
 		err(EXIT_FAIL, NULL);
 	warnx("note: irq %u%s%s serves no queue; left where it is", irq,
 	    *name ? " " : "", name);
@@ -520,7 +520,7 @@ xps_member(void *arg)
 	const struct xps_json *xj = arg;
 
 	if (xj->on)
-		xq_json(stdout, xj->c, xj->xq, xj->nx);
+		xpsfollow_json(stdout, xj->c, xj->xq, xj->nx);
 	pool_json(stdout, xj->pool);
 }
 
@@ -558,7 +558,7 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	for (i = 0; i < irqs->n; i++)
 		queues |= ro[i].pair >= 0;
 	for (i = k = s = 0; i < irqs->n; i++) {
-		if ((mv = irq_movable(irqs->v[i])) >= MOVABLE_MANAGED) {
+		if ((mv = machine_irq_movable(irqs->v[i])) >= MOVABLE_MANAGED) {
 			managed += mv == MOVABLE_MANAGED;
 			why[nleft] = mv == MOVABLE_MANAGED ? APPLY_MANAGED :
 			    APPLY_UNMOVABLE;
@@ -590,7 +590,7 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 		warnx("note: %zu IRQ%s that user space cannot move left out "
 		    "of the plan", nleft - managed, nleft - managed == 1 ?
 		    "" : "s");
-	if (sp->xps && xq_plan(&sp->m, "spread", c, k, &xq, &nx) != 0) {
+	if (sp->xps && xpsfollow_plan(&sp->m, "spread", c, k, &xq, &nx) != 0) {
 		status = EXIT_FAIL;
 		goto out;
 	}
@@ -601,19 +601,20 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	else if (!sp->dryrun) {
 		if (!sp->quiet)
 			irqbalance_warn();
-		applying();
+		cli_applying();
 		apply_plan(&sp->m, c, k, xq, nx, sp->flags, &tl, &tq);
 		status = result_status(&tl, &tq, sp->flags);
 	}
 	/* after result_status(): its note is not about these */
 	for (i = 0; json && i < nleft; i++)
-		tally_add(&tl, sp->flags, left[i], why[i], NULL, NULL, 0, NULL);
+		apply_tally_add(&tl, sp->flags, left[i], why[i], NULL, NULL, 0,
+		    NULL);
 	xj = (struct xps_json){ c, xq, sp->xps ? nx : 0, sp->xps, pool };
 	result_json(&tl, sp->flags, xps_member, &xj);
 out:
-	xq_free(xq, nx);
-	tally_free(&tq);
-	tally_free(&tl);
+	xpsfollow_free(xq, nx);
+	apply_tally_free(&tq);
+	apply_tally_free(&tl);
 	for (i = 0; i < s; i++)
 		cpuset_free(sets[i]);
 	free(sets);
@@ -641,7 +642,7 @@ spread_main(int argc, char *argv[])
 	if (machine_load(&sp.m) != 0)
 		return EXIT_FAIL;
 	if ((status = spread_cpus(&sp)) == EXIT_OK &&
-	    (status = exit_status(irqs_select_many(argc - optind,
+	    (status = cli_exit_status(select_many(argc - optind,
 	    argv + optind, &irqs))) ==
 	    EXIT_OK) {
 		if (make_pool(&sp.m, sp.named, sp.numbered, sp.exclude,
@@ -654,7 +655,7 @@ spread_main(int argc, char *argv[])
 			status = spread_irqs(&sp, &irqs, &pool);
 		}
 	}
-	irqs_free(&irqs);
+	select_free(&irqs);
 	pool_free(&pool);
 	cpuset_free(sp.named);
 	cpuset_free(sp.numbered);

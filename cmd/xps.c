@@ -60,7 +60,7 @@ xps_help(FILE *fp)
  * nif->q. EXIT_OK, or EXIT_USAGE after saying why.
  */
 static int
-select_queues(const struct command *cmd, const struct netif *nif,
+pick_queues(const struct command *cmd, const struct netif *nif,
     enum nqkind kind, const char *arg, const char *list, bool *sel)
 {
 	const char *prefix = kind == NQ_TX ? "tx-" : "rx-";
@@ -87,7 +87,7 @@ select_queues(const struct command *cmd, const struct netif *nif,
 		rc = cpulist_parse(set, list, &pe);
 	}
 	if (*list == '\0' || rc != 0 || cpuset_empty(set)) {
-		warnx("%s: queues \"%s\": %s", cmd->name, quoted(arg),
+		warnx("%s: queues \"%s\": %s", cmd->name, text_quoted(arg),
 		    *list == '\0' || rc == 0 ? "no queue selected" :
 		    rc == -ERANGE ? "a number is beyond the last queue "
 		    "number 65535" : pe.msg);
@@ -95,14 +95,14 @@ select_queues(const struct command *cmd, const struct netif *nif,
 		return EXIT_USAGE;
 	}
 	for (n = cpuset_first(set); n >= 0; n = cpuset_next(set, n + 1)) {
-		if (netif_queue(nif, kind, n) == NULL) {
+		if (netqueue_ifqueue(nif, kind, n) == NULL) {
 			warnx("%s: queues \"%s\": interface %s has no %s%d",
-			    cmd->name, quoted(arg), quoted(nif->name), prefix,
-			    n);
+			    cmd->name, text_quoted(arg), text_quoted(nif->name),
+			    prefix, n);
 			cpuset_free(set);
 			return EXIT_USAGE;
 		}
-		sel[netif_queue(nif, kind, n) - nif->q] = true;
+		sel[netqueue_ifqueue(nif, kind, n) - nif->q] = true;
 	}
 	cpuset_free(set);
 	return EXIT_OK;
@@ -126,10 +126,10 @@ read_queues(const struct command *cmd, struct machine *m, enum nqkind kind,
 	/* the kernel allows no ':' in an interface's name (dev_valid_name) */
 	if ((list = strchr(dev, ':')) != NULL)
 		*list++ = '\0';
-	rc = netif_read(m, dev, nif);
+	rc = netqueue_ifread(m, dev, nif);
 	if (rc == -ENODEV || *dev == '\0') {
 		warnx("%s: interface \"%s\" does not exist", cmd->name,
-		    quoted(dev));
+		    text_quoted(dev));
 		status = EXIT_USAGE;
 		goto out;
 	}
@@ -141,12 +141,12 @@ read_queues(const struct command *cmd, struct machine *m, enum nqkind kind,
 		any |= nif->q[i].kind == kind;
 	if (!any) {
 		warnx("%s: interface %s has no %s queues", cmd->name,
-		    quoted(dev), kind == NQ_TX ? "transmit" : "receive");
+		    text_quoted(dev), kind == NQ_TX ? "transmit" : "receive");
 		status = EXIT_USAGE;
 		goto out;
 	}
 	sel = xcalloc(nif->nq, sizeof(*sel));
-	if ((status = select_queues(cmd, nif, kind, arg, list, sel)) !=
+	if ((status = pick_queues(cmd, nif, kind, arg, list, sel)) !=
 	    EXIT_OK)
 		goto out;
 	for (i = 0; i < nif->nq; i++)
@@ -181,7 +181,7 @@ keep(const struct command *cmd, struct machine *m, enum nqkind kind,
 	}
 	if (cpuset_empty(kept)) {
 		warnx("%s: CPUs \"%s\": none would be kept: the kernel keeps "
-		    "%s", cmd->name, quoted(arg), netqueue_keeps(kind));
+		    "%s", cmd->name, text_quoted(arg), netqueue_keeps(kind));
 		cpuset_free(kept);
 		return EXIT_USAGE;
 	}
@@ -226,11 +226,11 @@ write_queues(struct machine *m, const struct netif *nif, const bool *sel,
 			continue;
 		q[k].dev = nif->name;
 		netqueue_name(&nif->q[i], q[k].queue, sizeof(q[k].queue));
-		snprintf(label, sizeof(label), "%s %s", quoted(nif->name),
+		snprintf(label, sizeof(label), "%s %s", text_quoted(nif->name),
 		    q[k++].queue);
 		netqueue_path(nif, &nif->q[i], rel, sizeof(rel));
 		if (tq->stop)
-			tally_skip(tq, flags, APPLY_NOIRQ, want);
+			apply_tally_skip(tq, flags, APPLY_NOIRQ, want);
 		else
 			apply_mask(m, label, rel, want, flags, tq);
 	}
@@ -252,10 +252,11 @@ xps_main(int argc, char *argv[])
 	bool *sel = NULL;
 	int ch, flags = APPLY_NAMED, status;
 
-	while ((ch = getopts(argc, argv, cmd, "nvJ", xps_opts)) != -1)
-		apply_option(ch, &flags);
+	while ((ch = cli_getopts(argc, argv, cmd, "nvJ", xps_opts)) != -1)
+		result_option(ch, &flags);
 	if (argc - optind != 2)
-		return usage_error(cmd, "expected an interface and a CPU set");
+		return cli_usage_error(cmd,
+		    "expected an interface and a CPU set");
 	if (machine_load(&m) != 0)
 		return EXIT_FAIL;
 	want = xcpuset(m.nbits);
@@ -270,16 +271,16 @@ xps_main(int argc, char *argv[])
 	if ((status = keep(cmd, &m, kind, argv[optind + 1], &want)) !=
 	    EXIT_OK)
 		goto out;
-	apply_start(flags);
+	result_start(flags);
 	qr.q = q = xcalloc(nif.nq, sizeof(*q));
 	qr.n = nif.nq;
 	write_queues(&m, &nif, sel, want, flags, &tq, q);
 	status = result_print(NULL, &tq, flags, queues_member, &qr);
-	tally_free(&tq);
+	apply_tally_free(&tq);
 out:
 	free(q);
 	free(sel);
-	netif_free(&nif);
+	netqueue_iffree(&nif);
 	cpuset_free(want);
 	machine_free(&m);
 	return status;

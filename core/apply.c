@@ -35,7 +35,7 @@ explain(int e, long irq)
 		if (irq < 0)
 			return NULL;
 		/* irq_can_set_affinity_usr(): managed, per-CPU or no-balancing */
-		switch (irq_movable(irq)) {
+		switch (machine_irq_movable(irq)) {
 		case MOVABLE_MANAGED:
 			return "managed by the kernel, it cannot be moved by "
 			    "user space";
@@ -115,11 +115,11 @@ target_open(struct target *t, const char *listrel, const char *maskrel,
 
 	t->mask = listrel == NULL || strlen(t->text) > LIST_MAX;
 	t->rel = t->mask ? maskrel : listrel;
-	rc = pfile_open(&t->pf, t->rel, writable);
+	rc = procfs_pfile_open(&t->pf, t->rel, writable);
 	if (rc == -ENOENT && !t->mask) {
 		t->mask = true;
 		t->rel = maskrel;
-		rc = pfile_open(&t->pf, t->rel, writable);
+		rc = procfs_pfile_open(&t->pf, t->rel, writable);
 	}
 	if (rc != 0) {
 		t->err = -rc;
@@ -163,14 +163,15 @@ target_write(struct target *t, int flags, struct tally *tl)
 	line = xasprintf("%s\n", value);
 	if (value != t->text)
 		free(value);
-	rc = pfile_write(&t->pf, line);
+	rc = procfs_pfile_write(&t->pf, line);
 	free(line);
 	/*
 	 * the kernel's refusal, EIO (EPERM since 6.12): managed, per-CPU or
 	 * no-balancing, irq_can_set_affinity_usr() does not say which
 	 */
 	if ((rc == -EIO || rc == -EPERM) && !(flags & APPLY_NAMED))
-		return t->num >= 0 && irq_movable(t->num) == MOVABLE_MANAGED ?
+		return t->num >= 0 &&
+		    machine_irq_movable(t->num) == MOVABLE_MANAGED ?
 		    APPLY_MANAGED : APPLY_UNMOVABLE;
 	if (rc != 0) {
 		t->err = -rc;
@@ -192,7 +193,8 @@ target_write(struct target *t, int flags, struct tally *tl)
 	    !cpuset_equal(t->cur, t->want)) {
 		t->pf.buf[strcspn(t->pf.buf, "\n")] = '\0';
 		t->msg = complain(t->label, "wrote %s, but %s reads back "
-		    "\"%s\"", t->text, procfs_path(t->rel), quoted(t->pf.buf));
+		    "\"%s\"", t->text, procfs_path(t->rel),
+		    text_quoted(t->pf.buf));
 		return APPLY_FAILED;
 	}
 	return APPLY_CHANGED;
@@ -227,7 +229,7 @@ apply_file(struct machine *m, const char *label, long irq,
 	if (t.pf.len == 0 || parse_as(t.cur, t.pf.buf, t.mask) != 0) {
 		t.pf.buf[strcspn(t.pf.buf, "\n")] = '\0';
 		t.msg = complain(label, "%s holds \"%s\", not a CPU %s; left "
-		    "alone", procfs_path(t.rel), quoted(t.pf.buf),
+		    "alone", procfs_path(t.rel), text_quoted(t.pf.buf),
 		    t.mask ? "mask" : "list");
 		goto close;
 	}
@@ -241,7 +243,7 @@ apply_file(struct machine *m, const char *label, long irq,
 			printf("%s: %s unchanged\n", label, was ? was : "-");
 		r = APPLY_UNCHANGED;
 	} else if ((flags & APPLY_DRYRUN) && irq >= 0 &&
-	    (mv = irq_movable(irq)) >= MOVABLE_MANAGED) {
+	    (mv = machine_irq_movable(irq)) >= MOVABLE_MANAGED) {
 		/* the kernel's answer to a probe: what the write would get */
 		if (flags & APPLY_NAMED) {
 			t.msg = complain(label, "cannot set %s: %s (refused by "
@@ -271,9 +273,9 @@ apply_file(struct machine *m, const char *label, long irq,
 		    "managed by the kernel" : "cannot be moved by user space");
 	free(was);
 close:
-	pfile_close(&t.pf);
+	procfs_pfile_close(&t.pf);
 out:
-	tally_add(tl, flags, irq, r, old, want, t.err, t.msg);
+	apply_tally_add(tl, flags, irq, r, old, want, t.err, t.msg);
 	free(t.text);
 	free(t.msg);
 	cpuset_free(t.cur);
@@ -286,7 +288,7 @@ apply_irq(struct machine *m, unsigned int irq, const struct cpuset *want,
     int flags, struct tally *tl)
 {
 	char label[32], list[64], mask[64], *text, *msg;
-	int state = irq_state(irq);
+	int state = machine_irq_state(irq);
 	bool managed = state & IRQ_MANAGED;
 
 	/* debugfs says user space cannot move it: no write */
@@ -298,8 +300,8 @@ apply_irq(struct machine *m, unsigned int irq, const struct cpuset *want,
 			    managed ? "managed by the kernel, it cannot be "
 			    "moved by user space" : "it cannot be moved by user "
 			    "space (per-CPU or no-balancing)");
-			tally_add(tl, flags, irq, APPLY_FAILED, NULL, want, 0,
-			    msg);
+			apply_tally_add(tl, flags, irq, APPLY_FAILED, NULL,
+			    want, 0, msg);
 			free(msg);
 			free(text);
 			return APPLY_FAILED;
@@ -309,7 +311,7 @@ apply_irq(struct machine *m, unsigned int irq, const struct cpuset *want,
 			printf("irq %u: %s, left alone\n", irq, managed ?
 			    "managed by the kernel" :
 			    "cannot be moved by user space");
-		tally_add(tl, flags, irq, managed ? APPLY_MANAGED :
+		apply_tally_add(tl, flags, irq, managed ? APPLY_MANAGED :
 		    APPLY_UNMOVABLE, NULL, NULL, 0, NULL);
 		return managed ? APPLY_MANAGED : APPLY_UNMOVABLE;
 	}
@@ -355,7 +357,7 @@ apply_all(struct machine *m, const struct change *c, size_t n, int flags,
 		apply_irq(m, c[i].irq, c[i].want,
 		    flags | (c[i].named ? APPLY_NAMED : 0), tl);
 	for (; i < n; i++)
-		tally_skip(tl, flags, c[i].irq, c[i].want);
+		apply_tally_skip(tl, flags, c[i].irq, c[i].want);
 }
 
 /*
@@ -377,14 +379,15 @@ apply_note(const struct tally *tl, int flags)
 }
 
 /*
- * Counts an outcome, and with APPLY_JSON records what tally_json() prints
+ * Counts an outcome, and with APPLY_JSON records what apply_tally_json() prints
  * of it; an IRQ unchanged is only counted. irq -1 is the default
  * affinity; APPLY_NOIRQ outcomes are recorded in the order they come, for
- * the caller, and tally_json() leaves them out; old and new may be NULL when not known; err (0: no errno)
+  * the caller, and apply_tally_json() leaves them out; old and new may be NULL
+  * when not known; err (0: no errno)
  * and msg say why it failed.
  */
 void
-tally_add(struct tally *tl, int flags, long irq, enum apply_result r,
+apply_tally_add(struct tally *tl, int flags, long irq, enum apply_result r,
     const struct cpuset *old, const struct cpuset *new, int err,
     const char *msg)
 {
@@ -420,9 +423,10 @@ tally_add(struct tally *tl, int flags, long irq, enum apply_result r,
 
 /* An IRQ never tried, since tl->stop: it failed as the last one did. */
 void
-tally_skip(struct tally *tl, int flags, long irq, const struct cpuset *want)
+apply_tally_skip(struct tally *tl, int flags, long irq,
+    const struct cpuset *want)
 {
-	tally_add(tl, flags, irq, APPLY_FAILED, NULL, want, tl->stop_err,
+	apply_tally_add(tl, flags, irq, APPLY_FAILED, NULL, want, tl->stop_err,
 	    tl->stop_msg);
 }
 
@@ -442,14 +446,15 @@ json_member(FILE *fp, const char *sep, const char *key, const char *s)
 	if (s == NULL)
 		fputs("null", fp);
 	else
-		json_string(fp, s);
+		text_json_string(fp, s);
 }
 
 /* "errno" and "error" of a failure; an errno without a name is null. */
 static void
 json_error(FILE *fp, const struct outcome *o)
 {
-	json_member(fp, ",", "errno", o->err != 0 ? errno_name(o->err) : NULL);
+	json_member(fp, ",", "errno", o->err != 0 ? text_errno_name(o->err)
+	    : NULL);
 	json_member(fp, ",", "error", o->msg);
 }
 
@@ -467,9 +472,9 @@ json_list(FILE *fp, const struct tally *tl, enum apply_result r,
 		o = &tl->v[i];
 		if (o->irq < 0 || o->result != r)
 			continue;
-		name = irq_names(o->irq);
+		name = select_names(o->irq);
 		fprintf(fp, "%s{\"irq\":%ld,\"name\":", sep, o->irq);
-		json_string(fp, name);
+		text_json_string(fp, name);
 		free(name);
 		if (r == APPLY_CHANGED)
 			json_member(fp, ",", "old", o->old);
@@ -489,7 +494,7 @@ json_list(FILE *fp, const struct tally *tl, enum apply_result r,
  * "unchanged" (a count), "failed", "managed" and "unmovable".
  */
 void
-tally_json(FILE *fp, struct tally *tl, int flags)
+apply_tally_json(FILE *fp, struct tally *tl, int flags)
 {
 	static const char *const results[] = {
 		[APPLY_UNCHANGED] = "unchanged", [APPLY_CHANGED] = "changed",
@@ -525,7 +530,7 @@ tally_json(FILE *fp, struct tally *tl, int flags)
 }
 
 void
-tally_free(struct tally *tl)
+apply_tally_free(struct tally *tl)
 {
 	size_t i;
 

@@ -17,7 +17,7 @@ struct machine;
 /*
  * APPLY_NAMED: the user named this IRQ by its number alone, so a
  * kernel-managed IRQ is an error, not an IRQ to leave to the kernel.
- * APPLY_JSON: outcomes are recorded in the tally for tally_json(), and
+ * APPLY_JSON: outcomes are recorded in the tally for apply_tally_json(), and
  * nothing is printed on standard output.
  */
 enum {
@@ -80,12 +80,12 @@ void		 apply_all(struct machine *, const struct change *, size_t,
 		    int, struct tally *);
 void		 apply_note(const struct tally *, int);
 
-void		 tally_add(struct tally *, int, long, enum apply_result,
-		    const struct cpuset *, const struct cpuset *, int,
-		    const char *);
-void		 tally_skip(struct tally *, int, long,
+void		 apply_tally_add(struct tally *, int, long,
+		    enum apply_result, const struct cpuset *,
+		    const struct cpuset *, int, const char *);
+void		 apply_tally_skip(struct tally *, int, long,
 		    const struct cpuset *);
-void		 tally_json(FILE *, struct tally *, int);
-void		 tally_free(struct tally *);
+void		 apply_tally_json(FILE *, struct tally *, int);
+void		 apply_tally_free(struct tally *);
 
 #endif

@@ -41,7 +41,8 @@ counts_open(struct counts *rd, unsigned int nbits, int flags)
 	memset(rd, 0, sizeof(*rd));
 	rd->flags = flags;
 	rd->nbits = nbits;
-	if ((rc = lines_open(&rd->l, PATH_PROC_INTERRUPTS, ROW_MAX)) != 0) {
+	if ((rc = procfs_lines_open(&rd->l, PATH_PROC_INTERRUPTS,
+	    ROW_MAX)) != 0) {
 		if (!(flags & COUNTS_QUIET))
 			warnc(-rc, "%s", procfs_path(PATH_PROC_INTERRUPTS));
 		rd->l.fd = -1;
@@ -51,7 +52,7 @@ counts_open(struct counts *rd, unsigned int nbits, int flags)
 		rd->cpu = xcalloc(nbits, sizeof(*rd->cpu));
 		rd->col = xcalloc(nbits, sizeof(*rd->col));
 	}
-	if ((rc = lines_next(&rd->l, &rd->line, &rd->len)) == 1 &&
+	if ((rc = procfs_lines_next(&rd->l, &rd->line, &rd->len)) == 1 &&
 	    ((flags & COUNTS_CPUS) ? interrupts_columns(rd->line, nbits,
 	    rd->cpu, &rd->ncols) : interrupts_header(rd->line,
 	    &rd->ncols)) == 0) {
@@ -81,7 +82,7 @@ int
 counts_next(struct counts *rd, unsigned int *irq)
 {
 	while (rd->rc == 1 &&
-	    (rd->rc = lines_next(&rd->l, &rd->line, &rd->len)) == 1)
+	    (rd->rc = procfs_lines_next(&rd->l, &rd->line, &rd->len)) == 1)
 		if (interrupts_irq(rd->line, irq) == 0)
 			return 1;
 	return rd->rc;
@@ -117,7 +118,7 @@ counts_close(struct counts *rd)
 			warnc(-rc, "%s", procfs_path(PATH_PROC_INTERRUPTS));
 	}
 	if (rd->l.fd >= 0)
-		lines_close(&rd->l);
+		procfs_lines_close(&rd->l);
 	free(rd->cpu);
 	free(rd->col);
 	free(rd->v);

@@ -30,7 +30,7 @@ findings_json(FILE *fp, const struct findings *f)
 	for (i = 0; i < f->n; i++) {
 		fprintf(fp, "%s{\"code\":\"%s\",\"text\":", i ? "," : "",
 		    f->v[i].code);
-		json_string(fp, f->v[i].text);
+		text_json_string(fp, f->v[i].text);
 		putc('}', fp);
 	}
 	putc(']', fp);

@@ -27,7 +27,7 @@
  * cells.
  */
 int
-cells_follow(struct cells *cs, const struct machine *m,
+load_cells_follow(struct cells *cs, const struct machine *m,
     const struct irqs *irqs)
 {
 	struct cpuset *set;
@@ -39,10 +39,10 @@ cells_follow(struct cells *cs, const struct machine *m,
 	cs->nbits = m->nbits;
 	set = xcpuset(m->nbits);
 	for (i = 0; i < irqs->n; i++) {
-		rc = affinity_read(irqs->v[i], AFF_EFFECTIVE, set, &pe);
+		rc = machine_affinity_read(irqs->v[i], AFF_EFFECTIVE, set, &pe);
 		if (rc == -ENOENT)
-			rc = affinity_read(irqs->v[i], AFF_REQUESTED, set,
-			    &pe);
+			rc = machine_affinity_read(irqs->v[i], AFF_REQUESTED,
+			    set, &pe);
 		if (rc != 0) {
 			/* -ENOENT: the IRQ is gone */
 			if (rc != -ENOENT)
@@ -70,7 +70,7 @@ cells_follow(struct cells *cs, const struct machine *m,
  * walks the cells once.
  */
 size_t
-cells_of(const struct cells *cs, unsigned int irq, size_t *at)
+load_cells_of(const struct cells *cs, unsigned int irq, size_t *at)
 {
 	size_t k;
 
@@ -83,13 +83,13 @@ cells_of(const struct cells *cs, unsigned int irq, size_t *at)
 
 /* Each cell of row's IRQ takes its count of read r from its CPU's column. */
 void
-cells_take(struct cells *cs, int r, const struct counts *rd,
+load_cells_take(struct cells *cs, int r, const struct counts *rd,
     const struct irqrow *row, size_t *at)
 {
 	size_t i, n;
 	int k;
 
-	n = cells_of(cs, row->irq, at);
+	n = load_cells_of(cs, row->irq, at);
 	for (i = *at; i < *at + n; i++) {
 		k = rd->col[cs->v[i].cpu];
 		if (k < 0 || (unsigned int)k >= row->ncounts)
@@ -105,7 +105,7 @@ cells_take(struct cells *cs, int r, const struct counts *rd,
  * after saying why.
  */
 int
-cells_read(struct cells *cs, int r, cells_row_fn *fn, void *arg)
+load_cells_read(struct cells *cs, int r, cells_row_fn *fn, void *arg)
 {
 	struct counts rd;
 	struct irqrow row;
@@ -121,14 +121,14 @@ cells_read(struct cells *cs, int r, cells_row_fn *fn, void *arg)
 			continue;
 		if (fn != NULL)
 			fn(arg, &row, rd.v, rd.cpu);
-		cells_take(cs, r, &rd, &row, &at);
+		load_cells_take(cs, r, &rd, &row, &at);
 	}
 	return counts_close(&rd) == 0 ? 0 : -1;
 }
 
 /* Read 1 becomes read 0, for the next read 1. */
 void
-cells_shift(struct cells *cs)
+load_cells_shift(struct cells *cs)
 {
 	size_t i;
 
@@ -143,7 +143,7 @@ cells_shift(struct cells *cs)
  * (the kernel's counter wraps); false when either read lacked it.
  */
 bool
-cell_delta(const struct cell *c, uint32_t *d)
+load_cell_delta(const struct cell *c, uint32_t *d)
 {
 	if ((c->seen & 3) != 3)
 		return false;
@@ -152,7 +152,7 @@ cell_delta(const struct cell *c, uint32_t *d)
 }
 
 void
-cells_free(struct cells *cs)
+load_cells_free(struct cells *cs)
 {
 	free(cs->v);
 	memset(cs, 0, sizeof(*cs));

@@ -41,14 +41,16 @@ struct cells {
 typedef void	 cells_row_fn(void *, const struct irqrow *,
 		    const unsigned long long *, const unsigned int *);
 
-int		 cells_follow(struct cells *, const struct machine *,
+int		 load_cells_follow(struct cells *, const struct machine *,
 		    const struct irqs *);
-int		 cells_read(struct cells *, int, cells_row_fn *, void *);
-void		 cells_take(struct cells *, int, const struct counts *,
+int		 load_cells_read(struct cells *, int, cells_row_fn *,
+		    void *);
+void		 load_cells_take(struct cells *, int, const struct counts *,
 		    const struct irqrow *, size_t *);
-void		 cells_shift(struct cells *);
-bool		 cell_delta(const struct cell *, uint32_t *);
-size_t		 cells_of(const struct cells *, unsigned int, size_t *);
-void		 cells_free(struct cells *);
+void		 load_cells_shift(struct cells *);
+bool		 load_cell_delta(const struct cell *, uint32_t *);
+size_t		 load_cells_of(const struct cells *, unsigned int,
+		    size_t *);
+void		 load_cells_free(struct cells *);
 
 #endif

@@ -201,13 +201,13 @@ cpus_nodes(struct machine *m, const char *arg, struct cpuset *out,
 		}
 		k = strtonum(item + 5, 0, 65535, &errstr);
 		if (errstr != NULL) {
-			rc = perr_set(pe, EINVAL, "\"%s\" is not a NUMA node",
-			    quoted(item));
+			rc = text_perr_set(pe, EINVAL,
+			    "\"%s\" is not a NUMA node", text_quoted(item));
 			break;
 		}
 		snprintf(rel, sizeof(rel), PATH_NODE_CPULIST, (int)k);
 		if (read_list(rel, node) != 0)
-			rc = perr_set(pe, ENOENT,
+			rc = text_perr_set(pe, ENOENT,
 			    "NUMA node %lld does not exist", k);
 		else
 			cpuset_or(out, node);
@@ -262,7 +262,7 @@ machine_cpus_numbered(struct machine *m, const char *arg, int flags,
 		cpuset_zero(numbered);
 	/* the kernel stops at a newline; an argument is used whole */
 	if (strcspn(arg, "\n") + 1 < strlen(arg))
-		rc = perr_set(&why, EINVAL, "a newline before the end");
+		rc = text_perr_set(&why, EINVAL, "a newline before the end");
 	else if (strcmp(arg, "none") == 0) {
 		/* no CPU: what clears a queue's XPS or RPS */
 		cpuset_zero(out);
@@ -275,13 +275,13 @@ machine_cpus_numbered(struct machine *m, const char *arg, int flags,
 		rc = cpus_nodes(m, arg, out, numbered, &why);
 	if (rc == 0 && (flags & (CPUS_NONEMPTY | CPUS_ONLINE)) &&
 	    cpuset_empty(out))
-		rc = perr_set(&why, EINVAL, "selects no CPU");
+		rc = text_perr_set(&why, EINVAL, "selects no CPU");
 	else if (rc == 0 && (flags & CPUS_ONLINE) &&
 	    !cpuset_intersects(out, m->online))
-		rc = perr_set(&why, EINVAL, "selects no online CPU");
+		rc = text_perr_set(&why, EINVAL, "selects no online CPU");
 	if (rc != 0)
-		return perr_set(pe, why.code, "CPU %s \"%s\": %s", kind,
-		    quoted(arg), why.msg);
+		return text_perr_set(pe, why.code, "CPU %s \"%s\": %s", kind,
+		    text_quoted(arg), why.msg);
 	return 0;
 }
 
@@ -313,7 +313,7 @@ parse_set(const char *rel, const char *buf, bool list, struct cpuset *set,
 	rc = list ? cpulist_parse(set, buf, &why) :
 	    cpumask_parse(set, buf, &why);
 	if (rc != 0)
-		return perr_set(pe, why.code, "%s: %s", procfs_path(rel),
+		return text_perr_set(pe, why.code, "%s: %s", procfs_path(rel),
 		    why.msg);
 	return 0;
 }
@@ -325,7 +325,7 @@ read_set(const char *rel, bool list, struct cpuset *set, struct perr *pe)
 	int rc;
 
 	if ((rc = procfs_read(rel, &buf)) != 0)
-		return perr_set(pe, -rc, "%s: %s", procfs_path(rel),
+		return text_perr_set(pe, -rc, "%s: %s", procfs_path(rel),
 		    strerror(-rc));
 	rc = parse_set(rel, buf, list, set, pe);
 	free(buf);
@@ -344,7 +344,7 @@ static const char *const affinity_files[] = {
  * file exists).
  */
 int
-affinity_read(unsigned int irq, enum affinity what, struct cpuset *set,
+machine_affinity_read(unsigned int irq, enum affinity what, struct cpuset *set,
     struct perr *pe)
 {
 	static const char *const forms[] = { "_list", "" };
@@ -363,7 +363,7 @@ affinity_read(unsigned int irq, enum affinity what, struct cpuset *set,
 		/* the list file's failure, unless it was only missing */
 		if (i == 0 || first == -ENOENT) {
 			first = rc;
-			perr_set(pe, -rc, "%s: %s", procfs_path(rel),
+			text_perr_set(pe, -rc, "%s: %s", procfs_path(rel),
 			    strerror(-rc));
 		}
 	}
@@ -375,18 +375,20 @@ affinity_read(unsigned int irq, enum affinity what, struct cpuset *set,
  * requested one where the kernel has no effective_affinity (*guessed, when
  * given). A managed IRQ whose CPUs all went offline is shut down and keeps
  * its offline effective CPU (kernel/irq/cpuhotplug.c migrate_one_irq()):
- * it runs nowhere, the empty set. 0 or a negative errno, as affinity_read().
+  * it runs nowhere, the empty set. 0 or a negative errno, as
+  * machine_affinity_read().
  */
 int
-runs_on_read(const struct machine *m, unsigned int irq, struct cpuset *set,
-    bool *guessed, struct perr *pe)
+machine_runs_on_read(const struct machine *m, unsigned int irq,
+    struct cpuset *set, bool *guessed, struct perr *pe)
 {
 	bool g = false;
 	int rc;
 
-	if ((rc = affinity_read(irq, AFF_EFFECTIVE, set, pe)) == -ENOENT) {
+	if ((rc = machine_affinity_read(irq, AFF_EFFECTIVE, set,
+	    pe)) == -ENOENT) {
 		g = true;
-		rc = affinity_read(irq, AFF_REQUESTED, set, pe);
+		rc = machine_affinity_read(irq, AFF_REQUESTED, set, pe);
 	}
 	if (guessed != NULL)
 		*guessed = g;
@@ -397,7 +399,7 @@ runs_on_read(const struct machine *m, unsigned int irq, struct cpuset *set,
 
 /* default_smp_affinity: a mask file only (kernel/irq/proc.c). */
 int
-default_read(struct cpuset *set, struct perr *pe)
+machine_default_read(struct cpuset *set, struct perr *pe)
 {
 	return read_set(PATH_DEFAULT_AFFINITY, false, set, pe);
 }
@@ -407,7 +409,7 @@ default_read(struct cpuset *set, struct perr *pe)
  * (kernel/irq/proc.c irq_node_proc_show()); -1 when unknown.
  */
 int
-irq_node(unsigned int irq)
+machine_irq_node(unsigned int irq)
 {
 	char rel[64];
 	int node;
@@ -436,7 +438,7 @@ has_flag(const char *buf, const char *flag)
  * state flags by name, one a line): 0 when debugfs is not mounted.
  */
 int
-irq_state(unsigned int irq)
+machine_irq_state(unsigned int irq)
 {
 	static int mounted = -1;	/* asked once, not once per IRQ */
 	char rel[64], *buf;
@@ -493,12 +495,12 @@ pci_msi(unsigned int irq)
  * Five system calls: open, fstat, fstatfs, write, close.
  */
 enum movable
-irq_movable(unsigned int irq)
+machine_irq_movable(unsigned int irq)
 {
 	char rel[64];
 	int state, rc;
 
-	if ((state = irq_state(irq)) != 0)
+	if ((state = machine_irq_state(irq)) != 0)
 		return state & IRQ_MANAGED ? MOVABLE_MANAGED :
 		    state & IRQ_NOMOVE ? MOVABLE_NO : MOVABLE_YES;
 	snprintf(rel, sizeof(rel), PATH_PROC_IRQ_FILE, irq, "smp_affinity");

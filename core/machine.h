@@ -58,14 +58,15 @@ const struct cpuset *machine_node(struct machine *, int);
 int		 machine_cpu_node(struct machine *, int);
 size_t		 machine_nnodes(struct machine *);
 
-int		 affinity_read(unsigned int, enum affinity, struct cpuset *,
+int		 machine_affinity_read(unsigned int, enum affinity,
+    struct cpuset *,
 		    struct perr *);
-int		 runs_on_read(const struct machine *, unsigned int,
+int		 machine_runs_on_read(const struct machine *, unsigned int,
 		    struct cpuset *, bool *, struct perr *);
-int		 default_read(struct cpuset *, struct perr *);
-int		 irq_node(unsigned int);
+int		 machine_default_read(struct cpuset *, struct perr *);
+int		 machine_irq_node(unsigned int);
 
-/* irq_state() bits, from debugfs; none when it is not mounted */
+/* machine_irq_state() bits, from debugfs; none when it is not mounted */
 enum {
 	IRQ_KNOWN = 1,		/* debugfs describes the IRQ */
 	IRQ_MANAGED = 2,	/* IRQD_AFFINITY_MANAGED: the kernel owns it */
@@ -73,9 +74,9 @@ enum {
 	IRQ_NOMOVE = 8,		/* IRQD_PER_CPU or IRQD_NO_BALANCING */
 };
 
-int		 irq_state(unsigned int);
+int		 machine_irq_state(unsigned int);
 
-/* Whether user space may move an IRQ (irq_movable()). */
+/* Whether user space may move an IRQ (machine_irq_movable()). */
 enum movable {
 	MOVABLE_UNKNOWN,	/* no debugfs, and the kernel cannot be asked */
 	MOVABLE_YES,
@@ -83,6 +84,6 @@ enum movable {
 	MOVABLE_NO,		/* refused: managed, per-CPU or no-balancing */
 };
 
-enum movable	 irq_movable(unsigned int);
+enum movable	 machine_irq_movable(unsigned int);
 
 #endif

@@ -31,7 +31,7 @@ cmpname(const void *a, const void *b)
  * interface; 0, or -errno after saying why.
  */
 int
-netif_names(char ***names, size_t *n)
+netqueue_ifnames(char ***names, size_t *n)
 {
 	char rel[PATH_MAX], **all;
 	size_t nall, i;
@@ -155,24 +155,24 @@ netqueue_read_mask(const char *rel, struct cpuset *set, struct perr *pe)
 	struct perr why;
 	int rc;
 
-	if ((rc = pfile_open(&pf, rel, false)) != 0)
-		return perr_set(pe, -rc, "%s: %s", procfs_path(rel),
+	if ((rc = procfs_pfile_open(&pf, rel, false)) != 0)
+		return text_perr_set(pe, -rc, "%s: %s", procfs_path(rel),
 		    strerror(-rc));
 	if (!pf.regular)
-		rc = perr_set(pe, EPERM, "%s: not a regular file",
+		rc = text_perr_set(pe, EPERM, "%s: not a regular file",
 		    procfs_path(rel));
 	else if (pf.len == 0)
-		rc = perr_set(pe, EINVAL, "%s holds \"\", not a CPU mask",
+		rc = text_perr_set(pe, EINVAL, "%s holds \"\", not a CPU mask",
 		    procfs_path(rel));
 	else if ((rc = cpumask_parse(set, pf.buf, &why)) != 0)
-		perr_set(pe, -rc, "%s: %s", procfs_path(rel), why.msg);
-	pfile_close(&pf);
+		text_perr_set(pe, -rc, "%s: %s", procfs_path(rel), why.msg);
+	procfs_pfile_close(&pf);
 	return rc;
 }
 
 /* The last name of the interface's device link: a PCI address, virtio2. */
 char *
-netif_device(const char *ifname)
+netqueue_ifdevice(const char *ifname)
 {
 	char rel[PATH_MAX], path[PATH_MAX], *slash;
 
@@ -184,13 +184,13 @@ netif_device(const char *ifname)
 }
 
 /*
- * An interface's queues and their CPUs, with no IRQ yet (netif_match()).
+ * An interface's queues and their CPUs, with no IRQ yet (netqueue_ifmatch()).
  * 0; -ENODEV when there is no such interface, -ENOENT when it has no
  * queues directory, in silence; another -errno after saying why. A mask
  * that cannot be read is the queue's err.
  */
 int
-netif_read(struct machine *m, const char *name, struct netif *nif)
+netqueue_ifread(struct machine *m, const char *name, struct netif *nif)
 {
 	char rel[PATH_MAX], **dirs;
 	enum nqkind kind;
@@ -216,7 +216,7 @@ netif_read(struct machine *m, const char *name, struct netif *nif)
 		return rc;
 	}
 	nif->name = xstrdup(name);
-	nif->device = netif_device(name);
+	nif->device = netqueue_ifdevice(name);
 	nif->q = xcalloc(ndirs, sizeof(*nif->q));
 	for (i = 0; i < ndirs; i++)
 		if (netqueue_parse(dirs[i], &kind, &n))
@@ -232,7 +232,7 @@ netif_read(struct machine *m, const char *name, struct netif *nif)
 
 /* The queue rx-N or tx-N, or NULL. */
 struct netqueue *
-netif_queue(const struct netif *nif, enum nqkind kind, unsigned int n)
+netqueue_ifqueue(const struct netif *nif, enum nqkind kind, unsigned int n)
 {
 	struct netqueue key = { kind, n, NULL, 0, -1 };
 
@@ -247,7 +247,7 @@ serve(struct netif *nif, enum nqkind kind, unsigned int n, unsigned int irq)
 {
 	struct netqueue *q;
 
-	if ((q = netif_queue(nif, kind, n)) != NULL && q->irq < 0)
+	if ((q = netqueue_ifqueue(nif, kind, n)) != NULL && q->irq < 0)
 		q->irq = irq;
 }
 
@@ -258,7 +258,7 @@ serve(struct netif *nif, enum nqkind kind, unsigned int n, unsigned int irq)
  * IRQ order; *vp owned, NULL when there is none.
  */
 void
-netif_irqs(const char *ifname, const char *device, struct nqirq **vp,
+netqueue_ifirqs(const char *ifname, const char *device, struct nqirq **vp,
     size_t *np)
 {
 	struct irqs irqs;
@@ -271,15 +271,15 @@ netif_irqs(const char *ifname, const char *device, struct nqirq **vp,
 
 	*vp = NULL;
 	*np = 0;
-	if (device_irqs(ifname, &irqs, NULL) != 0 || irqs.n == 0) {
-		irqs_free(&irqs);
+	if (select_device_irqs(ifname, &irqs, NULL) != 0 || irqs.n == 0) {
+		select_free(&irqs);
 		return;
 	}
 	names = xcalloc(irqs.n, sizeof(*names));
 	counts = xcalloc(irqs.n, sizeof(*counts));
 	queuename_init(&qd, ifname, device);
 	for (i = 0; i < irqs.n; i++) {
-		irq_actions(irqs.v[i], &names[i], &counts[i]);
+		select_actions(irqs.v[i], &names[i], &counts[i]);
 		total += counts[i] > 0 ? counts[i] : 1;
 		for (k = 0; k < counts[i]; k++)
 			queuename_note(&qd, names[i][k]);
@@ -293,26 +293,26 @@ netif_irqs(const char *ifname, const char *device, struct nqirq **vp,
 				v[nv++] = (struct nqirq){ irqs.v[i], r, n };
 		if (nv == first)
 			v[nv++] = (struct nqirq){ irqs.v[i], QS_NONE, 0 };
-		irq_actions_free(names[i], counts[i]);
+		select_actions_free(names[i], counts[i]);
 	}
 	free(counts);
 	free(names);
 	*vp = v;
 	*np = nv;
-	irqs_free(&irqs);
+	select_free(&irqs);
 }
 
 /*
- * Each queue's IRQ: the first of netif_irqs() that serves it. Names say
+ * Each queue's IRQ: the first of netqueue_ifirqs() that serves it. Names say
  * nothing of a queue they give no number for: such a queue keeps irq -1.
  */
 void
-netif_match(struct netif *nif)
+netqueue_ifmatch(struct netif *nif)
 {
 	struct nqirq *v;
 	size_t n, i;
 
-	netif_irqs(nif->name, nif->device, &v, &n);
+	netqueue_ifirqs(nif->name, nif->device, &v, &n);
 	for (i = 0; i < n; i++) {
 		if (v[i].serve == QS_COMBINED || v[i].serve == QS_RX)
 			serve(nif, NQ_RX, v[i].n, v[i].irq);
@@ -323,7 +323,7 @@ netif_match(struct netif *nif)
 }
 
 void
-netif_free(struct netif *nif)
+netqueue_iffree(struct netif *nif)
 {
 	size_t i;
 
@@ -368,7 +368,7 @@ netqueue_find(const char *dev, enum nqkind kind, unsigned int n, char *rel,
 
 /*
  * Whether a queue's mask file can be written as it is: read as a mask
- * of the machine's width (netif_read() said why not, but for ENOENT) and
+ * of the machine's width (netqueue_ifread() said why not, but for ENOENT) and
  * a regular file. 0, or -errno after saying why, labelled "eth0 tx-3".
  */
 int
@@ -381,21 +381,21 @@ netqueue_check(const struct netif *nif, const struct netqueue *q)
 	netqueue_path(nif, q, rel, sizeof(rel));
 	netqueue_name(q, name, sizeof(name));
 	if (q->err == -ENOENT)
-		warnx("%s %s: %s: %s", quoted(nif->name), name,
+		warnx("%s %s: %s: %s", text_quoted(nif->name), name,
 		    procfs_path(rel), strerror(ENOENT));
 	if (q->cpus == NULL)
 		return q->err != 0 ? q->err : -EINVAL;
-	if ((rc = pfile_open(&pf, rel, false)) != 0) {
-		warnc(-rc, "%s %s: %s", quoted(nif->name), name,
+	if ((rc = procfs_pfile_open(&pf, rel, false)) != 0) {
+		warnc(-rc, "%s %s: %s", text_quoted(nif->name), name,
 		    procfs_path(rel));
 		return rc;
 	}
 	if (!pf.regular) {
-		warnx("%s %s: %s: not a regular file", quoted(nif->name), name,
-		    procfs_path(rel));
+		warnx("%s %s: %s: not a regular file", text_quoted(nif->name),
+		    name, procfs_path(rel));
 		rc = -EPERM;
 	}
-	pfile_close(&pf);
+	procfs_pfile_close(&pf);
 	return rc;
 }
 

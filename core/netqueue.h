@@ -42,18 +42,20 @@ struct nqirq {
 };
 
 /* The interfaces with queues, in name order; free with procfs_dir_free. */
-int		 netif_names(char ***, size_t *);
+int		 netqueue_ifnames(char ***, size_t *);
 /* An interface's queues and masks: 0, -ENODEV, -ENOENT (no queues). */
-int		 netif_read(struct machine *, const char *, struct netif *);
+int		 netqueue_ifread(struct machine *, const char *,
+    struct netif *);
 /* Each queue's IRQ, from the action names of its device's IRQs. */
-void		 netif_match(struct netif *);
+void		 netqueue_ifmatch(struct netif *);
 /* Its device link's last name (owned), or NULL. */
-char		*netif_device(const char *);
+char		*netqueue_ifdevice(const char *);
 /* What the IRQs of an interface (name, device) serve, name by name. */
-void		 netif_irqs(const char *, const char *, struct nqirq **,
-		    size_t *);
-void		 netif_free(struct netif *);
-struct netqueue	*netif_queue(const struct netif *, enum nqkind, unsigned int);
+void		 netqueue_ifirqs(const char *, const char *,
+		    struct nqirq **, size_t *);
+void		 netqueue_iffree(struct netif *);
+struct netqueue	*netqueue_ifqueue(const struct netif *, enum nqkind,
+    unsigned int);
 bool		 netqueue_parse(const char *, enum nqkind *, unsigned int *);
 /* "rps_cpus" or "xps_cpus"; "rx-3"; its mask file under the root. */
 const char	*netqueue_file(const struct netqueue *);

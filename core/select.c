@@ -20,7 +20,7 @@
 #include "procfs.h"
 
 void
-irqs_free(struct irqs *s)
+select_free(struct irqs *s)
 {
 	size_t i;
 
@@ -34,14 +34,14 @@ irqs_free(struct irqs *s)
 
 /* Whether the selection's item named v[i] by its number alone. */
 bool
-irqs_alone(const struct irqs *s, size_t i)
+select_alone(const struct irqs *s, size_t i)
 {
 	return s->alone != NULL && s->alone[i];
 }
 
 /* Whether the selection has the item dev:NAME. */
 bool
-irqs_dev_named(const struct irqs *s, const char *name)
+select_dev_named(const struct irqs *s, const char *name)
 {
 	size_t i;
 
@@ -53,7 +53,7 @@ irqs_dev_named(const struct irqs *s, const char *name)
 
 /* Binary search; *at, when given, is the index of irq. */
 bool
-irqs_find(const struct irqs *s, unsigned int irq, size_t *at)
+select_find(const struct irqs *s, unsigned int irq, size_t *at)
 {
 	size_t lo = 0, hi = s->n, mid;
 
@@ -74,7 +74,7 @@ irqs_find(const struct irqs *s, unsigned int irq, size_t *at)
 
 /* Every IRQ the kernel has. 0, or a negative errno after saying why. */
 int
-irqs_all(struct irqs *out)
+select_all(struct irqs *out)
 {
 	int rc;
 
@@ -89,7 +89,7 @@ irqs_all(struct irqs *out)
 
 /* The action names of an IRQ, sorted: the directories in proc/irq/N. */
 int
-irq_actions(unsigned int irq, char ***names, size_t *n)
+select_actions(unsigned int irq, char ***names, size_t *n)
 {
 	char rel[64];
 	int rc;
@@ -103,19 +103,19 @@ irq_actions(unsigned int irq, char ***names, size_t *n)
 }
 
 void
-irq_actions_free(char **names, size_t n)
+select_actions_free(char **names, size_t n)
 {
 	procfs_dir_free(names, n);
 }
 
 /* The action names joined by ", ", as /proc/interrupts shows them. */
 char *
-irq_names(unsigned int irq)
+select_names(unsigned int irq)
 {
 	char **names, *s;
 	size_t n, i, len = 1;
 
-	irq_actions(irq, &names, &n);
+	select_actions(irq, &names, &n);
 	for (i = 0; i < n; i++)
 		len += strlen(names[i]) + 2;
 	s = xcalloc(1, len);
@@ -124,7 +124,7 @@ irq_names(unsigned int irq)
 			strlcat(s, ", ", len);
 		strlcat(s, names[i], len);
 	}
-	irq_actions_free(names, n);
+	select_actions_free(names, n);
 	return s;
 }
 
@@ -133,13 +133,13 @@ irq_names(unsigned int irq)
  * address holds a ':', which no interface name may (net/core/dev.c
  * dev_valid_name()), so the addresses' place changes no lookup.
  */
-const struct devclass device_classes[] = {
+const struct devclass select_classes[] = {
 	{ PATH_SYS_NET, DEVCLASS_NAMED },
 	{ PATH_SYS_NVME, DEVCLASS_NAMED },
 	{ PATH_SYS_BLOCK, DEVCLASS_DISK },
 	{ PATH_SYS_PCI, DEVCLASS_ADDRESS },
 };
-const size_t ndevice_classes = nitems(device_classes);
+const size_t select_nclasses = nitems(select_classes);
 
 /* A directory that holds a device's interrupts: msi_irqs or irq. */
 static bool
@@ -206,20 +206,20 @@ legacy_irq(const char *dir, struct irqs *out)
  * if none was (the caller frees it). 0, or -ENOENT silently.
  */
 int
-device_irqs(const char *name, struct irqs *out, char **dirp)
+select_device_irqs(const char *name, struct irqs *out, char **dirp)
 {
 	char dir[512], idir[PATH_MAX], rel[PATH_MAX + 16];
 	size_t i;
 	bool found;
 
 	*out = (struct irqs){ 0 };
-	for (i = 0; i < ndevice_classes; i++) {
-		snprintf(dir, sizeof(dir), "%s/%s", device_classes[i].dir,
+	for (i = 0; i < select_nclasses; i++) {
+		snprintf(dir, sizeof(dir), "%s/%s", select_classes[i].dir,
 		    name);
 		if (procfs_exists(dir))
 			break;
 	}
-	if (i == ndevice_classes)
+	if (i == select_nclasses)
 		return -ENOENT;
 	found = irq_dir(dir, idir, sizeof(idir));
 	if (dirp != NULL)
@@ -229,7 +229,7 @@ device_irqs(const char *name, struct irqs *out, char **dirp)
 	snprintf(rel, sizeof(rel), PATH_DEV_MSI_IRQS, idir);
 	if (procfs_numbers(rel, &out->v, &out->n) == 0 && out->n > 0)
 		return 0;
-	irqs_free(out);
+	select_free(out);
 	legacy_irq(idir, out);
 	return 0;
 }
@@ -247,7 +247,7 @@ glob_matches(const char *glob, unsigned int irq, struct names *nm)
 	size_t k;
 
 	if (!nm->read) {
-		irq_actions(irq, &nm->v, &nm->n);
+		select_actions(irq, &nm->v, &nm->n);
 		nm->read = true;
 	}
 	for (k = 0; k < nm->n; k++)
@@ -274,8 +274,9 @@ runs_on(unsigned int irq, struct oncpus *on)
 	struct perr pe;
 	int rc;
 
-	if ((rc = affinity_read(irq, AFF_EFFECTIVE, on->set, &pe)) == -ENOENT)
-		rc = affinity_read(irq, AFF_REQUESTED, on->set, &pe);
+	if ((rc = machine_affinity_read(irq, AFF_EFFECTIVE, on->set,
+	    &pe)) == -ENOENT)
+		rc = machine_affinity_read(irq, AFF_REQUESTED, on->set, &pe);
 	/* -ENOENT: the IRQ is gone */
 	if (rc != 0 && rc != -ENOENT)
 		warnx("irq %u: %s", irq, pe.msg);
@@ -304,7 +305,7 @@ oncpus_read(const char *arg, const char *text, struct oncpus *on)
 	on->set = xcpuset(m.nbits);
 	on->online = xcpudup(m.online);
 	if (machine_cpus(&m, text, CPUS_NONEMPTY, on->want, &pe) != 0) {
-		warnx("IRQ list \"%s\": %s", quoted(arg), pe.msg);
+		warnx("IRQ list \"%s\": %s", text_quoted(arg), pe.msg);
 		rc = -EINVAL;
 	}
 	machine_free(&m);
@@ -316,7 +317,7 @@ oncpus_read(const char *arg, const char *text, struct oncpus *on)
  * its number alone; returns how many it picked.
  */
 static size_t
-select_item(const struct irqsel *it, const struct irqs *all, bool *pick,
+pick_item(const struct irqsel *it, const struct irqs *all, bool *pick,
     bool *alone, struct names *names, struct oncpus *on)
 {
 	struct irqs dev;
@@ -324,14 +325,14 @@ select_item(const struct irqsel *it, const struct irqs *all, bool *pick,
 	bool hit;
 
 	if (it->kind == SEL_DEV) {
-		if (device_irqs(it->arg, &dev, NULL) != 0)
+		if (select_device_irqs(it->arg, &dev, NULL) != 0)
 			return 0;
 		for (i = 0; i < dev.n; i++)
-			if (irqs_find(all, dev.v[i], &at)) {
+			if (select_find(all, dev.v[i], &at)) {
 				pick[at] = true;
 				hits++;
 			}
-		irqs_free(&dev);
+		select_free(&dev);
 		return hits;
 	}
 	for (i = 0; i < all->n; i++) {
@@ -359,7 +360,7 @@ common_start(const struct irqs *dev, bool *same)
 
 	*same = true;
 	for (i = 0; i < dev->n; i++) {
-		irq_actions(dev->v[i], &v, &n);
+		select_actions(dev->v[i], &v, &n);
 		for (k = 0; k < n; k++) {
 			if (start == NULL) {
 				start = xstrdup(v[k]);
@@ -371,7 +372,7 @@ common_start(const struct irqs *dev, bool *same)
 				continue;
 			start[len] = '\0';
 		}
-		irq_actions_free(v, n);
+		select_actions_free(v, n);
 	}
 	return start;
 }
@@ -396,7 +397,7 @@ glob_device(const char *glob, char *name, size_t size, struct irqs *dev)
 		memcpy(name, glob, len);
 		name[len] = '\0';
 		if (strchr(name, '/') == NULL &&
-		    device_irqs(name, dev, NULL) == 0)
+		    select_device_irqs(name, dev, NULL) == 0)
 			return true;
 	}
 	return false;
@@ -420,20 +421,20 @@ near_miss(const char *glob, char *hint, size_t size)
 	/* eth0-TxRx-9 of an igb eth0 is a queue it lacks: no hint */
 	if (dev.n > 0 && (start = common_start(&dev, &same)) != NULL &&
 	    strncmp(start, name, strlen(name)) != 0) {
-		strlcpy(qname, quoted(name), sizeof(qname));
+		strlcpy(qname, text_quoted(name), sizeof(qname));
 		if (*start == '\0')
 			snprintf(hint, size, "; %s's IRQs have other names: "
 			    "try dev:%s", qname, qname);
 		else
 			snprintf(hint, size, "; %s's IRQs are named %s%s: "
-			    "try dev:%s", qname, quoted(start), same ? "" : "*",
-			    qname);
+			    "try dev:%s", qname, text_quoted(start), same ? ""
+			    : "*", qname);
 	}
 	free(start);
-	irqs_free(&dev);
+	select_free(&dev);
 }
 
-/* How select_irqs() takes an item that picks nothing. */
+/* How pick_irqs() takes an item that picks nothing. */
 enum {
 	SELECT_QUEUES = 1,	/* a dev: item may name an interface's queues */
 	SELECT_QUERY = 2,	/* a question: a note, no error */
@@ -458,22 +459,22 @@ nothing_picked(const char *arg, const struct irqsel *it,
 	if (it->kind == SEL_RANGE && it->lo == it->hi)
 		warnx("%sIRQ %u does not exist", pfx, it->lo);
 	else if (it->kind == SEL_RANGE)
-		warnx("%sIRQ list \"%s\": no IRQ in %u-%u", pfx, quoted(arg),
-		    it->lo, it->hi);
+		warnx("%sIRQ list \"%s\": no IRQ in %u-%u", pfx,
+		    text_quoted(arg), it->lo, it->hi);
 	else if (it->kind == SEL_DEV)
 		warnx("%sIRQ list \"%s\": device %s has no IRQs or does not "
-		    "exist", pfx, quoted(arg), quoted(it->arg));
+		    "exist", pfx, text_quoted(arg), text_quoted(it->arg));
 	else if (it->kind == SEL_GLOB) {
 		near_miss(it->arg, hint, sizeof(hint));
 		warnx("%sIRQ list \"%s\": \"%s\" matches no IRQ%s", pfx,
-		    quoted(arg), quoted(it->arg), hint);
+		    text_quoted(arg), text_quoted(it->arg), hint);
 	} else if (it->kind == SEL_CPU) {
 		list = xformat(on->want, false);
-		warnx("IRQ list \"%s\": no IRQ runs on CPU %s", quoted(arg),
-		    list);
+		warnx("IRQ list \"%s\": no IRQ runs on CPU %s",
+		    text_quoted(arg), list);
 		free(list);
 	} else
-		warnx("IRQ list \"%s\": there are no IRQs", quoted(arg));
+		warnx("IRQ list \"%s\": there are no IRQs", text_quoted(arg));
 }
 
 static void
@@ -525,7 +526,7 @@ keep_picked(struct irqs *out, const struct irqs *all, const bool *pick,
  * proc/irq or the machine's CPUs are unreadable.
  */
 static int
-select_irqs(const char *arg, struct irqs *out, int flags)
+pick_irqs(const char *arg, struct irqs *out, int flags)
 {
 	struct irqs all;
 	struct oncpus on = { NULL, NULL, NULL };
@@ -538,13 +539,13 @@ select_irqs(const char *arg, struct irqs *out, int flags)
 
 	*out = (struct irqs){ 0 };
 	if ((rc = xparsed(irqsel_parse(arg, &sel, &nsel, &pe))) != 0) {
-		warnx("IRQ list \"%s\": %s", quoted(arg), pe.msg);
+		warnx("IRQ list \"%s\": %s", text_quoted(arg), pe.msg);
 		return -EINVAL;
 	}
 	/* only the last item can be cpu: */
 	if ((sel[nsel - 1].kind == SEL_CPU &&
 	    (rc = oncpus_read(arg, sel[nsel - 1].arg, &on)) != 0) ||
-	    (rc = irqs_all(&all)) != 0) {
+	    (rc = select_all(&all)) != 0) {
 		cpuset_free(on.want);
 		cpuset_free(on.set);
 		cpuset_free(on.online);
@@ -555,7 +556,7 @@ select_irqs(const char *arg, struct irqs *out, int flags)
 	alone = xcalloc(all.n, sizeof(*alone));
 	names = xcalloc(all.n, sizeof(*names));
 	for (i = 0; rc == 0 && i < nsel; i++)
-		if (select_item(&sel[i], &all, pick, alone, names, &on) == 0 &&
+		if (pick_item(&sel[i], &all, pick, alone, names, &on) == 0 &&
 		    !((flags & SELECT_QUEUES) && sel[i].kind == SEL_DEV &&
 		    is_netif(sel[i].arg))) {
 			nothing_picked(arg, &sel[i], &on, flags);
@@ -565,14 +566,14 @@ select_irqs(const char *arg, struct irqs *out, int flags)
 	if (rc == 0)
 		keep_picked(out, &all, pick, alone, sel, nsel);
 	for (i = 0; i < all.n; i++)
-		irq_actions_free(names[i].v, names[i].n);
+		select_actions_free(names[i].v, names[i].n);
 	free(names);
 	free(alone);
 	free(pick);
 	cpuset_free(on.want);
 	cpuset_free(on.set);
 	cpuset_free(on.online);
-	irqs_free(&all);
+	select_free(&all);
 	irqsel_free(sel, nsel);
 	return rc;
 }
@@ -589,13 +590,13 @@ merge(struct irqs *out, const struct irqs *one)
 	sum.alone = xcalloc(out->n + one->n + 1, sizeof(*sum.alone));
 	for (i = j = k = 0; i < out->n || j < one->n; k++) {
 		if (j == one->n || (i < out->n && out->v[i] < one->v[j])) {
-			a = irqs_alone(out, i);
+			a = select_alone(out, i);
 			sum.v[k] = out->v[i++];
 		} else if (i == out->n || one->v[j] < out->v[i]) {
-			a = irqs_alone(one, j);
+			a = select_alone(one, j);
 			sum.v[k] = one->v[j++];
 		} else {
-			a = irqs_alone(out, i) || irqs_alone(one, j);
+			a = select_alone(out, i) || select_alone(one, j);
 			sum.v[k] = out->v[i++];
 			j++;
 		}
@@ -606,7 +607,7 @@ merge(struct irqs *out, const struct irqs *one)
 		add_dev(&sum, one->devs[i]);
 	out->devs = NULL;
 	out->ndevs = 0;
-	irqs_free(out);
+	select_free(out);
 	*out = sum;
 }
 
@@ -616,58 +617,58 @@ merge(struct irqs *out, const struct irqs *one)
  * is returned.
  */
 static int
-select_many(int argc, char *argv[], struct irqs *out, int flags)
+pick_many(int argc, char *argv[], struct irqs *out, int flags)
 {
 	struct irqs one;
 	int n, rc, first = 0;
 
 	*out = (struct irqs){ 0 };
 	for (n = 0; n < argc; n++) {
-		if ((rc = select_irqs(argv[n], &one, flags)) != 0) {
+		if ((rc = pick_irqs(argv[n], &one, flags)) != 0) {
 			if (first == 0)
 				first = rc;
 			continue;
 		}
 		merge(out, &one);
-		irqs_free(&one);
+		select_free(&one);
 	}
 	if (first != 0)
-		irqs_free(out);
+		select_free(out);
 	return first;
 }
 
 int
-irqs_select_many(int argc, char *argv[], struct irqs *out)
+select_many(int argc, char *argv[], struct irqs *out)
 {
-	return select_many(argc, argv, out, 0);
+	return pick_many(argc, argv, out, 0);
 }
 
 /*
- * As irqs_select_many(), for commands that only read (show, explain): a
+ * As select_many(), for commands that only read (show, explain): a
  * selection may be empty, the answer to a question. A name or number
  * that picks nothing gets a note unless quiet; a bad selector is still
  * -EINVAL.
  */
 int
-irqs_query_many(int argc, char *argv[], struct irqs *out, bool quiet)
+select_query_many(int argc, char *argv[], struct irqs *out, bool quiet)
 {
-	return select_many(argc, argv, out,
+	return pick_many(argc, argv, out,
 	    SELECT_QUERY | (quiet ? SELECT_QUIET : 0));
 }
 
 int
-irqs_select(const char *arg, struct irqs *out)
+select_irqs(const char *arg, struct irqs *out)
 {
-	return select_irqs(arg, out, 0);
+	return pick_irqs(arg, out, 0);
 }
 
 /*
- * As irqs_select(), for the commands that take queue lines (--only of
+ * As select_irqs(), for the commands that take queue lines (--only of
  * save, restore and check): a dev: item for an interface without IRQs of
  * its own (a USB or platform NIC) selects its queues and no IRQ.
  */
 int
-irqs_select_queues(const char *arg, struct irqs *out)
+select_queues(const char *arg, struct irqs *out)
 {
-	return select_irqs(arg, out, SELECT_QUEUES);
+	return pick_irqs(arg, out, SELECT_QUEUES);
 }

@@ -10,7 +10,7 @@
 
 /*
  * A set of IRQ numbers, sorted, without repeats; all owned. A selection
- * (irqs_select()) also keeps what its items named: alone[i] when an item
+ * (select_irqs()) also keeps what its items named: alone[i] when an item
  * was v[i]'s number and nothing else ("24", not "24-31" or a name), and
  * the device of each dev: item, in the order given.
  */
@@ -35,21 +35,21 @@ struct devclass {
 	enum devclass_kind	 kind;
 };
 
-extern const struct devclass	device_classes[];
-extern const size_t		ndevice_classes;
+extern const struct devclass	select_classes[];
+extern const size_t		select_nclasses;
 
-void	 irqs_free(struct irqs *);
-bool	 irqs_find(const struct irqs *, unsigned int, size_t *);
-bool	 irqs_alone(const struct irqs *, size_t);
-bool	 irqs_dev_named(const struct irqs *, const char *);
-int	 irqs_all(struct irqs *);
-int	 irqs_select(const char *, struct irqs *);
-int	 irqs_select_many(int, char *[], struct irqs *);
-int	 irqs_query_many(int, char *[], struct irqs *, bool);
-int	 irqs_select_queues(const char *, struct irqs *);
-int	 irq_actions(unsigned int, char ***, size_t *);
-void	 irq_actions_free(char **, size_t);
-char	*irq_names(unsigned int);
-int	 device_irqs(const char *, struct irqs *, char **);
+void	 select_free(struct irqs *);
+bool	 select_find(const struct irqs *, unsigned int, size_t *);
+bool	 select_alone(const struct irqs *, size_t);
+bool	 select_dev_named(const struct irqs *, const char *);
+int	 select_all(struct irqs *);
+int	 select_irqs(const char *, struct irqs *);
+int	 select_many(int, char *[], struct irqs *);
+int	 select_query_many(int, char *[], struct irqs *, bool);
+int	 select_queues(const char *, struct irqs *);
+int	 select_actions(unsigned int, char ***, size_t *);
+void	 select_actions_free(char **, size_t);
+char	*select_names(unsigned int);
+int	 select_device_irqs(const char *, struct irqs *, char **);
 
 #endif

@@ -39,7 +39,7 @@
 #define SNAP_LINE_MAX	(1 << 20)
 
 void
-snap_warn(const struct snap *s, size_t line, const char *fmt, ...)
+snapshot_warn(const struct snap *s, size_t line, const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
@@ -102,12 +102,12 @@ report(struct snap *s)
 static bool
 selected(const struct snap *s, unsigned int irq)
 {
-	return s->only == NULL || irqs_find(s->only, irq, NULL);
+	return s->only == NULL || select_find(s->only, irq, NULL);
 }
 
 /* Names for a message: "a" "b" when strings, else a, b. */
 char *
-names_text(char **names, size_t n, bool strings)
+snapshot_names_text(char **names, size_t n, bool strings)
 {
 	char *text = NULL;
 	size_t len = 0, i;
@@ -116,7 +116,7 @@ names_text(char **names, size_t n, bool strings)
 	fp = xmemstream(&text, &len);
 	for (i = 0; i < n; i++)
 		fprintf(fp, strings ? "%s\"%s\"" : "%s%s",
-		    i == 0 ? "" : strings ? " " : ", ", quoted(names[i]));
+		    i == 0 ? "" : strings ? " " : ", ", text_quoted(names[i]));
 	xmemclose(fp);
 	return text;
 }
@@ -130,7 +130,7 @@ entry_free(struct entry *e)
 }
 
 void
-snap_free(struct snap *s)
+snapshot_free(struct snap *s)
 {
 	size_t i;
 
@@ -312,7 +312,7 @@ read_entry(struct snap *s, struct machine *m, size_t lineno,
 	    names_beyond(&s->beyond, e.sl.cpus, &pe)) {
 		/* the first held: alone, it is said as any other line */
 		if (s->verbose)
-			snap_warn(s, lineno, "%s", pe.msg);
+			snapshot_warn(s, lineno, "%s", pe.msg);
 		else if (s->beyond.n == 0) {
 			snprintf(s->beyond.first, sizeof(s->beyond.first),
 			    "%s:%zu: %s", s->label, lineno, pe.msg);
@@ -325,7 +325,7 @@ read_entry(struct snap *s, struct machine *m, size_t lineno,
 			warnx("%s", s->beyond.first);
 			s->beyond.held = false;
 		}
-		snap_warn(s, lineno, "%s", pe.msg);
+		snapshot_warn(s, lineno, "%s", pe.msg);
 	}
 	if (rc != 0) {
 		entry_free(&e);
@@ -343,7 +343,7 @@ read_entry(struct snap *s, struct machine *m, size_t lineno,
  * another negative errno when the file cannot be read.
  */
 int
-snap_read(struct snap *s, struct machine *m, const char *path)
+snapshot_read(struct snap *s, struct machine *m, const char *path)
 {
 	struct lines l;
 	size_t lineno = 0, len;
@@ -352,20 +352,20 @@ snap_read(struct snap *s, struct machine *m, const char *path)
 	int bad = 0, rc;
 
 	s->label = xescaped(strcmp(path, "-") == 0 ? "standard input" : path);
-	if ((fp = file_open(path)) == NULL) {
+	if ((fp = procfs_file_open(path)) == NULL) {
 		rc = -errno;
 		warn("%s", s->label);
 		return rc;
 	}
-	lines_fd(&l, fileno(fp), SNAP_LINE_MAX);
-	while ((rc = lines_next(&l, &line, &len)) == 1)
+	procfs_lines_fd(&l, fileno(fp), SNAP_LINE_MAX);
+	while ((rc = procfs_lines_next(&l, &line, &len)) == 1)
 		bad += read_entry(s, m, ++lineno, line, len) != 0;
 	if (s->beyond.n == 1 && s->beyond.held)
 		warnx("%s", s->beyond.first);
 	else if (s->beyond.n > 1)
 		report_beyond(s, m->nbits);
 	if (rc == -EFBIG) {
-		snap_warn(s, lineno + 1, "longer than %d bytes; is this a "
+		snapshot_warn(s, lineno + 1, "longer than %d bytes; is this a "
 		    "snapshot file?", SNAP_LINE_MAX);
 		rc = -EINVAL;
 	} else if (rc == -ENOMEM)
@@ -374,7 +374,7 @@ snap_read(struct snap *s, struct machine *m, const char *path)
 		warnc(-rc, "%s", s->label);
 	else if (bad > 0)
 		rc = -EINVAL;
-	lines_close(&l);
+	procfs_lines_close(&l);
 	if (fp != stdin)
 		fclose(fp);
 	return rc;
@@ -382,31 +382,31 @@ snap_read(struct snap *s, struct machine *m, const char *path)
 
 /* The IRQs of the machine and their action names. */
 int
-mirqs_load(struct mirqs *mi)
+snapshot_mirqs_load(struct mirqs *mi)
 {
 	size_t i;
 	int rc;
 
 	mi->v = NULL;
-	if ((rc = irqs_all(&mi->nums)) != 0)
+	if ((rc = select_all(&mi->nums)) != 0)
 		return rc;
 	mi->v = xcalloc(mi->nums.n, sizeof(*mi->v));
 	for (i = 0; i < mi->nums.n; i++)
-		irq_actions(mi->nums.v[i], &mi->v[i].names,
+		select_actions(mi->nums.v[i], &mi->v[i].names,
 		    &mi->v[i].nnames);
 	return 0;
 }
 
 void
-mirqs_free(struct mirqs *mi)
+snapshot_mirqs_free(struct mirqs *mi)
 {
 	size_t i;
 
 	for (i = 0; mi->v != NULL && i < mi->nums.n; i++)
-		irq_actions_free(mi->v[i].names, mi->v[i].nnames);
+		select_actions_free(mi->v[i].names, mi->v[i].nnames);
 	free(mi->v);
 	mi->v = NULL;
-	irqs_free(&mi->nums);
+	select_free(&mi->nums);
 }
 
 static int
@@ -482,7 +482,7 @@ number_hit(struct snap *s, const struct mirqs *mi, struct entry *e)
 	size_t at;
 	char *now;
 
-	if (!irqs_find(&mi->nums, e->sl.irq, &at)) {
+	if (!select_find(&mi->nums, e->sl.irq, &at)) {
 		if (!e->sl.optional && s->only == NULL)
 			problem(s, e, "IRQ %u does not exist", e->sl.irq);
 		return;
@@ -490,7 +490,7 @@ number_hit(struct snap *s, const struct mirqs *mi, struct entry *e)
 	q = &mi->v[at];
 	if (e->sl.nnames == 0 && !s->by_number && q->nnames > 0) {
 		if (selected(s, e->sl.irq)) {
-			now = names_text(q->names, q->nnames, true);
+			now = snapshot_names_text(q->names, q->nnames, true);
 			problem(s, e, "IRQ %u has no name in the snapshot but "
 			    "is %s here; give its name or use --by-number",
 			    e->sl.irq, now);
@@ -518,7 +518,7 @@ unpaired(struct snap *s, struct entry **ents, size_t ne,
 			break;
 	if (s->only != NULL && k == nq)
 		return;
-	text = names_text(ents[0]->sl.names, ents[0]->sl.nnames, true);
+	text = snapshot_names_text(ents[0]->sl.names, ents[0]->sl.nnames, true);
 	for (k = 0; k < ne; k++) {
 		if (nq == 0 && ents[k]->sl.optional)
 			continue;
@@ -574,12 +574,12 @@ name_hits(struct snap *s, struct mirqs *mi, struct entry **ents, size_t ne)
 
 /* "xps eth0 tx-3", the interface escaped. */
 void
-snap_queue_label(const struct entry *e, char *buf, size_t size)
+snapshot_queue_label(const struct entry *e, char *buf, size_t size)
 {
 	bool tx = e->sl.kind == SNAP_XPS;
 
 	snprintf(buf, size, "%s %s %s-%u", tx ? "xps" : "rps",
-	    quoted(e->sl.dev), tx ? "tx" : "rx", e->sl.queue);
+	    text_quoted(e->sl.dev), tx ? "tx" : "rx", e->sl.queue);
 }
 
 static int
@@ -602,7 +602,7 @@ cmpqline(const void *a, const void *b)
 static bool
 dev_selected(const struct snap *s, const char *dev)
 {
-	return s->only == NULL || irqs_dev_named(s->only, dev);
+	return s->only == NULL || select_dev_named(s->only, dev);
 }
 
 /*
@@ -641,7 +641,7 @@ queue_hits(struct snap *s)
 			s->queues[s->nqueues++].rel = xstrdup(rel);
 			continue;
 		}
-		snap_queue_label(e, label, sizeof(label));
+		snapshot_queue_label(e, label, sizeof(label));
 		for (k = i; k < j; k++) {
 			if (v[k]->sl.optional)
 				continue;
@@ -666,7 +666,7 @@ queue_hits(struct snap *s)
  * reported, in line order.
  */
 size_t
-snap_resolve(struct snap *s, struct mirqs *mi, const struct irqs *only)
+snapshot_resolve(struct snap *s, struct mirqs *mi, const struct irqs *only)
 {
 	struct entry **ents, *e;
 	size_t i, k, ne = 0;
@@ -679,7 +679,7 @@ snap_resolve(struct snap *s, struct mirqs *mi, const struct irqs *only)
 			pattern_hits(mi, e);
 			if (e->nhit == 0 && !e->sl.optional && only == NULL)
 				problem(s, e, "\"%s\" matches no IRQ",
-				    quoted(e->sl.pattern));
+				    text_quoted(e->sl.pattern));
 		} else if (e->sl.kind == SNAP_IRQ) {
 			if (e->sl.nnames > 0 && !s->by_number)
 				ents[ne++] = e;

@@ -79,14 +79,15 @@ struct mirqs {
 	struct mirq	*v;
 };
 
-int	 snap_read(struct snap *, struct machine *, const char *);
-void	 snap_free(struct snap *);
-void	 snap_warn(const struct snap *, size_t, const char *, ...)
+int	 snapshot_read(struct snap *, struct machine *, const char *);
+void	 snapshot_free(struct snap *);
+void	 snapshot_warn(const struct snap *, size_t, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
-int	 mirqs_load(struct mirqs *);
-void	 mirqs_free(struct mirqs *);
-size_t	 snap_resolve(struct snap *, struct mirqs *, const struct irqs *);
-char	*names_text(char **, size_t, bool);
-void	 snap_queue_label(const struct entry *, char *, size_t);
+int	 snapshot_mirqs_load(struct mirqs *);
+void	 snapshot_mirqs_free(struct mirqs *);
+size_t	 snapshot_resolve(struct snap *, struct mirqs *,
+	    const struct irqs *);
+char	*snapshot_names_text(char **, size_t, bool);
+void	 snapshot_queue_label(const struct entry *, char *, size_t);
 
 #endif

@@ -103,13 +103,13 @@ xasprintf(const char *fmt, ...)
 	return s;
 }
 
-/* escaped(): a name for a terminal, whole. */
+/* text_escaped(): a name for a terminal, whole. */
 char *
 xescaped(const char *s)
 {
 	char *t;
 
-	if ((t = escaped(s)) == NULL)
+	if ((t = text_escaped(s)) == NULL)
 		err(1, NULL);
 	return t;
 }

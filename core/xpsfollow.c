@@ -25,11 +25,11 @@ static bool
 serves_plan(const char *name, const struct change *c, size_t k)
 {
 	struct nqirq *v;
-	char *dev = netif_device(name);
+	char *dev = netqueue_ifdevice(name);
 	size_t n, i, ci;
 	bool yes = false;
 
-	netif_irqs(name, dev, &v, &n);
+	netqueue_ifirqs(name, dev, &v, &n);
 	for (i = 0; !yes && i < n; i++)
 		for (ci = 0; !yes && ci < k; ci++)
 			yes = c[ci].irq == v[i].irq &&
@@ -40,14 +40,14 @@ serves_plan(const char *name, const struct change *c, size_t k)
 }
 
 /*
- * The tx queues the planned IRQs serve (netif_match(), as queues finds
+ * The tx queues the planned IRQs serve (netqueue_ifmatch(), as queues finds
  * them), in interface and queue order, read only on their interfaces; a queue without xps_cpus (a device
  * of one queue) is left out. 0, or -EIO after saying which mask file
  * cannot be read or written as it is; cmd names the command in the
  * warning that no queue follows.
  */
 int
-xq_plan(struct machine *m, const char *cmd, const struct change *c,
+xpsfollow_plan(struct machine *m, const char *cmd, const struct change *c,
     size_t k, struct xq **vp, size_t *np)
 {
 	struct netif nif;
@@ -59,17 +59,17 @@ xq_plan(struct machine *m, const char *cmd, const struct change *c,
 
 	*vp = NULL;
 	*np = 0;
-	if (netif_names(&names, &nn) != 0)
+	if (netqueue_ifnames(&names, &nn) != 0)
 		return -EIO;
 	for (i = 0; i < nn; i++) {
 		if (!serves_plan(names[i], c, k))
 			continue;
-		if ((rc = netif_read(m, names[i], &nif)) != 0) {
+		if ((rc = netqueue_ifread(m, names[i], &nif)) != 0) {
 			if (rc != -ENODEV && rc != -ENOENT)
 				status = -EIO;
 			continue;
 		}
-		netif_match(&nif);
+		netqueue_ifmatch(&nif);
 		for (j = 0; j < nif.nq; j++) {
 			q = &nif.q[j];
 			if (q->kind != NQ_TX || q->irq < 0 || q->err == -ENOENT)
@@ -96,7 +96,7 @@ xq_plan(struct machine *m, const char *cmd, const struct change *c,
 			x->ci = ci;
 			x->old = xcpudup(q->cpus);
 		}
-		netif_free(&nif);
+		netqueue_iffree(&nif);
 	}
 	procfs_dir_free(names, nn);
 	if (status == 0 && n == 0)
@@ -113,7 +113,7 @@ xq_plan(struct machine *m, const char *cmd, const struct change *c,
  * in tq.
  */
 void
-xq_apply(struct machine *m, const struct change *c,
+xpsfollow_apply(struct machine *m, const struct change *c,
     const enum apply_result *r, struct xq *xq, size_t nx, int flags,
     struct tally *tq)
 {
@@ -131,7 +131,7 @@ xq_apply(struct machine *m, const struct change *c,
 
 /* ,"xps":[{"dev":"eth0","queue":"tx-0","old":"0-3","new":"1",...}] */
 void
-xq_json(FILE *fp, const struct change *c, const struct xq *xq, size_t nx)
+xpsfollow_json(FILE *fp, const struct change *c, const struct xq *xq, size_t nx)
 {
 	static const char *const results[] = {
 		[APPLY_UNCHANGED] = "unchanged", [APPLY_CHANGED] = "changed",
@@ -149,7 +149,7 @@ xq_json(FILE *fp, const struct change *c, const struct xq *xq, size_t nx)
 		old = xformat(xq[i].old, false);
 		new = xformat(c[xq[i].ci].want, false);
 		fprintf(fp, "%s{\"dev\":", sep);
-		json_string(fp, xq[i].dev);
+		text_json_string(fp, xq[i].dev);
 		fprintf(fp, ",\"queue\":\"%s\",\"old\":\"%s\",\"new\":\"%s\","
 		    "\"result\":\"%s\"}", xq[i].queue, old, new,
 		    results[xq[i].r]);
@@ -161,7 +161,7 @@ xq_json(FILE *fp, const struct change *c, const struct xq *xq, size_t nx)
 }
 
 void
-xq_free(struct xq *v, size_t n)
+xpsfollow_free(struct xq *v, size_t n)
 {
 	size_t i;
 

@@ -24,12 +24,13 @@ struct xq {
 	enum apply_result	 r;
 };
 
-int	 xq_plan(struct machine *, const char *, const struct change *,
-	    size_t, struct xq **, size_t *);
-void	 xq_apply(struct machine *, const struct change *,
+int	 xpsfollow_plan(struct machine *, const char *,
+	    const struct change *, size_t, struct xq **, size_t *);
+void	 xpsfollow_apply(struct machine *, const struct change *,
 	    const enum apply_result *, struct xq *, size_t, int,
 	    struct tally *);
-void	 xq_json(FILE *, const struct change *, const struct xq *, size_t);
-void	 xq_free(struct xq *, size_t);
+void	 xpsfollow_json(FILE *, const struct change *, const struct xq *,
+    size_t);
+void	 xpsfollow_free(struct xq *, size_t);
 
 #endif

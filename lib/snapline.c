@@ -58,7 +58,7 @@ decode(char **pp, char **outp, struct perr *pe)
 
 	while (*p != '"') {
 		if (*p == '\0' || (*p == '\\' && p[1] == '\0'))
-			return perr_set(pe, EINVAL,
+			return text_perr_set(pe, EINVAL,
 			    "a string has no closing quote");
 		if (*p != '\\') {
 			*out++ = *p++;
@@ -74,11 +74,13 @@ decode(char **pp, char **outp, struct perr *pe)
 			for (k = v = 0; k < 3 && *p >= '0' && *p <= '7'; k++)
 				v = v * 8 + *p++ - '0';
 			if (k == 0)
-				return perr_set(pe, EINVAL, "unknown escape "
+				return text_perr_set(pe, EINVAL,
+				    "unknown escape "
 				    "\"\\%s\" in a string",
-				    quoted((char[]){ *p, '\0' }));
+				    text_quoted((char[]){ *p, '\0' }));
 			if (v == 0 || v > 255)
-				return perr_set(pe, EINVAL, "escape \"\\%.*s\" "
+				return text_perr_set(pe, EINVAL,
+				    "escape \"\\%.*s\" "
 				    "is not a byte from \\001 to \\377", k,
 				    p - k);
 			*out++ = v;
@@ -86,7 +88,8 @@ decode(char **pp, char **outp, struct perr *pe)
 	}
 	p++;
 	if (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\r' && *p != '#')
-		return perr_set(pe, EINVAL, "no space after the closing quote");
+		return text_perr_set(pe, EINVAL,
+		    "no space after the closing quote");
 	*out = '\0';
 	*pp = p;
 	*outp = start;
@@ -129,9 +132,9 @@ tokenize(char *p, struct tokens *t, struct perr *pe)
 		p += strcspn(p, " \t\r\"#");
 		if (*p == '"') {
 			*p = '\0';
-			return perr_set(pe, EINVAL, "a quote right after "
+			return text_perr_set(pe, EINVAL, "a quote right after "
 			    "\"%s\"; put a space before the string",
-			    quoted(start));
+			    text_quoted(start));
 		}
 		c = *p;
 		*p = '\0';
@@ -160,8 +163,9 @@ line_kind(const struct token *t0, struct snapline *sl, size_t *max,
 	*max = 2;
 	/* a leading "?" is the optional mark: only a second one gets here */
 	if (!t0->string && t0->s[0] == '?')
-		return perr_set(pe, EINVAL, "\"%s\" after \"?\": a pattern "
-		    "that starts with \"?\" needs quotes", quoted(t0->s));
+		return text_perr_set(pe, EINVAL,
+		    "\"%s\" after \"?\": a pattern "
+		    "that starts with \"?\" needs quotes", text_quoted(t0->s));
 	if (!t0->string && strcmp(t0->s, "default") == 0)
 		sl->kind = SNAP_DEFAULT;
 	else if (!t0->string && (strcmp(t0->s, "xps") == 0 ||
@@ -174,12 +178,12 @@ line_kind(const struct token *t0, struct snapline *sl, size_t *max,
 		sl->irq = strtonum(t0->s, 0, INT_MAX, &errstr);
 		if (errstr != NULL ||
 		    strspn(t0->s, "0123456789") != strlen(t0->s))
-			return perr_set(pe, EINVAL, "\"%s\" is not an IRQ "
+			return text_perr_set(pe, EINVAL, "\"%s\" is not an IRQ "
 			    "number (a name that starts with a digit needs "
-			    "quotes)", quoted(t0->s));
+			    "quotes)", text_quoted(t0->s));
 		*max = SIZE_MAX;
 	} else if (*t0->s == '\0')
-		return perr_set(pe, EINVAL, "an empty pattern");
+		return text_perr_set(pe, EINVAL, "an empty pattern");
 	else
 		sl->kind = SNAP_PATTERN;
 	return 0;
@@ -192,24 +196,24 @@ check_queue(const struct tokens *t, struct snapline *sl, struct perr *pe)
 	const char *want = sl->kind == SNAP_XPS ? "tx-" : "rx-", *q, *errstr;
 
 	if (t->n != 4)
-		return perr_set(pe, EINVAL, "\"%s\" takes an interface, a "
+		return text_perr_set(pe, EINVAL, "\"%s\" takes an interface, a "
 		    "queue and a CPU set, as in \"%s eth0 %s0 0-3\"",
 		    t->v[0].s, t->v[0].s, want);
 	if (*t->v[1].s == '\0')
-		return perr_set(pe, EINVAL, "an empty interface name");
+		return text_perr_set(pe, EINVAL, "an empty interface name");
 	q = t->v[2].s;
 	if (t->v[2].string || strncmp(q, want, 3) != 0 ||
 	    q[3] < '0' || q[3] > '9' || (q[3] == '0' && q[4] != '\0') ||
 	    strspn(q + 3, "0123456789") != strlen(q + 3))
-		return perr_set(pe, EINVAL, "\"%s\" is not a queue of %s: "
-		    "%sN", quoted(q), t->v[0].s, want);
+		return text_perr_set(pe, EINVAL, "\"%s\" is not a queue of %s: "
+		    "%sN", text_quoted(q), t->v[0].s, want);
 	sl->queue = strtonum(q + 3, 0, QUEUENAME_MAX, &errstr);
 	if (errstr != NULL)
-		return perr_set(pe, EINVAL, "queue \"%s\": the number is "
-		    "over %u", quoted(q), QUEUENAME_MAX);
+		return text_perr_set(pe, EINVAL, "queue \"%s\": the number is "
+		    "over %u", text_quoted(q), QUEUENAME_MAX);
 	if (t->v[3].string)
-		return perr_set(pe, EINVAL, "the CPU set \"%s\" is quoted",
-		    quoted(t->v[3].s));
+		return text_perr_set(pe, EINVAL, "the CPU set \"%s\" is quoted",
+		    text_quoted(t->v[3].s));
 	return 0;
 }
 
@@ -222,17 +226,18 @@ check_words(const struct tokens *t, struct snapline *sl, size_t max,
 	if (sl->kind == SNAP_XPS || sl->kind == SNAP_RPS)
 		return check_queue(t, sl, pe);
 	if (t->n < 2)
-		return perr_set(pe, EINVAL, "no CPU set after \"%s\"",
-		    quoted(t->v[0].s));
+		return text_perr_set(pe, EINVAL, "no CPU set after \"%s\"",
+		    text_quoted(t->v[0].s));
 	if (t->v[1].string)
-		return perr_set(pe, EINVAL, "the CPU set \"%s\" is quoted",
-		    quoted(t->v[1].s));
+		return text_perr_set(pe, EINVAL, "the CPU set \"%s\" is quoted",
+		    text_quoted(t->v[1].s));
 	if (t->n > max)
-		return perr_set(pe, EINVAL, "\"%s\" after the CPU set; only "
-		    "IRQ numbers take names", quoted(t->v[2].s));
+		return text_perr_set(pe, EINVAL,
+		    "\"%s\" after the CPU set; only "
+		    "IRQ numbers take names", text_quoted(t->v[2].s));
 	for (i = 2; i < t->n; i++)
 		if (*t->v[i].s == '\0')
-			return perr_set(pe, EINVAL, "an empty name");
+			return text_perr_set(pe, EINVAL, "an empty name");
 	return 0;
 }
 
@@ -260,8 +265,8 @@ fill(const struct tokens *t, struct snapline *sl, struct perr *pe)
 		qsort(sl->names, sl->nnames, sizeof(*sl->names), cmpstr);
 	for (i = 1; i < sl->nnames; i++)
 		if (strcmp(sl->names[i - 1], sl->names[i]) == 0)
-			return perr_set(pe, EINVAL, "\"%s\" is named twice",
-			    quoted(sl->names[i]));
+			return text_perr_set(pe, EINVAL,
+			    "\"%s\" is named twice", text_quoted(sl->names[i]));
 	return 0;
 }
 
@@ -280,14 +285,14 @@ snapline_parse(const char *line, size_t len, struct snapline *sl,
 
 	memset(sl, 0, sizeof(*sl));
 	if (memchr(line, '\0', len) != NULL)
-		return perr_set(pe, EINVAL, "a NUL byte");
+		return text_perr_set(pe, EINVAL, "a NUL byte");
 	if ((copy = strndup(line, len)) == NULL)
 		return -ENOMEM;
 	p = copy + strspn(copy, " \t\r");
 	if (*p == '?') {
 		sl->optional = true;
 		if (*++p == '\0' || strchr(" \t\r#", *p) != NULL)
-			rc = perr_set(pe, EINVAL, "\"?\" must come right "
+			rc = text_perr_set(pe, EINVAL, "\"?\" must come right "
 			    "before an entry, as in \"?eth2-* 1\"");
 	}
 	if (rc == 0 && (rc = tokenize(p, &t, pe)) == 0 && t.n > 0 &&

@@ -14,9 +14,9 @@
 
 #include "lib/text.h"
 
-/* Fills pe, when given, and returns -code: "return perr_set(...)". */
+/* Fills pe, when given, and returns -code: "return text_perr_set(...)". */
 int
-perr_set(struct perr *pe, int code, const char *fmt, ...)
+text_perr_set(struct perr *pe, int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -30,12 +30,12 @@ perr_set(struct perr *pe, int code, const char *fmt, ...)
 }
 
 /*
- * The errno of a failed system call that perr_set() was given with its
+ * The errno of a failed system call that text_perr_set() was given with its
  * strerror() last, as the readers of files give it; 0 for a parser's
  * refusal, which has an errno but no system call.
  */
 int
-perr_errno(const struct perr *pe)
+text_perr_errno(const struct perr *pe)
 {
 	const char *s = strerror(pe->code);
 	size_t len = strlen(pe->msg), slen = strlen(s);
@@ -49,7 +49,7 @@ perr_errno(const struct perr *pe)
 
 /* The symbolic name of an errno an affinity file gives, or NULL. */
 const char *
-errno_name(int e)
+text_errno_name(int e)
 {
 	static const struct {
 		int		 e;
@@ -81,7 +81,7 @@ errno_name(int e)
  * cut to what fits, (size - 4) / 4 bytes of input, with "..." after.
  */
 const char *
-visquote(char *buf, size_t size, const char *s, size_t len)
+text_visquote(char *buf, size_t size, const char *s, size_t len)
 {
 	size_t max = (size - 4) / 4;
 
@@ -94,13 +94,13 @@ visquote(char *buf, size_t size, const char *s, size_t len)
 
 /* An argument for a message, escaped and cut short; two buffers rotate. */
 const char *
-quoted(const char *s)
+text_quoted(const char *s)
 {
 	static char buf[2][264];
 	static int i;
 
 	i = !i;
-	return visquote(buf[i], sizeof(buf[i]), s, strlen(s));
+	return text_visquote(buf[i], sizeof(buf[i]), s, strlen(s));
 }
 
 /*
@@ -108,7 +108,7 @@ quoted(const char *s)
  * past ASCII become vis(3) escapes. NULL when memory runs out.
  */
 char *
-escaped(const char *s)
+text_escaped(const char *s)
 {
 	size_t len = strlen(s);
 	char *t;
@@ -156,7 +156,7 @@ utf8_len(const unsigned char *s)
  * and the output stays valid JSON.
  */
 void
-json_string(FILE *fp, const char *str)
+text_json_string(FILE *fp, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	int n;

@@ -14,16 +14,16 @@ struct perr {
 	char	msg[640];
 };
 
-/* Room for a token quoted by visquote() in a message. */
+/* Room for a token quoted by text_visquote() in a message. */
 #define TOKBUF	104
 
-int		 perr_set(struct perr *, int, const char *, ...)
+int		 text_perr_set(struct perr *, int, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
-const char	*visquote(char *, size_t, const char *, size_t);
-const char	*quoted(const char *);
-char		*escaped(const char *);
-void		 json_string(FILE *, const char *);
-const char	*errno_name(int);
-int		 perr_errno(const struct perr *);
+const char	*text_visquote(char *, size_t, const char *, size_t);
+const char	*text_quoted(const char *);
+char		*text_escaped(const char *);
+void		 text_json_string(FILE *, const char *);
+const char	*text_errno_name(int);
+int		 text_perr_errno(const struct perr *);
 
 #endif
