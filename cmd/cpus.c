@@ -31,16 +31,19 @@ static void cpus_columns(FILE *);
 
 const struct command cpus_command = {
 	"cpus", cpus_main, "show where interrupts land, CPU by CPU",
-	"[-nJ] [-o cols] [-i seconds [--count count]] [cpus]",
+	"[-nJ] [-o cols] [-i seconds [--count count]] [--irqs irqs] [cpus]",
 	"  -o, --output COLS     the columns, comma-separated; +COLS adds to "
 	"the default\n"
 	"  -n, --noheadings      no header line\n"
 	"  -J, --json            print JSON\n"
 	"  -i, --interval SECS   sample for SECS: add RATE, rank TOP by "
 	"rate\n"
-	"      --count COUNT     COUNT samples, each headed by its time\n",
+	"      --count COUNT     COUNT samples, each headed by its time\n"
+	"      --irqs IRQS       count only these IRQs: where they land\n",
 	cpus_columns
 };
+
+enum { OPT_IRQS = 256 };
 
 static const struct option cpus_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -48,6 +51,7 @@ static const struct option cpus_opts[] = {
 	{ "json", no_argument, NULL, 'J' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "count", required_argument, NULL, 'c' },
+	{ "irqs", required_argument, NULL, OPT_IRQS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -112,6 +116,8 @@ struct cpus {
 	unsigned long long *total;	/* by CPU */
 	struct top	(*top)[NTOP];	/* by CPU */
 	struct named	*names;		/* by IRQ */
+	const char	*irqarg;	/* --irqs */
+	struct irqs	 only;		/* the rows counted */
 	size_t		 nnames;
 	struct cells	 cells;		/* -i: where each IRQ runs */
 	struct counts_kept now, was;	/* -i: this read and the one before */
@@ -210,6 +216,8 @@ add_row(struct cpus *c, const struct counts *rd, const struct irqrow *r,
 	const unsigned int *cpu = rd->cpu;
 	size_t k;
 
+	if (c->irqarg != NULL && !select_find(&c->only, r->irq, NULL))
+		return;
 	if (first) {
 		c->names = xreallocarray(c->names, c->nnames + 1,
 		    sizeof(*c->names));
@@ -286,18 +294,20 @@ static int
 count_irqs(struct cpus *c)
 {
 	struct irqs all = { 0 };
+	const struct irqs *of = c->irqarg != NULL ? &c->only : &all;
 	struct cpuset *set;
 	struct perr pe;
 	size_t i, cap = 0;
 	int rc, cpu;
 
-	if ((rc = select_all(&all)) != 0)
+	if (c->irqarg == NULL && (rc = select_all(&all)) != 0)
 		return -1;
 	c->cells.nbits = c->m.nbits;
 	set = xcpuset(c->m.nbits);
-	for (i = 0; i < all.n; i++) {
-		if ((rc = machine_runs_on_read(&c->m, all.v[i], set, NULL, &pe)) != 0) {
-			warnx("irq %u: %s", all.v[i], pe.msg);
+	for (i = 0; i < of->n; i++) {
+		if ((rc = machine_runs_on_read(&c->m, of->v[i], set, NULL,
+		    &pe)) != 0) {
+			warnx("irq %u: %s", of->v[i], pe.msg);
 			continue;
 		}
 		for (cpu = cpuset_first(set); cpu >= 0;
@@ -310,7 +320,7 @@ count_irqs(struct cpus *c)
 				c->cells.v = xreallocarray(c->cells.v, cap,
 				    sizeof(*c->cells.v));
 			}
-			c->cells.v[c->cells.n++] = (struct cell){ all.v[i],
+			c->cells.v[c->cells.n++] = (struct cell){ of->v[i],
 			    cpu, { 0, 0 }, 0 };
 		}
 	}
@@ -498,6 +508,9 @@ cpus_options(int argc, char *argv[], struct cpus *c)
 		case 'J':
 			c->json = true;
 			break;
+		case OPT_IRQS:
+			c->irqarg = optarg;
+			break;
 		default:
 			if ((rc = cli_sampling_option(&cpus_command, ch, optarg,
 			    &c->sm)) != EXIT_OK)
@@ -566,6 +579,7 @@ cpus_free(struct cpus *c)
 	free(c->names);
 	free(c->total);
 	free(c->top);
+	select_free(&c->only);
 	load_cells_free(&c->cells);
 	free(c->rows);
 	counts_kept_free(&c->now);
@@ -596,6 +610,10 @@ cpus_main(int argc, char *argv[])
 		goto out;
 	}
 	cpuset_and(c.want, c.m.possible);
+	/* a question: IRQs that match nothing leave every count 0 */
+	if (c.irqarg != NULL && (status = cli_exit_status(select_query_many(1,
+	    (char **)&c.irqarg, &c.only, false))) != EXIT_OK)
+		goto out;
 	if ((c.isolated = machine_file(&c.m, PATH_CPU_ISOLATED)) == NULL)
 		c.isolated = xcpuset(c.m.nbits);
 	if ((c.nohz = machine_file(&c.m, PATH_CPU_NOHZ_FULL)) == NULL)

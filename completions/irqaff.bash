@@ -38,7 +38,7 @@ _irqaff_options()
 		o=(-v --verbose -J --json) ;;
 	cpus)
 		o=(-o --output -n --noheadings -J --json -i --interval
-			--count) ;;
+			--count --irqs) ;;
 	queues)
 		o=(-J --json -n --noheadings -o --output) ;;
 	xps | rps)
@@ -72,6 +72,7 @@ _irqaff_takes_value()
 	cpus:-c | cpus:--count | show:-i | show:--interval) return 0 ;;
 	show:-c | show:--count | queues:-o | queues:--output) return 0 ;;
 	save:--only | restore:--only | check:--only) return 0 ;;
+	cpus:--irqs) return 0 ;;
 	esac
 	return 1
 }
@@ -417,7 +418,7 @@ _irqaff()
 	save:-o | save:--output)
 		_irqaff_complete_files "$cur"
 		return 0 ;;
-	save:--only | restore:--only | check:--only)
+	save:--only | restore:--only | check:--only | cpus:--irqs)
 		_irqaff_complete_irqs "$cur"
 		return 0 ;;
 	cpus:-o | cpus:--output)
@@ -449,6 +450,9 @@ _irqaff()
 		return 0 ;;
 	save:--only=* | restore:--only=* | check:--only=*)
 		_irqaff_complete_irqs "$cur" --only=
+		return 0 ;;
+	cpus:--irqs=*)
+		_irqaff_complete_irqs "$cur" --irqs=
 		return 0 ;;
 	*:-*)
 		# shellcheck disable=SC2046

@@ -324,6 +324,8 @@ complete -c irqaff -n $c -s i -l interval -x \
     -d 'sample for a number of seconds: add RATE, rank TOP by rate'
 complete -c irqaff -n $c -l count -x \
     -d 'number of samples, each headed by its time'
+complete -c irqaff -n $c -l irqs -x -a '(__irqaff_irqs)' \
+    -d 'count only these IRQs'
 complete -c irqaff -n '__irqaff_arg cpus 0' -a '(__irqaff_cpus)'
 
 set c '__fish_seen_subcommand_from queues'

@@ -289,9 +289,14 @@ IRQ,NAME,TYPE IRQ,NAME,FLOW IRQ,NAME,DEVICE IRQ,NAME,MANAGED IRQ,NAME,RATE"
 @test "bash completes the options of cpus" {
 	complete_line irqaff cpus -
 	assert_equal "$reply" "-o --output -n --noheadings -J --json \
--i --interval --count -h --help"
-	complete_line irqaff cpus -n --i
+-i --interval --count --irqs -h --help"
+	complete_line irqaff cpus -n --in
 	assert_equal "$reply" "--interval"
+	# --irqs takes an IRQ list, completed as everywhere
+	complete_line irqaff cpus --irqs 4
+	assert_equal "$reply" "41 42 43"
+	complete_line irqaff cpus --irqs=eth1-
+	assert_equal "$reply" "eth1-TxRx-0 eth1-TxRx-1"
 }
 
 @test "bash completes the column names cpus --help lists after -o" {

@@ -159,10 +159,13 @@ irqs_on() {
 	make_root --cpus 16 --nic eth0:2 --irq 30=a --affinity 3
 	assert_equal "$(<"$ROOT/sys/devices/system/cpu/nohz_full")" \
 		'          (null)'
-	for cmd in 'cpus' 'show' 'explain' 'isolate --check 3' 'spread -n -c 0-3 30'; do
+	for cmd in 'cpus' 'show' 'explain' 'isolate --check 3'; do
 		run --separate-stderr irqaff $cmd
 		assert_equal "$cmd: $stderr" "$cmd: "
 	done
+	# no CPU is left out of spread's pool as nohz_full
+	run --separate-stderr -0 irqaff spread -n -c 0-3 30
+	assert_equal "$stderr" 'irqaff: spreading 1 IRQ over CPU 0-3: 0-3 as asked'
 	run --separate-stderr -0 irqaff cpus -o CPU,STATE 3
 	assert_output $'CPU STATE\n  3 online'
 }
@@ -240,4 +243,29 @@ EOF2
 		run --separate-stderr -0 irqaff cpus -i "$arg" -o cpu 0
 		assert_equal "$stderr" ""
 	done
+}
+
+@test "cpus --irqs: one IRQ's counts per CPU, and IRQS counts only it" {
+	make_root --cpus 4 --isolated 3 --nohz-full 2-3 --offline 1 \
+		--irq 24=a --affinity 0 --irq 25=b --affinity 2-3 --irq 26
+	run --separate-stderr -0 irqaff cpus -o cpu,irqs,total,top --irqs 25
+	assert_output 'CPU IRQS  TOTAL TOP
+  0    0 260000 b(25)
+  1    0      - -
+  2    0 260002 b(25)
+  3    1 260003 b(25)'
+	assert_equal "$stderr" ''
+	# an IRQ list as everywhere: a glob and a number
+	run --separate-stderr -0 irqaff cpus -n -o cpu,total --irqs b,26 2-3
+	assert_output '2 530004
+3 530006'
+	run --separate-stderr -0 irqaff cpus -J -o cpu,total --irqs 24
+	assert_output '{"cpus":[{"cpu":0,"total":250000},{"cpu":1,"total":null},{"cpu":2,"total":250002},{"cpu":3,"total":250003}]}'
+	# a question: an IRQ that does not exist counts nothing, with a note
+	run --separate-stderr -0 irqaff cpus -n -o cpu,total --irqs 99 0
+	assert_output '0 0'
+	assert_equal "$stderr" 'irqaff: note: IRQ 99 does not exist'
+	run --separate-stderr -2 irqaff cpus --irqs 'x,,'
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: IRQ list "x,,": empty item'
 }
