@@ -110,9 +110,14 @@ text_quoted(const char *s)
 char *
 text_escaped(const char *s)
 {
-	size_t len = strlen(s);
+	size_t len = strlen(s), i;
 	char *t;
 
+	/* what strnvisx() leaves as it is, without its wide-character path */
+	for (i = 0; i < len && s[i] >= ' ' && s[i] <= '~' && s[i] != '\\'; i++)
+		continue;
+	if (i == len)
+		return strdup(s);
 	if ((t = malloc(4 * len + 1)) != NULL)
 		strnvisx(t, 4 * len + 1, s, len,
 		    VIS_CSTYLE | VIS_OCTAL | VIS_NL | VIS_TAB);
