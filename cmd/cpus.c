@@ -115,6 +115,10 @@ struct cpus {
 	/* what each row of a pass touches, apart: it stays in the cache */
 	unsigned long long *total;	/* by CPU */
 	struct top	(*top)[NTOP];	/* by CPU */
+	/* during a pass, by column: no CPU lookup for each count */
+	unsigned long long *coltotal;
+	struct top	(*coltop)[NTOP];
+	bool		 wanttop;	/* TOP printed, and not by rate */
 	struct named	*names;		/* by IRQ */
 	const char	*irqarg;	/* --irqs */
 	struct irqs	 only;		/* the rows counted */
@@ -138,6 +142,17 @@ add_columns(struct cpus *c, const char *arg)
 	    arg, c->cols, &c->ncols, nitems(c->cols), &pe) != 0)
 		return cli_usage_error(&cpus_command, "%s", pe.msg);
 	return 0;
+}
+
+static bool
+has_column(const struct cpus *c, enum col col)
+{
+	size_t k;
+
+	for (k = 0; k < c->ncols; k++)
+		if (c->cols[k] == col)
+			return true;
+	return false;
 }
 
 /* Keeps the NTOP largest counts, the earlier IRQ first among equals. */
@@ -213,7 +228,6 @@ add_row(struct cpus *c, const struct counts *rd, const struct irqrow *r,
     bool first, size_t *at)
 {
 	const unsigned long long *v = rd->v;
-	const unsigned int *cpu = rd->cpu;
 	size_t k;
 
 	if (c->irqarg != NULL && !select_find(&c->only, r->irq, NULL))
@@ -225,17 +239,16 @@ add_row(struct cpus *c, const struct counts *rd, const struct irqrow *r,
 		    xstrndup(r->names, r->nameslen) };
 		c->nnames++;
 	}
+	for (k = 0; k < r->ncounts; k++)
+		c->coltotal[k] += v[k];
 	if (c->sm.on) {
-		for (k = 0; k < r->ncounts; k++)
-			c->total[cpu[k]] += v[k];
 		add_delta(c, rd, r);
 		load_cells_take(&c->cells, 1, rd, r, at);
 		return;
 	}
-	for (k = 0; k < r->ncounts; k++) {
-		c->total[cpu[k]] += v[k];
-		top_add(c->top[cpu[k]], v[k], r->irq);
-	}
+	if (c->wanttop)
+		for (k = 0; k < r->ncounts; k++)
+			top_add(c->coltop[k], v[k], r->irq);
 }
 
 /*
@@ -260,6 +273,8 @@ read_counts(struct cpus *c, bool first)
 		c->rows[k].rated = c->rows[k].counted && c->was.col != NULL &&
 		    c->was.col[k] >= 0;
 	}
+	memset(c->coltotal, 0, rd.ncols * sizeof(*c->coltotal));
+	memset(c->coltop, 0, rd.ncols * sizeof(*c->coltop));
 	c->last = -1;
 	if (c->keep)
 		counts_kept_begin(&c->now, &rd);
@@ -273,6 +288,11 @@ read_counts(struct cpus *c, bool first)
 			    "is left out", procfs_path(PATH_PROC_INTERRUPTS),
 			    r.irq);
 	}
+	for (k = 0; k < c->m.nbits; k++)
+		if (rd.col[k] >= 0) {
+			c->total[k] = c->coltotal[rd.col[k]];
+			memcpy(c->top[k], c->coltop[rd.col[k]], sizeof(*c->top));
+		}
 	if (counts_close(&rd) != 0)
 		return -1;
 	/* rows out of IRQ order (not the kernel's): names found all the same */
@@ -579,6 +599,8 @@ cpus_free(struct cpus *c)
 	free(c->names);
 	free(c->total);
 	free(c->top);
+	free(c->coltotal);
+	free(c->coltop);
 	select_free(&c->only);
 	load_cells_free(&c->cells);
 	free(c->rows);
@@ -622,6 +644,9 @@ cpus_main(int argc, char *argv[])
 	c.total = xcalloc(c.m.nbits, sizeof(*c.total));
 	c.keep = c.sm.on;
 	c.top = xcalloc(c.m.nbits, sizeof(*c.top));
+	c.coltotal = xcalloc(c.m.nbits, sizeof(*c.coltotal));
+	c.coltop = xcalloc(c.m.nbits, sizeof(*c.coltop));
+	c.wanttop = !c.sm.on && has_column(&c, C_TOP);
 	if (count_irqs(&c) != 0 || (cli_sampling_begin(&c.sm),
 	    read_counts(&c, true)) != 0)
 		status = EXIT_FAIL;
