@@ -198,7 +198,8 @@ name_of(const struct cpus *c, unsigned int irq)
 /*
  * With -i: the row kept for the next read, and what each of its CPUs
  * counted since the read before (counts_delta()); a row or a CPU column
- * that one of the two reads lacks adds nothing.
+ * that one of the two reads lacks, or a count that went down, adds
+ * nothing.
  */
 static void
 add_delta(struct cpus *c, const struct counts *rd, const struct irqrow *r)
@@ -215,7 +216,8 @@ add_delta(struct cpus *c, const struct counts *rd, const struct irqrow *r)
 	if (!counts_kept_row(&c->was, r->irq, &was))
 		return;
 	for (k = 0; k < r->ncounts; k++)
-		if (counts_delta(&c->was, &was, rd->cpu[k], rd->v[k], &d))
+		if (counts_delta(&c->was, &was, rd->cpu[k], rd->v[k], &d) ==
+		    COUNTS_COUNTED)
 			c->rows[rd->cpu[k]].delta += d;
 }
 

@@ -447,13 +447,15 @@ rate(struct show *sh, struct row *row, const struct counts *rd,
 		counts_keep(&sh->now, rd, r);
 	if (!counts_kept_row(&sh->was, r->irq, &was))
 		return;
-	for (k = 0; k < r->ncounts; k++) {
-		if (!counts_delta(&sh->was, &was, rd->cpu[k], rd->v[k], &d))
-			continue;
-		if (d >= UINT32_C(1) << 31)
+	for (k = 0; k < r->ncounts; k++)
+		switch (counts_delta(&sh->was, &was, rd->cpu[k], rd->v[k],
+		    &d)) {
+		case COUNTS_RESET:
 			return;
-		sum += d;
-	}
+		case COUNTS_COUNTED:
+			sum += d;
+			break;
+		}
 	snprintf(buf, sizeof(buf), "%.1f", sum / sh->sm.elapsed);
 	free(row->cell[C_RATE]);
 	row->cell[C_RATE] = xstrdup(buf);

@@ -189,12 +189,25 @@ counts_kept_row(const struct counts_kept *k, unsigned int irq,
 }
 
 /*
- * What one IRQ counted on one CPU since the kept pass: now less the kept
- * count, modulo 2^32 as the kernel's unsigned int wraps
- * (kstat_irqs_cpu()). False when the kept row had no count for the CPU
- * (it came online between the two passes).
+ * What one IRQ counted on one CPU between two reads, then and now:
+ * now less then, modulo 2^32 as the kernel's unsigned int wraps
+ * (kstat_irqs_cpu()). A difference of 2^31 or more is a count that went
+ * down, the IRQ freed and set up again (its counts restart at 0), not
+ * 2^31 interrupts in one interval: COUNTS_RESET.
  */
-bool
+int
+counts_diff(uint32_t then, uint32_t now, uint32_t *d)
+{
+	*d = now - then;
+	return *d >= UINT32_C(1) << 31 ? COUNTS_RESET : COUNTS_COUNTED;
+}
+
+/*
+ * counts_diff() of one IRQ on one CPU since the kept pass; COUNTS_NONE
+ * when the kept row had no count for the CPU (it came online between
+ * the two passes).
+ */
+int
 counts_delta(const struct counts_kept *k, const struct kept_row *was,
     unsigned int cpu, unsigned long long now, uint32_t *d)
 {
@@ -202,9 +215,8 @@ counts_delta(const struct counts_kept *k, const struct kept_row *was,
 
 	if (k->col == NULL || cpu >= k->nbits || (c = k->col[cpu]) < 0 ||
 	    (unsigned int)c >= was->len)
-		return false;
-	*d = (uint32_t)now - was->v[c];
-	return true;
+		return COUNTS_NONE;
+	return counts_diff(was->v[c], (uint32_t)now, d);
 }
 
 void

@@ -64,7 +64,15 @@ struct kept_row {
 
 bool		 counts_kept_row(const struct counts_kept *, unsigned int,
 		    struct kept_row *);
-bool		 counts_delta(const struct counts_kept *,
+/* counts_diff() and counts_delta() */
+enum {
+	COUNTS_NONE,		/* no count in one of the two reads */
+	COUNTS_COUNTED,		/* *d interrupts */
+	COUNTS_RESET,		/* the count went down: no difference */
+};
+
+int		 counts_diff(uint32_t, uint32_t, uint32_t *);
+int		 counts_delta(const struct counts_kept *,
 		    const struct kept_row *, unsigned int, unsigned long long,
 		    uint32_t *);
 void		 counts_kept_free(struct counts_kept *);

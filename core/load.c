@@ -139,16 +139,15 @@ load_cells_shift(struct cells *cs)
 }
 
 /*
- * The interrupts a cell counted between read 0 and read 1, modulo 2^32
- * (the kernel's counter wraps); false when either read lacked it.
+ * The interrupts a cell counted between read 0 and read 1
+ * (counts_diff()); false when either read lacked it or its count went
+ * down.
  */
 bool
 load_cell_delta(const struct cell *c, uint32_t *d)
 {
-	if ((c->seen & 3) != 3)
-		return false;
-	*d = c->count[1] - c->count[0];
-	return true;
+	return (c->seen & 3) == 3 &&
+	    counts_diff(c->count[0], c->count[1], d) == COUNTS_COUNTED;
 }
 
 void

@@ -202,6 +202,20 @@ CPU 3: not isolated from interrupts'
 	within_5 "${BASH_REMATCH[1]}" 500
 }
 
+@test "cpus -i: a count that went down (the IRQ set up again) adds no rate and no TOP" {
+	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 1
+	add_count 25 2 =500000
+	irqaff cpus -n -o cpu,rate,top -i 2 >"$BATS_TEST_TMPDIR/out" &
+	sleep 0.5
+	# 25 freed and requested again restarts at 10; 24 counts 1000 more
+	add_count 25 2 =10 24 2 1000
+	wait $!
+	run cat "$BATS_TEST_TMPDIR/out"
+	assert_line --index 0 '0   0.0 -'
+	[[ ${lines[1]} =~ ^1\ +([0-9.]+)\ a\(24\)$ ]]
+	within_5 "${BASH_REMATCH[1]}" 500
+}
+
 @test "cpus -i: an IRQ freed during the interval has no rate, not a negative one" {
 	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 2
 	irqaff cpus -n -o cpu,rate -i 1 >"$BATS_TEST_TMPDIR/out" &
