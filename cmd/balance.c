@@ -158,18 +158,10 @@ balance_options(int argc, char *argv[], struct balance *b)
 static int
 leave_isolated(struct balance *b, const struct cpuset *numbered)
 {
-	struct isolated iso;
 	char *list;
 
-	isolation_cpus(&iso, &b->m);
-	b->left = xcpudup(b->elig);
-	cpuset_and(b->left, iso.all);
-	cpuset_andnot(b->left, numbered);
-	if (b->isolated)
-		cpuset_zero(b->left);
-	b->why = isolation_why(&iso, b->left);
-	isolation_cpus_free(&iso);
-	cpuset_andnot(b->elig, b->left);
+	b->left = isolation_leave_out(&b->m, b->elig, numbered, b->isolated,
+	    &b->why);
 	list = xformat(b->left, false);
 	if (cpuset_empty(b->elig) && b->carg == NULL)
 		warnx("balance: every online CPU (%s) is isolated or "

@@ -191,7 +191,6 @@ make_pool(struct machine *m, const struct cpuset *named,
     const struct cpuset *numbered, const struct cpuset *exclude,
     bool isolated, const struct irqs *irqs, struct pool *p)
 {
-	struct isolated iso;
 	struct cpuset *from;
 	char *list;
 
@@ -209,16 +208,8 @@ make_pool(struct machine *m, const struct cpuset *named,
 	p->excluded = xcpudup(p->cpus);
 	cpuset_and(p->excluded, exclude);
 	cpuset_andnot(p->cpus, exclude);
-	isolation_cpus(&iso, m);
-	p->isolated = xcpudup(p->cpus);
-	cpuset_and(p->isolated, iso.all);
-	if (numbered != NULL)
-		cpuset_andnot(p->isolated, numbered);
-	if (isolated)
-		cpuset_zero(p->isolated);
-	cpuset_andnot(p->cpus, p->isolated);
-	p->why = isolation_why(&iso, p->isolated);
-	isolation_cpus_free(&iso);
+	p->isolated = isolation_leave_out(m, p->cpus, numbered, isolated,
+	    &p->why);
 	if (cpuset_empty(p->cpus)) {
 		list = xformat(from, false);
 		warnx("spread: no CPU of %s is left once offline, excluded "

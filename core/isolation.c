@@ -198,6 +198,31 @@ isolation_why(const struct isolated *iso, const struct cpuset *set)
 	    "nohz_full=");
 }
 
+/*
+ * A pool without its isolated and nohz_full CPUs, unless they are named
+ * by number (numbered, may be NULL) or include is set: the CPUs taken
+ * out of pool are returned, and *why says what isolates them. Both
+ * owned by the caller.
+ */
+struct cpuset *
+isolation_leave_out(struct machine *m, struct cpuset *pool,
+    const struct cpuset *numbered, bool include, char **why)
+{
+	struct isolated iso;
+	struct cpuset *left = xcpudup(pool);
+
+	isolation_cpus(&iso, m);
+	cpuset_and(left, iso.all);
+	if (numbered != NULL)
+		cpuset_andnot(left, numbered);
+	if (include)
+		cpuset_zero(left);
+	cpuset_andnot(pool, left);
+	*why = isolation_why(&iso, left);
+	isolation_cpus_free(&iso);
+	return left;
+}
+
 /* The isolated CPUs of a set IRQs are given, said once, if any. */
 void
 isolation_warn(const struct isolated *iso, const struct cpuset *want)

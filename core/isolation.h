@@ -38,6 +38,8 @@ struct isolated {
 void	 isolation_cpus(struct isolated *, struct machine *);
 char	*isolation_why(const struct isolated *, const struct cpuset *);
 void	 isolation_warn(const struct isolated *, const struct cpuset *);
+struct cpuset *isolation_leave_out(struct machine *, struct cpuset *,
+	    const struct cpuset *, bool, char **);
 void	 isolation_cpus_free(struct isolated *);
 
 void	 isolation_load(struct isolation *, struct machine *,
