@@ -89,15 +89,20 @@ counts_next(struct counts *rd, unsigned int *irq)
 }
 
 /*
- * The row counts_next() found, its counts in v with COUNTS_EACH: 0,
- * -ERANGE (a count wider than the kernel's "%10u"; row->irq is set) or
- * -EINVAL.
+ * The row counts_next() found, its counts in v with COUNTS_EACH (with
+ * COUNTS_FIELDS only when the row has no fields): 0, -ERANGE (a count
+ * wider than the kernel's "%10u"; row->irq is set) or -EINVAL.
  */
 int
 counts_row(struct counts *rd, struct irqrow *row)
 {
-	return interrupts_parse(rd->line, rd->len, rd->ncols,
-	    (rd->flags & COUNTS_TOTAL) ? ROW_TOTAL : 0, row,
+	int flags = 0;
+
+	if (rd->flags & COUNTS_TOTAL)
+		flags |= ROW_TOTAL;
+	if (rd->flags & COUNTS_FIELDS)
+		flags |= ROW_FIELDS;
+	return interrupts_parse(rd->line, rd->len, rd->ncols, flags, row,
 	    (rd->flags & COUNTS_EACH) ? rd->v : NULL);
 }
 

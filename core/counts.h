@@ -19,6 +19,7 @@ enum {
 	COUNTS_EACH = 2,	/* each count of a row, in v */
 	COUNTS_TOTAL = 4,	/* the sum of a row's counts */
 	COUNTS_QUIET = 8,	/* say nothing; return -errno */
+	COUNTS_FIELDS = 16,	/* with EACH: v only without irqrow.fields */
 };
 
 /* One pass; cpu and v are owned. */

@@ -321,7 +321,7 @@ split_words(const struct tail *t, struct irqrow *r)
  * instead). In 8-byte words a byte out of range may carry into the next
  * lane, but then it is caught itself.
  */
-#define FIELDW	11		/* " %10u" */
+#define FIELDW	INTERRUPTS_FIELDW
 #define NFIELDS	16		/* a block */
 #define BLOCKW	(NFIELDS * FIELDW)
 #define NFLUSH	28		/* blocks: 28 * 9 < 256 */
@@ -603,11 +603,117 @@ interrupts_irq(const char *line, unsigned int *irq)
 }
 
 /*
+ * Keys that order as counts do (interrupts_field_key()): below 10^8 the
+ * eight decimal places, a digit a byte, the first highest; from 10^8 on,
+ * 2^63 and the count.
+ */
+#define WIDE_KEY	(UINT64_C(1) << 63)
+#define WIDE_COUNT	100000000U
+
+uint64_t
+interrupts_count_key(uint32_t v)
+{
+	uint64_t key = 0;
+	int i;
+
+	if (v >= WIDE_COUNT)
+		return WIDE_KEY | v;
+	for (i = 0; i < 8; i++, v /= 10)
+		key |= (uint64_t)(v % 10) << 8 * i;
+	return key;
+}
+
+uint32_t
+interrupts_key_count(uint64_t key)
+{
+	uint32_t v = 0;
+	int i;
+
+	if (key & WIDE_KEY)
+		return (uint32_t)key;
+	for (i = 7; i >= 0; i--)
+		v = v * 10 + (key >> 8 * i & 0xff);
+	return v;
+}
+
+/* The key of a field whose count may be 10^8 or more. */
+uint64_t
+interrupts_wide_key(const char *field)
+{
+	unsigned long long v;
+
+	fixed_values(field, 1, &v);
+	return interrupts_count_key(v);
+}
+
+/* Bytes of lanes for ncols columns: one per byte of their fields. */
+size_t
+interrupts_lanes_size(unsigned int ncols)
+{
+	return (size_t)ncols * FIELDW;
+}
+
+/*
+ * Adds a row's ncols fields (irqrow.fields), each byte's low nibble into
+ * its lane; the lanes go into the sums before one can pass 255.
+ */
+void
+interrupts_colsums_add(struct colsums *cs, const char *fields)
+{
+	size_t i = 0, n = interrupts_lanes_size(cs->ncols);
+#ifdef __SSE2__
+	const __m128i c0f = _mm_set1_epi8(0x0f);
+	__m128i w, l;
+
+	for (; i + 16 <= n; i += 16) {
+		w = _mm_loadu_si128((const void *)(fields + i));
+		l = _mm_loadu_si128((const void *)(cs->lanes + i));
+		_mm_storeu_si128((void *)(cs->lanes + i),
+		    _mm_add_epi8(l, _mm_and_si128(w, c0f)));
+	}
+#else
+	uint64_t w, l;
+
+	for (; i + 8 <= n; i += 8) {
+		w = word(fields + i);
+		l = word(cs->lanes + i);
+		l += w & ONES * 0x0f;
+		memcpy(cs->lanes + i, &l, sizeof(l));
+	}
+#endif
+	for (; i < n; i++)
+		cs->lanes[i] += fields[i] & 0x0f;
+	if (++cs->rows == NFLUSH)
+		interrupts_colsums_flush(cs);
+}
+
+/* The lanes into the sums, each digit place at its value. */
+void
+interrupts_colsums_flush(struct colsums *cs)
+{
+	const unsigned char *f;
+	unsigned long long v;
+	unsigned int k, i;
+
+	if (cs->rows == 0)
+		return;
+	for (k = 0; k < cs->ncols; k++) {
+		f = cs->lanes + (size_t)k * FIELDW;
+		for (v = 0, i = 1; i < FIELDW; i++)
+			v = v * 10 + f[i];
+		cs->sums[k] += v;
+	}
+	memset(cs->lanes, 0, interrupts_lanes_size(cs->ncols));
+	cs->rows = 0;
+}
+
+/*
  * "%*d:", one " %10u" per online CPU, then the chip, hwirq, trigger,
  * flow and action names (see split_rest() and split_hwirq()). Rows whose
  * label is not a number (NMI:, LOC:) return -ENOENT. len is
  * strlen(line); the counts are summed with ROW_TOTAL only, and stored
- * in counts unless it is NULL.
+ * in counts unless it is NULL. Counts in the kernel's widths are also
+ * left as row->fields, and with ROW_FIELDS only there.
  */
 int
 interrupts_parse(const char *line, size_t len, unsigned int ncounts,
@@ -627,7 +733,8 @@ interrupts_parse(const char *line, size_t len, unsigned int ncounts,
 	p = colon + 1;
 	if (!(flags & ROW_BYTEWISE) &&
 	    fixed_counts(p, line + len, ncounts, &total)) {
-		if (counts != NULL)
+		row->fields = p;
+		if (counts != NULL && !(flags & ROW_FIELDS))
 			fixed_values(p, ncounts, counts);
 		p += (size_t)ncounts * FIELDW;
 		row->ncounts = ncounts;

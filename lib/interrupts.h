@@ -6,6 +6,8 @@
 #define IRQAFF_INTERRUPTS_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 /*
  * One numeric row; the pointers point into the line. chip and names are
@@ -25,12 +27,29 @@ struct irqrow {
 	size_t			 flowlen;
 	const char		*names;	/* action names, ", "-joined */
 	size_t			 nameslen;
+	/* the counts in the kernel's widths: ncounts fields, or NULL */
+	const char		*fields;
 };
+
+/* The width of each of the fields: " %10u" */
+#define INTERRUPTS_FIELDW	11
 
 /* interrupts_parse() flags */
 enum {
 	ROW_TOTAL	= 1,	/* sum the counts into total */
 	ROW_BYTEWISE	= 2,	/* read the counts a byte at a time (tests) */
+	ROW_FIELDS	= 4,	/* counts only for a row without fields */
+};
+
+/*
+ * Column sums over many rows, from their fields a digit place at a time:
+ * lanes has interrupts_lanes_size() bytes, zeroed, and sums ncols.
+ */
+struct colsums {
+	unsigned char		*lanes;
+	unsigned long long	*sums;
+	unsigned int		 ncols;
+	unsigned int		 rows;	/* in lanes, not yet in sums */
 };
 
 int	 interrupts_header(const char *, unsigned int *);
@@ -40,5 +59,45 @@ int	 interrupts_irq(const char *, unsigned int *);
 /* -ERANGE: a count wider than the kernel's unsigned int (irq is set) */
 int	 interrupts_parse(const char *, size_t, unsigned int, int,
 	    struct irqrow *, unsigned long long *);
+
+size_t	 interrupts_lanes_size(unsigned int);
+void	 interrupts_colsums_add(struct colsums *, const char *);
+void	 interrupts_colsums_flush(struct colsums *);
+
+/* Keys: see interrupts_field_key() */
+uint64_t interrupts_count_key(uint32_t);
+uint32_t interrupts_key_count(uint64_t);
+uint64_t interrupts_wide_key(const char *);
+
+/*
+ * A key that orders as the count in a field does, without reading the
+ * number: below 10^8 (two leading blanks) the digit of each of its eight
+ * places in a byte, the first highest; else 2^63 and the count.
+ */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline uint64_t
+interrupts_field_key(const char *field)
+{
+	uint64_t w;
+
+	if (field[1] != ' ' || field[2] != ' ')
+		return interrupts_wide_key(field);
+	memcpy(&w, field + 3, sizeof(w));
+	return __builtin_bswap64(w & 0x0f0f0f0f0f0f0f0fULL);
+}
+#else
+static inline uint64_t
+interrupts_field_key(const char *field)
+{
+	uint64_t w = 0;
+	int i;
+
+	if (field[1] != ' ' || field[2] != ' ')
+		return interrupts_wide_key(field);
+	for (i = 3; i < INTERRUPTS_FIELDW; i++)
+		w = w << 8 | (field[i] & 0x0f);
+	return w;
+}
+#endif
 
 #endif

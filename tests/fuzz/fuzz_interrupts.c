@@ -6,7 +6,9 @@
  * Every slice of a row lies within its line, in order, with no blank at
  * either end, and the total is the sum of the counts. The word-wise
  * reading of the counts gives exactly what the byte-wise one gives, with
- * or without ROW_TOTAL, and interrupts_irq() agrees on the label.
+ * or without ROW_TOTAL, and interrupts_irq() agrees on the label. Where
+ * it leaves the fields, each field's key is its count's and orders as
+ * the counts do, and column sums of the row added many times are exact.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -85,8 +87,12 @@ same_row(const char *line, unsigned int ncpus, struct irqrow *row,
 	memset(&old, 0, sizeof(old));
 	rc = interrupts_parse(line, len, ncpus, ROW_TOTAL | ROW_BYTEWISE,
 	    row, NULL);
-	if (interrupts_parse(line, len, ncpus, ROW_TOTAL, &fast, NULL) != rc ||
-	    memcmp(&fast, row, sizeof(fast)) != 0)
+	if (row->fields != NULL)
+		abort();
+	if (interrupts_parse(line, len, ncpus, ROW_TOTAL, &fast, NULL) != rc)
+		abort();
+	row->fields = fast.fields;
+	if (memcmp(&fast, row, sizeof(fast)) != 0)
 		abort();
 	if (interrupts_parse(line, len, ncpus, 0, &bare, NULL) != rc ||
 	    bare.total != 0)
@@ -104,6 +110,14 @@ same_row(const char *line, unsigned int ncpus, struct irqrow *row,
 		    slow) != 0 || memcmp(slow, counts, row->ncounts *
 		    sizeof(*slow)) != 0)
 			abort();
+		/* ROW_FIELDS: the counts only where there are no fields */
+		memset(slow, 0xa5, (ncpus + 1) * sizeof(*slow));
+		if (interrupts_parse(line, len, ncpus, ROW_FIELDS, &old,
+		    slow) != 0 || old.fields != row->fields ||
+		    (old.fields == NULL && memcmp(slow, counts, row->ncounts *
+		    sizeof(*slow)) != 0) ||
+		    (old.fields != NULL && slow[0] != 0xa5a5a5a5a5a5a5a5ULL))
+			abort();
 		free(slow);
 	}
 	rc2 = interrupts_irq(line, &irq);
@@ -111,6 +125,48 @@ same_row(const char *line, unsigned int ncpus, struct irqrow *row,
 	    rc2 != rc)
 		abort();
 	return rc;
+}
+
+/*
+ * The fields of a row its counts were read from: where the counts are,
+ * each field's key its count's, in the counts' order, and the row added
+ * times times to column sums (crossing flushes) times each count.
+ */
+static void
+check_fields(const char *line, const struct irqrow *row,
+    const unsigned long long *counts, unsigned int times)
+{
+	struct colsums cs = { 0 };
+	uint64_t key, prev = 0;
+	unsigned int k, i;
+
+	if (row->fields == NULL)
+		return;
+	if (row->fields < line || row->fields > row->chip ||
+	    row->fields[-1] != ':')
+		abort();
+	for (k = 0; k < row->ncounts; k++) {
+		key = interrupts_field_key(row->fields + k * INTERRUPTS_FIELDW);
+		if (key != interrupts_count_key(counts[k]) ||
+		    interrupts_key_count(key) != counts[k])
+			abort();
+		if (k > 0 && (prev < key) != (counts[k - 1] < counts[k]))
+			abort();
+		prev = key;
+	}
+	cs.ncols = row->ncounts;
+	cs.lanes = calloc(1, interrupts_lanes_size(cs.ncols) + 1);
+	cs.sums = calloc(cs.ncols + 1, sizeof(*cs.sums));
+	if (cs.lanes == NULL || cs.sums == NULL)
+		abort();
+	for (i = 0; i < times; i++)
+		interrupts_colsums_add(&cs, row->fields);
+	interrupts_colsums_flush(&cs);
+	for (k = 0; k < row->ncounts; k++)
+		if (cs.sums[k] != times * counts[k])
+			abort();
+	free(cs.lanes);
+	free(cs.sums);
 }
 
 static void
@@ -137,6 +193,7 @@ check_row(const char *line, unsigned int ncpus, unsigned long long *counts)
 	}
 	if (sum != row.total)
 		abort();
+	check_fields(line, &row, counts, 1 + row.irq % 61);
 	check_slice(line, len, row.chip, row.chiplen, false);
 	check_slice(line, len, row.hwirq, row.hwirqlen, true);
 	check_slice(line, len, row.type, row.typelen, true);
