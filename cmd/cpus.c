@@ -86,11 +86,12 @@ cpus_columns(FILE *fp)
 }
 
 /*
- * An IRQ among a CPU's busiest: its count, or its count in a sample (the
- * kernel's unsigned int either way); count 0 is no IRQ.
+ * An IRQ among a CPU's busiest: its count, or its count in a sample, as
+ * a key that orders as the count does (interrupts_field_key(): no number
+ * read for each of millions of counts); key 0 is no IRQ.
  */
 struct top {
-	uint32_t	 count;
+	uint64_t	 key;
 	unsigned int	 irq;
 };
 
@@ -116,7 +117,7 @@ struct cpus {
 	unsigned long long *total;	/* by CPU */
 	struct top	(*top)[NTOP];	/* by CPU */
 	/* during a pass, by column: no CPU lookup for each count */
-	unsigned long long *coltotal;
+	struct colsums	 colsums;
 	struct top	(*coltop)[NTOP];
 	bool		 wanttop;	/* TOP printed, and not by rate */
 	struct named	*names;		/* by IRQ */
@@ -157,15 +158,15 @@ has_column(const struct cpus *c, enum col col)
 
 /* Keeps the NTOP largest counts, the earlier IRQ first among equals. */
 static void
-top_add(struct top *t, uint32_t count, unsigned int irq)
+top_add(struct top *t, uint64_t key, unsigned int irq)
 {
 	size_t i;
 
-	if (count <= t[NTOP - 1].count)
+	if (key <= t[NTOP - 1].key)
 		return;
-	for (i = NTOP - 1; i > 0 && t[i - 1].count < count; i--)
+	for (i = NTOP - 1; i > 0 && t[i - 1].key < key; i--)
 		t[i] = t[i - 1];
-	t[i] = (struct top){ count, irq };
+	t[i] = (struct top){ key, irq };
 }
 
 static int
@@ -193,6 +194,17 @@ name_of(const struct cpus *c, unsigned int irq)
 	}
 	return lo < c->nnames && c->names[lo].irq == irq ?
 	    c->names[lo].name : NULL;
+}
+
+/* A row's fields into the TOP of each column. */
+static void
+add_tops(struct top (*top)[NTOP], const char *f, unsigned int n,
+    unsigned int irq)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++, f += INTERRUPTS_FIELDW)
+		top_add(top[k], interrupts_field_key(f), irq);
 }
 
 /*
@@ -241,16 +253,23 @@ add_row(struct cpus *c, const struct counts *rd, const struct irqrow *r,
 		    xstrndup(r->names, r->nameslen) };
 		c->nnames++;
 	}
-	for (k = 0; k < r->ncounts; k++)
-		c->coltotal[k] += v[k];
 	if (c->sm.on) {
+		for (k = 0; k < r->ncounts; k++)
+			c->colsums.sums[k] += v[k];
 		add_delta(c, rd, r);
 		load_cells_take(&c->cells, 1, rd, r, at);
-		return;
-	}
-	if (c->wanttop)
-		for (k = 0; k < r->ncounts; k++)
-			top_add(c->coltop[k], v[k], r->irq);
+	} else if (r->fields != NULL) {
+		/* the kernel's widths: no count read as a number */
+		interrupts_colsums_add(&c->colsums, r->fields);
+		if (c->wanttop)
+			add_tops(c->coltop, r->fields, r->ncounts, r->irq);
+	} else
+		for (k = 0; k < r->ncounts; k++) {
+			c->colsums.sums[k] += v[k];
+			if (c->wanttop)
+				top_add(c->coltop[k],
+				    interrupts_count_key(v[k]), r->irq);
+		}
 }
 
 /*
@@ -266,7 +285,8 @@ read_counts(struct cpus *c, bool first)
 	size_t at = 0;
 	int prc;
 
-	if (counts_open(&rd, c->m.nbits, COUNTS_CPUS | COUNTS_EACH) != 0)
+	if (counts_open(&rd, c->m.nbits, COUNTS_CPUS | COUNTS_EACH |
+	    (c->sm.on ? 0 : COUNTS_FIELDS)) != 0)
 		return -1;
 	for (k = 0; k < c->m.nbits; k++) {
 		c->rows[k].counted = rd.col[k] >= 0;
@@ -275,7 +295,8 @@ read_counts(struct cpus *c, bool first)
 		c->rows[k].rated = c->rows[k].counted && c->was.col != NULL &&
 		    c->was.col[k] >= 0;
 	}
-	memset(c->coltotal, 0, rd.ncols * sizeof(*c->coltotal));
+	c->colsums.ncols = rd.ncols;
+	memset(c->colsums.sums, 0, rd.ncols * sizeof(*c->colsums.sums));
 	memset(c->coltop, 0, rd.ncols * sizeof(*c->coltop));
 	c->last = -1;
 	if (c->keep)
@@ -290,9 +311,10 @@ read_counts(struct cpus *c, bool first)
 			    "is left out", procfs_path(PATH_PROC_INTERRUPTS),
 			    r.irq);
 	}
+	interrupts_colsums_flush(&c->colsums);
 	for (k = 0; k < c->m.nbits; k++)
 		if (rd.col[k] >= 0) {
-			c->total[k] = c->coltotal[rd.col[k]];
+			c->total[k] = c->colsums.sums[rd.col[k]];
 			memcpy(c->top[k], c->coltop[rd.col[k]], sizeof(*c->top));
 		}
 	if (counts_close(&rd) != 0)
@@ -396,7 +418,7 @@ cell(struct cpus *c, int cpu, enum col col, bool escape)
 			s = xasprintf("%.1f", r->delta / c->sm.elapsed);
 		break;
 	case C_TOP:
-		for (i = 0; i < NTOP && top[i].count > 0; i++) {
+		for (i = 0; i < NTOP && top[i].key > 0; i++) {
 			if ((name = (char *)name_of(c, top[i].irq)) == NULL)
 				name = "";
 			if (escape)
@@ -450,6 +472,7 @@ json_cell(struct cpus *c, int cpu, enum col col)
 {
 	const struct top *top = c->top[cpu];
 	const char *w[3], *name;
+	uint32_t count;
 	size_t i;
 	char *v;
 
@@ -463,16 +486,16 @@ json_cell(struct cpus *c, int cpu, enum col col)
 		putchar(']');
 	} else if (col == C_TOP) {
 		putchar('[');
-		for (i = 0; i < NTOP && top[i].count > 0; i++) {
+		for (i = 0; i < NTOP && top[i].key > 0; i++) {
 			printf("%s{\"irq\":%u,\"name\":", i ? "," : "",
 			    top[i].irq);
 			name = name_of(c, top[i].irq);
 			text_json_string(stdout, name != NULL ? name : "");
+			count = interrupts_key_count(top[i].key);
 			if (c->sm.on)
-				printf(",\"rate\":%.1f}",
-				    top[i].count / c->sm.elapsed);
+				printf(",\"rate\":%.1f}", count / c->sm.elapsed);
 			else
-				printf(",\"count\":%u}", top[i].count);
+				printf(",\"count\":%u}", count);
 		}
 		putchar(']');
 	} else {
@@ -577,7 +600,8 @@ sample(struct cpus *c)
 		for (i = 0; i < c->cells.n; i++) {
 			cl = &c->cells.v[i];
 			if (load_cell_delta(cl, &d))
-				top_add(c->top[cl->cpu], d, cl->irq);
+				top_add(c->top[cl->cpu],
+				    interrupts_count_key(d), cl->irq);
 		}
 		if (c->json)
 			print_json(c, c->sm.stamp);
@@ -601,7 +625,8 @@ cpus_free(struct cpus *c)
 	free(c->names);
 	free(c->total);
 	free(c->top);
-	free(c->coltotal);
+	free(c->colsums.sums);
+	free(c->colsums.lanes);
 	free(c->coltop);
 	select_free(&c->only);
 	load_cells_free(&c->cells);
@@ -646,7 +671,8 @@ cpus_main(int argc, char *argv[])
 	c.total = xcalloc(c.m.nbits, sizeof(*c.total));
 	c.keep = c.sm.on;
 	c.top = xcalloc(c.m.nbits, sizeof(*c.top));
-	c.coltotal = xcalloc(c.m.nbits, sizeof(*c.coltotal));
+	c.colsums.sums = xcalloc(c.m.nbits, sizeof(*c.colsums.sums));
+	c.colsums.lanes = xcalloc(1, interrupts_lanes_size(c.m.nbits));
 	c.coltop = xcalloc(c.m.nbits, sizeof(*c.coltop));
 	c.wanttop = !c.sm.on && has_column(&c, C_TOP);
 	if (count_irqs(&c) != 0 || (cli_sampling_begin(&c.sm),

@@ -63,6 +63,33 @@ irqs_on() {
 	assert_output "$(irqs_on | awk '{ printf "%2d %d\n", $1, $2 }')"
 }
 
+@test "TOTAL and TOP are exact over 40 rows: 10-digit counts, ties, 10^8, a row out of the kernel's widths" {
+	# more rows than the digit sums hold (28 nines), counts either side
+	# of 10^8, where TOP compares keys and not numbers, and the last row
+	# spaced by hand (read number by number) among the kernel's
+	make_root --cpus 4 --legacy 40
+	awk 'NR > 1 && $1 ~ /^[0-9]+:$/ {
+		r = $1 + 0
+		c[0] = 4294967295 - r; c[1] = 99999999; c[2] = r * 5000000
+		c[3] = r == 7 ? 100000000 : 99999999 - r
+		printf "%3d:", r
+		for (i = 0; i < 4; i++)
+			printf r == 39 ? " %.0f" : " %10.0f", c[i]
+		print substr($0, 49)
+		next
+	} { print }' "$ROOT/proc/interrupts" >"$BATS_TEST_TMPDIR/int"
+	cp "$BATS_TEST_TMPDIR/int" "$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff cpus -o cpu,total,top
+	assert_output 'CPU        TOTAL TOP
+  0 171798691020 timer(0) i8042(1) cascade(2)
+  1   3999999960 timer(0) i8042(1) cascade(2)
+  2   3900000000 irq39(39) irq38(38) irq37(37)
+  3   3999999188 parport0(7) timer(0) i8042(1)'
+	assert_equal "$stderr" ''
+	run --separate-stderr -0 irqaff cpus -J -o cpu,top 0,2
+	assert_output '{"cpus":[{"cpu":0,"top":[{"irq":0,"name":"timer","count":4294967295},{"irq":1,"name":"i8042","count":4294967294},{"irq":2,"name":"cascade","count":4294967293}]},{"cpu":2,"top":[{"irq":39,"name":"irq39","count":195000000},{"irq":38,"name":"irq38","count":190000000},{"irq":37,"name":"irq37","count":185000000}]}]}'
+}
+
 @test "cpus CPUS: only those rows; -J has numbers, lists and null" {
 	make_root --cpus 4 --offline 1 --irq 24=a --affinity 0 --idle 24
 	run --separate-stderr -0 irqaff cpus -J 0-1
