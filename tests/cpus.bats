@@ -90,6 +90,58 @@ irqs_on() {
 	assert_output '{"cpus":[{"cpu":0,"top":[{"irq":0,"name":"timer","count":4294967295},{"irq":1,"name":"i8042","count":4294967294},{"irq":2,"name":"cascade","count":4294967293}]},{"cpu":2,"top":[{"irq":39,"name":"irq39","count":195000000},{"irq":38,"name":"irq38","count":190000000},{"irq":37,"name":"irq37","count":185000000}]}]}'
 }
 
+# col_tops: "CPU IRQ..." for each column of proc/interrupts: the IRQs of
+# its three largest counts, the earlier row first among equals.
+col_tops() {
+	awk 'NR == 1 { for (i = 1; i <= NF; i++) cpu[i] = substr($i, 4); n = NF; next }
+		$1 ~ /^[0-9]+:$/ {
+			for (i = 1; i <= n; i++) {
+				v = $(i + 1) + 0
+				for (k = 3; k > 0 && v > c[i, k]; k--)
+					;
+				for (j = 3; j > k + 1; j--) {
+					c[i, j] = c[i, j - 1]; q[i, j] = q[i, j - 1]
+				}
+				if (k < 3) { c[i, k + 1] = v; q[i, k + 1] = $1 + 0 }
+			}
+		}
+		END {
+			for (i = 1; i <= n; i++) {
+				line = cpu[i]
+				for (k = 1; k <= 3 && c[i, k] > 0; k++)
+					line = line " " q[i, k]
+				print line
+			}
+		}' "$ROOT/proc/interrupts"
+}
+
+@test "TOTAL and TOP of every real dump are its columns' sums and largest counts" {
+	local f n=0 max
+	for f in "$BATS_TEST_DIRNAME"/fixtures/interrupts/*.txt; do
+		ROOT=$BATS_TEST_TMPDIR/dump$((n++))
+		mkdir -p "$ROOT/proc/irq" "$ROOT/sys/devices/system/cpu"
+		grep -v '^#' "$f" >"$ROOT/proc/interrupts"
+		max=$(head -1 "$ROOT/proc/interrupts" | grep -o 'CPU[0-9]*' |
+			sed 's/CPU//' | sort -n | tail -1)
+		echo "0-$max" >"$ROOT/sys/devices/system/cpu/possible"
+		echo "0-$max" >"$ROOT/sys/devices/system/cpu/online"
+		run --separate-stderr -0 irqaff --root "$ROOT" cpus -n -o cpu,total
+		assert_equal "$(printf '%s\n' "$output" | awk '{ print $1, $2 }')" \
+			"$(awk 'NR == 1 { for (i = 1; i <= NF; i++) cpu[i] = substr($i, 4); n = NF; next }
+				$1 ~ /^[0-9]+:$/ { for (i = 1; i <= n; i++) s[i] += $(i + 1) }
+				END { for (i = 1; i <= n; i++) printf "%d %.0f\n", cpu[i], s[i] }' \
+				"$ROOT/proc/interrupts")"
+		run --separate-stderr -0 irqaff --root "$ROOT" cpus -n -o cpu,top
+		assert_equal "$(printf '%s\n' "$output" | awk '{ printf "%s", $1
+			while (match($0, /\([0-9]+\)/)) {
+				printf " %s", substr($0, RSTART + 1, RLENGTH - 2)
+				$0 = substr($0, RSTART + RLENGTH)
+			}
+			print "" }')" "$(col_tops)"
+	done
+	((n >= 16))
+}
+
 @test "cpus CPUS: only those rows; -J has numbers, lists and null" {
 	make_root --cpus 4 --offline 1 --irq 24=a --affinity 0 --idle 24
 	run --separate-stderr -0 irqaff cpus -J 0-1
