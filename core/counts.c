@@ -143,6 +143,54 @@ counts_kept_begin(struct counts_kept *k, const struct counts *rd)
 	k->nbits = rd->nbits;
 	k->col = xcalloc(rd->nbits, sizeof(*k->col));
 	memcpy(k->col, rd->col, rd->nbits * sizeof(*k->col));
+	k->row = xcalloc(rd->ncols + 1, sizeof(*k->row));
+}
+
+/*
+ * A kept row is a byte saying how, then its counts: KEPT_DELTAS, each
+ * count less the one to its left (the first less 0) zigzagged into
+ * 7-bit groups, low first, the high bit set on all but the last; or,
+ * where that would take more room, KEPT_RAW, 4 bytes a count. Most counts
+ * are 0, or near their neighbours: a byte each.
+ */
+enum { KEPT_RAW, KEPT_DELTAS };
+
+/* What a row packed takes at the most. */
+#define PACKED_MAX(n)	(1 + 5 * (size_t)(n))
+
+static size_t
+pack_deltas(unsigned char *p, const unsigned long long *v, size_t n)
+{
+	unsigned char *q = p;
+	uint64_t z;
+	int64_t d;
+	size_t c;
+
+	for (c = 0; c < n; c++) {
+		d = (int64_t)v[c] - (int64_t)(c > 0 ? v[c - 1] : 0);
+		z = (uint64_t)d << 1 ^ (d < 0 ? UINT64_MAX : 0);
+		for (; z >= 0x80; z >>= 7)
+			*q++ = (unsigned char)(z | 0x80);
+		*q++ = (unsigned char)z;
+	}
+	return q - p;
+}
+
+static void
+unpack_deltas(const unsigned char *p, uint32_t *v, size_t n)
+{
+	uint64_t z;
+	uint32_t prev = 0;
+	size_t c;
+	int shift;
+
+	for (c = 0; c < n; c++) {
+		for (z = 0, shift = 0; *p & 0x80; shift += 7)
+			z |= (uint64_t)(*p++ & 0x7f) << shift;
+		z |= (uint64_t)*p++ << shift;
+		prev += (uint32_t)(z >> 1 ^ -(z & 1));
+		v[c] = prev;
+	}
 }
 
 /*
@@ -153,8 +201,9 @@ bool
 counts_keep(struct counts_kept *k, const struct counts *rd,
     const struct irqrow *row)
 {
-	uint32_t *v;
-	size_t c;
+	unsigned char *p;
+	uint32_t u;
+	size_t c, len;
 
 	if (k->n > 0 && k->irq[k->n - 1] >= row->irq)
 		return false;
@@ -162,21 +211,35 @@ counts_keep(struct counts_kept *k, const struct counts *rd,
 		k->cap = k->cap ? 2 * k->cap : 256;
 		k->irq = xreallocarray(k->irq, k->cap, sizeof(*k->irq));
 		k->len = xreallocarray(k->len, k->cap, sizeof(*k->len));
-		k->v = xreallocarray(k->v, k->cap, k->ncols * sizeof(*k->v));
+		k->at = xreallocarray(k->at, k->cap, sizeof(*k->at));
+	}
+	if (k->room - k->used < PACKED_MAX(row->ncounts)) {
+		k->room = 2 * k->room + PACKED_MAX(row->ncounts);
+		k->buf = xreallocarray(k->buf, k->room, 1);
 	}
 	k->irq[k->n] = row->irq;
 	k->len[k->n] = row->ncounts;
-	v = k->v + k->n++ * k->ncols;
-	for (c = 0; c < k->ncols; c++)
-		v[c] = c < row->ncounts ? (uint32_t)rd->v[c] : 0;
+	k->at[k->n++] = k->used;
+	p = k->buf + k->used;
+	len = pack_deltas(p + 1, rd->v, row->ncounts);
+	if (len <= 4 * (size_t)row->ncounts)
+		*p = KEPT_DELTAS;
+	else {
+		*p = KEPT_RAW;
+		for (c = 0, len = 0; c < row->ncounts; c++, len += sizeof(u)) {
+			u = (uint32_t)rd->v[c];
+			memcpy(p + 1 + len, &u, sizeof(u));
+		}
+	}
+	k->used += 1 + len;
 	return true;
 }
 
 /* The kept row of irq, if the kept pass had one. */
 bool
-counts_kept_row(const struct counts_kept *k, unsigned int irq,
-    struct kept_row *r)
+counts_kept_row(struct counts_kept *k, unsigned int irq, struct kept_row *r)
 {
+	const unsigned char *p;
 	size_t lo = 0, hi = k->n, mid;
 
 	while (lo < hi) {
@@ -188,7 +251,12 @@ counts_kept_row(const struct counts_kept *k, unsigned int irq,
 	}
 	if (lo == k->n || k->irq[lo] != irq)
 		return false;
-	r->v = k->v + lo * k->ncols;
+	p = k->buf + k->at[lo];
+	if (*p == KEPT_DELTAS)
+		unpack_deltas(p + 1, k->row, k->len[lo]);
+	else
+		memcpy(k->row, p + 1, k->len[lo] * sizeof(*k->row));
+	r->v = k->row;
 	r->len = k->len[lo];
 	return true;
 }
@@ -229,7 +297,9 @@ counts_kept_free(struct counts_kept *k)
 {
 	free(k->irq);
 	free(k->len);
-	free(k->v);
+	free(k->at);
+	free(k->buf);
+	free(k->row);
 	free(k->col);
 	memset(k, 0, sizeof(*k));
 }

@@ -36,14 +36,17 @@ struct counts {
 };
 
 /*
- * The counts of one pass kept for the next, by row (ascending IRQs) and
- * column, as the kernel keeps them: an unsigned int per CPU.
+ * The counts of one pass kept for the next, by row (ascending IRQs), each
+ * row packed (counts_keep()): 4 bytes a count at most, 1 for a count
+ * that is its left neighbour's, give or take 63.
  */
 struct counts_kept {
 	unsigned int	*irq;
 	unsigned int	*len;		/* the counts each row had */
-	uint32_t	*v;		/* n rows of ncols */
-	size_t		 n, cap;
+	size_t		*at;		/* where each row starts in buf */
+	unsigned char	*buf;
+	size_t		 n, cap, used, room;
+	uint32_t	*row;		/* the row counts_kept_row() unpacked */
 	unsigned int	 ncols, nbits;
 	int		*col;		/* by CPU: its column, or -1 */
 };
@@ -57,13 +60,16 @@ void		 counts_kept_begin(struct counts_kept *,
 		    const struct counts *);
 bool		 counts_keep(struct counts_kept *, const struct counts *,
 		    const struct irqrow *);
-/* A kept row: its counts by column, and how many it had. */
+/*
+ * A kept row: its counts by column (until the next counts_kept_row()),
+ * and how many it had.
+ */
 struct kept_row {
 	const uint32_t	*v;
 	unsigned int	 len;
 };
 
-bool		 counts_kept_row(const struct counts_kept *, unsigned int,
+bool		 counts_kept_row(struct counts_kept *, unsigned int,
 		    struct kept_row *);
 /* counts_diff() and counts_delta() */
 enum {

@@ -329,6 +329,55 @@ EOF2
 	assert_output '[{"cpu":3,"rate":null}]'
 }
 
+@test "cpus -i and show -i: rates exact whether the first read's rows are kept packed or 4 bytes a count" {
+	# the first read is kept a byte a count where counts are near their
+	# left neighbours (25), in several bytes where they are farther,
+	# either way (26; 27 and 28 by 2^32 - 1), and 4 bytes a count where
+	# packing would take more (24); the counts changed are in each, three
+	# wrapping at 2^32
+	make_root --cpus 8 --irq 24=a --affinity 0 --irq 25=b --affinity 1 \
+		--irq 26=c --affinity 2 --irq 27=d --affinity 3 \
+		--irq 28=e --affinity 4
+	local c v=(1000 900 100000 5 70000 0 128 64)
+	for c in {1..8}; do
+		add_count 24 "$c" "=$(((c % 2) ? 0 : 4294967295))" 25 "$c" =7 \
+			26 "$c" "=${v[c - 1]}" 27 "$c" "=$((c == 8 ? 4294967295 : 0))" \
+			28 "$c" "=$((c == 1 ? 4294967295 : 0))"
+	done
+	irqaff cpus -n -o cpu,rate -i 1 >"$BATS_TEST_TMPDIR/cpus" &
+	irqaff show -n -o irq,rate -i 1 >"$BATS_TEST_TMPDIR/show" &
+	sleep 0.5
+	add_count 24 2 1000 25 3 2000 26 5 3000 26 8 400 27 8 500 28 1 600
+	wait
+	run cat "$BATS_TEST_TMPDIR/cpus"
+	assert_equal "${#lines[@]}" 8
+	[[ ${lines[1]} =~ ^\ *1\ +([0-9.]+)$ ]]
+	within_5 "${BASH_REMATCH[1]}" 1000
+	[[ ${lines[2]} =~ ^\ *2\ +([0-9.]+)$ ]]
+	within_5 "${BASH_REMATCH[1]}" 2000
+	[[ ${lines[4]} =~ ^\ *4\ +([0-9.]+)$ ]]
+	within_5 "${BASH_REMATCH[1]}" 3000
+	[[ ${lines[7]} =~ ^\ *7\ +([0-9.]+)$ ]]
+	within_5 "${BASH_REMATCH[1]}" 900
+	[[ ${lines[0]} =~ ^\ *0\ +([0-9.]+)$ ]]
+	within_5 "${BASH_REMATCH[1]}" 600
+	for c in 3 5 6; do
+		[[ ${lines[c]} =~ ^\ *$c\ +0\.0$ ]]
+	done
+	run cat "$BATS_TEST_TMPDIR/show"
+	assert_equal "${#lines[@]}" 5
+	[[ ${lines[0]} =~ ^24\ +([0-9.]+)$ ]]
+	within_5 "${BASH_REMATCH[1]}" 1000
+	[[ ${lines[1]} =~ ^25\ +([0-9.]+)$ ]]
+	within_5 "${BASH_REMATCH[1]}" 2000
+	[[ ${lines[2]} =~ ^26\ +([0-9.]+)$ ]]
+	within_5 "${BASH_REMATCH[1]}" 3400
+	[[ ${lines[3]} =~ ^27\ +([0-9.]+)$ ]]
+	within_5 "${BASH_REMATCH[1]}" 500
+	[[ ${lines[4]} =~ ^28\ +([0-9.]+)$ ]]
+	within_5 "${BASH_REMATCH[1]}" 600
+}
+
 @test "cpus -i takes decimal seconds: 0.05, .05 and 0.050 alike" {
 	make_root --cpus 2 --irq 24=a
 	local arg
