@@ -602,12 +602,7 @@ interrupts_irq(const char *line, unsigned int *irq)
 	return label(line, irq, &colon);
 }
 
-/*
- * Keys that order as counts do (interrupts_field_key()): below 10^8 the
- * eight decimal places, a digit a byte, the first highest; from 10^8 on,
- * 2^63 and the count.
- */
-#define WIDE_KEY	(UINT64_C(1) << 63)
+/* Keys that order as counts do: interrupts_field_key(). */
 #define WIDE_COUNT	100000000U
 
 uint64_t
@@ -616,11 +611,14 @@ interrupts_count_key(uint32_t v)
 	uint64_t key = 0;
 	int i;
 
-	if (v >= WIDE_COUNT)
-		return WIDE_KEY | v;
-	for (i = 0; i < 8; i++, v /= 10)
-		key |= (uint64_t)(v % 10) << 8 * i;
-	return key;
+	if (v < WIDE_COUNT) {
+		for (i = 0; i < 8; i++, v /= 10)
+			key |= (uint64_t)(v % 10) << 8 * i;
+		return key;
+	}
+	for (i = 0; i < 10; i++, v /= 10)
+		key |= (uint64_t)(v % 10) << 4 * i;
+	return INTERRUPTS_WIDE_KEY | key;
 }
 
 uint32_t
@@ -629,21 +627,14 @@ interrupts_key_count(uint64_t key)
 	uint32_t v = 0;
 	int i;
 
-	if (key & WIDE_KEY)
-		return (uint32_t)key;
-	for (i = 7; i >= 0; i--)
-		v = v * 10 + (key >> 8 * i & 0xff);
+	if (!(key & INTERRUPTS_WIDE_KEY)) {
+		for (i = 7; i >= 0; i--)
+			v = v * 10 + (key >> 8 * i & 0xff);
+		return v;
+	}
+	for (i = 9; i >= 0; i--)
+		v = v * 10 + (key >> 4 * i & 0xf);
 	return v;
-}
-
-/* The key of a field whose count may be 10^8 or more. */
-uint64_t
-interrupts_wide_key(const char *field)
-{
-	unsigned long long v;
-
-	fixed_values(field, 1, &v);
-	return interrupts_count_key(v);
 }
 
 /* Bytes of lanes for ncols columns: one per byte of their fields. */

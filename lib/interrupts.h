@@ -65,39 +65,53 @@ void	 interrupts_colsums_add(struct colsums *, const char *);
 void	 interrupts_colsums_flush(struct colsums *);
 
 /* Keys: see interrupts_field_key() */
+#define INTERRUPTS_WIDE_KEY	(UINT64_C(1) << 63)
+
 uint64_t interrupts_count_key(uint32_t);
 uint32_t interrupts_key_count(uint64_t);
-uint64_t interrupts_wide_key(const char *);
 
-/*
- * A key that orders as the count in a field does, without reading the
- * number: below 10^8 (two leading blanks) the digit of each of its eight
- * places in a byte, the first highest; else 2^63 and the count.
- */
+/* The last eight digits of a field, a byte each, the first highest. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 static inline uint64_t
-interrupts_field_key(const char *field)
+interrupts_low_digits(const char *field)
 {
 	uint64_t w;
 
-	if (field[1] != ' ' || field[2] != ' ')
-		return interrupts_wide_key(field);
 	memcpy(&w, field + 3, sizeof(w));
 	return __builtin_bswap64(w & 0x0f0f0f0f0f0f0f0fULL);
 }
 #else
 static inline uint64_t
-interrupts_field_key(const char *field)
+interrupts_low_digits(const char *field)
 {
 	uint64_t w = 0;
 	int i;
 
-	if (field[1] != ' ' || field[2] != ' ')
-		return interrupts_wide_key(field);
 	for (i = 3; i < INTERRUPTS_FIELDW; i++)
 		w = w << 8 | (field[i] & 0x0f);
 	return w;
 }
 #endif
+
+/*
+ * A key that orders as the count in a field does, without reading the
+ * number: below 10^8 its last eight digits a byte each, the first
+ * highest; from 10^8 on, 2^63 and all ten digits a nibble each.
+ */
+static inline uint64_t
+interrupts_field_key(const char *field)
+{
+	uint64_t w = interrupts_low_digits(field), hi;
+
+	if (field[1] == ' ' && field[2] == ' ')
+		return w;
+	/* "00" too: a file made by hand may pad with zeros */
+	if ((hi = (uint64_t)(field[1] & 0x0f) << 4 | (field[2] & 0x0f)) == 0)
+		return w;
+	w = (w | w >> 4) & 0x00ff00ff00ff00ffULL;
+	w = (w | w >> 8) & 0x0000ffff0000ffffULL;
+	w = (w | w >> 16) & 0xffffffffULL;
+	return INTERRUPTS_WIDE_KEY | hi << 32 | w;
+}
 
 #endif
