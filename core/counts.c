@@ -158,6 +158,10 @@ enum { KEPT_RAW, KEPT_DELTAS };
 /* What a row packed takes at the most. */
 #define PACKED_MAX(n)	(1 + 5 * (size_t)(n))
 
+/*
+ * The bytes n counts packed take, or 0 as soon as those so far take more
+ * than 4 bytes each and 16 over: a row of counts far apart is seen early.
+ */
 static size_t
 pack_deltas(unsigned char *p, const unsigned long long *v, size_t n)
 {
@@ -172,6 +176,8 @@ pack_deltas(unsigned char *p, const unsigned long long *v, size_t n)
 		for (; z >= 0x80; z >>= 7)
 			*q++ = (unsigned char)(z | 0x80);
 		*q++ = (unsigned char)z;
+		if ((size_t)(q - p) > 4 * (c + 1) + 16)
+			return 0;
 	}
 	return q - p;
 }
@@ -221,8 +227,8 @@ counts_keep(struct counts_kept *k, const struct counts *rd,
 	k->len[k->n] = row->ncounts;
 	k->at[k->n++] = k->used;
 	p = k->buf + k->used;
-	len = pack_deltas(p + 1, rd->v, row->ncounts);
-	if (len <= 4 * (size_t)row->ncounts)
+	if ((len = pack_deltas(p + 1, rd->v, row->ncounts)) > 0 &&
+	    len <= 4 * (size_t)row->ncounts)
 		*p = KEPT_DELTAS;
 	else {
 		*p = KEPT_RAW;
