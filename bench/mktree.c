@@ -1,5 +1,5 @@
 /*
- * mktree [-CS] DIR CPUS IRQS: a large fake /proc and /sys tree in the layout
+ * mktree [-CRS] DIR CPUS IRQS: a large fake /proc and /sys tree in the layout
  * of tests/test_helper/tree.bash, fast enough for 8192 CPUs and 4096 IRQs.
  *
  * The tree is what
@@ -17,7 +17,10 @@
  *
  * -C leaves out the cpuN directories (online, topology/): at 8192 CPUs
  * they are 90000 files, which show and set never read. -S leaves out
- * sys/kernel/irq, as make_root --no-sysirq.
+ * sys/kernel/irq, as make_root --no-sysirq. -R gives proc/interrupts
+ * random 32-bit counts (a fixed seed) instead of (IRQ + 1) * 10000 + CPU:
+ * far from their neighbours and most of them 10^8 or more, the dearest
+ * counts for cpus and for -i to keep; per_cpu_count keeps the formula.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -55,7 +58,7 @@ static unsigned int ncpus, nnodes, nsockets, nthreads, ncores;
 static struct irq *irqs;
 static size_t nirqs;
 static unsigned int nicq, nicfirst[NNICS], nnics;
-static int nocpudirs, nosysirq;
+static int nocpudirs, nosysirq, randomcounts;
 
 static void
 die(const char *what)
@@ -474,6 +477,18 @@ irq_tail(FILE *fp, const struct irq *q, unsigned int prec)
 	fprintf(fp, "  %s\n", q->name);
 }
 
+/* xorshift64 from a fixed seed: the same tree every time. */
+static unsigned long long
+random32(void)
+{
+	static unsigned long long x = 0x9e3779b97f4a7c15ULL;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return x & 0xffffffff;
+}
+
 static void
 write_interrupts(void)
 {
@@ -494,7 +509,7 @@ write_interrupts(void)
 	for (i = 0; i < nirqs; i++) {
 		fprintf(fp, "%*u: ", (int)prec, irqs[i].num);
 		for (c = 0, p = row; c < ncpus; c++)
-			p += sprintf(p, "%10llu ",
+			p += sprintf(p, "%10llu ", randomcounts ? random32() :
 			    (irqs[i].num + 1ULL) * 10000 + c);
 		fwrite(row, 1, p - row, fp);
 		irq_tail(fp, &irqs[i], prec);
@@ -632,7 +647,7 @@ number(const char *s, unsigned int min, unsigned int max)
 static int
 usage(void)
 {
-	fprintf(stderr, "usage: mktree [-CS] DIR CPUS IRQS\n");
+	fprintf(stderr, "usage: mktree [-CRS] DIR CPUS IRQS\n");
 	return 2;
 }
 
@@ -641,9 +656,11 @@ main(int argc, char *argv[])
 {
 	int ch;
 
-	while ((ch = getopt(argc, argv, "CS")) != -1) {
+	while ((ch = getopt(argc, argv, "CRS")) != -1) {
 		if (ch == 'C')
 			nocpudirs = 1;
+		else if (ch == 'R')
+			randomcounts = 1;
 		else if (ch == 'S')
 			nosysirq = 1;
 		else

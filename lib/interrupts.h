@@ -70,23 +70,29 @@ void	 interrupts_colsums_flush(struct colsums *);
 uint64_t interrupts_count_key(uint32_t);
 uint32_t interrupts_key_count(uint64_t);
 
-/* The last eight digits of a field, a byte each, the first highest. */
+/*
+ * The ten digits of a field: the first two as a byte each in the low
+ * nibbles of *hi, the last eight a byte each, the first highest.
+ */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 static inline uint64_t
-interrupts_low_digits(const char *field)
+interrupts_digits(const char *field, uint16_t *hi)
 {
 	uint64_t w;
 
+	memcpy(hi, field + 1, sizeof(*hi));
+	*hi = __builtin_bswap16(*hi & 0x0f0f);
 	memcpy(&w, field + 3, sizeof(w));
 	return __builtin_bswap64(w & 0x0f0f0f0f0f0f0f0fULL);
 }
 #else
 static inline uint64_t
-interrupts_low_digits(const char *field)
+interrupts_digits(const char *field, uint16_t *hi)
 {
 	uint64_t w = 0;
 	int i;
 
+	*hi = (field[1] & 0x0f) << 8 | (field[2] & 0x0f);
 	for (i = 3; i < INTERRUPTS_FIELDW; i++)
 		w = w << 8 | (field[i] & 0x0f);
 	return w;
@@ -96,22 +102,22 @@ interrupts_low_digits(const char *field)
 /*
  * A key that orders as the count in a field does, without reading the
  * number: below 10^8 its last eight digits a byte each, the first
- * highest; from 10^8 on, 2^63 and all ten digits a nibble each.
+ * highest; from 10^8 on, 2^63 and all ten digits a nibble each. Blanks
+ * and zeros in front read alike.
  */
 static inline uint64_t
 interrupts_field_key(const char *field)
 {
-	uint64_t w = interrupts_low_digits(field), hi;
+	uint16_t hi;
+	uint64_t w = interrupts_digits(field, &hi);
 
-	if (field[1] == ' ' && field[2] == ' ')
-		return w;
-	/* "00" too: a file made by hand may pad with zeros */
-	if ((hi = (uint64_t)(field[1] & 0x0f) << 4 | (field[2] & 0x0f)) == 0)
+	if (hi == 0)
 		return w;
 	w = (w | w >> 4) & 0x00ff00ff00ff00ffULL;
 	w = (w | w >> 8) & 0x0000ffff0000ffffULL;
 	w = (w | w >> 16) & 0xffffffffULL;
-	return INTERRUPTS_WIDE_KEY | hi << 32 | w;
+	return INTERRUPTS_WIDE_KEY | (uint64_t)(hi >> 4 | (hi & 0x0f)) << 32 |
+	    w;
 }
 
 #endif
