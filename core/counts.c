@@ -139,7 +139,6 @@ void
 counts_kept_begin(struct counts_kept *k, const struct counts *rd)
 {
 	counts_kept_free(k);
-	k->ncols = rd->ncols;
 	k->nbits = rd->nbits;
 	k->col = xcalloc(rd->nbits, sizeof(*k->col));
 	memcpy(k->col, rd->col, rd->nbits * sizeof(*k->col));

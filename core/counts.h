@@ -47,7 +47,7 @@ struct counts_kept {
 	unsigned char	*buf;
 	size_t		 n, cap, used, room;
 	uint32_t	*row;		/* the row counts_kept_row() unpacked */
-	unsigned int	 ncols, nbits;
+	unsigned int	 nbits;
 	int		*col;		/* by CPU: its column, or -1 */
 };
 

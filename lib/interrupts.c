@@ -341,6 +341,18 @@ too_big(const char *p, size_t n)
 	return false;
 }
 
+/* A field's lanes (sums of its bytes' low nibbles) at their place values. */
+static unsigned long long
+place_values(const unsigned char *f)
+{
+	unsigned long long v = 0;
+	size_t i;
+
+	for (i = 1; i < FIELDW; i++)
+		v = v * 10 + f[i];
+	return v;
+}
+
 /*
  * The sums of nblocks blocks from p, one per byte of a block, into
  * *total at their place values. A separator's must be 0, and a count
@@ -351,17 +363,14 @@ add_lanes(const unsigned char sums[BLOCKW], const char *p, size_t nblocks,
     unsigned long long *total)
 {
 	const unsigned char *f;
-	unsigned long long sum = 0, v;
+	unsigned long long sum = 0;
 	int tenth = 0;
-	size_t i;
 
 	for (f = sums; f < sums + BLOCKW; f += FIELDW) {
 		if (f[0] != 0)
 			return false;
 		tenth |= f[1];
-		for (v = 0, i = 1; i < FIELDW; i++)
-			v = v * 10 + f[i];
-		sum += v;
+		sum += place_values(f);
 	}
 	if (tenth != 0 && too_big(p, nblocks * NFIELDS))
 		return false;
@@ -682,18 +691,12 @@ interrupts_colsums_add(struct colsums *cs, const char *fields)
 void
 interrupts_colsums_flush(struct colsums *cs)
 {
-	const unsigned char *f;
-	unsigned long long v;
-	unsigned int k, i;
+	unsigned int k;
 
 	if (cs->rows == 0)
 		return;
-	for (k = 0; k < cs->ncols; k++) {
-		f = cs->lanes + (size_t)k * FIELDW;
-		for (v = 0, i = 1; i < FIELDW; i++)
-			v = v * 10 + f[i];
-		cs->sums[k] += v;
-	}
+	for (k = 0; k < cs->ncols; k++)
+		cs->sums[k] += place_values(cs->lanes + (size_t)k * FIELDW);
 	memset(cs->lanes, 0, interrupts_lanes_size(cs->ncols));
 	cs->rows = 0;
 }
