@@ -4,10 +4,14 @@
  * (core/apply.c); here are the notes after them, the exit status and the
  * JSON object of -J (JSON RESULTS in irqaff(8)).
  */
+#include <err.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cmd/cli.h"
 #include "cmd/result.h"
+#include "core/xalloc.h"
 #include "lib/text.h"
 
 /*
@@ -144,4 +148,54 @@ result_queues(const struct tally *tq, const struct qname *q, size_t n)
 			printf(",\"unchanged\":%zu", tq->unchanged);
 	}
 	putchar('}');
+}
+
+/*
+ * An IRQ a plan leaves out because user space cannot move it, by
+ * machine_irq_movable()'s answer: managed by the kernel, or not movable.
+ */
+void
+result_leftout_add(struct leftout *lo, unsigned int irq, bool managed)
+{
+	if (lo->n == lo->cap) {
+		lo->cap = lo->cap ? 2 * lo->cap : 16;
+		lo->irq = xreallocarray(lo->irq, lo->cap, sizeof(*lo->irq));
+		lo->why = xreallocarray(lo->why, lo->cap, sizeof(*lo->why));
+	}
+	lo->irq[lo->n] = irq;
+	lo->why[lo->n++] = managed ? APPLY_MANAGED : APPLY_UNMOVABLE;
+	lo->managed += managed;
+}
+
+/* One note for each kind: "note: 2 kernel-managed IRQs left out ..." */
+void
+result_leftout_note(const struct leftout *lo)
+{
+	size_t other = lo->n - lo->managed;
+
+	if (lo->managed > 0)
+		warnx("note: %zu kernel-managed IRQ%s left out of the plan",
+		    lo->managed, lo->managed == 1 ? "" : "s");
+	if (other > 0)
+		warnx("note: %zu IRQ%s that user space cannot move left out "
+		    "of the plan", other, other == 1 ? "" : "s");
+}
+
+/* With -J, each in the result's "managed" or "unmovable". */
+void
+result_leftout_tally(const struct leftout *lo, struct tally *tl, int flags)
+{
+	size_t i;
+
+	for (i = 0; (flags & APPLY_JSON) && i < lo->n; i++)
+		apply_tally_add(tl, flags, lo->irq[i], lo->why[i], NULL, NULL,
+		    0, NULL);
+}
+
+void
+result_leftout_free(struct leftout *lo)
+{
+	free(lo->irq);
+	free(lo->why);
+	memset(lo, 0, sizeof(*lo));
 }

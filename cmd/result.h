@@ -7,6 +7,7 @@
 #define IRQAFF_RESULT_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/apply.h"
@@ -23,6 +24,13 @@ struct qname {
 	char		 queue[32];
 };
 
+/* The IRQs a plan leaves out, user space unable to move them. */
+struct leftout {
+	unsigned int		*irq;
+	enum apply_result	*why;
+	size_t			 n, cap, managed;
+};
+
 int	 result_option(int, int *);
 void	 result_start(int);
 int	 result_status(const struct tally *, const struct tally *, int);
@@ -30,5 +38,9 @@ void	 result_json(struct tally *, int, void (*)(void *), void *);
 int	 result_print(struct tally *, const struct tally *, int,
 	    void (*)(void *), void *);
 void	 result_queues(const struct tally *, const struct qname *, size_t);
+void	 result_leftout_add(struct leftout *, unsigned int, bool);
+void	 result_leftout_note(const struct leftout *);
+void	 result_leftout_tally(const struct leftout *, struct tally *, int);
+void	 result_leftout_free(struct leftout *);
 
 #endif

@@ -318,31 +318,6 @@ pool_json(FILE *fp, const struct pool *p)
 	putc('}', fp);
 }
 
-/*
- * The IRQs, then the XPS of each queue whose IRQ is where the plan puts
- * it (a queue of an IRQ that failed is left alone, and every queue once
- * the IRQs had to stop). The queues are counted in tq.
- */
-static void
-apply_plan(struct machine *m, const struct change *c, size_t k,
-    struct xq *xq, size_t nx, int flags, struct tally *tl, struct tally *tq)
-{
-	enum apply_result *r;
-	size_t i;
-
-	r = xcalloc(k, sizeof(*r));
-	for (i = 0; i < k; i++) {
-		r[i] = APPLY_FAILED;
-		if (tl->stop)
-			apply_tally_skip(tl, flags, c[i].irq, c[i].want);
-		else
-			r[i] = apply_irq(m, c[i].irq, c[i].want, flags, tl);
-	}
-	if (!tl->stop)
-		xpsfollow_apply(m, c, r, xq, nx, flags, tq);
-	free(r);
-}
-
 static void
 print_plan(const struct change *c, size_t n, const struct xq *xq, size_t nx)
 {
@@ -432,55 +407,6 @@ spread_cpus(struct spread *sp)
 	return EXIT_OK;
 }
 
-/*
- * Where a selected IRQ goes in the round robin. On an interface whose
- * rx and tx queues have IRQs apart (netqueue_ifirqs(): virtio_net, e1000e,
- * vmxnet3, split vectors), rx-N's and tx-N's IRQs are one pair, kept on
- * one CPU as virtnet_set_affinity() keeps them, and its IRQs that serve
- * no queue (virtioN-config, a link or event vector) are control IRQs.
- */
-struct role {
-	long		 pair;		/* interface * 65536 + N; -1: none */
-	bool		 control;
-};
-
-static struct role *
-queue_roles(const struct irqs *irqs)
-{
-	struct role *ro;
-	struct nqirq *v;
-	char **names, *dev;
-	size_t nn, n, i, j, idx;
-	bool split;
-
-	ro = xcalloc(irqs->n, sizeof(*ro));
-	for (i = 0; i < irqs->n; i++)
-		ro[i].pair = -1;
-	if (procfs_dir(PATH_SYS_NET, false, &names, &nn) != 0)
-		return ro;
-	for (i = 0; i < nn; i++) {
-		dev = netqueue_ifdevice(names[i]);
-		netqueue_ifirqs(names[i], dev, &v, &n);
-		free(dev);
-		for (j = 0, split = false; j < n; j++)
-			split |= v[j].serve == QS_RX || v[j].serve == QS_TX;
-		for (j = 0; split && j < n; j++) {
-			if (!select_find(irqs, v[j].irq, &idx) ||
-			    ro[idx].pair >= 0 || ro[idx].control)
-				continue;
-			if (v[j].serve == QS_NONE)
-				ro[idx].control = true;
-			else if (v[j].serve != QS_COMBINED)
-				ro[idx].pair = (long)i * (QUEUENAME_MAX + 1) +
-				    v[j].n;
-		}
-		free(v);
-	}
-	if (nn > 0)
-		procfs_dir_free(names, nn);
-	return ro;
-}
-
 /* "note: irq 34 virtio0-config serves no queue; left where it is" */
 static void
 control_note(unsigned int irq)
@@ -517,7 +443,7 @@ xps_member(void *arg)
 
 /*
  * One CPU per IRQ in spreading order, round robin, or per queue pair
- * (queue_roles()); the sets are owned. IRQs the kernel manages (debugfs
+ * (netqueue_roles()); the sets are owned. IRQs the kernel manages (debugfs
  * says so) and control IRQs are left out of the plan.
  * With -J -n, what would change is read as a dry run reads it.
  */
@@ -531,10 +457,9 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	struct change *c;
 	struct cpuset **sets;
 	struct cpuslot *order;
-	struct role *ro;
-	unsigned int *left;		/* the IRQs user space cannot move */
-	enum apply_result *why;		/* managed or unmovable */
-	size_t i, j, k, s, n, nx = 0, nleft = 0, managed = 0, *slot;
+	struct qrole *ro;
+	struct leftout lo = { 0 };
+	size_t i, j, k, s, n, nx = 0, *slot;
 	enum movable mv;
 	int status = EXIT_OK, json = sp->flags & APPLY_JSON;
 	bool queues = false;
@@ -543,17 +468,13 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	c = xcalloc(irqs->n, sizeof(*c));
 	sets = xcalloc(irqs->n, sizeof(*sets));
 	slot = xcalloc(irqs->n, sizeof(*slot));
-	left = xcalloc(irqs->n, sizeof(*left));
-	why = xcalloc(irqs->n, sizeof(*why));
-	ro = queue_roles(irqs);
+	ro = netqueue_roles(irqs);
 	for (i = 0; i < irqs->n; i++)
 		queues |= ro[i].pair >= 0;
 	for (i = k = s = 0; i < irqs->n; i++) {
 		if ((mv = machine_irq_movable(irqs->v[i])) >= MOVABLE_MANAGED) {
-			managed += mv == MOVABLE_MANAGED;
-			why[nleft] = mv == MOVABLE_MANAGED ? APPLY_MANAGED :
-			    APPLY_UNMOVABLE;
-			left[nleft++] = irqs->v[i];
+			result_leftout_add(&lo, irqs->v[i],
+			    mv == MOVABLE_MANAGED);
 			continue;
 		}
 		/* a control IRQ, unless it is all there is to spread */
@@ -574,13 +495,8 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 		}
 		c[k++] = (struct change){ irqs->v[i], sets[slot[i]], false };
 	}
-	if (managed > 0 && !sp->quiet)
-		warnx("note: %zu kernel-managed IRQ%s left out of the plan",
-		    managed, managed == 1 ? "" : "s");
-	if (nleft > managed && !sp->quiet)
-		warnx("note: %zu IRQ%s that user space cannot move left out "
-		    "of the plan", nleft - managed, nleft - managed == 1 ?
-		    "" : "s");
+	if (!sp->quiet)
+		result_leftout_note(&lo);
 	if (sp->xps && xpsfollow_plan(&sp->m, "spread", c, k, &xq, &nx) != 0) {
 		status = EXIT_FAIL;
 		goto out;
@@ -588,18 +504,16 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	if (sp->dryrun && !json)
 		print_plan(c, k, xq, nx);
 	if (sp->dryrun && json)
-		apply_plan(&sp->m, c, k, xq, nx, sp->flags, &tl, &tq);
+		xpsfollow_write(&sp->m, c, k, xq, nx, sp->flags, &tl, &tq);
 	else if (!sp->dryrun) {
 		if (!sp->quiet)
 			irqbalance_warn();
 		cli_applying();
-		apply_plan(&sp->m, c, k, xq, nx, sp->flags, &tl, &tq);
+		xpsfollow_write(&sp->m, c, k, xq, nx, sp->flags, &tl, &tq);
 		status = result_status(&tl, &tq, sp->flags);
 	}
 	/* after result_status(): its note is not about these */
-	for (i = 0; json && i < nleft; i++)
-		apply_tally_add(&tl, sp->flags, left[i], why[i], NULL, NULL, 0,
-		    NULL);
+	result_leftout_tally(&lo, &tl, sp->flags);
 	xj = (struct xps_json){ c, xq, sp->xps ? nx : 0, sp->xps, pool };
 	result_json(&tl, sp->flags, xps_member, &xj);
 out:
@@ -611,8 +525,7 @@ out:
 	free(sets);
 	free(slot);
 	free(ro);
-	free(left);
-	free(why);
+	result_leftout_free(&lo);
 	free(c);
 	free(order);
 	return status;

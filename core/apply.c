@@ -378,6 +378,17 @@ apply_note(const struct tally *tl, int flags)
 		    "alone", tl->unmovable, tl->unmovable == 1 ? "" : "s");
 }
 
+/* A new outcome at the end of tl->v. */
+static struct outcome *
+outcome_next(struct tally *tl)
+{
+	if (tl->n == tl->cap) {
+		tl->cap = tl->cap ? 2 * tl->cap : 16;
+		tl->v = xreallocarray(tl->v, tl->cap, sizeof(*tl->v));
+	}
+	return &tl->v[tl->n++];
+}
+
 /*
  * Counts an outcome, and with APPLY_JSON records what apply_tally_json() prints
  * of it; an IRQ unchanged is only counted. irq -1 is the default
@@ -405,11 +416,7 @@ apply_tally_add(struct tally *tl, int flags, long irq, enum apply_result r,
 		tl->failed++;
 	if (!(flags & APPLY_JSON) || (r == APPLY_UNCHANGED && irq >= 0))
 		return;
-	if (tl->n == tl->cap) {
-		tl->cap = tl->cap ? 2 * tl->cap : 16;
-		tl->v = xreallocarray(tl->v, tl->cap, sizeof(*tl->v));
-	}
-	o = &tl->v[tl->n++];
+	o = outcome_next(tl);
 	o->irq = irq;
 	o->result = r;
 	o->old = old != NULL && (irq < 0 || r == APPLY_CHANGED) ?
@@ -419,6 +426,25 @@ apply_tally_add(struct tally *tl, int flags, long irq, enum apply_result r,
 	    xformat(new, false) : NULL;
 	o->err = r == APPLY_FAILED ? err : 0;
 	o->msg = r == APPLY_FAILED && msg != NULL ? xstrdup(msg) : NULL;
+}
+
+/*
+ * What a check before the first write found refused: pre's failures
+ * move to tl, as if they had been tried, and pre is emptied.
+ */
+void
+apply_tally_refused(struct tally *tl, struct tally *pre)
+{
+	size_t i;
+
+	for (i = 0; i < pre->n; i++) {
+		if (pre->v[i].result != APPLY_FAILED)
+			continue;
+		*outcome_next(tl) = pre->v[i];
+		pre->v[i].old = pre->v[i].new = pre->v[i].msg = NULL;
+	}
+	tl->failed += pre->failed;
+	apply_tally_free(pre);
 }
 
 /* An IRQ never tried, since tl->stop: it failed as the last one did. */

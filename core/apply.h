@@ -83,6 +83,7 @@ void		 apply_note(const struct tally *, int);
 void		 apply_tally_add(struct tally *, int, long,
 		    enum apply_result, const struct cpuset *,
 		    const struct cpuset *, int, const char *);
+void		 apply_tally_refused(struct tally *, struct tally *);
 void		 apply_tally_skip(struct tally *, int, long,
 		    const struct cpuset *);
 void		 apply_tally_json(FILE *, struct tally *, int);

@@ -426,3 +426,50 @@ netqueue_keeps(enum nqkind kind)
 	    "only online CPUs that are neither isolated nor nohz_full in "
 	    "rps_cpus";
 }
+
+/*
+ * What each of irqs does for its interface's queues. On an interface
+ * whose rx and tx queues have IRQs apart (virtio_net, e1000e, vmxnet3,
+ * split vectors), rx-N's and tx-N's IRQs are one pair, as
+ * virtnet_set_affinity() keeps them on one CPU, and its IRQs that serve
+ * no queue (virtioN-config, a link or event vector) are control IRQs.
+ * By index into irqs; owned.
+ */
+struct qrole *
+netqueue_roles(const struct irqs *irqs)
+{
+	struct qrole *ro;
+	struct nqirq *v;
+	char **names, *dev;
+	size_t nn, n, i, j, idx;
+	bool split;
+
+	ro = xcalloc(irqs->n + 1, sizeof(*ro));
+	for (i = 0; i < irqs->n; i++)
+		ro[i].pair = -1;
+	if (procfs_dir(PATH_SYS_NET, false, &names, &nn) != 0)
+		return ro;
+	for (i = 0; i < nn; i++) {
+		dev = netqueue_ifdevice(names[i]);
+		netqueue_ifirqs(names[i], dev, &v, &n);
+		free(dev);
+		for (j = 0, split = false; j < n; j++)
+			split |= v[j].serve == QS_RX || v[j].serve == QS_TX;
+		for (j = 0; split && j < n; j++) {
+			if (!select_find(irqs, v[j].irq, &idx) ||
+			    ro[idx].pair >= 0 || ro[idx].control)
+				continue;
+			if (v[j].serve == QS_NONE)
+				ro[idx].control = true;
+			else if (v[j].serve != QS_COMBINED) {
+				ro[idx].pair = (long)i * (QUEUENAME_MAX + 1) +
+				    v[j].n;
+				ro[idx].serve = v[j].serve;
+			}
+		}
+		free(v);
+	}
+	if (nn > 0)
+		procfs_dir_free(names, nn);
+	return ro;
+}

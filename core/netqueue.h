@@ -12,6 +12,7 @@
 #include "lib/queuename.h"
 
 struct cpuset;
+struct irqs;
 struct machine;
 struct perr;
 
@@ -41,6 +42,17 @@ struct nqirq {
 	unsigned int	 n;		/* rx-N, tx-N: 0 for QS_NONE */
 };
 
+/*
+ * What an IRQ does for its interface's queues: one of an rx-N/tx-N pair
+ * (pair: interface * (QUEUENAME_MAX + 1) + N, serve QS_RX or QS_TX), a
+ * control IRQ, or neither (pair -1).
+ */
+struct qrole {
+	long		 pair;
+	enum qserve	 serve;
+	bool		 control;
+};
+
 /* The interfaces with queues, in name order; free with procfs_dir_free. */
 int		 netqueue_ifnames(char ***, size_t *);
 /* An interface's queues and masks: 0, -ENODEV, -ENOENT (no queues). */
@@ -54,6 +66,7 @@ char		*netqueue_ifdevice(const char *);
 void		 netqueue_ifirqs(const char *, const char *,
 		    struct nqirq **, size_t *);
 void		 netqueue_iffree(struct netif *);
+struct qrole	*netqueue_roles(const struct irqs *);
 struct netqueue	*netqueue_ifqueue(const struct netif *, enum nqkind,
     unsigned int);
 bool		 netqueue_parse(const char *, enum nqkind *, unsigned int *);

@@ -129,6 +129,31 @@ xpsfollow_apply(struct machine *m, const struct change *c,
 	}
 }
 
+/*
+ * The IRQs of a plan, then the XPS of each queue whose IRQ is where the
+ * plan puts it (a queue of an IRQ that failed is left alone, and every
+ * queue once the IRQs had to stop). The queues are counted in tq.
+ */
+void
+xpsfollow_write(struct machine *m, const struct change *c, size_t k,
+    struct xq *xq, size_t nx, int flags, struct tally *tl, struct tally *tq)
+{
+	enum apply_result *r;
+	size_t i;
+
+	r = xcalloc(k + 1, sizeof(*r));
+	for (i = 0; i < k; i++) {
+		r[i] = APPLY_FAILED;
+		if (tl->stop)
+			apply_tally_skip(tl, flags, c[i].irq, c[i].want);
+		else
+			r[i] = apply_irq(m, c[i].irq, c[i].want, flags, tl);
+	}
+	if (!tl->stop)
+		xpsfollow_apply(m, c, r, xq, nx, flags, tq);
+	free(r);
+}
+
 /* ,"xps":[{"dev":"eth0","queue":"tx-0","old":"0-3","new":"1",...}] */
 void
 xpsfollow_json(FILE *fp, const struct change *c, const struct xq *xq, size_t nx)

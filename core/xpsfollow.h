@@ -29,6 +29,8 @@ int	 xpsfollow_plan(struct machine *, const char *,
 void	 xpsfollow_apply(struct machine *, const struct change *,
 	    const enum apply_result *, struct xq *, size_t, int,
 	    struct tally *);
+void	 xpsfollow_write(struct machine *, const struct change *, size_t,
+	    struct xq *, size_t, int, struct tally *, struct tally *);
 void	 xpsfollow_json(FILE *, const struct change *, const struct xq *,
     size_t);
 void	 xpsfollow_free(struct xq *, size_t);
