@@ -128,8 +128,17 @@ $(B)/fault.so: tests/fault/fault.c
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -shared -fPIC -o $@ $< -ldl
 
-check: irqaff irqaff.8 $(B)/fault.so
+# C tests of the floors below the commands (tests/unit/*.c), each
+# linked with every object but main's.
+UNITS = $(patsubst tests/unit/%.c,$(B)/unit/%,$(wildcard tests/unit/*.c))
+$(B)/unit/%: tests/unit/%.c $(filter-out $(B)/irqaff.o,$(OBJS))
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(filter-out -MMD -MP,$(CFLAGS)) $(LDFLAGS) -o $@ \
+		$^ $(LDLIBS)
+
+check: irqaff irqaff.8 $(B)/fault.so $(UNITS)
 	tests/layers
+	@set -e; for u in $(UNITS); do $$u; done
 	IRQAFF_BIN=$(CURDIR)/irqaff $(BATS) tests
 
 # Debian 12's kernels under qemu (TCG) with scenarios inside the guests;

@@ -1,0 +1,290 @@
+/*
+ * The placement planner of balance. Busy IRQs stay where they run and
+ * are moved one at a time, off the busiest CPU first, onto the
+ * least-loaded CPU of their set, while a move lowers the busier of the
+ * two CPUs by more than the measurement's noise (placement_worth());
+ * a plan made afresh, heaviest first (longest processing time), replaces
+ * that one only when its busiest CPU is lower by more than the noise.
+ * Idle IRQs then follow their receive partner, stay on their CPU, or
+ * are dealt out by count.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/placement.h"
+#include "core/xalloc.h"
+
+/* One plan being made: each CPU's load, IRQs planned, idle IRQs. */
+struct state {
+	uint64_t	*load;
+	uint32_t	*nirq, *nidle;
+	int		*cpu;		/* by item */
+};
+
+/*
+ * Whether lowering the busier CPU's count a by gain, the other's being
+ * b, is beyond the measurement's noise: counts are taken as Poisson, so
+ * the gain must exceed three standard deviations, 3 * sqrt(a + b); and
+ * rates drift between measurements, so unless the other CPU counted
+ * nothing at all the gain must also exceed a tenth of a.
+ */
+bool
+placement_worth(uint64_t gain, uint64_t a, uint64_t b)
+{
+	if (gain == 0)
+		return false;
+	if (b > 0 && 10 * gain <= a)
+		return false;
+	/* a and b stay below 2^60: a count per CPU is below 2^32 */
+	if (gain > UINT32_MAX)
+		return true;
+	return gain * gain > 9 * (a + b);
+}
+
+/* Whether x is a better CPU than y: less load, fewer IRQs, tie order. */
+static bool
+better(const struct state *st, const struct place_cpu *x,
+    const struct place_cpu *y)
+{
+	if (st->load[x->cpu] != st->load[y->cpu])
+		return st->load[x->cpu] < st->load[y->cpu];
+	if (st->nirq[x->cpu] != st->nirq[y->cpu])
+		return st->nirq[x->cpu] < st->nirq[y->cpu];
+	return x->pos < y->pos;
+}
+
+/* For idle IRQs: fewer idle IRQs, then as better(). */
+static bool
+emptier(const struct state *st, const struct place_cpu *x,
+    const struct place_cpu *y)
+{
+	if (st->nidle[x->cpu] != st->nidle[y->cpu])
+		return st->nidle[x->cpu] < st->nidle[y->cpu];
+	return better(st, x, y);
+}
+
+static int
+pick(const struct state *st, const struct place_set *s,
+    bool (*cmp)(const struct state *, const struct place_cpu *,
+    const struct place_cpu *))
+{
+	size_t k, best = 0;
+
+	for (k = 1; k < s->n; k++)
+		if (cmp(st, &s->v[k], &s->v[best]))
+			best = k;
+	return s->v[best].cpu;
+}
+
+static void
+put(struct state *st, const struct placement *p, size_t i, int cpu)
+{
+	st->cpu[i] = cpu;
+	st->load[cpu] += p->items[i].load;
+	st->nirq[cpu]++;
+}
+
+/*
+ * The best single move: off the most loaded CPU that has one worth
+ * making, the one that lowers it most, of those the lightest IRQ.
+ * Returns the item, or -1.
+ */
+static long
+best_move(const struct placement *p, const struct state *st, int *dest)
+{
+	const struct place_item *it;
+	uint64_t a, b, after, gain, best_a = 0, best_gain = 0;
+	size_t i;
+	long best = -1;
+	int to;
+
+	for (i = 0; i < p->n; i++) {
+		it = &p->items[i];
+		if (it->load == 0)
+			continue;
+		to = dest[it->set];
+		a = st->load[st->cpu[i]];
+		b = st->load[to];
+		if (to == st->cpu[i] || b + it->load >= a)
+			continue;
+		after = a - it->load > b + it->load ? a - it->load :
+		    b + it->load;
+		gain = a - after;
+		if (!placement_worth(gain, a, b))
+			continue;
+		if (best < 0 || a > best_a || (a == best_a &&
+		    (gain > best_gain || (gain == best_gain &&
+		    it->load < p->items[best].load)))) {
+			best = i;
+			best_a = a;
+			best_gain = gain;
+		}
+	}
+	return best;
+}
+
+/*
+ * Moves while one is worth it. Each move lowers the sum of the squared
+ * loads, so this ends.
+ */
+static void
+improve(const struct placement *p, struct state *st)
+{
+	int *dest = xcalloc(p->nsets + 1, sizeof(*dest));
+	size_t s;
+	long i;
+	int from;
+
+	for (;;) {
+		for (s = 0; s < p->nsets; s++)
+			dest[s] = pick(st, &p->sets[s], better);
+		if ((i = best_move(p, st, dest)) < 0)
+			break;
+		from = st->cpu[i];
+		st->load[from] -= p->items[i].load;
+		st->nirq[from]--;
+		put(st, p, i, dest[p->items[i].set]);
+	}
+	free(dest);
+}
+
+static int
+cmpload(const void *a, const void *b, void *arg)
+{
+	const struct placement *p = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (p->items[x].load != p->items[y].load)
+		return p->items[x].load > p->items[y].load ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* The busiest CPU of any set. */
+static uint64_t
+busiest(const struct placement *p, const struct state *st)
+{
+	uint64_t max = 0;
+	size_t s, k;
+
+	for (s = 0; s < p->nsets; s++)
+		for (k = 0; k < p->sets[s].n; k++)
+			if (st->load[p->sets[s].v[k].cpu] > max)
+				max = st->load[p->sets[s].v[k].cpu];
+	return max;
+}
+
+/*
+ * The busy IRQs: with keep, at home where they have one, the rest
+ * heaviest first onto the best CPU, then improved move by move;
+ * without, all of them heaviest first. Returns the busiest CPU's load.
+ */
+static uint64_t
+plan_busy(const struct placement *p, struct state *st, const size_t *order,
+    size_t nbusy, bool keep)
+{
+	size_t k, i;
+
+	memcpy(st->load, p->fixed, p->nbits * sizeof(*st->load));
+	memset(st->nirq, 0, p->nbits * sizeof(*st->nirq));
+	for (i = 0; i < p->n; i++) {
+		st->cpu[i] = -1;
+		if (keep && p->items[i].load > 0 && p->items[i].home >= 0)
+			put(st, p, i, p->items[i].home);
+	}
+	for (k = 0; k < nbusy; k++) {
+		i = order[k];
+		if (st->cpu[i] < 0)
+			put(st, p, i, pick(st, &p->sets[p->items[i].set],
+			    better));
+	}
+	if (keep)
+		improve(p, st);
+	return busiest(p, st);
+}
+
+/*
+ * The idle IRQs: one without a receive partner stays on its CPU, or
+ * goes where its set has the fewest idle IRQs; then an idle transmit
+ * IRQ goes where its partner went, as the driver pairs them
+ * (virtnet_set_affinity()).
+ */
+static void
+plan_idle(const struct placement *p, struct state *st)
+{
+	const struct place_item *it;
+	size_t i, k, pass;
+	int cpu;
+
+	memset(st->nidle, 0, p->nbits * sizeof(*st->nidle));
+	for (pass = 0; pass < 3; pass++)
+		for (i = 0; i < p->n; i++) {
+			it = &p->items[i];
+			if (it->load > 0 || (pass == 2) != (it->partner >= 0))
+				continue;
+			if (pass == 0 && it->home < 0)
+				continue;
+			if (pass == 1 && it->home >= 0)
+				continue;
+			cpu = -1;
+			if (pass == 0)
+				cpu = it->home;
+			else if (pass == 2) {
+				cpu = st->cpu[it->partner];
+				for (k = 0; k < p->sets[it->set].n; k++)
+					if (p->sets[it->set].v[k].cpu == cpu)
+						break;
+				if (k == p->sets[it->set].n)
+					cpu = -1;
+			}
+			if (cpu < 0)
+				cpu = pick(st, &p->sets[it->set], emptier);
+			put(st, p, i, cpu);
+			st->nidle[cpu]++;
+		}
+}
+
+static void
+state_init(struct state *st, const struct placement *p)
+{
+	st->load = xcalloc(p->nbits, sizeof(*st->load));
+	st->nirq = xcalloc(p->nbits, sizeof(*st->nirq));
+	st->nidle = xcalloc(p->nbits, sizeof(*st->nidle));
+	st->cpu = xcalloc(p->n + 1, sizeof(*st->cpu));
+}
+
+static void
+state_free(struct state *st)
+{
+	free(st->load);
+	free(st->nirq);
+	free(st->nidle);
+	free(st->cpu);
+}
+
+void
+placement_plan(struct placement *p)
+{
+	struct state keep, fresh, *st;
+	size_t *order, nbusy = 0, i;
+	uint64_t mkeep, mfresh;
+
+	order = xcalloc(p->n + 1, sizeof(*order));
+	for (i = 0; i < p->n; i++)
+		if (p->items[i].load > 0)
+			order[nbusy++] = i;
+	qsort_r(order, nbusy, sizeof(*order), cmpload, p);
+	state_init(&keep, p);
+	state_init(&fresh, p);
+	mkeep = plan_busy(p, &keep, order, nbusy, true);
+	mfresh = plan_busy(p, &fresh, order, nbusy, false);
+	p->fresh = mfresh < mkeep && placement_worth(mkeep - mfresh, mkeep,
+	    mfresh);
+	st = p->fresh ? &fresh : &keep;
+	plan_idle(p, st);
+	for (i = 0; i < p->n; i++)
+		p->items[i].cpu = st->cpu[i];
+	memcpy(p->load, st->load, p->nbits * sizeof(*p->load));
+	state_free(&keep);
+	state_free(&fresh);
+	free(order);
+}

@@ -1,0 +1,214 @@
+/*
+ * The placement planner's rules, each pinned on both sides of its
+ * boundary from fixed inputs: make check runs this program.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/placement.h"
+
+#define NCPU	8
+
+static int failed, ran;
+
+/*
+ * A problem on CPUs 0..ncpu-1, all in one set in CPU order unless
+ * split gives the first CPU of a second set; loads, homes and partners
+ * by item.
+ */
+struct problem {
+	int		 ncpu, split;
+	uint64_t	 fixed[NCPU];
+	size_t		 n;
+	uint64_t	 load[16];
+	int		 home[16];
+	long		 partner[16];
+};
+
+static void
+solve(const struct problem *pb, int *cpu, uint64_t *after, bool *fresh)
+{
+	struct place_cpu pc[NCPU];
+	struct place_set sets[2];
+	struct place_item it[16];
+	struct placement p;
+	size_t i;
+	int c;
+
+	for (c = 0; c < pb->ncpu; c++)
+		pc[c] = (struct place_cpu){ c, (unsigned int)c };
+	sets[0] = (struct place_set){ pc, pb->split ? (size_t)pb->split :
+	    (size_t)pb->ncpu };
+	sets[1] = (struct place_set){ pc + pb->split,
+	    (size_t)(pb->ncpu - pb->split) };
+	for (i = 0; i < pb->n; i++)
+		it[i] = (struct place_item){ pb->load[i], pb->home[i], 0,
+		    pb->partner[i] ? pb->partner[i] - 1 : -1, -1 };
+	p = (struct placement){ NCPU, pb->fixed, after, sets,
+	    pb->split ? 2 : 1, it, pb->n, false };
+	placement_plan(&p);
+	for (i = 0; i < pb->n; i++)
+		cpu[i] = it[i].cpu;
+	if (fresh != NULL)
+		*fresh = p.fresh;
+}
+
+/* The plan's CPUs, by item, against want ("0 1 1"). */
+static void
+expect(const char *what, const struct problem *pb, const char *want)
+{
+	char got[128] = "";
+	uint64_t after[NCPU];
+	int cpu[16];
+	size_t i;
+
+	solve(pb, cpu, after, NULL);
+	for (i = 0; i < pb->n; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%d",
+		    i ? " " : "", cpu[i]);
+	ran++;
+	if (strcmp(got, want) != 0) {
+		printf("not ok %d %s: got \"%s\", want \"%s\"\n", ran, what,
+		    got, want);
+		failed++;
+	} else
+		printf("ok %d %s\n", ran, what);
+}
+
+static void
+expect_worth(uint64_t gain, uint64_t a, uint64_t b, bool want)
+{
+	char what[128];
+
+	ran++;
+	snprintf(what, sizeof(what), "a gain of %" PRIu64 " from %" PRIu64
+	    " beside %" PRIu64 " is %sworth a move", gain, a, b,
+	    want ? "" : "not ");
+	if (placement_worth(gain, a, b) != want) {
+		printf("not ok %d %s\n", ran, what);
+		failed++;
+	} else
+		printf("ok %d %s\n", ran, what);
+}
+
+static void
+worth(void)
+{
+	expect_worth(0, 0, 0, false);
+	/* a tenth of the busier CPU's count, beside a busy CPU */
+	expect_worth(10000, 100000, 50000, false);
+	expect_worth(10001, 100000, 50000, true);
+	/* three standard deviations: gain^2 > 9 (a + b) */
+	expect_worth(120, 1000, 600, false);
+	expect_worth(121, 1000, 600, true);
+	/* onto a CPU that counted nothing: the deviations alone */
+	expect_worth(30, 100, 0, false);
+	expect_worth(31, 100, 0, true);
+	expect_worth(31, 100, 8, false);
+	expect_worth(301, 10000, 0, true);
+	expect_worth(301, 10000, 1, false);
+	expect_worth((uint64_t)1 << 33, (uint64_t)1 << 34, 1, true);
+}
+
+static void
+busy(void)
+{
+	struct problem pb;
+
+	/* CPU 0: 9000 + 1000, CPU 1: 7000: the move gains 1000, a tenth */
+	pb = (struct problem){ .ncpu = 2, .n = 3, .load = { 9000, 1000, 7000 },
+	    .home = { 0, 0, 1 } };
+	expect("a move that lowers the busier CPU by a tenth is not made",
+	    &pb, "0 0 1");
+	pb.load[0] = 8999;
+	pb.load[1] = 1001;
+	expect("a move that lowers it by more is made", &pb, "0 1 1");
+
+	/* the busiest CPU first, its move that gains most */
+	pb = (struct problem){ .ncpu = 4, .n = 4,
+	    .load = { 4000, 3000, 2000, 1000 }, .home = { 0, 0, 0, 1 } };
+	expect("off the busiest CPU, the move that lowers it most, then the "
+	    "lighter IRQ of equal gains", &pb, "2 0 3 1");
+
+	/* a CPU left idle beside one with two busy IRQs */
+	pb = (struct problem){ .ncpu = 3, .n = 3, .load = { 1000, 150, 1100 },
+	    .home = { 0, 0, 1 } };
+	expect("an idle CPU takes a busy IRQ that a tenth would keep", &pb,
+	    "0 2 1");
+	pb.load[1] = 10;
+	expect("but not one within the noise of a count", &pb, "0 0 1");
+
+	/* homeless IRQs heaviest first; ties by load, IRQs, then order */
+	pb = (struct problem){ .ncpu = 2, .n = 3, .load = { 500, 500, 500 },
+	    .home = { 0, 0, -1 } };
+	pb.load[0] = 500;
+	pb.load[1] = 500;
+	pb.fixed[1] = 1000;
+	expect("a load tie goes to the CPU with fewer IRQs", &pb, "0 0 1");
+	pb = (struct problem){ .ncpu = 2, .n = 2, .load = { 500, 500 },
+	    .home = { -1, -1 } };
+	expect("and with as many IRQs to the first in order", &pb, "0 1");
+
+	/* each in its set: CPU 1 is busier than 2 and 3, but its */
+	pb = (struct problem){ .ncpu = 4, .split = 2, .n = 2,
+	    .load = { 1000, 1000 }, .home = { 0, 0 }, .fixed = { 0, 500 } };
+	expect("an IRQ moves only within its set", &pb, "1 0");
+}
+
+static void
+fresh(void)
+{
+	struct problem pb = { .ncpu = 2, .n = 4,
+	    .load = { 7000, 5000, 6000, 4000 }, .home = { 0, 0, 1, 1 } };
+	uint64_t after[NCPU];
+	int cpu[16];
+	bool f;
+
+	/* 12000 beside 10000; afresh 11000: a twelfth lower, kept */
+	solve(&pb, cpu, after, &f);
+	ran++;
+	printf("%sok %d a plan afresh a twelfth better is not taken\n",
+	    f || cpu[0] != 0 || cpu[1] != 0 ? (failed++, "not ") : "", ran);
+	/* 6000 beside 4000: no single move helps, afresh 5000 */
+	pb.load[0] = pb.load[1] = 3000;
+	pb.load[2] = pb.load[3] = 2000;
+	solve(&pb, cpu, after, &f);
+	ran++;
+	printf("%sok %d single moves cannot undo what a plan afresh can\n",
+	    f ? "" : (failed++, "not "), ran);
+}
+
+static void
+idle(void)
+{
+	struct problem pb;
+
+	pb = (struct problem){ .ncpu = 3, .n = 4, .load = { 0, 0, 0, 0 },
+	    .home = { 0, 0, -1, -1 } };
+	expect("idle IRQs keep their CPU; the rest go by count", &pb,
+	    "0 0 1 2");
+	pb = (struct problem){ .ncpu = 2, .n = 5,
+	    .load = { 0, 0, 0, 0, 0 }, .home = { -1, -1, -1, -1, -1 } };
+	expect("no CPU gets two more idle IRQs than another", &pb,
+	    "0 1 0 1 0");
+	/* rx (item 0) busy and moved; its tx (item 2) idle follows it */
+	pb = (struct problem){ .ncpu = 2, .n = 3, .load = { 1000, 1000, 0 },
+	    .home = { 0, 0, 0 }, .partner = { 0, 0, 1 } };
+	expect("an idle tx IRQ goes where its rx partner goes", &pb,
+	    "1 0 1");
+	pb.partner[2] = 0;
+	expect("without a partner it stays", &pb, "1 0 0");
+}
+
+int
+main(void)
+{
+	worth();
+	busy();
+	fresh();
+	idle();
+	printf("%d passed, %d failed\n", ran - failed, failed);
+	return failed != 0;
+}
