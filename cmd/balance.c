@@ -41,11 +41,14 @@ static int balance_main(int, char *[]);
 const struct command balance_command = {
 	"balance", balance_main,
 	"put the busiest IRQs on the least-loaded CPUs, by measured rate",
-	"[-nvqJ] [-i seconds] [-c cpus] [--include-isolated] [--xps] [irqs]",
+	"[-nvqJ] [-i seconds] [--sample-from file ...] [-c cpus] "
+	"[--include-isolated] [--xps] [irqs]",
 	"  -n, --dry-run           print the plan, write nothing\n"
 	"  -v, --verbose           list every IRQ of the plan, moved or not\n"
 	"  -J, --json              print the plan and the result as JSON\n"
 	"  -i, --interval SECS     measure the rates over SECS (default 5)\n"
+	"      --sample-from FILE  one saved /proc/interrupts a read, not the "
+	"kernel's\n"
 	"  -c, --cpus CPUS         the CPUs to use (default: online, not "
 	"isolated\n"
 	"                          or nohz_full)\n"

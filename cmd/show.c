@@ -62,18 +62,21 @@ static void show_columns(FILE *);
 
 const struct command show_command = {
 	"show", show_main, "show the affinity of IRQs",
-	"[-mJnaq] [-o columns] [-s column] [-i seconds [--count count]] "
-	"[irqs ...]",
-	"  -m, --mask            print CPU sets as kernel masks, not lists\n"
-	"  -J, --json            print JSON\n"
-	"  -n, --noheadings      print no header line\n"
-	"  -o, --output COLS     columns to print, comma-separated\n"
-	"  -s, --sort COLUMN     rows by COLUMN: TOTAL and RATE largest first\n"
-	"  -a, --all             also IRQs that have no row in "
+	"[-mJnaq] [-o columns] [-s column] [-i seconds] [--count count] "
+	"[--sample-from file ...] [irqs ...]",
+	"  -m, --mask              print CPU sets as kernel masks, not lists\n"
+	"  -J, --json              print JSON\n"
+	"  -n, --noheadings        print no header line\n"
+	"  -o, --output COLS       columns to print, comma-separated\n"
+	"  -s, --sort COLUMN       rows by COLUMN: TOTAL and RATE largest "
+	"first\n"
+	"  -a, --all               also IRQs that have no row in "
 	"/proc/interrupts\n"
-	"  -q, --quiet           no note for an item that picks no IRQ\n"
-	"  -i, --interval SECS   sample for SECS and add RATE\n"
-	"      --count COUNT     COUNT samples, each headed by its time\n",
+	"  -q, --quiet             no note for an item that picks no IRQ\n"
+	"  -i, --interval SECS     sample for SECS and add RATE\n"
+	"      --count COUNT       COUNT samples, each headed by its time\n"
+	"      --sample-from FILE  one saved /proc/interrupts a read, not the "
+	"kernel's\n",
 	show_columns
 };
 
