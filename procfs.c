@@ -650,6 +650,42 @@ procfs_file_open(const char *path)
 	return fopen(path, "re");
 }
 
+/* Lines of a file named on the command line, with a cap, as given. */
+int
+procfs_file_lines(struct lines *l, const char *path, size_t max)
+{
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) < 0)
+		return -errno;
+	procfs_lines_fd(l, fd, max);
+	l->owned = true;
+	return 0;
+}
+
+/* A file's modification time, in nanoseconds since the epoch. */
+int
+procfs_file_mtime(const char *path, long long *ns)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return -errno;
+	*ns = (long long)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	return 0;
+}
+
+/* A file's name as given, escaped as procfs_path() escapes. */
+const char *
+procfs_file_path(const char *path)
+{
+	static char buf[4 * PATH_MAX + 4];
+
+	strnvisx(buf, sizeof(buf), path, strnlen(path, PATH_MAX),
+	    VIS_CSTYLE | VIS_OCTAL | VIS_NL | VIS_TAB);
+	return buf;
+}
+
 static int
 write_all(int fd, const char *data, size_t len)
 {

@@ -83,6 +83,9 @@ void		 procfs_lines_close(struct lines *);
 
 /* Ordinary files named by the user, not under the root; "-" is stdio. */
 FILE		*procfs_file_open(const char *);
+int		 procfs_file_lines(struct lines *, const char *, size_t);
+int		 procfs_file_mtime(const char *, long long *);
+const char	*procfs_file_path(const char *);
 int		 procfs_file_replace(const char *, const char *, size_t);
 
 /*

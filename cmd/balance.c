@@ -41,11 +41,14 @@ static int balance_main(int, char *[]);
 const struct command balance_command = {
 	"balance", balance_main,
 	"put the busiest IRQs on the least-loaded CPUs, by measured rate",
-	"[-nvqJ] [-i seconds] [-c cpus] [--include-isolated] [--xps] [irqs]",
+	"[-nvqJ] [-i seconds] [--sample-from file ...] [-c cpus] "
+	"[--include-isolated] [--xps] [irqs]",
 	"  -n, --dry-run           print the plan, write nothing\n"
 	"  -v, --verbose           list every IRQ of the plan, moved or not\n"
 	"  -J, --json              print the plan and the result as JSON\n"
 	"  -i, --interval SECS     measure the rates over SECS (default 5)\n"
+	"      --sample-from FILE  one saved /proc/interrupts a read, not the "
+	"kernel's\n"
 	"  -c, --cpus CPUS         the CPUs to use (default: online, not "
 	"isolated\n"
 	"                          or nohz_full)\n"
@@ -60,6 +63,7 @@ enum { OPT_CPUS = 256, OPT_XPS, OPT_ISOLATED };
 static const struct option balance_opts[] = {
 	APPLY_LONGOPTS,
 	{ "interval", required_argument, NULL, 'i' },
+	CLI_SAMPLE_LONGOPT,
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "xps", no_argument, NULL, OPT_XPS },
 	{ "include-isolated", no_argument, NULL, OPT_ISOLATED },
@@ -147,7 +151,7 @@ balance_options(int argc, char *argv[], struct balance *b)
 	if (argc - optind > 1)
 		return cli_usage_error(&balance_command,
 		    "expected at most one IRQ list");
-	return EXIT_OK;
+	return cli_sampling_check(&balance_command, &b->sm);
 }
 
 /*
@@ -843,6 +847,7 @@ balance_free(struct balance *b)
 	cpuset_free(b->left);
 	free(b->why);
 	machine_free(&b->m);
+	cli_sampling_free(&b->sm);
 }
 
 static int
@@ -852,10 +857,11 @@ balance_main(int argc, char *argv[])
 	int status;
 
 	memset(&b, 0, sizeof(b));
-	if ((status = balance_options(argc, argv, &b)) != EXIT_OK)
-		return status;
-	if (machine_load(&b.m) != 0)
-		return EXIT_FAIL;
+	if ((status = balance_options(argc, argv, &b)) != EXIT_OK ||
+	    machine_load(&b.m) != 0) {
+		cli_sampling_free(&b.sm);
+		return status != EXIT_OK ? status : EXIT_FAIL;
+	}
 	if ((status = eligible(&b)) == EXIT_OK)
 		status = run(&b, optind < argc ? argv[optind] : NULL);
 	balance_free(&b);

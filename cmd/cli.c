@@ -17,7 +17,10 @@
 
 #include "cmd/cli.h"
 #include "core/apply.h"
+#include "core/counts.h"
+#include "core/xalloc.h"
 #include "lib/text.h"
+#include "procfs.h"
 
 const char cli_exit_help[] =
     "Exit status: 0 success; 1 failure; 2 bad usage or bad input, nothing\n"
@@ -295,8 +298,8 @@ parse_interval(const struct command *cmd, const char *arg, double *secs)
 }
 
 /*
- * -i SECONDS and --count COUNT (-c, its old spelling); other options are
- * the caller's (-1).
+ * -i SECONDS, --count COUNT (-c, its old spelling) and --sample-from
+ * FILE; other options are the caller's (-1). The files are argv's.
  */
 int
 cli_sampling_option(const struct command *cmd, int ch, const char *arg,
@@ -305,8 +308,20 @@ cli_sampling_option(const struct command *cmd, int ch, const char *arg,
 	const char *errstr;
 
 	if (ch == 'i') {
-		sm->on = true;
+		sm->on = sm->timed = true;
 		return parse_interval(cmd, arg, &sm->interval);
+	}
+	if (ch == CLI_SAMPLE_FROM) {
+		if (strcmp(arg, "-") == 0)
+			return cli_usage_error(cmd, "--sample-from takes a "
+			    "file, not standard input");
+		/* doubled at each power of two */
+		if ((sm->nfrom & (sm->nfrom - 1)) == 0)
+			sm->from = xreallocarray(sm->from,
+			    sm->nfrom ? 2 * sm->nfrom : 1, sizeof(*sm->from));
+		sm->from[sm->nfrom++] = arg;
+		sm->on = true;
+		return EXIT_OK;
 	}
 	if (ch != 'c')
 		return -1;
@@ -317,11 +332,48 @@ cli_sampling_option(const struct command *cmd, int ch, const char *arg,
 	return EXIT_OK;
 }
 
+/*
+ * --sample-from: one file for each read, each there, and without -i
+ * each newer than the one before (the interval is the difference).
+ * Nothing is read before all of it holds.
+ */
+static int
+check_files(const struct command *cmd, struct sampling *sm)
+{
+	unsigned long long want = (sm->count ? sm->count : 1) + 1ULL;
+	size_t k;
+	int rc;
+
+	if (sm->nfrom != want && sm->count)
+		return cli_usage_error(cmd, "--count %lld needs %llu files "
+		    "from --sample-from, %zu given", sm->count, want,
+		    sm->nfrom);
+	if (sm->nfrom != want)
+		return cli_usage_error(cmd, "--sample-from needs %llu files, "
+		    "one for each read; %zu given", want, sm->nfrom);
+	sm->mtime = xcalloc(sm->nfrom, sizeof(*sm->mtime));
+	for (k = 0; k < sm->nfrom; k++)
+		if ((rc = procfs_file_mtime(sm->from[k], &sm->mtime[k])) !=
+		    0) {
+			warnc(-rc, "%s", procfs_file_path(sm->from[k]));
+			return EXIT_FAIL;
+		}
+	for (k = 1; k < sm->nfrom && !sm->timed; k++)
+		if (sm->mtime[k] <= sm->mtime[k - 1])
+			return cli_usage_error(cmd, "--sample-from \"%s\" is "
+			    "not newer than \"%s\": give the interval with -i",
+			    text_quoted(sm->from[k]),
+			    text_quoted(sm->from[k - 1]));
+	return EXIT_OK;
+}
+
 int
-cli_sampling_check(const struct command *cmd, const struct sampling *sm)
+cli_sampling_check(const struct command *cmd, struct sampling *sm)
 {
 	if (sm->count != 0 && !sm->on)
-		return cli_usage_error(cmd, "--count needs -i");
+		return cli_usage_error(cmd, "--count needs -i or --sample-from");
+	if (sm->nfrom > 0)
+		return check_files(cmd, sm);
 	return EXIT_OK;
 }
 
@@ -334,18 +386,23 @@ clock_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* The first read starts now. */
+/* The first read starts now, or reads the first file. */
 void
 cli_sampling_begin(struct sampling *sm)
 {
 	sm->start = clock_now();
+	sm->at = 0;
+	if (sm->nfrom > 0)
+		counts_source(sm->from[0]);
 }
 
 /*
  * Sleeps until the interval after the last read's start, on the
  * monotonic clock so that samples do not drift; the next read starts
- * then. The time is kept for the sample's heading: UTC in ISO 8601 for
- * JSON, local time for people.
+ * then. With --sample-from, no sleep: the next read is the next file
+ * (cli_sampling_check() counted them), its time its modification time.
+ * The time is kept for the sample's heading: UTC in ISO 8601 for JSON,
+ * local time for people.
  */
 void
 cli_sampling_next(struct sampling *sm, bool json)
@@ -354,21 +411,40 @@ cli_sampling_next(struct sampling *sm, bool json)
 	double t = sm->start + sm->interval, now;
 	time_t wall;
 
-	ts.tv_sec = (time_t)t;
-	ts.tv_nsec = (long)((t - ts.tv_sec) * 1e9);
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	    EINTR)
-		continue;
-	now = clock_now();
-	sm->elapsed = now - sm->start;
-	sm->start = now;
-	wall = time(NULL);
+	if (sm->nfrom > 0) {
+		sm->at++;
+		counts_source(sm->from[sm->at]);
+		sm->elapsed = sm->timed ? sm->interval :
+		    (sm->mtime[sm->at] - sm->mtime[sm->at - 1]) / 1e9;
+		wall = sm->mtime[sm->at] / 1000000000 -
+		    (sm->mtime[sm->at] % 1000000000 < 0);
+	} else {
+		ts.tv_sec = (time_t)t;
+		ts.tv_nsec = (long)((t - ts.tv_sec) * 1e9);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+		    NULL) == EINTR)
+			continue;
+		now = clock_now();
+		sm->elapsed = now - sm->start;
+		sm->start = now;
+		wall = time(NULL);
+	}
 	if (json)
 		strftime(sm->stamp, sizeof(sm->stamp), "%Y-%m-%dT%H:%M:%SZ",
 		    gmtime(&wall));
 	else
 		strftime(sm->stamp, sizeof(sm->stamp), "%Y-%m-%d %H:%M:%S",
 		    localtime(&wall));
+}
+
+void
+cli_sampling_free(struct sampling *sm)
+{
+	free(sm->from);
+	free(sm->mtime);
+	sm->from = NULL;
+	sm->mtime = NULL;
+	sm->nfrom = 0;
 }
 
 /* With --count, each block of a table opens with its time, as vmstat -t. */

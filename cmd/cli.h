@@ -43,21 +43,34 @@ int	 cli_exit_applied(const struct tally *);
 void	 cli_applying(void);
 int	 cli_exit_output(int);
 
-/* -i and --count of a command that samples, and its clock. */
+/*
+ * -i, --count and --sample-from of a command that samples, and its clock:
+ * the kernel's, or the saved copies of /proc/interrupts read in turn.
+ */
 struct sampling {
-	bool		 on;		/* -i given */
+	bool		 on;		/* -i or --sample-from given */
+	bool		 timed;		/* -i given */
 	double		 interval;
 	long long	 count;		/* --count; 0: one sample */
 	double		 start;		/* of the last read */
 	double		 elapsed;	/* between the last two reads */
 	char		 stamp[32];	/* the time of the last sample */
+	const char	**from;		/* --sample-from, in order (argv) */
+	long long	*mtime;		/* each one's, in nanoseconds */
+	size_t		 nfrom, at;	/* how many; the one read last */
 };
+
+/* --sample-from, for a command's long options */
+enum { CLI_SAMPLE_FROM = 512 };
+#define CLI_SAMPLE_LONGOPT \
+	{ "sample-from", required_argument, NULL, CLI_SAMPLE_FROM }
 
 int	 cli_sampling_option(const struct command *, int, const char *,
 	    struct sampling *);
-int	 cli_sampling_check(const struct command *, const struct sampling *);
+int	 cli_sampling_check(const struct command *, struct sampling *);
 void	 cli_sampling_begin(struct sampling *);
 void	 cli_sampling_next(struct sampling *, bool);
 void	 cli_sampling_head(const struct sampling *, long long, bool);
+void	 cli_sampling_free(struct sampling *);
 
 #endif

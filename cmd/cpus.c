@@ -31,15 +31,18 @@ static void cpus_columns(FILE *);
 
 const struct command cpus_command = {
 	"cpus", cpus_main, "show where interrupts land, CPU by CPU",
-	"[-nJ] [-o cols] [-i seconds [--count count]] [--irqs irqs] [cpus]",
-	"  -o, --output COLS     the columns, comma-separated; +COLS adds to "
+	"[-nJ] [-o cols] [-i seconds] [--count count] [--sample-from file ...] "
+	"[--irqs irqs] [cpus]",
+	"  -o, --output COLS       columns, comma-separated; +COLS adds to "
 	"the default\n"
-	"  -n, --noheadings      no header line\n"
-	"  -J, --json            print JSON\n"
-	"  -i, --interval SECS   sample for SECS: add RATE, rank TOP by "
+	"  -n, --noheadings        no header line\n"
+	"  -J, --json              print JSON\n"
+	"  -i, --interval SECS     sample for SECS: add RATE, rank TOP by "
 	"rate\n"
-	"      --count COUNT     COUNT samples, each headed by its time\n"
-	"      --irqs IRQS       count only these IRQs: where they land\n",
+	"      --count COUNT       COUNT samples, each headed by its time\n"
+	"      --sample-from FILE  one saved /proc/interrupts a read, not the "
+	"kernel's\n"
+	"      --irqs IRQS         count only these IRQs: where they land\n",
 	cpus_columns
 };
 
@@ -50,6 +53,7 @@ static const struct option cpus_opts[] = {
 	{ "noheadings", no_argument, NULL, 'n' },
 	{ "json", no_argument, NULL, 'J' },
 	{ "interval", required_argument, NULL, 'i' },
+	CLI_SAMPLE_LONGOPT,
 	{ "count", required_argument, NULL, 'c' },
 	{ "irqs", required_argument, NULL, OPT_IRQS },
 	{ "help", no_argument, NULL, 'h' },
@@ -308,8 +312,7 @@ read_counts(struct cpus *c, bool first)
 		/* "%10u": the kernel cannot have printed it */
 		else if (prc == -ERANGE && !wide++)
 			warnx("%s: IRQ %u: a count wider than 32 bits; its row "
-			    "is left out", procfs_path(PATH_PROC_INTERRUPTS),
-			    r.irq);
+			    "is left out", counts_path(), r.irq);
 	}
 	interrupts_colsums_flush(&c->colsums);
 	for (k = 0; k < c->m.nbits; k++)
@@ -637,6 +640,7 @@ cpus_free(struct cpus *c)
 	cpuset_free(c->isolated);
 	cpuset_free(c->nohz);
 	machine_free(&c->m);
+	cli_sampling_free(&c->sm);
 }
 
 static int
@@ -647,10 +651,11 @@ cpus_main(int argc, char *argv[])
 	int status;
 
 	memset(&c, 0, sizeof(c));
-	if ((status = cpus_options(argc, argv, &c)) != EXIT_OK)
-		return status;
-	if (machine_load(&c.m) != 0)
-		return EXIT_FAIL;
+	if ((status = cpus_options(argc, argv, &c)) != EXIT_OK ||
+	    machine_load(&c.m) != 0) {
+		cli_sampling_free(&c.sm);
+		return status != EXIT_OK ? status : EXIT_FAIL;
+	}
 	c.want = xcpudup(c.m.possible);
 	if (argc - optind == 1 && machine_cpus(&c.m, argv[optind],
 	    CPUS_NONEMPTY, c.want, &pe) != 0) {

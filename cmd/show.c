@@ -62,18 +62,21 @@ static void show_columns(FILE *);
 
 const struct command show_command = {
 	"show", show_main, "show the affinity of IRQs",
-	"[-mJnaq] [-o columns] [-s column] [-i seconds [--count count]] "
-	"[irqs ...]",
-	"  -m, --mask            print CPU sets as kernel masks, not lists\n"
-	"  -J, --json            print JSON\n"
-	"  -n, --noheadings      print no header line\n"
-	"  -o, --output COLS     columns to print, comma-separated\n"
-	"  -s, --sort COLUMN     rows by COLUMN: TOTAL and RATE largest first\n"
-	"  -a, --all             also IRQs that have no row in "
+	"[-mJnaq] [-o columns] [-s column] [-i seconds] [--count count] "
+	"[--sample-from file ...] [irqs ...]",
+	"  -m, --mask              print CPU sets as kernel masks, not lists\n"
+	"  -J, --json              print JSON\n"
+	"  -n, --noheadings        print no header line\n"
+	"  -o, --output COLS       columns to print, comma-separated\n"
+	"  -s, --sort COLUMN       rows by COLUMN: TOTAL and RATE largest "
+	"first\n"
+	"  -a, --all               also IRQs that have no row in "
 	"/proc/interrupts\n"
-	"  -q, --quiet           no note for an item that picks no IRQ\n"
-	"  -i, --interval SECS   sample for SECS and add RATE\n"
-	"      --count COUNT     COUNT samples, each headed by its time\n",
+	"  -q, --quiet             no note for an item that picks no IRQ\n"
+	"  -i, --interval SECS     sample for SECS and add RATE\n"
+	"      --count COUNT       COUNT samples, each headed by its time\n"
+	"      --sample-from FILE  one saved /proc/interrupts a read, not the "
+	"kernel's\n",
 	show_columns
 };
 
@@ -489,8 +492,8 @@ read_interrupts(struct show *sh, unsigned int last)
 			/* "%10u": the kernel cannot have printed it */
 			if (!wide++)
 				warnx("%s: IRQ %u: a count wider than 32 bits; "
-				    "its TOTAL is unknown",
-				    procfs_path(PATH_PROC_INTERRUPTS), r.irq);
+				    "its TOTAL is unknown", counts_path(),
+				    r.irq);
 			fill_rowless(sh, sh->filter ? row : add_row(sh, r.irq));
 			continue;
 		}
@@ -701,6 +704,7 @@ static const struct option show_opts[] = {
 	{ "all", no_argument, NULL, 'a' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "interval", required_argument, NULL, 'i' },
+	CLI_SAMPLE_LONGOPT,
 	{ "count", required_argument, NULL, 'c' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -740,6 +744,7 @@ show_free(struct show *sh)
 	select_free(&sh->only);
 	cpuset_free(sh->scratch);
 	machine_free(&sh->m);
+	cli_sampling_free(&sh->sm);
 }
 
 /* The columns sys/kernel/irq/N can give. */
@@ -896,10 +901,11 @@ show_main(int argc, char *argv[])
 
 	memset(&sh, 0, sizeof(sh));
 	sh.sort = -1;
-	if ((status = show_options(argc, argv, &sh)) != EXIT_OK)
-		return status;
-	if (machine_load(&sh.m) != 0)
-		return EXIT_FAIL;
+	if ((status = show_options(argc, argv, &sh)) != EXIT_OK ||
+	    machine_load(&sh.m) != 0) {
+		cli_sampling_free(&sh.sm);
+		return status != EXIT_OK ? status : EXIT_FAIL;
+	}
 	sh.scratch = xcpuset(sh.m.nbits);
 	if (argc - optind >= 1) {
 		status = cli_exit_status(select_query_many(argc - optind,

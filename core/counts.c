@@ -15,6 +15,24 @@
 
 #define ROW_MAX	(4 << 20)
 
+/* Where passes read: a copy the user saved (--sample-from), or the tree's. */
+static const char *source;
+
+/* The file passes read from now on: path, or NULL for proc/interrupts. */
+void
+counts_source(const char *path)
+{
+	source = path;
+}
+
+/* The name of the file passes read, escaped, for messages. */
+const char *
+counts_path(void)
+{
+	return source != NULL ? procfs_file_path(source) :
+	    procfs_path(PATH_PROC_INTERRUPTS);
+}
+
 /* With COUNTS_CPUS, the column of each CPU. */
 static void
 columns_of(struct counts *rd)
@@ -41,10 +59,11 @@ counts_open(struct counts *rd, unsigned int nbits, int flags)
 	memset(rd, 0, sizeof(*rd));
 	rd->flags = flags;
 	rd->nbits = nbits;
-	if ((rc = procfs_lines_open(&rd->l, PATH_PROC_INTERRUPTS,
+	if ((rc = source != NULL ? procfs_file_lines(&rd->l, source,
+	    ROW_MAX) : procfs_lines_open(&rd->l, PATH_PROC_INTERRUPTS,
 	    ROW_MAX)) != 0) {
 		if (!(flags & COUNTS_QUIET))
-			warnc(-rc, "%s", procfs_path(PATH_PROC_INTERRUPTS));
+			warnc(-rc, "%s", counts_path());
 		rd->l.fd = -1;
 		return rc;
 	}
@@ -65,7 +84,7 @@ counts_open(struct counts *rd, unsigned int nbits, int flags)
 	if (rc >= 0) {
 		rc = -EINVAL;
 		if (!(flags & COUNTS_QUIET))
-			warnx("%s: no CPU header%s", procfs_path(PATH_PROC_INTERRUPTS),
+			warnx("%s: no CPU header%s", counts_path(),
 			    (flags & COUNTS_CPUS) ? " naming possible CPUs" :
 			    "");
 	}
@@ -118,9 +137,9 @@ counts_close(struct counts *rd)
 	if (rc != 0 && rc != -EINVAL && !(rd->flags & COUNTS_QUIET)) {
 		if (rc == -EFBIG)
 			warnx("%s: a line longer than %d bytes",
-			    procfs_path(PATH_PROC_INTERRUPTS), ROW_MAX);
+			    counts_path(), ROW_MAX);
 		else
-			warnc(-rc, "%s", procfs_path(PATH_PROC_INTERRUPTS));
+			warnc(-rc, "%s", counts_path());
 	}
 	if (rd->l.fd >= 0)
 		procfs_lines_close(&rd->l);

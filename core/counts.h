@@ -51,6 +51,8 @@ struct counts_kept {
 	int		*col;		/* by CPU: its column, or -1 */
 };
 
+void		 counts_source(const char *);
+const char	*counts_path(void);
 int		 counts_open(struct counts *, unsigned int, int);
 int		 counts_next(struct counts *, unsigned int *);
 int		 counts_row(struct counts *, struct irqrow *);

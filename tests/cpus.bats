@@ -221,7 +221,7 @@ col_tops() {
 	make_root --cpus 2 --irq 24=a
 	local arg
 	run --separate-stderr -2 irqaff cpus -c 2
-	assert_equal "${stderr%%$'\n'*}" 'irqaff: cpus: --count needs -i'
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: cpus: --count needs -i or --sample-from'
 	run --separate-stderr -2 irqaff cpus -o cpu,rate
 	assert_equal "${stderr%%$'\n'*}" 'irqaff: cpus: RATE needs -i'
 	for arg in 0 -1 x 1e9 nan inf 1s 0x10 1e-300 0.0009 +1 ' 1' 1, . '' \

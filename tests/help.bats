@@ -216,9 +216,9 @@ Masks, as the kernel's: 32-bit hex words, comma-separated, the last
 		run -0 irqaff "$cmd" -i 0.001 -c 2
 		assert_equal "$(grep -cE '^[0-9]{4}-[0-9]{2}-[0-9]{2} ' <<<"$output")" 2
 		run -2 --separate-stderr irqaff "$cmd" --count 2
-		assert_equal "${stderr%%$'\n'*}" "irqaff: $cmd: --count needs -i"
+		assert_equal "${stderr%%$'\n'*}" "irqaff: $cmd: --count needs -i or --sample-from"
 		run -2 --separate-stderr irqaff "$cmd" -c 2
-		assert_equal "${stderr%%$'\n'*}" "irqaff: $cmd: --count needs -i"
+		assert_equal "${stderr%%$'\n'*}" "irqaff: $cmd: --count needs -i or --sample-from"
 		# the help shows the new spelling only
 		run -0 irqaff "$cmd" --help
 		assert_line --regexp '^      --count COUNT +COUNT samples'

@@ -173,18 +173,29 @@ section() {
 # The EXAMPLES section's literal blocks, run as the page shows them. Each
 # block gets a fresh tree; in a block, a line starting with "irqaff " is a
 # command and the lines after it, if any, its exact standard output.
-# /etc/ is moved into the test directory.
+# /etc/ is moved into the test directory. "cp /proc/interrupts FILE" copies
+# the tree's, its modification time that of a clock that only "sleep N"
+# moves (by N seconds, without sleeping).
 @test "every example in the man page runs and prints what the page shows" {
 	local block=0 in=0 line cmd= want= failed=
 	local -a cmds=() wants=()
 
 	run_block() {
-		local i got rc
+		local i got rc clock=1700000000 f
 		rm -rf "$BATS_TEST_TMPDIR/root" "$BATS_TEST_TMPDIR/etc"
 		make_root --cpus 64 --nodes 2 --threads 2 --nic eth0:8:1 \
 			--nic eth1:4:0 --legacy 16
 		mkdir -p "$BATS_TEST_TMPDIR/etc"
 		for ((i = 0; i < ${#cmds[@]}; i++)); do
+			if [[ ${cmds[i]} =~ ^sleep\ ([0-9]+)$ ]]; then
+				clock=$((clock + BASH_REMATCH[1]))
+				continue
+			elif [[ ${cmds[i]} == 'cp /proc/interrupts '* ]]; then
+				f=$BATS_TEST_TMPDIR/${cmds[i]#cp /proc/interrupts }
+				cp "$ROOT/proc/interrupts" "$f"
+				touch -d "@$clock" "$f"
+				continue
+			fi
 			rc=0
 			got=$(cd "$BATS_TEST_TMPDIR" &&
 				eval "${cmds[i]}" 2>"$BATS_TEST_TMPDIR/stderr") ||
@@ -212,7 +223,8 @@ section() {
 			continue
 		fi
 		((in)) || continue
-		if [[ $line == 'irqaff '* ]]; then
+		if [[ $line == 'irqaff '* || $line == 'cp /proc/interrupts '* ||
+			$line =~ ^sleep\ [0-9]+$ ]]; then
 			cmds+=("${line//\/etc\//$BATS_TEST_TMPDIR/etc/}")
 			wants+=("")
 		elif ((${#cmds[@]} > 0)); then

@@ -60,7 +60,7 @@ setup() {
 @test "show: -c and RATE need -i; a bad interval is status 2" {
 	make_root --cpus 2 --irq 24=a
 	run --separate-stderr -2 irqaff show -c 2
-	assert_equal "${stderr%%$'\n'*}" 'irqaff: show: --count needs -i'
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: show: --count needs -i or --sample-from'
 	run --separate-stderr -2 irqaff show -o irq,rate
 	assert_equal "${stderr%%$'\n'*}" 'irqaff: show: RATE needs -i'
 	run --separate-stderr -2 irqaff show -i 0
