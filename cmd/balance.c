@@ -19,22 +19,19 @@
 #include "core/isolation.h"
 #include "core/load.h"
 #include "core/machine.h"
+#include "core/netqueue.h"
+#include "core/placement.h"
 #include "core/select.h"
+#include "core/snapshot.h"
 #include "core/topology.h"
 #include "core/xalloc.h"
 #include "core/xpsfollow.h"
 #include "lib/interrupts.h"
 #include "lib/text.h"
 #include "parse.h"
+#include "procfs.h"
 
 #define INTERVAL	5.0	/* seconds, without -i */
-/*
- * The margin, in tenths: an IRQ stays on its CPU unless moving it lowers
- * the busiest CPU's load by more than (KEEP - 10)/10 (see plan()), and
- * the plan made afresh replaces the one that keeps IRQs only when its
- * busiest CPU is that much less loaded.
- */
-#define KEEP		11
 
 static int balance_main(int, char *[]);
 
@@ -42,7 +39,7 @@ const struct command balance_command = {
 	"balance", balance_main,
 	"put the busiest IRQs on the least-loaded CPUs, by measured rate",
 	"[-nvqJ] [-i seconds] [--sample-from file ...] [-c cpus] "
-	"[--include-isolated] [--xps] [irqs]",
+	"[--include-isolated] [--xps] [--plan file] [irqs]",
 	"  -n, --dry-run           print the plan, write nothing\n"
 	"  -v, --verbose           list every IRQ of the plan, moved or not\n"
 	"  -J, --json              print the plan and the result as JSON\n"
@@ -54,11 +51,13 @@ const struct command balance_command = {
 	"                          or nohz_full)\n"
 	"      --include-isolated  also use isolated and nohz_full CPUs\n"
 	"      --xps               also move the XPS of their tx queues\n"
-	"  -q, --quiet             no isolated-CPU note, no irqbalance warning\n",
+	"      --plan FILE         also write the plan to FILE, for restore to\n"
+	"                          apply as it is (- for standard output)\n"
+	"  -q, --quiet             no notes, no irqbalance warning\n",
 	NULL
 };
 
-enum { OPT_CPUS = 256, OPT_XPS, OPT_ISOLATED };
+enum { OPT_CPUS = 256, OPT_XPS, OPT_ISOLATED, OPT_PLAN };
 
 static const struct option balance_opts[] = {
 	APPLY_LONGOPTS,
@@ -67,6 +66,7 @@ static const struct option balance_opts[] = {
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "xps", no_argument, NULL, OPT_XPS },
 	{ "include-isolated", no_argument, NULL, OPT_ISOLATED },
+	{ "plan", required_argument, NULL, OPT_PLAN },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -76,7 +76,7 @@ static const struct option balance_opts[] = {
 struct allowed {
 	int		 node;		/* -1: every eligible CPU */
 	struct cpuset	*set;
-	int		*cpu;
+	struct place_cpu *cpu;
 	size_t		 n;
 };
 
@@ -85,9 +85,9 @@ struct item {
 	unsigned int	 irq;
 	uint64_t	 count;		/* its interrupts in the interval */
 	bool		 rated;		/* a cell of it was in both reads */
-	uint8_t		 row;		/* bit r: read r had its row */
 	int		 home;		/* the one CPU it runs on, or -1 */
 	size_t		 allow;
+	struct qrole	 role;
 	int		 cpu;		/* planned */
 	char		*old;		/* its requested CPUs, a list */
 	const struct cpuset *want;	/* cpu alone */
@@ -103,15 +103,17 @@ struct balance {
 	char		*why;		/* what isolates them */
 	struct cells	 cells;
 	uint64_t	*before, *fixed, *after;	/* by CPU */
-	uint32_t	*nirq;				/* by CPU, planned */
 	struct cpuset	**alone;	/* by CPU: a set of it, when planned */
 	int		*pos;		/* by CPU: rank in tie order, or -1 */
 	struct allowed	*allow;
 	size_t		 nallow;
 	struct item	*it;		/* the plan's IRQs, in plan order */
 	size_t		 n;
-	unsigned int	*managed;
-	size_t		 nmanaged;
+	struct leftout	 unmoved;	/* user space cannot move them */
+	unsigned int	*freed;		/* rows gone during the interval */
+	size_t		 nfreed;
+	const char	*planfile;	/* --plan */
+	struct tally	 unread;	/* IRQs whose CPUs cannot be read */
 };
 
 static int
@@ -132,6 +134,9 @@ balance_options(int argc, char *argv[], struct balance *b)
 			break;
 		case OPT_ISOLATED:
 			b->isolated = true;
+			break;
+		case OPT_PLAN:
+			b->planfile = optarg;
 			break;
 		case 'q':
 			b->quiet = true;
@@ -246,7 +251,7 @@ allowed_of(struct balance *b, unsigned int irq)
 	a->n = 0;
 	for (cpu = cpuset_first(a->set); cpu >= 0;
 	    cpu = cpuset_next(a->set, cpu + 1))
-		a->cpu[a->n++] = cpu;
+		a->cpu[a->n++] = (struct place_cpu){ cpu, b->pos[cpu] };
 	return b->nallow++;
 }
 
@@ -260,27 +265,34 @@ collect(struct balance *b, const struct irqs *sel)
 {
 	struct item *it;
 	struct cpuset *set;
+	struct qrole *ro;
 	struct perr pe;
+	enum movable mv;
 	size_t i;
 	int rc, status = EXIT_OK;
 
 	set = xcpuset(b->m.nbits);
+	ro = netqueue_roles(sel);
 	b->it = xcalloc(sel->n, sizeof(*b->it));
-	b->managed = xcalloc(sel->n, sizeof(*b->managed));
 	for (i = 0; i < sel->n; i++) {
 		/* kernel-managed or else not movable by user space */
-		if (machine_irq_movable(sel->v[i]) >= MOVABLE_MANAGED) {
-			b->managed[b->nmanaged++] = sel->v[i];
+		if ((mv = machine_irq_movable(sel->v[i])) >= MOVABLE_MANAGED) {
+			result_leftout_add(&b->unmoved, sel->v[i],
+			    mv == MOVABLE_MANAGED);
 			continue;
 		}
 		it = &b->it[b->n];
 		memset(it, 0, sizeof(*it));
 		it->irq = sel->v[i];
+		it->role = ro[i];
 		if ((rc = machine_affinity_read(it->irq, AFF_REQUESTED, set,
 		    &pe)) != 0) {
 			/* -ENOENT: gone since it was selected */
 			if (rc != -ENOENT) {
 				warnx("irq %u: %s", it->irq, pe.msg);
+				apply_tally_add(&b->unread, APPLY_JSON, it->irq,
+				    APPLY_FAILED, NULL, NULL,
+				    text_perr_errno(&pe), pe.msg);
 				status = EXIT_FAIL;
 			}
 			continue;
@@ -290,6 +302,7 @@ collect(struct balance *b, const struct irqs *sel)
 		it->home = cpuset_count(set) == 1 ? cpuset_first(set) : -1;
 		b->n++;
 	}
+	free(ro);
 	cpuset_free(set);
 	return status;
 }
@@ -302,44 +315,37 @@ cmpirq(const void *a, const void *b)
 	return (x->irq > y->irq) - (x->irq < y->irq);
 }
 
-/* load_cells_read()'s row callback: which reads had each planned IRQ's row. */
-struct rowseen {
-	struct balance	*b;
-	int		 r;
-};
-
-static void
-row_seen(void *arg, const struct irqrow *row,
-    const unsigned long long *counts, const unsigned int *cpu)
-{
-	struct rowseen *rs = arg;
-	struct item key, *it;
-
-	(void)counts;
-	(void)cpu;
-	key.irq = row->irq;
-	if ((it = bsearch(&key, rs->b->it, rs->b->n, sizeof(*rs->b->it),
-	    cmpirq)) != NULL)
-		it->row |= 1U << rs->r;
-}
-
 /*
  * An IRQ with no row in either read has no handler (show_interrupts()
- * skips an IRQ without actions): nothing to balance, so it is left out.
+ * skips an IRQ without actions): nothing to balance. One whose row the
+ * first read had and the second has not, or whose directory is gone,
+ * was freed during the interval (a driver reload, ethtool -L): left
+ * out, and said.
  */
 static void
 drop_rowless(struct balance *b)
 {
+	struct cpuset *set = xcpuset(b->m.nbits);
+	struct perr pe;
+	uint8_t seen;
 	size_t i, k;
+	bool gone;
 
+	b->freed = xcalloc(b->n + 1, sizeof(*b->freed));
 	for (i = k = 0; i < b->n; i++) {
-		if (b->it[i].row == 0) {
+		seen = load_rows_seen(&b->cells, b->it[i].irq);
+		gone = seen == 1 || (seen != 0 && machine_affinity_read(
+		    b->it[i].irq, AFF_REQUESTED, set, &pe) == -ENOENT);
+		if (gone)
+			b->freed[b->nfreed++] = b->it[i].irq;
+		if (gone || seen == 0) {
 			free(b->it[i].old);
 			continue;
 		}
 		b->it[k++] = b->it[i];
 	}
 	b->n = k;
+	cpuset_free(set);
 }
 
 /* Busiest first, then by number: the quiet IRQs come last. */
@@ -395,96 +401,51 @@ tally_cells(struct balance *b)
 	qsort(b->it, b->n, sizeof(*b->it), cmpcount);
 }
 
-/* Whether CPU x is a better choice than y: less load, fewer IRQs, order. */
-static bool
-better(const struct balance *b, const uint64_t *load, int x, int y)
+/* The receive partner of an item serving tx-N, or -1. */
+static long
+partner(const struct balance *b, size_t i)
 {
-	if (load[x] != load[y])
-		return load[x] < load[y];
-	if (b->nirq[x] != b->nirq[y])
-		return b->nirq[x] < b->nirq[y];
-	return b->pos[x] < b->pos[y];
+	size_t j;
+
+	if (b->it[i].role.pair < 0 || b->it[i].role.serve != QS_TX)
+		return -1;
+	for (j = 0; j < b->n; j++)
+		if (b->it[j].role.pair == b->it[i].role.pair &&
+		    b->it[j].role.serve == QS_RX)
+			return j;
+	return -1;
 }
 
-/*
- * Longest processing time first: each IRQ, busiest first, onto the
- * least-loaded CPU it may have. With keep, a busy IRQ stays at home when
- * its CPU would end at most KEEP/10 as loaded as the busiest CPU would
- * if it moved (moving it would not lower the busiest CPU's load by more
- * than that), and a quiet one when its CPU is at most KEEP/10 as loaded
- * as the least-loaded one. Returns the busiest eligible CPU's load.
- */
-static uint64_t
-plan(struct balance *b, bool keep, uint64_t *load, int *cpu)
-{
-	const struct allowed *a;
-	struct item *it;
-	uint64_t max = 0, bar;
-	size_t i, k;
-	int best, c;
-
-	memcpy(load, b->fixed, b->m.nbits * sizeof(*load));
-	memset(b->nirq, 0, b->m.nbits * sizeof(*b->nirq));
-	for (c = cpuset_first(b->elig); c >= 0;
-	    c = cpuset_next(b->elig, c + 1))
-		if (load[c] > max)
-			max = load[c];
-	for (i = 0; i < b->n; i++) {
-		it = &b->it[i];
-		a = &b->allow[it->allow];
-		best = a->cpu[0];
-		for (k = 1; k < a->n; k++)
-			if (better(b, load, a->cpu[k], best))
-				best = a->cpu[k];
-		c = best;
-		if (it->count == 0)
-			bar = load[best];
-		else
-			bar = MAX(max, load[best] + it->count);
-		if (keep && it->home >= 0 &&
-		    10 * (load[it->home] + it->count) <= KEEP * bar)
-			c = it->home;
-		load[c] += it->count;
-		b->nirq[c]++;
-		if (load[c] > max)
-			max = load[c];
-		cpu[i] = c;
-	}
-	return max;
-}
-
-/*
- * Plans twice: keeping IRQs at home, and afresh; the fresh plan wins only
- * when its busiest CPU is more than (KEEP - 10)/10 less loaded.
- */
+/* The plan (core/placement.c), and a set of each planned CPU alone. */
 static void
-plan_both(struct balance *b)
+plan(struct balance *b)
 {
-	uint64_t *fresh, mkeep, mfresh;
-	int *ck, *cf, *c;
+	struct place_set *sets;
+	struct place_item *pi;
+	struct placement p;
 	size_t i;
+	int c;
 
-	fresh = xcalloc(b->m.nbits, sizeof(*fresh));
-	ck = xcalloc(b->n + 1, sizeof(*ck));
-	cf = xcalloc(b->n + 1, sizeof(*cf));
-	mkeep = plan(b, true, b->after, ck);
-	mfresh = plan(b, false, fresh, cf);
-	c = ck;
-	if (10 * mfresh < (20 - KEEP) * mkeep) {
-		memcpy(b->after, fresh, b->m.nbits * sizeof(*fresh));
-		c = cf;
-	}
+	sets = xcalloc(b->nallow + 1, sizeof(*sets));
+	for (i = 0; i < b->nallow; i++)
+		sets[i] = (struct place_set){ b->allow[i].cpu, b->allow[i].n };
+	pi = xcalloc(b->n + 1, sizeof(*pi));
+	for (i = 0; i < b->n; i++)
+		pi[i] = (struct place_item){ b->it[i].count, b->it[i].home,
+		    b->it[i].allow, partner(b, i), -1 };
+	p = (struct placement){ b->m.nbits, b->fixed, b->after, sets,
+	    b->nallow, pi, b->n, false };
+	placement_plan(&p);
 	for (i = 0; i < b->n; i++) {
-		b->it[i].cpu = c[i];
-		if (b->alone[c[i]] == NULL) {
-			b->alone[c[i]] = xcpuset(b->m.nbits);
-			cpuset_set(b->alone[c[i]], c[i]);
+		c = b->it[i].cpu = pi[i].cpu;
+		if (b->alone[c] == NULL) {
+			b->alone[c] = xcpuset(b->m.nbits);
+			cpuset_set(b->alone[c], c);
 		}
-		b->it[i].want = b->alone[c[i]];
+		b->it[i].want = b->alone[c];
 	}
-	free(fresh);
-	free(ck);
-	free(cf);
+	free(pi);
+	free(sets);
 }
 
 /* The busiest eligible CPU's load over their mean, or -1 with no load. */
@@ -674,51 +635,42 @@ print_json_plan(const struct balance *b)
 }
 
 /*
- * Every IRQ's file is read and checked as a dry run would, then, when
- * none failed, the IRQs are written, then the XPS of their queues.
- * Returns the exit status; tl holds the IRQs' outcomes.
+ * Every IRQ's file is read and checked as a dry run would before the
+ * first write: when one is refused, nothing is written and the refused
+ * are the result. Then the IRQs, then the XPS of their queues; with -n
+ * and -J what would be. Returns the exit status.
  */
 static int
-apply_plan(struct balance *b, struct change *c, struct xq *xq, size_t nx,
-    int flags, struct tally *tl)
+apply_plan(struct balance *b, const struct change *c, struct xq *xq,
+    size_t nx, int flags, struct tally *tl, struct tally *tq)
 {
-	struct tally pre = { 0 }, tq = { 0 };
-	enum apply_result *r;
+	struct tally pre = { 0 };
 	size_t i;
-	int status;
 
 	for (i = 0; i < b->n; i++)
 		apply_irq(&b->m, c[i].irq, c[i].want,
 		    APPLY_DRYRUN | APPLY_JSON, &pre);
-	status = pre.failed > 0 ? EXIT_FAIL : EXIT_OK;
+	if (pre.failed > 0) {
+		apply_tally_refused(tl, &pre);
+		if (!b->json)
+			warnx("balance: nothing written");
+		return EXIT_FAIL;
+	}
 	apply_tally_free(&pre);
-	if (status != EXIT_OK || b->dryrun) {
-		if (b->dryrun && b->json)
-			for (i = 0; i < b->n; i++)
-				apply_irq(&b->m, c[i].irq, c[i].want,
-				    flags | APPLY_DRYRUN, tl);
-		return status;
+	if (b->dryrun) {
+		if (b->json)
+			xpsfollow_write(&b->m, c, b->n, xq, nx,
+			    flags | APPLY_DRYRUN, tl, tq);
+		return EXIT_OK;
 	}
 	if (!b->quiet)
 		irqbalance_warn();
 	cli_applying();
-	r = xcalloc(b->n + 1, sizeof(*r));
-	for (i = 0; i < b->n; i++) {
-		r[i] = APPLY_FAILED;
-		if (tl->stop)
-			apply_tally_skip(tl, flags, c[i].irq, c[i].want);
-		else
-			r[i] = apply_irq(&b->m, c[i].irq, c[i].want, flags, tl);
-	}
-	if (!tl->stop)
-		xpsfollow_apply(&b->m, c, r, xq, nx, flags, &tq);
-	status = result_status(tl, &tq, flags);
-	apply_tally_free(&tq);
-	free(r);
-	return status;
+	xpsfollow_write(&b->m, c, b->n, xq, nx, flags, tl, tq);
+	return result_status(tl, tq, flags);
 }
 
-/* -J: the plan, the loads and, with --xps, the queues. */
+/* -J: the plan, the loads, the IRQs freed and, with --xps, the queues. */
 struct balance_json {
 	const struct balance	*b;
 	const struct change	*c;
@@ -730,90 +682,153 @@ static void
 balance_members(void *arg)
 {
 	const struct balance_json *bj = arg;
+	size_t i;
 
 	print_json_plan(bj->b);
+	printf(",\"freed\":[");
+	for (i = 0; i < bj->b->nfreed; i++)
+		printf("%s%u", i > 0 ? "," : "", bj->b->freed[i]);
+	putchar(']');
 	if (bj->b->xps)
 		xpsfollow_json(stdout, bj->c, bj->xq, bj->nx);
+}
+
+/* The two reads, -i apart; 0, or -1 after saying why. */
+static int
+measure(struct balance *b, const struct irqs *all)
+{
+	size_t i;
+
+	load_cells_follow(&b->cells, &b->m, all);
+	cli_sampling_begin(&b->sm);
+	if (load_cells_read(&b->cells, 0) != 0)
+		return -1;
+	cli_sampling_next(&b->sm, b->json);
+	if (load_cells_read(&b->cells, 1) != 0)
+		return -1;
+	qsort(b->it, b->n, sizeof(*b->it), cmpirq);
+	drop_rowless(b);
+	for (i = 0; i < b->nfreed && !b->quiet; i++)
+		warnx("note: irq %u was freed during the interval; left out "
+		    "of the plan", b->freed[i]);
+	b->before = xcalloc(b->m.nbits, sizeof(*b->before));
+	b->fixed = xcalloc(b->m.nbits, sizeof(*b->fixed));
+	b->after = xcalloc(b->m.nbits, sizeof(*b->after));
+	b->alone = xcalloc(b->m.nbits, sizeof(*b->alone));
+	tally_cells(b);
+	plan(b);
+	if (!b->quiet)
+		result_leftout_note(&b->unmoved);
+	/* applied in IRQ order, as every command writes */
+	qsort(b->it, b->n, sizeof(*b->it), cmpirq);
+	return 0;
+}
+
+/*
+ * --plan FILE: the plan as a snapshot (irqaff.conf(5)) that restore
+ * applies as it is, measuring nothing: a plan line with the CPUs it was
+ * made for, a line for each IRQ and with --xps for each queue, the rates
+ * and loads as comments. "-" is standard output. 0, or -1 after saying
+ * why.
+ */
+static int
+plan_write(const struct balance *b, const struct xq *xq, size_t nx)
+{
+	char *text = NULL, *list;
+	size_t len = 0, i;
+	FILE *fp;
+	int rc = 0, c;
+
+	if ((fp = open_memstream(&text, &len)) == NULL)
+		err(EXIT_FAIL, NULL);
+	list = xformat(b->elig, false);
+	fprintf(fp, "# irqaff balance plan, rates over %.3f s\n"
+	    "# restore applies it as it is; see irqaff.conf(5)\nplan %s\n",
+	    b->sm.elapsed, list);
+	free(list);
+	for (i = 0; i < b->n; i++) {
+		fprintf(fp, "%u %d", b->it[i].irq, b->it[i].cpu);
+		snapshot_put_names(fp, b->it[i].irq);
+		if (b->it[i].rated)
+			fprintf(fp, " # %.1f/s,", rate(b, b->it[i].count));
+		else
+			fprintf(fp, " # no rate,");
+		fprintf(fp, " was %s\n", *b->it[i].old ? b->it[i].old : "-");
+	}
+	for (i = 0; i < nx; i++) {
+		fputs("xps ", fp);
+		snapshot_put_dev(fp, xq[i].dev);
+		fprintf(fp, " %s %d\n", xq[i].queue, b->it[xq[i].ci].cpu);
+	}
+	for (c = 0; c < (int)b->m.nbits; c++)
+		if (shown(b, c))
+			fprintf(fp, "# CPU %d: %.1f/s -> %.1f/s\n", c,
+			    rate(b, b->before[c]), rate(b, b->after[c]));
+	if (fclose(fp) != 0)
+		err(EXIT_FAIL, NULL);
+	if (strcmp(b->planfile, "-") == 0)
+		fwrite(text, 1, len, stdout);
+	else if ((rc = procfs_file_replace(b->planfile, text, len)) != 0)
+		warnc(-rc, "%s", text_quoted(b->planfile));
+	free(text);
+	return rc != 0 ? -1 : 0;
+}
+
+/* The plan for people, or with --plan FILE in FILE; 0, or -1 if said. */
+static int
+show_plan(const struct balance *b, const struct xq *xq, size_t nx)
+{
+	if (b->planfile != NULL && plan_write(b, xq, nx) != 0)
+		return -1;
+	if (b->json || (b->planfile != NULL && strcmp(b->planfile, "-") == 0))
+		return 0;
+	print_plan(b, xq, nx);
+	print_loads(b);
+	return fflush(stdout) == 0 ? 0 : -1;
 }
 
 static int
 run(struct balance *b, const char *arg)
 {
 	struct irqs all = { 0 }, sel = { 0 };
-	struct tally tl = { 0 };
+	struct tally tl = { 0 }, tq = { 0 };
 	struct change *c = NULL;
 	struct xq *xq = NULL;
-	struct rowseen rs;
-	size_t nx = 0, i, k;
+	size_t nx = 0, i;
 	int status, flags = b->json ? APPLY_JSON : 0;
 
 	if ((status = cli_exit_status(select_irqs(arg ? arg : "all", &sel))) !=
 	    EXIT_OK)
 		return status;
-	if (select_all(&all) != 0) {
+	status = EXIT_FAIL;
+	if (select_all(&all) != 0)
+		goto out;
+	if ((status = collect(b, &sel)) != EXIT_OK) {
+		/* nothing is planned from part of the IRQs */
+		if (!b->json)
+			warnx("balance: nothing written");
+		result_json(&b->unread, flags, NULL, NULL);
+		goto out;
+	}
+	if (measure(b, &all) != 0) {
 		status = EXIT_FAIL;
 		goto out;
 	}
-	if ((status = collect(b, &sel)) != EXIT_OK)
-		goto out;
-	load_cells_follow(&b->cells, &b->m, &all);
-	cli_sampling_begin(&b->sm);
-	rs.b = b;
-	rs.r = 0;
-	if (load_cells_read(&b->cells, 0, row_seen, &rs) != 0) {
-		status = EXIT_FAIL;
-		goto out;
-	}
-	cli_sampling_next(&b->sm, b->json);
-	rs.r = 1;
-	if (load_cells_read(&b->cells, 1, row_seen, &rs) != 0) {
-		status = EXIT_FAIL;
-		goto out;
-	}
-	drop_rowless(b);
-	b->before = xcalloc(b->m.nbits, sizeof(*b->before));
-	b->fixed = xcalloc(b->m.nbits, sizeof(*b->fixed));
-	b->after = xcalloc(b->m.nbits, sizeof(*b->after));
-	b->nirq = xcalloc(b->m.nbits, sizeof(*b->nirq));
-	b->alone = xcalloc(b->m.nbits, sizeof(*b->alone));
-	tally_cells(b);
-	plan_both(b);
-	for (i = k = 0; i < b->nmanaged; i++)
-		k += (machine_irq_state(b->managed[i]) & IRQ_MANAGED) != 0;
-	if (k > 0)
-		warnx("note: %zu kernel-managed IRQ%s left out of the plan",
-		    k, k == 1 ? "" : "s");
-	if (b->nmanaged > k)
-		warnx("note: %zu IRQ%s that user space cannot move left out "
-		    "of the plan", b->nmanaged - k, b->nmanaged - k == 1 ?
-		    "" : "s");
-	/* applied in IRQ order, as every command writes */
-	qsort(b->it, b->n, sizeof(*b->it), cmpirq);
 	c = xcalloc(b->n + 1, sizeof(*c));
 	for (i = 0; i < b->n; i++)
 		c[i] = (struct change){ b->it[i].irq, b->it[i].want, false };
-	if (b->xps && xpsfollow_plan(&b->m, "balance", c, b->n, &xq,
-	    &nx) != 0) {
-		status = EXIT_FAIL;
+	if ((b->xps && xpsfollow_plan(&b->m, "balance", c, b->n, &xq,
+	    &nx) != 0) || show_plan(b, xq, nx) != 0)
 		goto out;
-	}
-	if (!b->json) {
-		print_plan(b, xq, nx);
-		print_loads(b);
-		if (fflush(stdout) != 0)
-			goto out;
-	}
-	status = apply_plan(b, c, xq, nx, flags, &tl);
-	for (i = 0; b->json && i < b->nmanaged; i++)
-		apply_tally_add(&tl, flags, b->managed[i],
-		    machine_irq_state(b->managed[i]) & IRQ_MANAGED ?
-		    APPLY_MANAGED : APPLY_UNMOVABLE, NULL, NULL, 0, NULL);
+	status = apply_plan(b, c, xq, nx, flags, &tl, &tq);
+	result_leftout_tally(&b->unmoved, &tl, flags);
 	result_json(&tl, flags | (b->dryrun ? APPLY_DRYRUN : 0),
 	    balance_members, &(struct balance_json){ b, c, xq, nx });
 out:
 	xpsfollow_free(xq, nx);
 	free(c);
 	apply_tally_free(&tl);
+	apply_tally_free(&tq);
 	select_free(&all);
 	select_free(&sel);
 	return status;
@@ -836,11 +851,12 @@ balance_free(struct balance *b)
 		free(b->allow[i].cpu);
 	}
 	free(b->allow);
-	free(b->managed);
+	result_leftout_free(&b->unmoved);
+	apply_tally_free(&b->unread);
+	free(b->freed);
 	free(b->before);
 	free(b->fixed);
 	free(b->after);
-	free(b->nirq);
 	free(b->pos);
 	load_cells_free(&b->cells);
 	cpuset_free(b->elig);

@@ -372,6 +372,31 @@ restore_members(void *arg)
 }
 
 /*
+ * A balance plan (a plan line) is applied whole or not at all, as it
+ * was reviewed: no problem may stand (a line that picks no IRQ, a CPU
+ * of the plan offline or isolated now: snapshot_resolve() said each),
+ * and every IRQ's file must take its set. EXIT_OK, or EXIT_FAIL after
+ * saying so; tl then holds the refused.
+ */
+static int
+plan_fits(struct run *r)
+{
+	struct tally pre = { 0 };
+	size_t i;
+
+	for (i = 0; r->tl.failed == 0 && i < r->mi.nums.n; i++)
+		if (r->mi.v[i].by != NULL)
+			apply_irq(&r->m, r->mi.nums.v[i], r->mi.v[i].by->want,
+			    APPLY_DRYRUN | APPLY_JSON, &pre);
+	apply_tally_refused(&r->tl, &pre);
+	if (r->tl.failed == 0)
+		return EXIT_OK;
+	warnx("%s: a plan is applied whole or not at all: nothing written; "
+	    "make a new one", r->s.label);
+	return EXIT_FAIL;
+}
+
+/*
  * Lines that pick no IRQ count as IRQs that failed: the rest is still
  * applied, and the exit status is 3 (or 1 when nothing could be done).
  */
@@ -413,6 +438,10 @@ restore_main(int argc, char *argv[])
 	}
 	r.tl.failed = snapshot_resolve(&r.s, &r.mi,
 	    r.only_arg != NULL ? &r.only : NULL);
+	if (r.s.plan != NULL && (status = plan_fits(&r)) != EXIT_OK) {
+		result_json(&r.tl, r.flags, restore_members, &r);
+		goto out;
+	}
 	offline_note(&r);
 	queue_note(&r);
 	if (!r.quiet)
@@ -429,6 +458,7 @@ restore_main(int argc, char *argv[])
 			    r.mi.v[i].by->want);
 	restore_queues(&r);
 	status = result_print(&r.tl, &r.qtl, r.flags, restore_members, &r);
+out:
 	apply_tally_free(&r.tl);
 	apply_tally_free(&r.qtl);
 	run_free(&r);

@@ -18,6 +18,7 @@
 #include "core/machine.h"
 #include "core/netqueue.h"
 #include "core/select.h"
+#include "core/snapshot.h"
 #include "core/xalloc.h"
 #include "lib/snapline.h"
 #include "lib/text.h"
@@ -53,9 +54,8 @@ static int
 save_irq(FILE *fp, unsigned int irq, struct cpuset *set, const char *mark)
 {
 	struct perr pe;
-	char **names, *list;
+	char *list;
 	enum movable mv;
-	size_t n, k;
 	int rc;
 
 	if ((rc = machine_affinity_read(irq, AFF_REQUESTED, set,
@@ -77,30 +77,9 @@ save_irq(FILE *fp, unsigned int irq, struct cpuset *set, const char *mark)
 	else
 		fprintf(fp, "%s%u %s", mark, irq, list);
 	free(list);
-	select_actions(irq, &names, &n);
-	for (k = 0; k < n; k++) {
-		putc(' ', fp);
-		snapline_quote(fp, names[k]);
-	}
-	select_actions_free(names, n);
+	snapshot_put_names(fp, irq);
 	putc('\n', fp);
 	return 0;
-}
-
-/* The interface's name as a word, or quoted when it cannot be one. */
-static void
-put_dev(FILE *fp, const char *name)
-{
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)name; *p != '\0'; p++)
-		if (*p <= ' ' || *p >= 0x7f || *p == '"' || *p == '#' ||
-		    *p == '\\')
-			break;
-	if (*p == '\0' && p != (const unsigned char *)name)
-		fputs(name, fp);
-	else
-		snapline_quote(fp, name);
 }
 
 /*
@@ -130,7 +109,7 @@ save_netif(FILE *fp, struct machine *m, const char *name, const char *mark)
 		}
 		netqueue_name(q, qname, sizeof(qname));
 		fprintf(fp, "%s%s", mark, q->kind == NQ_TX ? "xps " : "rps ");
-		put_dev(fp, nif.name);
+		snapshot_put_dev(fp, nif.name);
 		list = xformat(q->cpus, false);
 		fprintf(fp, " %s %s\n", qname, *list != '\0' ? list : "none");
 		free(list);

@@ -37,6 +37,9 @@ load_cells_follow(struct cells *cs, const struct machine *m,
 
 	memset(cs, 0, sizeof(*cs));
 	cs->nbits = m->nbits;
+	cs->rows = xcalloc(irqs->n + 1, sizeof(*cs->rows));
+	for (i = 0; i < irqs->n; i++)
+		cs->rows[cs->nrows++].irq = irqs->v[i];
 	set = xcpuset(m->nbits);
 	for (i = 0; i < irqs->n; i++) {
 		rc = machine_affinity_read(irqs->v[i], AFF_EFFECTIVE, set, &pe);
@@ -99,16 +102,33 @@ load_cells_take(struct cells *cs, int r, const struct counts *rd,
 	}
 }
 
+static int
+cmprow(const void *a, const void *b)
+{
+	const struct rowmark *x = a, *y = b;
+
+	return (x->irq > y->irq) - (x->irq < y->irq);
+}
+
+static struct rowmark *
+row_of(const struct cells *cs, unsigned int irq)
+{
+	struct rowmark key = { irq, 0 };
+
+	return bsearch(&key, cs->rows, cs->nrows, sizeof(*cs->rows), cmprow);
+}
+
 /*
  * Read r (0 or 1): one pass over proc/interrupts, each cell's count from
- * its CPU's column; fn, when given, sees every numbered row. 0, or -1
- * after saying why.
+ * its CPU's column, and which followed IRQs have a row. 0, or -1 after
+ * saying why.
  */
 int
-load_cells_read(struct cells *cs, int r, cells_row_fn *fn, void *arg)
+load_cells_read(struct cells *cs, int r)
 {
 	struct counts rd;
 	struct irqrow row;
+	struct rowmark *rm;
 	unsigned int irq;
 	size_t at = 0, i;
 
@@ -116,14 +136,28 @@ load_cells_read(struct cells *cs, int r, cells_row_fn *fn, void *arg)
 		return -1;
 	for (i = 0; i < cs->n; i++)
 		cs->v[i].seen &= ~(1U << r);
+	for (i = 0; i < cs->nrows; i++)
+		cs->rows[i].seen &= ~(1U << r);
 	while (counts_next(&rd, &irq) == 1) {
 		if (counts_row(&rd, &row) != 0)
 			continue;
-		if (fn != NULL)
-			fn(arg, &row, rd.v, rd.cpu);
+		if ((rm = row_of(cs, row.irq)) != NULL)
+			rm->seen |= 1U << r;
 		load_cells_take(cs, r, &rd, &row, &at);
 	}
 	return counts_close(&rd) == 0 ? 0 : -1;
+}
+
+/*
+ * Which reads had the row of a followed IRQ (show_interrupts() prints
+ * none for an IRQ without a handler): bit r for read r.
+ */
+uint8_t
+load_rows_seen(const struct cells *cs, unsigned int irq)
+{
+	const struct rowmark *rm = row_of(cs, irq);
+
+	return rm != NULL ? rm->seen : 0;
 }
 
 /* Read 1 becomes read 0, for the next read 1. */
@@ -136,6 +170,8 @@ load_cells_shift(struct cells *cs)
 		cs->v[i].count[0] = cs->v[i].count[1];
 		cs->v[i].seen >>= 1;
 	}
+	for (i = 0; i < cs->nrows; i++)
+		cs->rows[i].seen >>= 1;
 }
 
 /*
@@ -154,5 +190,6 @@ void
 load_cells_free(struct cells *cs)
 {
 	free(cs->v);
+	free(cs->rows);
 	memset(cs, 0, sizeof(*cs));
 }

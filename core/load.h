@@ -27,24 +27,25 @@ struct cell {
 	uint8_t		 seen;		/* bit r: read r had this cell */
 };
 
-/* The cells followed, by IRQ then CPU; v is owned. */
+/* An IRQ followed, and which reads had its row (bit r: read r). */
+struct rowmark {
+	unsigned int	 irq;
+	uint8_t		 seen;
+};
+
+/* The cells followed, by IRQ then CPU, and the IRQs; v, rows owned. */
 struct cells {
 	struct cell	*v;
 	size_t		 n;
+	struct rowmark	*rows;
+	size_t		 nrows;
 	unsigned int	 nbits;
 };
 
-/*
- * Called for each numbered row of a read: the row, its counts and the
- * CPU of each count's column.
- */
-typedef void	 cells_row_fn(void *, const struct irqrow *,
-		    const unsigned long long *, const unsigned int *);
-
 int		 load_cells_follow(struct cells *, const struct machine *,
 		    const struct irqs *);
-int		 load_cells_read(struct cells *, int, cells_row_fn *,
-		    void *);
+int		 load_cells_read(struct cells *, int);
+uint8_t		 load_rows_seen(const struct cells *, unsigned int);
 void		 load_cells_take(struct cells *, int, const struct counts *,
 		    const struct irqrow *, size_t *);
 void		 load_cells_shift(struct cells *);

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/isolation.h"
 #include "core/machine.h"
 #include "core/netqueue.h"
 #include "core/snapshot.h"
@@ -178,7 +179,7 @@ same_entry(const struct entry *a, const struct entry *b)
 {
 	if (a->sl.kind != b->sl.kind)
 		return false;
-	return a->sl.kind == SNAP_DEFAULT ||
+	return a->sl.kind == SNAP_DEFAULT || a->sl.kind == SNAP_PLAN ||
 	    (a->sl.optional == b->sl.optional &&
 	    strcmp(a->sl.pattern, b->sl.pattern) == 0 &&
 	    strcmp(a->sl.cpus, b->sl.cpus) == 0);
@@ -188,7 +189,8 @@ same_entry(const struct entry *a, const struct entry *b)
 static bool
 hashed(const struct entry *e)
 {
-	return e->sl.kind == SNAP_DEFAULT || e->sl.kind == SNAP_PATTERN;
+	return e->sl.kind == SNAP_DEFAULT || e->sl.kind == SNAP_PLAN ||
+	    e->sl.kind == SNAP_PATTERN;
 }
 
 static void
@@ -351,6 +353,7 @@ snapshot_read(struct snap *s, struct machine *m, const char *path)
 	FILE *fp;
 	int bad = 0, rc;
 
+	s->m = m;
 	s->label = xescaped(strcmp(path, "-") == 0 ? "standard input" : path);
 	if ((fp = procfs_file_open(path)) == NULL) {
 		rc = -errno;
@@ -660,6 +663,38 @@ queue_hits(struct snap *s)
 }
 
 /*
+ * A balance plan holds only while the CPUs it was made for are still
+ * online and not isolated: a problem of its plan line otherwise.
+ */
+static void
+plan_problems(struct snap *s)
+{
+	struct cpuset *off, *pool, *iso;
+	char *list, *why = NULL;
+
+	off = xcpudup(s->plan->want);
+	cpuset_andnot(off, s->m->online);
+	pool = xcpudup(s->plan->want);
+	iso = isolation_leave_out(s->m, pool, NULL, false, &why);
+	cpuset_andnot(iso, off);
+	if (!cpuset_empty(off)) {
+		list = xformat(off, false);
+		problem(s, s->plan, "CPU %s of the plan is offline now", list);
+		free(list);
+	}
+	if (!cpuset_empty(iso)) {
+		list = xformat(iso, false);
+		problem(s, s->plan, "CPU %s of the plan is isolated now (%s)",
+		    list, why);
+		free(list);
+	}
+	free(why);
+	cpuset_free(iso);
+	cpuset_free(pool);
+	cpuset_free(off);
+}
+
+/*
  * Finds the IRQs each line picks, and for each IRQ the last line that
  * picks it. With only, the IRQs it selects keep theirs, the others and
  * the default none. Returns how many lines cannot be applied, each
@@ -694,12 +729,47 @@ snapshot_resolve(struct snap *s, struct mirqs *mi, const struct irqs *only)
 		e = &s->v[i];
 		if (e->sl.kind == SNAP_DEFAULT && only == NULL)
 			s->dflt = e;
+		if (e->sl.kind == SNAP_PLAN)
+			s->plan = e;
 		for (k = 0; k < e->nhit; k++)
 			if (selected(s, mi->nums.v[e->hit[k]]) &&
 			    (mi->v[e->hit[k]].by == NULL ||
 			    mi->v[e->hit[k]].by->line < e->line))
 				mi->v[e->hit[k]].by = e;
 	}
+	if (s->plan != NULL)
+		plan_problems(s);
 	report(s);
 	return s->nproblems;
+}
+
+/* An IRQ's action names, each after a space and quoted, as save writes. */
+void
+snapshot_put_names(FILE *fp, unsigned int irq)
+{
+	char **names;
+	size_t n, k;
+
+	select_actions(irq, &names, &n);
+	for (k = 0; k < n; k++) {
+		putc(' ', fp);
+		snapline_quote(fp, names[k]);
+	}
+	select_actions_free(names, n);
+}
+
+/* An interface's name as a word, or quoted when it cannot be one. */
+void
+snapshot_put_dev(FILE *fp, const char *name)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)name; *p != '\0'; p++)
+		if (*p <= ' ' || *p >= 0x7f || *p == '"' || *p == '#' ||
+		    *p == '\\')
+			break;
+	if (*p == '\0' && p != (const unsigned char *)name)
+		fputs(name, fp);
+	else
+		snapline_quote(fp, name);
 }

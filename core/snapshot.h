@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/select.h"
 #include "lib/snapline.h"
@@ -54,6 +55,8 @@ struct snap {
 	size_t		*slots;		/* hash of pattern lines into v */
 	size_t		 nslots;
 	const struct entry *dflt;	/* the last default line */
+	const struct entry *plan;	/* the last plan line */
+	struct machine	*m;		/* snapshot_read()'s */
 	struct problem	*problems;	/* snap_resolve's, in line order */
 	size_t		 nproblems;
 	const struct irqs *only;	/* snap_resolve's selection, or NULL */
@@ -89,5 +92,7 @@ size_t	 snapshot_resolve(struct snap *, struct mirqs *,
 	    const struct irqs *);
 char	*snapshot_names_text(char **, size_t, bool);
 void	 snapshot_queue_label(const struct entry *, char *, size_t);
+void	 snapshot_put_names(FILE *, unsigned int);
+void	 snapshot_put_dev(FILE *, const char *);
 
 #endif

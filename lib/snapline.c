@@ -168,6 +168,8 @@ line_kind(const struct token *t0, struct snapline *sl, size_t *max,
 		    "that starts with \"?\" needs quotes", text_quoted(t0->s));
 	if (!t0->string && strcmp(t0->s, "default") == 0)
 		sl->kind = SNAP_DEFAULT;
+	else if (!t0->string && strcmp(t0->s, "plan") == 0)
+		sl->kind = SNAP_PLAN;
 	else if (!t0->string && (strcmp(t0->s, "xps") == 0 ||
 	    strcmp(t0->s, "rps") == 0)) {
 		sl->kind = t0->s[0] == 'x' ? SNAP_XPS : SNAP_RPS;
@@ -225,6 +227,9 @@ check_words(const struct tokens *t, struct snapline *sl, size_t max,
 
 	if (sl->kind == SNAP_XPS || sl->kind == SNAP_RPS)
 		return check_queue(t, sl, pe);
+	if (sl->kind == SNAP_PLAN && sl->optional)
+		return text_perr_set(pe, EINVAL, "a plan line cannot be "
+		    "optional");
 	if (t->n < 2)
 		return text_perr_set(pe, EINVAL, "no CPU set after \"%s\"",
 		    text_quoted(t->v[0].s));

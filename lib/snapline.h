@@ -13,7 +13,8 @@
 struct perr;
 
 enum snap_kind {
-	SNAP_NONE, SNAP_DEFAULT, SNAP_IRQ, SNAP_PATTERN, SNAP_XPS, SNAP_RPS
+	SNAP_NONE, SNAP_DEFAULT, SNAP_IRQ, SNAP_PATTERN, SNAP_XPS, SNAP_RPS,
+	SNAP_PLAN
 };
 
 /* What a line says; every pointer is owned by the struct. */
