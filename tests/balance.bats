@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
-# balance: the tree's counts grow while balance sleeps between its two
-# reads of proc/interrupts (add_count); plans come from those counts,
-# never from the clock, so they are exact. Rates are checked loosely.
+# balance: plans come from the counts the tree adds between two reads of
+# proc/interrupts, taken from saved copies (--sample-from) -i 1 apart, so
+# plans and rates are exact and nothing waits on the clock.
 
 bats_require_minimum_version 1.5.0
 
@@ -10,35 +10,23 @@ setup() {
 	_common_setup
 }
 
-# sleeping PID: return once PID, or the child bash forked it to run,
-# sleeps out its interval (its wchan is the kernel's nanosleep: the first
-# read is done), or after half a second.
-sleeping() {
-	local i p w
-	for ((i = 0; i < 25; i++)); do
-		for p in "$1" $(cat "/proc/$1/task/$1/children" 2>/dev/null); do
-			w=$(cat "/proc/$p/wchan" 2>/dev/null) || w=
-			[[ $w == *nanosleep* ]] && return 0
-		done
-		sleep 0.02
-	done
-}
-
-# measure "IRQ COL N ..." ARGS...: irqaff balance -i 1 ARGS, the counts
-# added once it sleeps between its reads; stdout in $out, stderr in $err,
-# the exit status in $rc.
+# measure "IRQ COL N ..." ARGS...: irqaff balance -i 1 ARGS over an
+# interval in which the tree counted those interrupts (add_count); stdout
+# in $out, stderr in $err, the exit status in $rc. The first read is a
+# copy of the tree's proc/interrupts taken before the counts; run by the
+# command in $BALANCE_RUN when set (a fault injector).
 measure() {
 	local -a counts
-	local pid
 	read -ra counts <<<"$1"
 	shift
-	out=$BATS_TEST_TMPDIR/out err=$BATS_TEST_TMPDIR/err
-	irqaff balance -i 1 "$@" >"$out" 2>"$err" &
-	pid=$!
-	sleeping "$pid"
+	cp "$ROOT/proc/interrupts" "$BATS_TEST_TMPDIR/first"
 	add_count "${counts[@]}"
+	out=$BATS_TEST_TMPDIR/out err=$BATS_TEST_TMPDIR/err
 	rc=0
-	wait "$pid" || rc=$?
+	$BALANCE_RUN irqaff balance -i 1 \
+		--sample-from "$BATS_TEST_TMPDIR/first" \
+		--sample-from "$ROOT/proc/interrupts" "$@" >"$out" 2>"$err" ||
+		rc=$?
 }
 
 # plan_lines: the plan's lines without their RATE column.
@@ -52,16 +40,17 @@ plan_lines() {
 	measure "24 1 4000 25 1 3000 26 1 2000 27 2 1000"
 	assert_equal "$rc" 0
 	assert_equal "$(<"$err")" ''
-	# 27 stays with 25: CPU 1 then carries no more than CPU 0
+	# off CPU 0 the move that lowers it most: a to the idle CPU 2, then
+	# of b and c (equal gains) the lighter to CPU 3
 	run plan_lines
 	assert_output 'IRQ  OLD NEW NAME
-25  0 1 b
-26  0 2 c'
+24  0 2 a
+26  0 3 c'
 	run lists 24 25 26 27
-	assert_output $'0\n1\n2\n1'
-	# rates: the counts over about a second
-	run awk '$1 == 25 { print $2 }' "$out"
-	awk -v r="$output" 'BEGIN { exit !(r > 2000 && r <= 3000) }'
+	assert_output $'2\n0\n3\n1'
+	# rates: the counts over the second
+	run awk '$1 == 24 { print $2 }' "$out"
+	assert_output '4000.0'
 	run grep '^imbalance' "$out"
 	assert_output 'imbalance: 3.60 -> 1.60 (the busiest of CPUs 0-3 over their mean)'
 }
@@ -72,37 +61,72 @@ plan_lines() {
 		--affinity 0
 	measure "24 1 5000 25 1 4000 26 1 3000 27 1 2000 28 1 1500"
 	assert_equal "$rc" 0
+	# three moves, where longest processing time afresh made four
 	run lists 24 25 26 27 28
-	assert_output $'0\n1\n2\n3\n3'
+	assert_output $'1\n2\n3\n0\n0'
 	settle_effective
 	local sum
 	sum=$(tree_sum "$ROOT/proc/irq")
-	measure "24 1 5000 25 2 4000 26 3 3000 27 4 2000 28 4 1500"
+	measure "24 2 5000 25 3 4000 26 4 3000 27 1 2000 28 1 1500"
 	assert_equal "$rc" 0
 	run cat "$out"
 	assert_line --index 0 'no IRQ to move'
 	assert_line 'imbalance: 1.29 -> 1.29 (the busiest of CPUs 0-3 over their mean)'
 	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$sum"
-	# 27 now a little busier than 26: LPT afresh would swap their CPUs
-	measure "24 1 5000 25 2 4000 26 3 2000 27 4 2100 28 4 1500"
+	# 28 onto CPU 3 would lower CPU 0 by 100, not a tenth of it
+	measure "24 2 5000 25 3 4000 26 4 2000 27 1 2100 28 1 1500"
 	assert_equal "$rc" 0
 	assert_equal "$(head -n 1 "$out")" 'no IRQ to move'
 	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$sum"
 }
 
-@test "an IRQ is moved when that lowers the busiest CPU's load by more than the margin" {
+@test "an IRQ moves only when that lowers the busier CPU by more than a tenth" {
+	# CPU 0: 9000 + 1000, CPU 1: 7000; moving b ends CPU 0 at 9000: a
+	# tenth lower, kept
 	make_root --cpus 2 --irq 24=a --affinity 0 --irq 25=b --affinity 0 \
 		--irq 26=c --affinity 1
-	# CPU 0 carries 24 and 25 (2000), CPU 1 26 (1000): keeping 25 on CPU 0
-	# ends it at 2000, moving it at 1500 on CPU 1
-	measure "24 1 1000 25 1 1000 26 2 500"
+	measure "24 1 9000 25 1 1000 26 2 7000"
+	assert_equal "$rc" 0
+	assert_equal "$(head -n 1 "$out")" 'no IRQ to move'
+	run lists 24 25 26
+	assert_output $'0\n0\n1'
+	# 8999 + 1001: moving b lowers it by 1001, more than a tenth: moved
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --irq 24=a --affinity 0 \
+		--irq 25=b --affinity 0 --irq 26=c --affinity 1
+	measure "24 1 8999 25 1 1001 26 2 7000"
 	assert_equal "$rc" 0
 	run lists 24 25 26
 	assert_output $'0\n1\n1'
-	# 3 % apart: kept
+}
+
+@test "an IRQ moves only when the gain exceeds three standard deviations of the counts" {
+	# 1000 + 124 beside 600: moving b ends CPU 0 at 1000, a gain of 124,
+	# over a tenth; but 124^2 = 15376 < 9 x (1124 + 600) = 15516: kept
+	make_root --cpus 2 --irq 24=a --affinity 0 --irq 25=b --affinity 0 \
+		--irq 26=c --affinity 1
+	measure "24 1 1000 25 1 124 26 2 600"
+	run lists 24 25 26
+	assert_output $'0\n0\n1'
+	# 1000 + 125: 125^2 = 15625 > 9 x (1125 + 600) = 15525: moved
 	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --irq 24=a --affinity 0 \
-		--irq 25=b --affinity 1
-	measure "24 1 1030 25 2 1000"
+		--irq 25=b --affinity 0 --irq 26=c --affinity 1
+	measure "24 1 1000 25 1 125 26 2 600"
+	run lists 24 25 26
+	assert_output $'0\n1\n1'
+}
+
+@test "no CPU stays idle beside one with two busy IRQs, though a tenth would keep them" {
+	# 1000 + x on CPU 0, CPU 1 counted nothing: a tenth would keep x up
+	# to 111, onto an idle CPU only the noise counts: 99^2 = 9801 <
+	# 9 x 1099 = 9891, kept
+	make_root --cpus 2 --irq 24=a --affinity 0 --irq 25=b --affinity 0
+	measure "24 1 1000 25 1 99"
+	run lists 24 25
+	assert_output $'0\n0'
+	# 100^2 = 10000 > 9 x 1100 = 9900: moved
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --irq 24=a --affinity 0 \
+		--irq 25=b --affinity 0
+	measure "24 1 1000 25 1 100"
 	run lists 24 25
 	assert_output $'0\n1'
 }
@@ -114,7 +138,7 @@ plan_lines() {
 	assert_equal "$rc" 0
 	run plan_lines
 	assert_output 'IRQ  OLD NEW NAME
-25  0 1 b'
+24  0 1 a'
 	# the counts the test added are the only difference
 	run diff -r "$BATS_TEST_TMPDIR/copy" "$ROOT"
 	assert_failure
@@ -132,7 +156,7 @@ plan_lines() {
 	measure "24 1 3000 25 1 2000 26 1 1000"
 	assert_equal "$rc" 0
 	run lists 24 25 26
-	assert_output $'0\n1\n2'
+	assert_output $'1\n0\n2'
 	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 8 --nodes 2 \
 		--irq 24=a --irq-node 1 --affinity 0 --irq 25=b --irq-node 1 \
 		--affinity 0 --irq 26=c --irq-node 0 --affinity 4
@@ -148,7 +172,7 @@ plan_lines() {
 	measure "24 1 3000 25 1 2000 26 1 1000"
 	assert_equal "$rc" 0
 	run lists 24 25 26
-	assert_output $'0\n4\n5'
+	assert_output $'4\n0\n5'
 	assert_equal "$(grep '^imbalance' "$out")" \
 		'imbalance: 3.00 -> 1.50 (the busiest of CPUs 0,4-5 over their mean)'
 	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 6 --isolated 1 --offline 3 \
@@ -174,7 +198,7 @@ plan_lines() {
 	assert_output '[[{"irq":24,"name":"a"}],[],[[0,4000,4000],[1,5000,5000],[2,4000,4000]]]'
 }
 
-@test "ties go to the first threads of cores, then to lower CPUs; quiet IRQs spread over idle CPUs" {
+@test "ties go to the first threads of cores, then to lower CPUs; quiet IRQs stay where they run" {
 	# 4 cores of 2 threads: CPU c and c + 4 share a core
 	make_root --cpus 8 --threads 2 --irq 24=a --affinity 0 --irq 25=b \
 		--affinity 0 --irq 26=c --affinity 0 --irq 27=d --affinity 0 \
@@ -183,19 +207,16 @@ plan_lines() {
 	measure "24 1 1000 25 1 1000 26 1 1000 27 1 1000 28 1 1000"
 	assert_equal "$rc" 0
 	run lists 24 25 26 27 28 29 30
-	assert_output $'0\n1\n2\n3\n4\n5\n6'
+	assert_output $'1\n2\n3\n4\n0\n5\n6'
 }
 
-@test "quiet IRQs are placed after the busy ones, never onto a busy CPU" {
+@test "quiet IRQs keep an allowed CPU, a busy one too: they add no load" {
 	make_root --cpus 2 --irq 24=a --affinity 0 --irq 25=b --affinity 0 \
 		--irq 26=c --affinity 0
 	measure "24 1 1000"
 	run lists 24 25 26
-	assert_output $'0\n1\n1'
-	run plan_lines
-	assert_output 'IRQ  OLD NEW NAME
-25  0 1 b
-26  0 1 c'
+	assert_output $'0\n0\n0'
+	assert_equal "$(head -n 1 "$out")" 'no IRQ to move'
 }
 
 @test "balance -J: the result of set and spread, with the plan, the loads and the imbalance" {
@@ -203,8 +224,8 @@ plan_lines() {
 	measure "24 1 3000 25 1 1000" -J -n
 	assert_equal "$rc" 0
 	run jq -c 'del(.interval) | .plan[].rate |= (. > 0) | .loads[].before.rate |= (. >= 0) | .loads[].after.rate |= (. >= 0)' "$out"
-	assert_output '{"dry_run":true,"changed":[{"irq":25,"name":"b","old":"0","new":"1"}],"unchanged":1,"failed":[],"managed":[],"unmovable":[],"cpus":"0-1","isolated":"","imbalance":{"before":2,"after":1.5},"plan":[{"irq":24,"name":"a\"\u001b","count":3000,"rate":true,"old":"0","new":"0"},{"irq":25,"name":"b","count":1000,"rate":true,"old":"0","new":"1"}],"loads":[{"cpu":0,"eligible":true,"before":{"count":4000,"rate":true},"after":{"count":3000,"rate":true}},{"cpu":1,"eligible":true,"before":{"count":0,"rate":true},"after":{"count":1000,"rate":true}}]}'
-	run jq '.interval > 0.9 and .interval < 5' "$out"
+	assert_output '{"dry_run":true,"changed":[{"irq":25,"name":"b","old":"0","new":"1"}],"unchanged":1,"failed":[],"managed":[],"unmovable":[],"cpus":"0-1","isolated":"","imbalance":{"before":2,"after":1.5},"plan":[{"irq":24,"name":"a\"\u001b","count":3000,"rate":true,"old":"0","new":"0"},{"irq":25,"name":"b","count":1000,"rate":true,"old":"0","new":"1"}],"loads":[{"cpu":0,"eligible":true,"before":{"count":4000,"rate":true},"after":{"count":3000,"rate":true}},{"cpu":1,"eligible":true,"before":{"count":0,"rate":true},"after":{"count":1000,"rate":true}}],"freed":[]}'
+	run jq '.interval == 1' "$out"
 	assert_output true
 	run lists 24 25
 	assert_output $'0\n0'
@@ -212,8 +233,8 @@ plan_lines() {
 	measure "24 1 3000 25 1 3000" -n -v
 	run plan_lines
 	assert_output 'IRQ  OLD NEW NAME
-24  0 0 a"\033
-25  0 1 b'
+24  0 1 a"\033
+25  0 0 b'
 }
 
 @test "counts that wrap at 2^32 between the reads are counted, not lost" {
@@ -228,15 +249,11 @@ plan_lines() {
 @test "an IRQ whose row appears during the interval has no rate, and is placed as a quiet one" {
 	make_root --cpus 2 --irq 24=a --affinity 0 --irq 25=b --affinity 0
 	grep -v '^ *25:' "$ROOT/proc/interrupts" >"$BATS_TEST_TMPDIR/i"
-	cp "$ROOT/proc/interrupts" "$BATS_TEST_TMPDIR/full"
-	cp "$BATS_TEST_TMPDIR/i" "$ROOT/proc/interrupts"
-	irqaff balance -i 1 -J -n >"$BATS_TEST_TMPDIR/out" &
-	sleeping $!
-	sed 's/^\( *24: *\)250000/\1250900/' "$BATS_TEST_TMPDIR/full" >"$BATS_TEST_TMPDIR/new"
-	mv "$BATS_TEST_TMPDIR/new" "$ROOT/proc/interrupts"
-	wait $!
-	run jq -c '[.plan[] | [.irq, .count, .rate, .new]]' "$BATS_TEST_TMPDIR/out"
-	assert_output '[[24,900,'"$(jq '.plan[0].rate' "$BATS_TEST_TMPDIR/out")"',"0"],[25,null,null,"1"]]'
+	add_count 24 1 900
+	run -0 irqaff balance -i 1 -J -n --sample-from "$BATS_TEST_TMPDIR/i" \
+		--sample-from "$ROOT/proc/interrupts"
+	run jq -c '[.plan[] | [.irq, .count, .rate == 900, .new]]' <<<"$output"
+	assert_output '[[24,900,true,"0"],[25,null,false,"0"]]'
 }
 
 @test "balance --xps moves each transmit queue's XPS with its IRQ" {
@@ -261,34 +278,27 @@ plan_lines() {
 	sum=$(tree_sum "$ROOT/proc/irq")
 	measure "24 1 3000 25 1 2000 26 1 1000"
 	assert_equal "$rc" 1
-	assert_equal "$(<"$err")" "irqaff: irq 26: $ROOT/proc/irq/26/smp_affinity_list: region \"junk\": \"junk\" is not a number"
+	assert_equal "$(<"$err")" "irqaff: irq 26: $ROOT/proc/irq/26/smp_affinity_list: region \"junk\": \"junk\" is not a number
+irqaff: balance: nothing written"
 	# only the counts differ
 	run lists 24 25
 	assert_output $'0\n0'
 }
 
 @test "a failed write is status 1 when nothing changed, 3 when some did" {
-	make_root --cpus 2 --irq 24=a --affinity 0 --irq 25=b --affinity 0 \
+	# a to CPU 1, then c (of b and c, equal gains) to CPU 2
+	make_root --cpus 4 --irq 24=a --affinity 0 --irq 25=b --affinity 0 \
 		--irq 26=c --affinity 0
-	out=$BATS_TEST_TMPDIR/out
-	faulty "$(list_of 25):ENOSPC" irqaff balance -i 1 >"$out" 2>"$BATS_TEST_TMPDIR/err" &
-	sleeping $!
-	add_count 24 1 3000 25 1 2000 26 1 1000
-	rc=0
-	wait $! || rc=$?
+	BALANCE_RUN="faulty $(list_of 24):ENOSPC" \
+		measure "24 1 3000 25 1 2000 26 1 1000"
 	assert_equal "$rc" 3
 	run lists 24 25 26
-	assert_output $'0\n0\n1'
-	assert_equal "$(<"$BATS_TEST_TMPDIR/err")" 'irqaff: irq 25: cannot set 1: no free interrupt vectors on the target CPUs (No space left on device)'
-	# 24 stays, 25 and 26 fail: nothing changed
-	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --irq 24=a --affinity 0 \
+	assert_output $'0\n0\n2'
+	assert_equal "$(<"$err")" 'irqaff: irq 24: cannot set 1: no free interrupt vectors on the target CPUs (No space left on device)'
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 4 --irq 24=a --affinity 0 \
 		--irq 25=b --affinity 0 --irq 26=c --affinity 0
-	faulty "$(list_of 25):ENOSPC,$(list_of 26):ENOSPC" irqaff balance -i 1 \
-		>"$out" 2>"$BATS_TEST_TMPDIR/err" &
-	sleeping $!
-	add_count 24 1 3000 25 1 2000 26 1 1000
-	rc=0
-	wait $! || rc=$?
+	BALANCE_RUN="faulty $(list_of 24):ENOSPC,$(list_of 26):ENOSPC" \
+		measure "24 1 3000 25 1 2000 26 1 1000"
 	assert_equal "$rc" 1
 	run lists 24 25 26
 	assert_output $'0\n0\n0'
@@ -377,7 +387,7 @@ imbalance_of() {
 	measure "24 1 300 25 1 200" -J
 	assert_equal "$rc" 0
 	run jq -c 'keys_unsorted' "$out"
-	assert_output '["dry_run","changed","unchanged","failed","managed","unmovable","interval","cpus","isolated","imbalance","plan","loads"]'
+	assert_output '["dry_run","changed","unchanged","failed","managed","unmovable","interval","cpus","isolated","imbalance","plan","loads","freed"]'
 	[[ $(<"$err") == 'irqaff: warning: irqbalance is running and may move'* ]]
 	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --irq 24=a --affinity 0 \
 		--irq 25=b --affinity 0 --irqbalance
@@ -397,12 +407,14 @@ imbalance_of() {
 	# the plan's CPUs are those online at the start
 	make_root --cpus 4 --offline 3 --irq 24=a --affinity 3 --effective 3 \
 		--irq 25=b --affinity 0 --irq 26=c --affinity 1
-	irqaff balance -n -J -i 2 >"$BATS_TEST_TMPDIR/out" &
-	sleeping $!
+	cp "$ROOT/proc/interrupts" "$BATS_TEST_TMPDIR/first"
 	set_online 0-3
 	add_count 25 1 500 26 2 400
-	wait $!
-	run jq -c '[.plan[] | [.irq, .count, .new]], [.loads[] | [.cpu, .before.count]]' "$BATS_TEST_TMPDIR/out"
+	cp "$ROOT/proc/interrupts" "$BATS_TEST_TMPDIR/second"
+	set_online 0-2
+	run -0 irqaff balance -n -J -i 1 --sample-from "$BATS_TEST_TMPDIR/first" \
+		--sample-from "$BATS_TEST_TMPDIR/second"
+	run jq -c '[.plan[] | [.irq, .count, .new]], [.loads[] | [.cpu, .before.count]]' <<<"$output"
 	assert_output '[[24,null,"2"],[25,500,"0"],[26,400,"1"]]
 [[0,500],[1,400],[2,0]]'
 }
@@ -413,12 +425,12 @@ imbalance_of() {
 	measure "24 1 3000 25 1 2000 26 1 1000"
 	assert_equal "$rc" 0
 	run lists 24 25 26
-	assert_output $'0\n1\n2'
+	assert_output $'1\n0\n2'
 	irqaff save -o "$BATS_TEST_TMPDIR/snap"
 	irqaff set -q all 0-3
 	run --separate-stderr -0 irqaff restore -q "$BATS_TEST_TMPDIR/snap"
 	run lists 24 25 26
-	assert_output $'0\n1\n2'
+	assert_output $'1\n0\n2'
 }
 
 @test "an IRQ with no row in either read has no handler, and is left alone" {
@@ -433,16 +445,17 @@ imbalance_of() {
 	assert_output $'0\n1\n0-1'
 }
 
-@test "an IRQ whose row vanishes during the interval has no rate" {
+@test "an IRQ whose row vanishes during the interval was freed: left out, the rest applied" {
 	make_root --cpus 2 --irq 24=a --affinity 0 --irq 25=b --affinity 0
-	irqaff balance -i 1 -J -n >"$BATS_TEST_TMPDIR/out" &
-	sleeping $!
-	sed -e '/^ *25:/d' -e 's/^\( *24: *\)250000/\1250700/' \
-		"$ROOT/proc/interrupts" >"$BATS_TEST_TMPDIR/new"
-	mv "$BATS_TEST_TMPDIR/new" "$ROOT/proc/interrupts"
-	wait $!
-	run jq -c '[.plan[] | [.irq, .count, .rate, .new]]' "$BATS_TEST_TMPDIR/out"
-	assert_output '[[24,700,'"$(jq '.plan[0].rate' "$BATS_TEST_TMPDIR/out")"',"0"],[25,null,null,"1"]]'
+	cp "$ROOT/proc/interrupts" "$BATS_TEST_TMPDIR/first"
+	add_count 24 1 700
+	sed -i '/^ *25:/d' "$ROOT/proc/interrupts"
+	run -0 --separate-stderr irqaff balance -i 1 -J \
+		--sample-from "$BATS_TEST_TMPDIR/first" \
+		--sample-from "$ROOT/proc/interrupts"
+	assert_equal "$stderr" 'irqaff: note: irq 25 was freed during the interval; left out of the plan'
+	run jq -c '[.plan[] | [.irq, .count, .rate == 700, .new]], .freed' <<<"$output"
+	assert_output $'[[24,700,true,"0"]]\n[25]'
 }
 
 @test "an empty nohz_full padded as the kernel pads it is no CPU, and no warning" {
