@@ -20,15 +20,17 @@ _irqaff_options()
 	case $1 in
 	show)
 		o=(-m --mask -J --json -n --noheadings -o --output -s --sort
-			-a --all -q --quiet -i --interval --count) ;;
+			-a --all -q --quiet -i --interval --count
+			--sample-from) ;;
 	set)
 		o=(-n --dry-run -v --verbose -J --json -m --mask -q --quiet) ;;
 	spread)
 		o=(-n --dry-run -v --verbose -J --json -c --cpus -x --exclude
 			--linear --include-isolated --xps -q --quiet) ;;
 	balance)
-		o=(-n --dry-run -v --verbose -J --json -i --interval -c --cpus
-			--include-isolated --xps -q --quiet) ;;
+		o=(-n --dry-run -v --verbose -J --json -i --interval
+			--sample-from -c --cpus --include-isolated --xps -q
+			--quiet) ;;
 	default)
 		o=(-m --mask -n --dry-run -v --verbose -J --json) ;;
 	isolate)
@@ -38,7 +40,7 @@ _irqaff_options()
 		o=(-v --verbose -J --json) ;;
 	cpus)
 		o=(-o --output -n --noheadings -J --json -i --interval
-			--count --irqs) ;;
+			--count --sample-from --irqs) ;;
 	queues)
 		o=(-J --json -n --noheadings -o --output) ;;
 	xps | rps)
@@ -73,6 +75,8 @@ _irqaff_takes_value()
 	show:-c | show:--count | queues:-o | queues:--output) return 0 ;;
 	save:--only | restore:--only | check:--only) return 0 ;;
 	cpus:--irqs) return 0 ;;
+	show:--sample-from | cpus:--sample-from | balance:--sample-from)
+		return 0 ;;
 	esac
 	return 1
 }
@@ -415,7 +419,8 @@ _irqaff()
 		balance:-c | balance:--cpus)
 		_irqaff_complete_cpus "$cur"
 		return 0 ;;
-	save:-o | save:--output)
+	save:-o | save:--output | show:--sample-from | cpus:--sample-from | \
+		balance:--sample-from)
 		_irqaff_complete_files "$cur"
 		return 0 ;;
 	save:--only | restore:--only | check:--only | cpus:--irqs)

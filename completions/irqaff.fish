@@ -49,7 +49,9 @@ function __irqaff_position
                     'mask:-b' 'mask:--bits' 'list:-b' 'list:--bits' \
                     'cpus:-o' 'cpus:--output' 'cpus:-i' 'cpus:--interval' \
                     'cpus:-c' 'cpus:--count' 'queues:-o' 'queues:--output' \
-                    'save:--only' 'restore:--only' 'check:--only'
+                    'save:--only' 'restore:--only' 'check:--only' \
+                    'show:--sample-from' 'cpus:--sample-from' \
+                    'balance:--sample-from'
                     set skip 1
                 case '*:-*'
                 case '*'
@@ -243,6 +245,8 @@ complete -c irqaff -n $c -s i -l interval -x \
     -d 'sample for a number of seconds and add RATE'
 complete -c irqaff -n $c -l count -x \
     -d 'number of samples, each headed by its time'
+complete -c irqaff -n $c -l sample-from -r -F \
+    -d 'read a saved /proc/interrupts, once a read'
 complete -c irqaff -n '__irqaff_arg show 0' -a '(__irqaff_irqs)'
 
 set c '__fish_seen_subcommand_from set'
@@ -278,6 +282,8 @@ complete -c irqaff -n $c -s J -l json \
     -d 'print the plan and the result as JSON'
 complete -c irqaff -n $c -s i -l interval -x \
     -d 'measure the rates over a number of seconds'
+complete -c irqaff -n $c -l sample-from -r -F \
+    -d 'read a saved /proc/interrupts, once a read'
 complete -c irqaff -n $c -s c -l cpus -x -a '(__irqaff_cpus)' \
     -d 'the CPUs to use'
 complete -c irqaff -n $c -l include-isolated \
@@ -324,6 +330,8 @@ complete -c irqaff -n $c -s i -l interval -x \
     -d 'sample for a number of seconds: add RATE, rank TOP by rate'
 complete -c irqaff -n $c -l count -x \
     -d 'number of samples, each headed by its time'
+complete -c irqaff -n $c -l sample-from -r -F \
+    -d 'read a saved /proc/interrupts, once a read'
 complete -c irqaff -n $c -l irqs -x -a '(__irqaff_irqs)' \
     -d 'count only these IRQs'
 complete -c irqaff -n '__irqaff_arg cpus 0' -a '(__irqaff_cpus)'

@@ -289,7 +289,7 @@ IRQ,NAME,TYPE IRQ,NAME,FLOW IRQ,NAME,DEVICE IRQ,NAME,MANAGED IRQ,NAME,RATE"
 @test "bash completes the options of cpus" {
 	complete_line irqaff cpus -
 	assert_equal "$reply" "-o --output -n --noheadings -J --json \
--i --interval --count --irqs -h --help"
+-i --interval --count --sample-from --irqs -h --help"
 	complete_line irqaff cpus -n --in
 	assert_equal "$reply" "--interval"
 	# --irqs takes an IRQ list, completed as everywhere
@@ -396,6 +396,25 @@ IRQ,NAME,TYPE IRQ,NAME,FLOW IRQ,NAME,DEVICE IRQ,NAME,MANAGED IRQ,NAME,RATE"
 	assert_equal "$reply" "snaps/a.conf"
 	complete_line irqaff save -
 	assert_equal "$reply" "--only --optional -h --help"
+}
+
+@test "bash completes file names after --sample-from, then the operands as before" {
+	local cmd
+	mkdir "$BATS_TEST_TMPDIR/saved"
+	touch "$BATS_TEST_TMPDIR/saved/a" "$BATS_TEST_TMPDIR/saved/b"
+	cd "$BATS_TEST_TMPDIR"
+	for cmd in show cpus balance; do
+		complete_line irqaff "$cmd" --sample-from saved/
+		assert_equal "$cmd: $reply" "$cmd: saved/a saved/b"
+		complete_line irqaff "$cmd" --sample-from saved/a -J --sample-from s
+		assert_equal "$cmd: $reply" "$cmd: saved"
+	done
+	complete_line irqaff show --sample-from saved/a --sample-from saved/b 4
+	assert_equal "$reply" "41 42 43"
+	complete_line irqaff cpus --sample-from saved/a --sample-from saved/b node:
+	assert_equal "$reply" "0 1"
+	complete_line irqaff balance --sample-from saved/a 4
+	assert_equal "$reply" "41 42 43"
 }
 
 @test "bash completes nothing after the arguments a command takes" {
@@ -514,7 +533,7 @@ zsh_complete() {
 @test "zsh completes cpus' options, columns and CPU sets" {
 	command -v zsh >/dev/null || skip "zsh is not installed"
 	run zsh_complete 'irqaff cpus -J -'
-	assert_output "--count --help --interval --noheadings --output -h -i -n -o"
+	assert_output "--count --help --interval --noheadings --output --sample-from -h -i -n -o"
 	run zsh_complete 'irqaff cpus -o CPU,T'
 	assert_output "TOTAL TOP"
 	run zsh_complete 'irqaff cpus --output=+R'
@@ -523,6 +542,19 @@ zsh_complete() {
 	assert_output "0 1"
 	run zsh_complete 'irqaff cpus -i 1 --count 2 0,node:'
 	assert_output "0 1"
+}
+
+@test "zsh completes --sample-from for show, cpus and balance, as often as given" {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	local cmd
+	mkdir "$BATS_TEST_TMPDIR/saved"
+	touch "$BATS_TEST_TMPDIR/saved/a" "$BATS_TEST_TMPDIR/saved/b"
+	for cmd in show cpus balance; do
+		run zsh_complete "irqaff $cmd --sample-from /dev/null --sample-f"
+		assert_output "--sample-from"
+		run zsh_complete "irqaff $cmd --sample-from $BATS_TEST_TMPDIR/saved/"
+		assert_output "a b"
+	done
 }
 
 @test "zsh completes queues' options, columns and interfaces" {
@@ -657,6 +689,31 @@ zsh_complete() {
 		+RATE	columns to print
 		0,node:0
 		0,node:1
+	EOF
+}
+
+@test "fish completes file names after --sample-from, and the operands after its file" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	mkdir "$BATS_TEST_TMPDIR/saved"
+	touch "$BATS_TEST_TMPDIR/saved/a" "$BATS_TEST_TMPDIR/saved/b"
+	cd "$BATS_TEST_TMPDIR"
+	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
+		complete -C 'irqaff show --sample-from saved/'
+		complete -C 'irqaff cpus --sample-from saved/'
+		complete -C 'irqaff balance --sample-from saved/a --sample-from saved/'
+		complete -C 'irqaff cpus --sample-from saved/a 0,node:'
+		complete -C 'irqaff show --sample-f'"
+	assert_success
+	assert_output - <<-'EOF'
+		saved/a
+		saved/b
+		saved/a
+		saved/b
+		saved/a
+		saved/b
+		0,node:0
+		0,node:1
+		--sample-from	read a saved /proc/interrupts, once a read
 	EOF
 }
 

@@ -33,6 +33,14 @@ irqs_on() {
 	done
 }
 
+# sampled ARGS...: irqaff cpus ARGS, its first read
+# $BATS_TEST_TMPDIR/before (snapshot_interrupts), its second the tree's
+# proc/interrupts: no sleep, and with -i exact rates.
+sampled() {
+	irqaff cpus --sample-from "$BATS_TEST_TMPDIR/before" \
+		--sample-from "$ROOT/proc/interrupts" "$@"
+}
+
 @test "cpus: exact rows on a tree with known counts" {
 	make_root --cpus 4 --isolated 3 --nohz-full 2-3 --offline 1 \
 		--irq 24=a --affinity 0 --irq 25=b --affinity 2-3 --irq 26
@@ -190,17 +198,14 @@ col_tops() {
 
 @test "cpus -i: a count added during the interval is that CPU's RATE" {
 	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 2
-	irqaff cpus -n -o cpu,rate,top -i 1 >"$BATS_TEST_TMPDIR/out" &
-	sleep 0.5
+	snapshot_interrupts "$BATS_TEST_TMPDIR/before"
 	add_count 24 2 1000
-	wait $!
-	run cat "$BATS_TEST_TMPDIR/out"
-	assert_line --index 0 '0   0.0 -'
-	assert_line --index 2 '2   0.0 -'
-	assert_line --index 3 '3   0.0 -'
-	[[ ${lines[1]} =~ ^1\ +([0-9.]+)\ a\(24\)$ ]]
 	# 1000 interrupts over an interval of one second
-	within_5 "${BASH_REMATCH[1]}" 1000
+	run --separate-stderr -0 sampled -n -o cpu,rate,top -i 1
+	assert_output '0    0.0 -
+1 1000.0 a(24)
+2    0.0 -
+3    0.0 -'
 	assert_equal "$(irqaff cpus -n -o cpu,total 1)" '1 511002'
 }
 
@@ -269,41 +274,31 @@ CPU 3: not isolated from interrupts'
 @test "cpus -i: a count that wrapped at 2^32 is counted modulo 2^32, over the interval" {
 	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 2
 	add_count 24 2 =4294967290
-	irqaff cpus -n -o cpu,rate,top -i 2 >"$BATS_TEST_TMPDIR/out" &
-	sleep 0.5
+	snapshot_interrupts "$BATS_TEST_TMPDIR/before"
 	# 1000 more: 4294968290 modulo 2^32
 	add_count 24 2 1000
-	wait $!
-	run cat "$BATS_TEST_TMPDIR/out"
-	assert_line --index 0 '0   0.0 -'
-	[[ ${lines[1]} =~ ^1\ +([0-9.]+)\ a\(24\)$ ]]
 	# 1000 interrupts over two seconds
-	within_5 "${BASH_REMATCH[1]}" 500
+	run --separate-stderr -0 sampled -n -o cpu,rate,top -i 2 0-1
+	assert_output $'0   0.0 -\n1 500.0 a(24)'
 }
 
 @test "cpus -i: a count that went down (the IRQ set up again) adds no rate and no TOP" {
 	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 1
 	add_count 25 2 =500000
-	irqaff cpus -n -o cpu,rate,top -i 2 >"$BATS_TEST_TMPDIR/out" &
-	sleep 0.5
+	snapshot_interrupts "$BATS_TEST_TMPDIR/before"
 	# 25 freed and requested again restarts at 10; 24 counts 1000 more
 	add_count 25 2 =10 24 2 1000
-	wait $!
-	run cat "$BATS_TEST_TMPDIR/out"
-	assert_line --index 0 '0   0.0 -'
-	[[ ${lines[1]} =~ ^1\ +([0-9.]+)\ a\(24\)$ ]]
-	within_5 "${BASH_REMATCH[1]}" 500
+	run --separate-stderr -0 sampled -n -o cpu,rate,top -i 2 0-1
+	assert_output $'0   0.0 -\n1 500.0 a(24)'
 }
 
 @test "cpus -i: an IRQ freed during the interval has no rate, not a negative one" {
 	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 2
-	irqaff cpus -n -o cpu,rate -i 1 >"$BATS_TEST_TMPDIR/out" &
-	sleep 0.5
+	snapshot_interrupts "$BATS_TEST_TMPDIR/before"
 	# 25 freed, and 26 requested: neither is a rate
 	sed -i -e '/^ 25:/d' -e 's/^ 24:\(.*\) a$/ 24:\1 a\n 26:\1 c/' \
 		"$ROOT/proc/interrupts"
-	wait $!
-	run cat "$BATS_TEST_TMPDIR/out"
+	run --separate-stderr -0 sampled -n -o cpu,rate -i 1
 	assert_output - <<'EOF2'
 0 0.0
 1 0.0
@@ -318,14 +313,12 @@ EOF2
 	make_root --dir "$BATS_TEST_TMPDIR/online" --cpus 4 --irq 24=a \
 		--affinity 1 --irq 25=b --affinity 2
 	export ROOT=$BATS_TEST_TMPDIR/root IRQAFF_ROOT=$BATS_TEST_TMPDIR/root
-	irqaff cpus -n -o cpu,total,rate -i 1 >"$BATS_TEST_TMPDIR/out" &
-	irqaff cpus -J -o cpu,rate -i 1 3 >"$BATS_TEST_TMPDIR/json" &
-	sleep 0.5
+	snapshot_interrupts "$BATS_TEST_TMPDIR/before"
 	cat "$BATS_TEST_TMPDIR/online/proc/interrupts" >"$ROOT/proc/interrupts"
-	wait
-	run cat "$BATS_TEST_TMPDIR/out"
+	run --separate-stderr -0 sampled -n -o cpu,total,rate -i 1
 	assert_line --index 3 '3 510006   -'
-	run jq -c '.cpus' "$BATS_TEST_TMPDIR/json"
+	run --separate-stderr -0 sampled -J -o cpu,rate -i 1 3
+	run jq -c '.cpus' <<<"$output"
 	assert_output '[{"cpu":3,"rate":null}]'
 }
 
@@ -344,38 +337,29 @@ EOF2
 			26 "$c" "=${v[c - 1]}" 27 "$c" "=$((c == 8 ? 4294967295 : 0))" \
 			28 "$c" "=$((c == 1 ? 4294967295 : 0))"
 	done
-	irqaff cpus -n -o cpu,rate -i 1 >"$BATS_TEST_TMPDIR/cpus" &
-	irqaff show -n -o irq,rate -i 1 >"$BATS_TEST_TMPDIR/show" &
-	sleep 0.5
+	snapshot_interrupts "$BATS_TEST_TMPDIR/before"
 	add_count 24 2 1000 25 3 2000 26 5 3000 26 8 400 27 8 500 28 1 600
-	wait
-	run cat "$BATS_TEST_TMPDIR/cpus"
-	assert_equal "${#lines[@]}" 8
-	[[ ${lines[1]} =~ ^\ *1\ +([0-9.]+)$ ]]
-	within_5 "${BASH_REMATCH[1]}" 1000
-	[[ ${lines[2]} =~ ^\ *2\ +([0-9.]+)$ ]]
-	within_5 "${BASH_REMATCH[1]}" 2000
-	[[ ${lines[4]} =~ ^\ *4\ +([0-9.]+)$ ]]
-	within_5 "${BASH_REMATCH[1]}" 3000
-	[[ ${lines[7]} =~ ^\ *7\ +([0-9.]+)$ ]]
-	within_5 "${BASH_REMATCH[1]}" 900
-	[[ ${lines[0]} =~ ^\ *0\ +([0-9.]+)$ ]]
-	within_5 "${BASH_REMATCH[1]}" 600
-	for c in 3 5 6; do
-		[[ ${lines[c]} =~ ^\ *$c\ +0\.0$ ]]
-	done
-	run cat "$BATS_TEST_TMPDIR/show"
-	assert_equal "${#lines[@]}" 5
-	[[ ${lines[0]} =~ ^24\ +([0-9.]+)$ ]]
-	within_5 "${BASH_REMATCH[1]}" 1000
-	[[ ${lines[1]} =~ ^25\ +([0-9.]+)$ ]]
-	within_5 "${BASH_REMATCH[1]}" 2000
-	[[ ${lines[2]} =~ ^26\ +([0-9.]+)$ ]]
-	within_5 "${BASH_REMATCH[1]}" 3400
-	[[ ${lines[3]} =~ ^27\ +([0-9.]+)$ ]]
-	within_5 "${BASH_REMATCH[1]}" 500
-	[[ ${lines[4]} =~ ^28\ +([0-9.]+)$ ]]
-	within_5 "${BASH_REMATCH[1]}" 600
+	run --separate-stderr -0 sampled -n -o cpu,rate -i 1
+	assert_output - <<'EOF2'
+0  600.0
+1 1000.0
+2 2000.0
+3    0.0
+4 3000.0
+5    0.0
+6    0.0
+7  900.0
+EOF2
+	run --separate-stderr -0 irqaff show -n -o irq,rate -i 1 \
+		--sample-from "$BATS_TEST_TMPDIR/before" \
+		--sample-from "$ROOT/proc/interrupts"
+	assert_output - <<'EOF2'
+24 1000.0
+25 2000.0
+26 3400.0
+27  500.0
+28  600.0
+EOF2
 }
 
 @test "cpus -i takes decimal seconds: 0.05, .05 and 0.050 alike" {

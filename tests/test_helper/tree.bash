@@ -19,6 +19,9 @@
 #                         becomes the first of those, as the kernel moves it
 #   tree_sum [DIR]        print one hash of every name, mode, link and byte
 #   install_interrupts FILE  install a real /proc/interrupts dump (tests/fixtures)
+#   snapshot_interrupts FILE  save the tree's proc/interrupts as it is now,
+#                         for --sample-from (edit the copy for what the
+#                         kernel would show at another time)
 #
 # Interrupt counts are deterministic: IRQ i has counted (i + 1) * 10000 + c
 # on CPU c, so its total is (i + 1) * 10000 * online + (sum of online CPUs).
@@ -1914,11 +1917,6 @@ add_count() {
 	done
 }
 
-# within_5 RATE WANT: RATE is within 5 % of WANT.
-within_5() {
-	awk -v r="$1" -v w="$2" 'BEGIN { exit !(r >= w * 0.95 && r <= w * 1.05) }'
-}
-
 # settle_effective: what the kernel does once an IRQ's affinity is
 # written: an effective CPU no longer in the requested ones becomes the
 # first of those (x86 delivers to one CPU of the mask: kernel/irq/
@@ -1995,6 +1993,18 @@ _tree_install_interrupts() {
 		printf '%s\n' "$zero" >"$d/affinity_hint"
 		printf '0\n' >"$d/node"
 	done
+}
+
+# snapshot_interrupts FILE: a copy of the tree's proc/interrupts now, as
+# "cp /proc/interrupts FILE" saves the kernel's, for irqaff --sample-from:
+# the counts a later read would see come from add_count on the tree (or an
+# edit of the copy), with no irqaff running in the background.
+snapshot_interrupts() {
+	if (($# != 1)); then
+		_tree_err "snapshot_interrupts: FILE expected"
+		return 1
+	fi
+	cp -- "$ROOT/proc/interrupts" "$1"
 }
 
 # lists IRQ...: each IRQ's smp_affinity_list, one a line.
