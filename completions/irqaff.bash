@@ -29,8 +29,8 @@ _irqaff_options()
 			--linear --include-isolated --xps -q --quiet) ;;
 	balance)
 		o=(-n --dry-run -v --verbose -J --json -i --interval
-			--sample-from -c --cpus --include-isolated --xps -q
-			--quiet) ;;
+			--sample-from -c --cpus --include-isolated --xps --plan
+			-q --quiet) ;;
 	default)
 		o=(-m --mask -n --dry-run -v --verbose -J --json) ;;
 	isolate)
@@ -77,6 +77,7 @@ _irqaff_takes_value()
 	cpus:--irqs) return 0 ;;
 	show:--sample-from | cpus:--sample-from | balance:--sample-from)
 		return 0 ;;
+	balance:--plan) return 0 ;;
 	esac
 	return 1
 }
@@ -420,7 +421,7 @@ _irqaff()
 		_irqaff_complete_cpus "$cur"
 		return 0 ;;
 	save:-o | save:--output | show:--sample-from | cpus:--sample-from | \
-		balance:--sample-from)
+		balance:--sample-from | balance:--plan)
 		_irqaff_complete_files "$cur"
 		return 0 ;;
 	save:--only | restore:--only | check:--only | cpus:--irqs)

@@ -289,7 +289,9 @@ complete -c irqaff -n $c -s c -l cpus -x -a '(__irqaff_cpus)' \
 complete -c irqaff -n $c -l include-isolated \
     -d 'also use isolated and nohz_full CPUs'
 complete -c irqaff -n $c -l xps -d 'also move the XPS of their tx queues'
-complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning or isolated-CPU note'
+complete -c irqaff -n $c -l plan -r -F \
+    -d 'also write the plan for restore to apply'
+complete -c irqaff -n $c -s q -l quiet -d 'no irqbalance warning or notes'
 complete -c irqaff -n '__irqaff_arg balance 0' -a '(__irqaff_irqs)'
 
 set c '__fish_seen_subcommand_from default'
