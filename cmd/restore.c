@@ -396,6 +396,29 @@ plan_fits(struct run *r)
 	return EXIT_FAIL;
 }
 
+/* The default, each IRQ a line picks, then the queues. */
+static void
+restore_all(struct run *r)
+{
+	size_t i;
+
+	offline_note(r);
+	queue_note(r);
+	if (!r->quiet)
+		irqbalance_warn();
+	result_start(r->flags);
+	if (r->s.dflt != NULL)
+		restore_one(r, -1, r->s.dflt);
+	for (i = 0; i < r->mi.nums.n && !r->tl.stop; i++)
+		if (r->mi.v[i].by != NULL)
+			restore_one(r, r->mi.nums.v[i], r->mi.v[i].by);
+	for (; i < r->mi.nums.n; i++)
+		if (r->mi.v[i].by != NULL)
+			apply_tally_skip(&r->tl, r->flags, r->mi.nums.v[i],
+			    r->mi.v[i].by->want);
+	restore_queues(r);
+}
+
 /*
  * Lines that pick no IRQ count as IRQs that failed: the rest is still
  * applied, and the exit status is 3 (or 1 when nothing could be done).
@@ -404,7 +427,6 @@ static int
 restore_main(int argc, char *argv[])
 {
 	struct run r;
-	size_t i;
 	int ch, status;
 
 	memset(&r, 0, sizeof(r));
@@ -442,21 +464,7 @@ restore_main(int argc, char *argv[])
 		result_json(&r.tl, r.flags, restore_members, &r);
 		goto out;
 	}
-	offline_note(&r);
-	queue_note(&r);
-	if (!r.quiet)
-		irqbalance_warn();
-	result_start(r.flags);
-	if (r.s.dflt != NULL)
-		restore_one(&r, -1, r.s.dflt);
-	for (i = 0; i < r.mi.nums.n && !r.tl.stop; i++)
-		if (r.mi.v[i].by != NULL)
-			restore_one(&r, r.mi.nums.v[i], r.mi.v[i].by);
-	for (; i < r.mi.nums.n; i++)
-		if (r.mi.v[i].by != NULL)
-			apply_tally_skip(&r.tl, r.flags, r.mi.nums.v[i],
-			    r.mi.v[i].by->want);
-	restore_queues(&r);
+	restore_all(&r);
 	status = result_print(&r.tl, &r.qtl, r.flags, restore_members, &r);
 out:
 	apply_tally_free(&r.tl);

@@ -8,25 +8,7 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load test_helper/common-setup
 	_common_setup
-}
-
-# measure "IRQ COL N ..." ARGS...: irqaff balance -i 1 ARGS over an
-# interval in which the tree counted those interrupts (add_count); stdout
-# in $out, stderr in $err, the exit status in $rc. The first read is a
-# copy of the tree's proc/interrupts taken before the counts; run by the
-# command in $BALANCE_RUN when set (a fault injector).
-measure() {
-	local -a counts
-	read -ra counts <<<"$1"
-	shift
-	cp "$ROOT/proc/interrupts" "$BATS_TEST_TMPDIR/first"
-	add_count "${counts[@]}"
-	out=$BATS_TEST_TMPDIR/out err=$BATS_TEST_TMPDIR/err
-	rc=0
-	$BALANCE_RUN irqaff balance -i 1 \
-		--sample-from "$BATS_TEST_TMPDIR/first" \
-		--sample-from "$ROOT/proc/interrupts" "$@" >"$out" 2>"$err" ||
-		rc=$?
+	load test_helper/balance
 }
 
 # plan_lines: the plan's lines without their RATE column.

@@ -4,6 +4,10 @@
 
 bats_require_minimum_version 1.5.0
 
+# One machine's /proc/irq: these tests run one after another, even under
+# bats --jobs.
+export BATS_NO_PARALLELIZE_WITHIN_FILE=true
+
 # An IRQ whose smp_affinity_list takes its own value back, or nothing.
 writable_irq() {
 	local f cur

@@ -9,22 +9,7 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load test_helper/common-setup
 	_common_setup
-}
-
-# sampled "IRQ COL N ..." ARGS...: irqaff balance -i 1 ARGS over an
-# interval in which the tree counted those interrupts; stdout in $out,
-# stderr in $err, the exit status in $rc.
-sampled() {
-	local -a counts
-	read -ra counts <<<"$1"
-	shift
-	cp "$ROOT/proc/interrupts" "$BATS_TEST_TMPDIR/first"
-	add_count "${counts[@]}"
-	out=$BATS_TEST_TMPDIR/out err=$BATS_TEST_TMPDIR/err
-	rc=0
-	irqaff balance -i 1 --sample-from "$BATS_TEST_TMPDIR/first" \
-		--sample-from "$ROOT/proc/interrupts" "$@" >"$out" 2>"$err" ||
-		rc=$?
+	load test_helper/balance
 }
 
 four_on_cpu0() {
@@ -36,7 +21,7 @@ four_on_cpu0() {
 	four_on_cpu0
 	local before
 	before=$(tree_sum "$ROOT/proc/irq")
-	sampled "24 1 4000 25 1 3000 26 1 2000 27 2 1000" -n \
+	measure "24 1 4000 25 1 3000 26 1 2000 27 2 1000" -n \
 		--plan "$BATS_TEST_TMPDIR/plan"
 	assert_equal "$rc" 0
 	assert_equal "$(<"$err")" ''
@@ -71,7 +56,7 @@ irq 27: 1 unchanged'
 
 @test "--plan - prints the plan instead of the table; -J keeps its JSON" {
 	four_on_cpu0
-	sampled "24 1 4000 25 1 3000" -n --plan -
+	measure "24 1 4000 25 1 3000" -n --plan -
 	assert_equal "$rc" 0
 	assert_equal "$(sed -n 3,5p "$out")" 'plan 0-3
 24 0 "a" # 4000.0/s, was 0
@@ -82,7 +67,7 @@ irq 27: 1 unchanged'
 
 @test "restore refuses a plan whole when an IRQ of it is gone or renamed, and writes nothing" {
 	four_on_cpu0
-	sampled "24 1 4000 25 1 3000 26 1 2000" -n --plan "$BATS_TEST_TMPDIR/plan"
+	measure "24 1 4000 25 1 3000 26 1 2000" -n --plan "$BATS_TEST_TMPDIR/plan"
 	mv "$ROOT/proc/irq/26/c" "$ROOT/proc/irq/26/c2"
 	local before
 	before=$(tree_sum "$ROOT/proc/irq")
@@ -101,7 +86,7 @@ irqaff: $BATS_TEST_TMPDIR/plan: a plan is applied whole or not at all: nothing w
 
 @test "restore refuses a plan whose CPUs went offline or were isolated since, and takes it again once they are back" {
 	four_on_cpu0
-	sampled "24 1 4000 25 1 3000" -n --plan "$BATS_TEST_TMPDIR/plan"
+	measure "24 1 4000 25 1 3000" -n --plan "$BATS_TEST_TMPDIR/plan"
 	local before
 	before=$(tree_sum "$ROOT/proc/irq")
 	set_online 0-2
@@ -122,7 +107,7 @@ irqaff: $BATS_TEST_TMPDIR/plan: a plan is applied whole or not at all: nothing w
 
 @test "restore refuses a plan whose IRQ file no longer holds a CPU list, listing it in JSON" {
 	four_on_cpu0
-	sampled "24 1 4000 25 1 3000" -n --plan "$BATS_TEST_TMPDIR/plan"
+	measure "24 1 4000 25 1 3000" -n --plan "$BATS_TEST_TMPDIR/plan"
 	printf 'garbage\n' >"$(list_of 25)"
 	local before
 	before=$(tree_sum "$ROOT/proc/irq")
@@ -147,12 +132,12 @@ irqaff: $BATS_TEST_TMPDIR/plan: a plan is applied whole or not at all: nothing w
 	printf 'garbage\n' >"$(list_of 26)"
 	local before
 	before=$(tree_sum "$ROOT/proc/irq")
-	sampled "24 1 4000 25 1 3000 26 1 2000" -J
+	measure "24 1 4000 25 1 3000 26 1 2000" -J
 	assert_equal "$rc" 1
 	run jq -c '[.dry_run, .changed, [.failed[] | .irq]]' "$out"
 	assert_output '[false,[],[26]]'
 	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$before"
-	sampled "24 1 4000" -q
+	measure "24 1 4000" -q
 	assert_equal "$rc" 1
 	assert_equal "$(tail -n 1 "$err")" 'irqaff: balance: nothing written'
 	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$before"
@@ -177,13 +162,13 @@ irqaff: $BATS_TEST_TMPDIR/plan: a plan is applied whole or not at all: nothing w
 	make_root --cpus 4 --irq 24=a --affinity 0 --irq 25=b --affinity 0 \
 		--irq 26=c --affinity 0 --irq 27=d --affinity 0 \
 		--irq 28=e --affinity 0-3 --effective 3
-	sampled "24 1 3000 25 1 3000"
+	measure "24 1 3000 25 1 3000"
 	assert_equal "$rc" 0
 	assert_equal "$(lists 24 25 26 27 28)" $'1\n0\n0\n0\n3'
 	settle_effective
 	local before
 	before=$(tree_sum "$ROOT/proc/irq")
-	sampled "24 2 3000 25 1 3000"
+	measure "24 2 3000 25 1 3000"
 	assert_equal "$rc" 0
 	assert_equal "$(head -n 1 "$out")" 'no IRQ to move'
 	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$before"
@@ -193,7 +178,7 @@ irqaff: $BATS_TEST_TMPDIR/plan: a plan is applied whole or not at all: nothing w
 	make_root --cpus 3 --isolated 2 --irq 24=a --affinity 2 \
 		--irq 25=b --affinity 2 --irq 26=c --affinity 2 \
 		--irq 27=d --affinity 2 --irq 28=e --affinity 0
-	sampled "28 1 1000"
+	measure "28 1 1000"
 	assert_equal "$rc" 0
 	# CPU 0 carries e's load: the first idle IRQ goes to CPU 1, then by count
 	assert_equal "$(lists 24 25 26 27 28)" $'1\n0\n1\n0\n0'
@@ -203,14 +188,14 @@ irqaff: $BATS_TEST_TMPDIR/plan: a plan is applied whole or not at all: nothing w
 	make_root --cpus 4 --virtio-nic eth0:2 --queues
 	# input.0 (25) and input.1 (27) busy on CPUs 1 and 3; output.0 (26) runs
 	# on CPU 2 and output.1 (28) on CPU 0, idle
-	sampled "25 2 3000 27 4 3000"
+	measure "25 2 3000 27 4 3000"
 	assert_equal "$rc" 0
 	assert_equal "$(lists 24 25 26 27 28)" $'0\n1\n1\n3\n3'
 	# e1000e's tx-0 (28) follows rx-0 (27); igb's combined TxRx vectors
 	# and the link IRQs have no partner and stay where they run
 	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 4 --nic eth1:2 \
 		--nic eth2:1 --driver e1000e
-	sampled "25 2 3000 27 4 3000"
+	measure "25 2 3000 27 4 3000"
 	assert_equal "$rc" 0
 	assert_equal "$(lists 24 25 26 27 28 29)" $'0\n1\n2\n3\n3\n1'
 }
@@ -218,7 +203,7 @@ irqaff: $BATS_TEST_TMPDIR/plan: a plan is applied whole or not at all: nothing w
 @test "balance calls a PCI MSI vector the kernel refuses managed, as show and spread do" {
 	make_root --cpus 2 --irq 24=a --affinity 0 --chip PCI-MSI \
 		--irq 25=b --affinity 0 --managed 24 --no-debugfs
-	sampled "24 1 1000 25 1 1000" -n -J
+	measure "24 1 1000 25 1 1000" -n -J
 	assert_equal "$rc" 0
 	run jq -c '[.managed, .unmovable]' "$out"
 	assert_output '[[{"irq":24,"name":"a"}],[]]'
@@ -227,7 +212,7 @@ irqaff: $BATS_TEST_TMPDIR/plan: a plan is applied whole or not at all: nothing w
 
 @test "balance -n -J --xps shows the XPS that would follow" {
 	make_root --cpus 4 --virtio-nic eth0:2 --queues
-	sampled "25 2 3000 26 2 3000" -n -J --xps
+	measure "25 2 3000 26 2 3000" -n -J --xps
 	assert_equal "$rc" 0
 	run jq -c '[.xps[] | [.queue, .new, .result]]' "$out"
 	# tx-0's IRQ follows input.0 to CPU 1, tx-1's stays with input.1 on 3
