@@ -5,9 +5,10 @@
  * qbstat measure SECONDS TAG
  *	Read /proc/interrupts twice SECONDS apart and print one line
  *	  QB-STAT TAG key=value ...
- *	mxm, sdm: the busiest CPU's and the standard deviation's share of
- *	  the mean load of the movable IRQs, over the online CPUs that are
- *	  not isolated (/sys/devices/system/cpu/isolated);
+ *	mxm, sdm: the busiest CPU's load and the standard deviation of the
+ *	  loads over the mean, for the movable IRQs' interrupts over the
+ *	  online CPUs that are not isolated (/sys/devices/system/cpu/
+ *	  isolated), the mean being all movable interrupts over those CPUs;
  *	mxa, sda: the same over every numbered IRQ and every online CPU;
  *	floor: the busiest movable IRQ's rate over that mean, the least mxm
  *	  any placement of whole IRQs can reach when above 1;
@@ -45,6 +46,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common.h"
+
 #define MAXCPU	64
 #define MAXIRQ	1024
 
@@ -60,15 +63,6 @@ struct snap {
 	int		nirq;
 	struct irq	irq[MAXIRQ];
 };
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int
 read_line(const char *path, char *buf, size_t len)
@@ -176,16 +170,43 @@ movable(int n)
 	return ok;
 }
 
+/* The busiest CPU's load and the loads' standard deviation, each over
+ * TOTAL's mean over CPUS; returns that mean. */
+static double
+shape(const double *load, uint64_t cpus, double total, double *mx,
+    double *sd)
+{
+	double mean, var = 0, top = 0;
+	int cpu, n = 0;
+
+	for (cpu = 0; cpu < MAXCPU; cpu++)
+		if (cpus >> cpu & 1) {
+			n++;
+			if (load[cpu] > top)
+				top = load[cpu];
+		}
+	mean = n ? total / n : 0;
+	*mx = *sd = 0;
+	if (mean <= 0)
+		return 0;
+	for (cpu = 0; cpu < MAXCPU; cpu++)
+		if (cpus >> cpu & 1)
+			var += (load[cpu] - mean) * (load[cpu] - mean);
+	*mx = top / mean;
+	*sd = sqrt(var / n) / mean;
+	return mean;
+}
+
 static int
 measure(double secs, const char *tag)
 {
 	static struct snap a, b;
 	double mov[MAXCPU] = { 0 }, all[MAXCPU] = { 0 };
-	double top = 0, onisol = 0, sum, mean, var, mx, dt, t0;
+	double top = 0, onisol = 0, sum, mean, dt, t0;
 	double mxm = 0, sdm = 0, mxa = 0, sda = 0, floor = 0, rm = 0;
 	uint64_t online, isol, elig, eff, nodecpus, d;
 	char path[96], buf[64];
-	int i, j, c, cpu, nelig, nonl, nmov = 0, off = 0, node;
+	int i, j, c, cpu, nmov = 0, off = 0, node;
 
 	online = cpulist_file("/sys/devices/system/cpu/online");
 	isol = cpulist_file("/sys/devices/system/cpu/isolated");
@@ -241,38 +262,17 @@ measure(double secs, const char *tag)
 		if (eff != 0 && (eff & ~nodecpus) != 0)
 			off++;
 	}
-	/* movable: eligible CPUs */
-	for (sum = 0, nelig = 0, mx = 0, cpu = 0; cpu < MAXCPU; cpu++)
-		if (elig >> cpu & 1) {
-			sum += mov[cpu];
-			nelig++;
-			if (mov[cpu] > mx)
-				mx = mov[cpu];
-		}
-	mean = nelig ? sum / nelig : 0;
-	for (var = 0, cpu = 0; cpu < MAXCPU; cpu++)
-		if (elig >> cpu & 1)
-			var += (mov[cpu] - mean) * (mov[cpu] - mean);
-	if (mean > 0) {
-		mxm = mx / mean;
-		sdm = sqrt(var / nelig) / mean;
+	/*
+	 * movable: over the mean an even share would give each eligible
+	 * CPU, counting what landed on isolated CPUs too (iso says how much)
+	 */
+	mean = shape(mov, elig, rm, &mxm, &sdm);
+	if (mean > 0)
 		floor = top / mean;
-	}
-	for (sum = 0, nonl = 0, mx = 0, cpu = 0; cpu < MAXCPU; cpu++)
-		if (online >> cpu & 1) {
-			sum += all[cpu];
-			nonl++;
-			if (all[cpu] > mx)
-				mx = all[cpu];
-		}
-	mean = nonl ? sum / nonl : 0;
-	for (var = 0, cpu = 0; cpu < MAXCPU; cpu++)
+	for (sum = 0, cpu = 0; cpu < MAXCPU; cpu++)
 		if (online >> cpu & 1)
-			var += (all[cpu] - mean) * (all[cpu] - mean);
-	if (mean > 0) {
-		mxa = mx / mean;
-		sda = sqrt(var / nonl) / mean;
-	}
+			sum += all[cpu];
+	shape(all, online, sum, &mxa, &sda);
 	printf("QB-STAT %s mxm=%.3f sdm=%.3f mxa=%.3f sda=%.3f floor=%.3f "
 	    "off=%d iso=%.3f rate=%.0f nmov=%d secs=%.2f\n", tag, mxm, sdm,
 	    mxa, sda, floor, off, rm > 0 ? onisol / rm : 0, rm, nmov, dt);
@@ -360,11 +360,7 @@ tx(double secs, double rate, int cpu, const char *ifname)
 		err(1, "%s", ifname);
 	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) == -1)
 		err(1, "%s: bind", ifname);
-	memset(frame, 0, sizeof(frame));
-	memset(frame, 0xff, 6);
-	frame[6] = 0x02;
-	frame[12] = 0x88;
-	frame[13] = 0xb5;
+	make_frame(frame);
 	t0 = now();
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	while ((el = now() - t0) < secs) {
@@ -372,12 +368,7 @@ tx(double secs, double rate, int cpu, const char *ifname)
 			if (send(fd, frame, sizeof(frame), 0) == -1 &&
 			    errno != ENOBUFS)
 				err(1, "%s: send", ifname);
-		next.tv_nsec += 1000000L;
-		if (next.tv_nsec >= 1000000000L) {
-			next.tv_nsec -= 1000000000L;
-			next.tv_sec++;
-		}
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		next_tick(&next);
 	}
 	return 0;
 }

@@ -42,9 +42,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common.h"
+
 #define MAXTAPS	8
 #define MAXQ	16
-#define TICK_NS	1000000L	/* pace in 1 ms steps */
 
 struct tap {
 	char	name[IFNAMSIZ];
@@ -162,15 +163,6 @@ open_packet(struct tap *t)
 		err(1, "%s: bind", t->name);
 }
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int
 send_load(int argc, char **argv)
 {
@@ -212,11 +204,7 @@ send_load(int argc, char **argv)
 		open_packet(&taps[i]);
 		taps[i].tun = taps[i].nq > 1 ? tun_open(taps[i].name) : -1;
 	}
-	memset(frame, 0, sizeof(frame));
-	memset(frame, 0xff, 6);			/* broadcast */
-	frame[6] = 0x02;			/* locally administered */
-	frame[12] = 0x88;
-	frame[13] = 0xb5;			/* local experimental */
+	make_frame(frame);
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
 	printf("tapload: ready\n");
@@ -255,12 +243,7 @@ send_load(int argc, char **argv)
 				}
 			}
 		}
-		next.tv_nsec += TICK_NS;
-		if (next.tv_nsec >= 1000000000L) {
-			next.tv_nsec -= 1000000000L;
-			next.tv_sec++;
-		}
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		next_tick(&next);
 	}
 	for (i = 0; i < ntaps; i++)
 		for (q = 0; q < taps[i].nq; q++)
