@@ -55,8 +55,9 @@ reset() {
 	while read -r n c; do
 		echo "$c" >"/proc/irq/$n/smp_affinity_list"
 	done </tmp/boot.eff 2>/dev/null
-	irqaff restore -q /tmp/boot.snap >/dev/null 2>&1 ||
-		echo "QB-ERR restore failed"
+	irqaff restore -q /tmp/boot.snap >/tmp/restore.out 2>&1 ||
+		echo "QB-ERR restore exited $?:" \
+			"$(tr '\n' ' ' </tmp/restore.out | cut -c1-300)"
 }
 
 # Let the host's load reach every queue before the first window.
