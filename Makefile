@@ -146,6 +146,12 @@ check: irqaff irqaff.8 $(B)/fault.so $(UNITS)
 check-kernel: irqaff
 	tests/kernel/run
 
+# How well balance places IRQs on a booted kernel beside spread and
+# irqbalance (bench/README.md): root, qemu, about 15 minutes; not a test.
+# BENCH_IRQAFF=PATH measures another irqaff binary.
+bench-quality: irqaff
+	bench/quality/run $(if $(BENCH_IRQAFF),-b $(BENCH_IRQAFF))
+
 asan: $(B)/asan/irqaff irqaff.8 $(B)/fault.so
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1 \
@@ -231,7 +237,7 @@ check-deb:
 clean:
 	rm -rf irqaff irqaff.8 $(filter-out $(B)/kernel,$(wildcard $(B)/*))
 
-.PHONY: all check check-deb check-kernel asan fuzz fuzz-run install uninstall \
+.PHONY: all check check-deb check-kernel bench-quality asan fuzz fuzz-run install uninstall \
 	clean deb
 .DELETE_ON_ERROR:
 

@@ -455,14 +455,16 @@ IRQ,NAME,TYPE IRQ,NAME,FLOW IRQ,NAME,DEVICE IRQ,NAME,MANAGED IRQ,NAME,RATE"
 	assert_output ""
 	local top=$BATS_TEST_DIRNAME/..
 	run shellcheck -x -P SCRIPTDIR "$top"/bench/run "$top"/bench/scale \
-		"$top"/bench/check-mktree "$top"/.ci/run
+		"$top"/bench/check-mktree "$top"/.ci/run \
+		"$top"/bench/quality/run "$top"/bench/quality/table
 	assert_success
 	assert_output ""
-	run shellcheck "$top"/tests/kernel/run
+	run shellcheck "$top"/tests/kernel/run "$top"/tests/kernel/host.sh
 	assert_success
 	assert_output ""
 	run shellcheck -s dash "$top"/tests/kernel/init \
-		"$top"/tests/kernel/lib.sh "$top"/tests/kernel/scenarios/*.sh
+		"$top"/tests/kernel/lib.sh "$top"/tests/kernel/scenarios/*.sh \
+		"$top"/bench/quality/guest.sh "$top"/bench/quality/arm.sh
 	assert_success
 	assert_output ""
 }
