@@ -16,6 +16,7 @@
 #include "core/isolation.h"
 #include "core/machine.h"
 #include "core/netqueue.h"
+#include "core/placement.h"
 #include "core/select.h"
 #include "core/topology.h"
 #include "core/xpsfollow.h"
@@ -455,45 +456,50 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	struct xps_json xj;
 	struct xq *xq = NULL;
 	struct change *c;
-	struct cpuset **sets;
+	struct cpuset **alone;
 	struct cpuslot *order;
 	struct qrole *ro;
 	struct leftout lo = { 0 };
-	size_t i, j, k, s, n, nx = 0, *slot;
+	size_t i, k, n, nx = 0;
+	long *pair;
+	int *cpu, *ocpu;
 	enum movable mv;
 	int status = EXIT_OK, json = sp->flags & APPLY_JSON;
 	bool queues = false;
 
 	order = topology_order(&sp->m, pool->cpus, sp->linear, &n);
-	c = xcalloc(irqs->n, sizeof(*c));
-	sets = xcalloc(irqs->n, sizeof(*sets));
-	slot = xcalloc(irqs->n, sizeof(*slot));
+	ocpu = xcalloc(n + 1, sizeof(*ocpu));
+	for (i = 0; i < n; i++)
+		ocpu[i] = order[i].cpu;
+	c = xcalloc(irqs->n + 1, sizeof(*c));
+	alone = xcalloc(sp->m.nbits, sizeof(*alone));
+	pair = xcalloc(irqs->n + 1, sizeof(*pair));
+	cpu = xcalloc(irqs->n + 1, sizeof(*cpu));
 	ro = netqueue_roles(irqs);
 	for (i = 0; i < irqs->n; i++)
 		queues |= ro[i].pair >= 0;
-	for (i = k = s = 0; i < irqs->n; i++) {
+	for (i = 0; i < irqs->n; i++) {
+		pair[i] = ro[i].pair;
 		if ((mv = machine_irq_movable(irqs->v[i])) >= MOVABLE_MANAGED) {
 			result_leftout_add(&lo, irqs->v[i],
 			    mv == MOVABLE_MANAGED);
-			continue;
-		}
-		/* a control IRQ, unless it is all there is to spread */
-		if (ro[i].control && queues) {
+			pair[i] = -2;
+		} else if (ro[i].control && queues) {
+			/* a control IRQ, unless it is all there is */
 			if (!sp->quiet)
 				control_note(irqs->v[i]);
+			pair[i] = -2;
+		}
+	}
+	placement_round_robin(pair, irqs->n, ocpu, n, cpu);
+	for (i = k = 0; i < irqs->n; i++) {
+		if (cpu[i] < 0)
 			continue;
+		if (alone[cpu[i]] == NULL) {
+			alone[cpu[i]] = xcpuset(sp->m.nbits);
+			cpuset_set(alone[cpu[i]], cpu[i]);
 		}
-		for (j = 0; ro[i].pair >= 0 && j < i; j++)
-			if (ro[j].pair == ro[i].pair)
-				break;
-		if (ro[i].pair >= 0 && j < i)
-			slot[i] = slot[j];
-		else {
-			sets[s] = xcpuset(sp->m.nbits);
-			cpuset_set(sets[s], order[s % n].cpu);
-			slot[i] = s++;
-		}
-		c[k++] = (struct change){ irqs->v[i], sets[slot[i]], false };
+		c[k++] = (struct change){ irqs->v[i], alone[cpu[i]], false };
 	}
 	if (!sp->quiet)
 		result_leftout_note(&lo);
@@ -520,10 +526,12 @@ out:
 	xpsfollow_free(xq, nx);
 	apply_tally_free(&tq);
 	apply_tally_free(&tl);
-	for (i = 0; i < s; i++)
-		cpuset_free(sets[i]);
-	free(sets);
-	free(slot);
+	for (i = 0; i < sp->m.nbits; i++)
+		cpuset_free(alone[i]);
+	free(alone);
+	free(pair);
+	free(cpu);
+	free(ocpu);
 	free(ro);
 	result_leftout_free(&lo);
 	free(c);

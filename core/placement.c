@@ -6,7 +6,7 @@
  * a plan made afresh, heaviest first (longest processing time), replaces
  * that one only when its busiest CPU is lower by more than the noise.
  * Idle IRQs then follow their receive partner, stay on their CPU, or
- * are dealt out by count.
+ * are dealt out by count. spread's plan, by count alone, is here too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -287,4 +287,29 @@ placement_plan(struct placement *p)
 	state_free(&keep);
 	state_free(&fresh);
 	free(order);
+}
+
+/*
+ * spread's plan: each IRQ (pair[i] < -1: left alone, cpu[i] -1) the next
+ * CPU of order, round robin, but an IRQ of a queue pair (pair[i] >= 0)
+ * its partner's CPU, as virtnet_set_affinity() keeps the two together.
+ */
+void
+placement_round_robin(const long *pair, size_t n, const int *order,
+    size_t norder, int *cpu)
+{
+	size_t i, j, next = 0;
+
+	for (i = 0; i < n; i++) {
+		cpu[i] = -1;
+		if (pair[i] < -1)
+			continue;
+		for (j = 0; pair[i] >= 0 && j < i; j++)
+			if (pair[j] == pair[i])
+				break;
+		if (pair[i] >= 0 && j < i)
+			cpu[i] = cpu[j];
+		else
+			cpu[i] = order[next++ % norder];
+	}
 }

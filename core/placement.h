@@ -55,5 +55,7 @@ struct placement {
 
 bool	 placement_worth(uint64_t, uint64_t, uint64_t);
 void	 placement_plan(struct placement *);
+void	 placement_round_robin(const long *, size_t, const int *, size_t,
+	    int *);
 
 #endif

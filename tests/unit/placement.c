@@ -202,6 +202,30 @@ idle(void)
 	expect("without a partner it stays", &pb, "1 0 0");
 }
 
+static void
+round_robin(void)
+{
+	/* config (left), rx0 tx0 rx1 tx1, a combined queue, over CPUs 4 2 */
+	const long pair[] = { -2, 10, 10, 11, 11, -1 };
+	const int order[] = { 4, 2 };
+	char got[64] = "";
+	int cpu[6];
+	size_t i;
+
+	placement_round_robin(pair, 6, order, 2, cpu);
+	for (i = 0; i < 6; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%d",
+		    i ? " " : "", cpu[i]);
+	ran++;
+	if (strcmp(got, "-1 4 4 2 2 4") != 0) {
+		printf("not ok %d spread's round robin: got \"%s\"\n", ran,
+		    got);
+		failed++;
+	} else
+		printf("ok %d spread's round robin keeps a pair on one CPU and "
+		    "leaves what it is told to\n", ran);
+}
+
 int
 main(void)
 {
@@ -209,6 +233,7 @@ main(void)
 	busy();
 	fresh();
 	idle();
+	round_robin();
 	printf("%d passed, %d failed\n", ran - failed, failed);
 	return failed != 0;
 }
