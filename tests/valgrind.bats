@@ -121,6 +121,26 @@ grinds() {
 	grinds 0 show -i 0.1 -o irq,rate 24-26
 }
 
+@test "--sample-from is clean under valgrind: show, cpus, balance, and its refusals" {
+	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b c=$BATS_TEST_TMPDIR/c
+	snapshot_interrupts "$a"
+	add_count 24 1 1000
+	snapshot_interrupts "$b"
+	add_count 24 2 500
+	snapshot_interrupts "$c"
+	touch -d @1700000000 "$a"
+	touch -d @1700000001 "$b"
+	touch -d @1700000003 "$c"
+	grinds 0 show -o irq,rate --count 2 --sample-from "$a" \
+		--sample-from "$b" --sample-from "$c"
+	grinds 0 cpus -J -i 1 -o cpu,rate,top --sample-from "$a" \
+		--sample-from "$b"
+	grinds 0 balance -n --sample-from "$a" --sample-from "$b"
+	grinds 2 show --sample-from "$a" --sample-from "$b" --sample-from "$c"
+	grinds 2 show --sample-from "$b" --sample-from "$a"
+	grinds 1 cpus -i 1 --sample-from "$a" --sample-from "$BATS_TEST_TMPDIR/no"
+}
+
 @test "xps, rps and spread --xps are clean under valgrind" {
 	make_root --dir "$BATS_TEST_TMPDIR/q" --cpus 4 --nic eth0:4 \
 		--xps eth0:1=1 --nic eth1:1
