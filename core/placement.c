@@ -85,12 +85,15 @@ put(struct state *st, const struct placement *p, size_t i, int cpu)
 }
 
 /*
- * The best single move: off the most loaded CPU that has one worth
- * making, the one that lowers it most, of those the lightest IRQ.
- * Returns the item, or -1.
+ * The best single move: off the busiest CPU of the IRQ's set (a move
+ * off another would only even out CPUs below it, which noise undoes at
+ * the next run), or onto a CPU that counted nothing; the one that
+ * lowers its CPU most, of those the lightest IRQ. Returns the item, or
+ * -1.
  */
 static long
-best_move(const struct placement *p, const struct state *st, int *dest)
+best_move(const struct placement *p, const struct state *st, int *dest,
+    const uint64_t *top)
 {
 	const struct place_item *it;
 	uint64_t a, b, after, gain, best_a = 0, best_gain = 0;
@@ -105,7 +108,8 @@ best_move(const struct placement *p, const struct state *st, int *dest)
 		to = dest[it->set];
 		a = st->load[st->cpu[i]];
 		b = st->load[to];
-		if (to == st->cpu[i] || b + it->load >= a)
+		if (to == st->cpu[i] || b + it->load >= a ||
+		    (a < top[it->set] && b > 0))
 			continue;
 		after = a - it->load > b + it->load ? a - it->load :
 		    b + it->load;
@@ -131,20 +135,26 @@ static void
 improve(const struct placement *p, struct state *st)
 {
 	int *dest = xcalloc(p->nsets + 1, sizeof(*dest));
-	size_t s;
+	uint64_t *top = xcalloc(p->nsets + 1, sizeof(*top));
+	size_t s, k;
 	long i;
 	int from;
 
 	for (;;) {
-		for (s = 0; s < p->nsets; s++)
+		for (s = 0; s < p->nsets; s++) {
 			dest[s] = pick(st, &p->sets[s], better);
-		if ((i = best_move(p, st, dest)) < 0)
+			for (k = 0, top[s] = 0; k < p->sets[s].n; k++)
+				if (st->load[p->sets[s].v[k].cpu] > top[s])
+					top[s] = st->load[p->sets[s].v[k].cpu];
+		}
+		if ((i = best_move(p, st, dest, top)) < 0)
 			break;
 		from = st->cpu[i];
 		st->load[from] -= p->items[i].load;
 		st->nirq[from]--;
 		put(st, p, i, dest[p->items[i].set]);
 	}
+	free(top);
 	free(dest);
 }
 

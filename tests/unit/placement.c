@@ -140,6 +140,14 @@ busy(void)
 	pb.load[1] = 10;
 	expect("but not one within the noise of a count", &pb, "0 0 1");
 
+	/* CPU 1 (600 + 300) is not the busiest: evening it out with CPU 2
+	 * would not lower the busiest, and the next run's noise undoes it */
+	pb = (struct problem){ .ncpu = 3, .n = 4,
+	    .load = { 1000, 600, 300, 400 }, .home = { 0, 1, 1, 2 } };
+	expect("no move off a CPU below the busiest", &pb, "0 1 1 2");
+	pb.load[0] = 800;
+	expect("but off the busiest, the same move is made", &pb, "0 1 2 2");
+
 	/* homeless IRQs heaviest first; ties by load, IRQs, then order */
 	pb = (struct problem){ .ncpu = 2, .n = 3, .load = { 500, 500, 500 },
 	    .home = { 0, 0, -1 } };
