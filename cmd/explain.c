@@ -123,15 +123,8 @@ view_read(struct explain *ex, unsigned int irq, struct irqview *v)
 	v->eff = read_aff(ex, irq, AFF_EFFECTIVE);
 	v->hint = read_aff(ex, irq, AFF_HINT);
 	v->state = machine_irq_state(irq);
-	/*
-	 * Without debugfs, the kernel is asked whether it manages the IRQ
-	 * where the answer changes a finding: on isolated CPUs, or with no
-	 * requested CPU online.
-	 */
+	/* without debugfs the kernel is asked, as every command asks it */
 	if (!(v->state & IRQ_KNOWN) &&
-	    (cpuset_intersects(v->req, ex->m.isolated) ||
-	    (v->eff != NULL && cpuset_intersects(v->eff, ex->m.isolated)) ||
-	    !cpuset_intersects(v->req, ex->m.online)) &&
 	    machine_irq_movable(irq) == MOVABLE_MANAGED)
 		v->state |= IRQ_MANAGED;
 	v->node = machine_irq_node(irq);
@@ -190,22 +183,16 @@ cpus(const struct cpuset *set)
 }
 
 /*
- * How the IRQ's chip applies a move, from its name: x86 without interrupt
- * remapping moves an IO-APIC or MSI interrupt at its next interrupt
- * (irq_move_irq(), no IRQ_MOVE_PCNTXT); IR- chips and the ARM GIC move it
- * at once. NULL for a chip not known here: nothing is said of it.
+ * The family of a chip that applies a move at the next interrupt
+ * (machine_chip_family()), NULL for one that moves at once or is not
+ * known here: nothing is said of it.
  */
 static const char *
 deferred_by(const char *chip)
 {
-	static const char *const deferring[] = { "IO-APIC", "PCI-MSI",
-	    "PCI-MSIX", "HPET-MSI", "DMAR-MSI" };
-	size_t i;
+	const struct chip_family *f = machine_chip_family(chip);
 
-	for (i = 0; chip != NULL && i < nitems(deferring); i++)
-		if (strcmp(chip, deferring[i]) == 0)
-			return deferring[i];
-	return NULL;
+	return f != NULL && f->move == CHIP_NEXT_IRQ ? f->prefix : NULL;
 }
 
 /* What an IRQ's sets are once offline CPUs are left out. */

@@ -125,15 +125,8 @@ irq_sets(struct queues *qs, int irq)
 		s->irq = irq;
 		s->rc_req = machine_affinity_read(irq, AFF_REQUESTED, s->req,
 		    NULL);
-		s->rc_eff = machine_affinity_read(irq, AFF_EFFECTIVE, s->eff,
+		s->rc_eff = machine_runs_on_read(&qs->m, irq, s->eff, NULL,
 		    NULL);
-		if (s->rc_eff == -ENOENT) {
-			s->rc_eff = s->rc_req;
-			cpuset_copy(s->eff, s->req);
-		}
-		/* an offline effective CPU is stale (machine_runs_on_read()) */
-		if (s->rc_eff == 0)
-			cpuset_and(s->eff, qs->m.online);
 	}
 	return s;
 }

@@ -304,9 +304,9 @@ row_sets(struct show *sh, struct row *row)
 
 	if (sh->want[C_AFFINITY])
 		row->cell[C_AFFINITY] = read_set(sh, irq, AFF_REQUESTED, NULL);
-	if (sh->want[C_EFFECTIVE])
-		row->cell[C_EFFECTIVE] = read_set(sh, irq, AFF_EFFECTIVE,
-		    sh->m.online);
+	if (sh->want[C_EFFECTIVE] && machine_effective_read(sh->m.online, irq,
+	    sh->scratch, NULL) == 0 && !cpuset_empty(sh->scratch))
+		row->cell[C_EFFECTIVE] = xformat(sh->scratch, false);
 	if (sh->want[C_ONLINE])
 		row->cell[C_ONLINE] = read_set(sh, irq, AFF_REQUESTED,
 		    sh->m.online);

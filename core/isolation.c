@@ -164,24 +164,45 @@ read_cmdline(struct machine *m, struct bootargs *boot)
 }
 
 /*
- * isolcpus= with domain (the sysfs isolated file) or managed_irq
- * (housekeeping_isolcpus_setup(), HK_TYPE_MANAGED_IRQ: no sysfs file),
- * and nohz_full= (the nohz_full file).
+ * The CPUs isolcpus=managed_irq,LIST keeps managed IRQs off where no
+ * sysfs file shows them (HK_TYPE_MANAGED_IRQ has none), as the kernel
+ * took it (kernel/sched/isolation.c housekeeping_setup()): none when the
+ * list names a CPU past the last possible one (bootargs_parse() leaves
+ * out a list that does not parse); with domain or nohz the isolated or
+ * nohz_full file holds the list as taken, and a kernel without
+ * CONFIG_NO_HZ_FULL (Debian's 5.10) refuses the whole argument with nohz.
+ */
+static struct cpuset *
+managed_irq_only(struct machine *m, const struct bootargs *b)
+{
+	if (b->isolcpus == NULL || !(b->isolflags & ISOL_MANAGED_IRQ) ||
+	    (b->isolflags & ISOL_DOMAIN))
+		return NULL;
+	if ((b->isolflags & ISOL_NOHZ) ||
+	    cpuset_last(b->isolcpus) >= (int)m->nbits)
+		return NULL;
+	return b->isolcpus;
+}
+
+/*
+ * The CPUs the kernel isolates, as it reports them: the isolated file
+ * (isolcpus= with domain), the nohz_full file (nohz_full=; absent on a
+ * kernel built without CONFIG_NO_HZ_FULL, which ignores the parameter),
+ * and from the command line only isolcpus=managed_irq without domain,
+ * which no file shows.
  */
 void
 isolation_cpus(struct isolated *iso, struct machine *m)
 {
 	struct bootargs boot;
+	const struct cpuset *mi;
 
 	memset(&boot, 0, sizeof(boot));
 	read_cmdline(m, &boot);
 	iso->isolcpus = xcpudup(m->sys_isolated);
 	iso->nohz = xcpudup(m->sys_nohz);
-	if (boot.isolcpus != NULL &&
-	    (boot.isolflags & (ISOL_DOMAIN | ISOL_MANAGED_IRQ)))
-		cpuset_or(iso->isolcpus, boot.isolcpus);
-	if (boot.nohz_full != NULL)
-		cpuset_or(iso->nohz, boot.nohz_full);
+	if ((mi = managed_irq_only(m, &boot)) != NULL)
+		cpuset_or(iso->isolcpus, mi);
 	iso->all = xcpudup(iso->isolcpus);
 	cpuset_or(iso->all, iso->nohz);
 	bootargs_free(&boot);

@@ -42,10 +42,7 @@ load_cells_follow(struct cells *cs, const struct machine *m,
 		cs->rows[cs->nrows++].irq = irqs->v[i];
 	set = xcpuset(m->nbits);
 	for (i = 0; i < irqs->n; i++) {
-		rc = machine_affinity_read(irqs->v[i], AFF_EFFECTIVE, set, &pe);
-		if (rc == -ENOENT)
-			rc = machine_affinity_read(irqs->v[i], AFF_REQUESTED,
-			    set, &pe);
+		rc = machine_runs_on_read(m, irqs->v[i], set, NULL, &pe);
 		if (rc != 0) {
 			/* -ENOENT: the IRQ is gone */
 			if (rc != -ENOENT)

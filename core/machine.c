@@ -371,12 +371,57 @@ machine_affinity_read(unsigned int irq, enum affinity what, struct cpuset *set,
 }
 
 /*
- * Where an IRQ runs: the online CPUs of its effective affinity, or of its
- * requested one where the kernel has no effective_affinity (*guessed, when
- * given). A managed IRQ whose CPUs all went offline is shut down and keeps
- * its offline effective CPU (kernel/irq/cpuhotplug.c migrate_one_irq()):
-  * it runs nowhere, the empty set. 0 or a negative errno, as
-  * machine_affinity_read().
+ * Whether an IRQ's effective CPU says nothing of where it runs: a managed
+ * IRQ none of whose requested CPUs is online (all offline, or never
+ * present) is shut down (kernel/irq/cpuhotplug.c migrate_one_irq(),
+ * irq_startup_managed() at boot), and x86 leaves its vector on the first
+ * online CPU, which effective_affinity_list then reads. An IRQ user space
+ * may move would have been given every online CPU instead: one the kernel
+ * cannot be asked about (no debugfs, no root) counts as managed.
+ */
+static bool
+parked(const struct cpuset *online, unsigned int irq,
+    const struct cpuset *like)
+{
+	struct cpuset *req = xcpudup(like);
+	enum movable mv;
+	bool yes = false;
+
+	if (machine_affinity_read(irq, AFF_REQUESTED, req, NULL) == 0 &&
+	    !cpuset_intersects(req, online)) {
+		mv = machine_irq_movable(irq);
+		yes = mv == MOVABLE_MANAGED || mv == MOVABLE_UNKNOWN;
+	}
+	cpuset_free(req);
+	return yes;
+}
+
+/*
+ * The online CPUs of an IRQ's effective affinity, none for a parked
+ * managed IRQ (parked()); the one rule every command follows. 0 or a
+ * negative errno, as machine_affinity_read() (-ENOENT: the kernel has no
+ * effective_affinity files).
+ */
+int
+machine_effective_read(const struct cpuset *online, unsigned int irq,
+    struct cpuset *set, struct perr *pe)
+{
+	int rc;
+
+	if ((rc = machine_affinity_read(irq, AFF_EFFECTIVE, set, pe)) != 0)
+		return rc;
+	cpuset_and(set, online);
+	if (!cpuset_empty(set) && parked(online, irq, set))
+		cpuset_zero(set);
+	return 0;
+}
+
+/*
+ * Where an IRQ runs: machine_effective_read(), or the online CPUs of its
+ * requested affinity where the kernel has no effective_affinity
+ * (*guessed, when given). A managed IRQ whose CPUs all went offline is
+ * shut down: it runs nowhere, the empty set. 0 or a negative errno, as
+ * machine_affinity_read().
  */
 int
 machine_runs_on_read(const struct machine *m, unsigned int irq,
@@ -385,15 +430,15 @@ machine_runs_on_read(const struct machine *m, unsigned int irq,
 	bool g = false;
 	int rc;
 
-	if ((rc = machine_affinity_read(irq, AFF_EFFECTIVE, set,
-	    pe)) == -ENOENT) {
+	if ((rc = machine_effective_read(m->online, irq, set, pe)) ==
+	    -ENOENT) {
 		g = true;
-		rc = machine_affinity_read(irq, AFF_REQUESTED, set, pe);
+		if ((rc = machine_affinity_read(irq, AFF_REQUESTED, set,
+		    pe)) == 0)
+			cpuset_and(set, m->online);
 	}
 	if (guessed != NULL)
 		*guessed = g;
-	if (rc == 0)
-		cpuset_and(set, m->online);
 	return rc;
 }
 
@@ -462,15 +507,65 @@ machine_irq_state(unsigned int irq)
 }
 
 /*
- * Whether an IRQ is a PCI MSI or MSI-X vector, by its chip (PCI-MSI,
- * IR-PCI-MSI on x86, ITS-MSI on GICv3). The kernel refuses a user move of
- * one when its driver asked for managed affinity
- * (pci_alloc_irq_vectors_affinity()); the timer, the cascade and per-CPU
- * IRQs it refuses are on other chips.
+ * Interrupt controller families, by the start of the chip's name, first
+ * match wins. Since 6.2 an MSI domain per device names its chip
+ * PREFIX-DEVICE ("PCI-MSIX-0000:00:05.0", "IR-PCI-MSIX-0000:00:05.0";
+ * kernel/irq/msi.c msi_create_device_irq_domain()); before it, one name
+ * for every device ("PCI-MSI", "IR-PCI-MSI", "ITS-MSI"). x86 without
+ * interrupt remapping moves an IO-APIC, HPET or MSI interrupt at its next
+ * interrupt (irq_move_irq(): no IRQ_MOVE_PCNTXT, or
+ * irqd_can_move_in_process_context() false); remapped (IR-) ones and the
+ * ARM GIC and its ITS move at once.
+ */
+static const struct chip_family families[] = {
+	{ "IR-PCI-MSIX", CHIP_AT_ONCE, true },
+	{ "IR-PCI-MSI", CHIP_AT_ONCE, true },
+	{ "IR-", CHIP_AT_ONCE, false },
+	{ "ITS-PCI-MSIX", CHIP_AT_ONCE, true },
+	{ "ITS-PCI-MSI", CHIP_AT_ONCE, true },
+	{ "ITS-MSI", CHIP_AT_ONCE, true },
+	{ "ITS-", CHIP_AT_ONCE, false },
+	{ "GIC", CHIP_AT_ONCE, false },
+	{ "PCI-MSIX", CHIP_NEXT_IRQ, true },
+	{ "PCI-MSI", CHIP_NEXT_IRQ, true },
+	{ "IO-APIC", CHIP_NEXT_IRQ, false },
+	{ "HPET-MSI", CHIP_NEXT_IRQ, false },
+	{ "DMAR-MSI", CHIP_NEXT_IRQ, false },
+};
+
+/*
+ * The family of a chip name: one of the table's prefixes, the whole name
+ * or followed by "-"; NULL for a chip not known here.
+ */
+const struct chip_family *
+machine_chip_family(const char *chip)
+{
+	size_t i, len;
+	char c;
+
+	for (i = 0; chip != NULL && i < nitems(families); i++) {
+		len = strlen(families[i].prefix);
+		if (strncmp(chip, families[i].prefix, len) != 0)
+			continue;
+		c = chip[len];
+		if (c == '\0' || c == '\n' || c == '-' ||
+		    families[i].prefix[len - 1] == '-' ||
+		    strcmp(families[i].prefix, "GIC") == 0)
+			return &families[i];
+	}
+	return NULL;
+}
+
+/*
+ * Whether an IRQ is a PCI MSI or MSI-X vector, by its chip's family. The
+ * kernel refuses a user move of one when its driver asked for managed
+ * affinity (pci_alloc_irq_vectors_affinity()); the timer, the cascade and
+ * per-CPU IRQs it refuses are on other chips.
  */
 static bool
 pci_msi(unsigned int irq)
 {
+	const struct chip_family *f;
 	char rel[64], *chip = NULL;
 	bool yes;
 
@@ -478,7 +573,8 @@ pci_msi(unsigned int irq)
 	if (procfs_read(rel, &chip) < 0)
 		return false;
 	chip[strcspn(chip, "\n")] = '\0';
-	yes = strstr(chip, "PCI-MSI") != NULL || strcmp(chip, "ITS-MSI") == 0;
+	f = machine_chip_family(chip);
+	yes = (f != NULL && f->msi) || strstr(chip, "PCI-MSI") != NULL;
 	free(chip);
 	return yes;
 }

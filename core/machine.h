@@ -61,6 +61,8 @@ size_t		 machine_nnodes(struct machine *);
 int		 machine_affinity_read(unsigned int, enum affinity,
     struct cpuset *,
 		    struct perr *);
+int		 machine_effective_read(const struct cpuset *, unsigned int,
+		    struct cpuset *, struct perr *);
 int		 machine_runs_on_read(const struct machine *, unsigned int,
 		    struct cpuset *, bool *, struct perr *);
 int		 machine_default_read(struct cpuset *, struct perr *);
@@ -85,5 +87,16 @@ enum movable {
 };
 
 enum movable	 machine_irq_movable(unsigned int);
+
+/* When an interrupt controller applies a move (machine_chip_family()). */
+enum chip_move { CHIP_AT_ONCE, CHIP_NEXT_IRQ };
+
+struct chip_family {
+	const char	*prefix;	/* "PCI-MSIX": PCI-MSIX, PCI-MSIX-DEV */
+	enum chip_move	 move;
+	bool		 msi;		/* PCI MSI or MSI-X vectors */
+};
+
+const struct chip_family *machine_chip_family(const char *);
 
 #endif

@@ -266,7 +266,7 @@ struct oncpus {
 /*
  * Whether an IRQ runs on one of the CPUs: its effective CPUs, or its
  * requested ones when the kernel has no effective_affinity files; online
- * ones only (a shut-down managed IRQ keeps an offline effective CPU).
+ * ones only, none for a parked managed IRQ (machine_effective_read()).
  */
 static bool
 runs_on(unsigned int irq, struct oncpus *on)
@@ -274,14 +274,14 @@ runs_on(unsigned int irq, struct oncpus *on)
 	struct perr pe;
 	int rc;
 
-	if ((rc = machine_affinity_read(irq, AFF_EFFECTIVE, on->set,
-	    &pe)) == -ENOENT)
-		rc = machine_affinity_read(irq, AFF_REQUESTED, on->set, &pe);
+	if ((rc = machine_effective_read(on->online, irq, on->set,
+	    &pe)) == -ENOENT &&
+	    (rc = machine_affinity_read(irq, AFF_REQUESTED, on->set,
+	    &pe)) == 0)
+		cpuset_and(on->set, on->online);
 	/* -ENOENT: the IRQ is gone */
 	if (rc != 0 && rc != -ENOENT)
 		warnx("irq %u: %s", irq, pe.msg);
-	if (rc == 0)
-		cpuset_and(on->set, on->online);
 	return rc == 0 && cpuset_intersects(on->set, on->want);
 }
 

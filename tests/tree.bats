@@ -870,3 +870,25 @@ pci0000:00/0000:3c:00.0/net/eth1/queues/tx-0'
 	# no truncation here: irqaff ftruncate()s, as a tree needs
 	assert_equal "$(head -n 1 "$ROOT/proc/irq/26/smp_affinity_list")" 1
 }
+
+@test "--kernel: 6.12 names MSI chips per device and refuses with EPERM; 5.10 has no nohz_full" {
+	make_root --kernel 6.12 --cpus 4 --nvme nvme0:1 --managed 25 \
+		--no-debugfs
+	assert_equal "$(cat "$ROOT/sys/kernel/irq/24/chip_name")" \
+		IR-PCI-MSIX-0000:3b:00.0
+	assert_equal "$(cat "$ROOT/sys/kernel/irq/25/hwirq")" 1
+	run grep -c ' IR-PCI-MSIX-0000:3b:00.0   1-edge      nvme0q1$' \
+		"$ROOT/proc/interrupts"
+	assert_output 1
+	run -1 env LD_PRELOAD="$BATS_TEST_DIRNAME/../build/fault.so" \
+		dd of="$ROOT/proc/irq/25/smp_affinity" conv=notrunc \
+		status=none <<<x
+	assert_output --partial 'Operation not permitted'
+	make_root --dir "$BATS_TEST_TMPDIR/r510" --kernel 5.10 --cpus 4
+	[[ ! -e $ROOT/sys/devices/system/cpu/nohz_full ]]
+	run -1 make_root --dir "$BATS_TEST_TMPDIR/r510b" --kernel 5.10 \
+		--nohz-full 3
+	assert_output 'tree.bash: make_root: 5.10 has no nohz_full'
+	run -1 make_root --dir "$BATS_TEST_TMPDIR/r" --kernel 6.6
+	assert_output 'tree.bash: make_root: --kernel 6.6: 5.10, 6.1 or 6.12'
+}

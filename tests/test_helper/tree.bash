@@ -61,6 +61,16 @@
 #                      managed (IRQF_NOBALANCING: the timer, IRQ 0)
 # --no-debugfs         no debugfs even with --managed (Debian's kernel:
 #                      CONFIG_GENERIC_IRQ_DEBUGFS off)
+# --kernel VERSION     what differs between Debian's kernels, as booted
+#                      (tests/kernel): 6.1, the default, as above; 6.12
+#                      names a device's MSI chip PCI-MSIX-BDF (IR-PCI-
+#                      MSIX-BDF) with the vector index as hwirq
+#                      (kernel/irq/msi.c, a domain per device since 6.2)
+#                      and refuses a move of an IRQ user space cannot move
+#                      with EPERM, not EIO (kernel/irq/proc.c
+#                      write_irq_affinity()); 5.10 has no nohz_full file
+#                      (Debian builds it without CONFIG_NO_HZ_FULL;
+#                      drivers/base/cpu.c) and takes no --nohz-full
 # --pending IRQS       IRQD_SETAFFINITY_PENDING (kernel/irq/manage.c)
 # --debugfs            sys/kernel/debug/irq/irqs/N (kernel/irq/debugfs.c)
 # --idle IRQS          counts 0 (kernel/irq/proc.c show_interrupts())
@@ -328,7 +338,7 @@ _tree_reset() {
 	declare -g _T_HAS_CMDLINE=0
 	declare -ga _T_HINT=() _T_IDLE=() _T_MANAGED=() _T_PENDING=()
 	declare -ga _T_IB_ENV=() _T_IB_ARGS=() _T_UNMOVABLE=()
-	declare -g _T_NODEBUGFS=0
+	declare -g _T_NODEBUGFS=0 _T_KERNEL=6.1
 	unset IRQAFF_KERNEL IRQAFF_TREE_FAULT
 	unset -f irqaff
 }
@@ -410,6 +420,7 @@ _tree_dev_irqs() {
 	local devfn=$((16#${bdf:8:2} << 3 | ${bdf:11:1}))
 	base=$((dom << 27 | (bus << 8 | devfn) << 11))
 	[[ $kind == virtio-* ]] && chip=PCI-MSI v=virtio${_T_DEV_VIRTIO[d]}
+	[[ $_T_KERNEL == 6.12 ]] && chip=${chip}X-$bdf base=0
 	_tree_dev_nvec n "$d"
 	for ((i = 0; i < n; i++)); do
 		if [[ $kind == nvme ]]; then
@@ -1436,7 +1447,9 @@ _tree_write_cpus() {
 	# drivers/base/cpu.c print_cpus_nohz_full(): "%*pbl" of a NULL mask,
 	# "(null)" right-aligned in nr_cpu_ids columns (lib/vsprintf.c
 	# check_pointer(); Debian's 6.1 on 16 CPUs: 10 blanks, then "(null)")
-	if [[ -n $2 ]]; then
+	if [[ $_T_KERNEL == 5.10 ]]; then
+		:
+	elif [[ -n $2 ]]; then
 		printf '%s\n' "$2" >"$cpu/nohz_full"
 	else
 		printf '%*s\n' "$_T_NCPUS" '(null)' >"$cpu/nohz_full"
@@ -1576,7 +1589,7 @@ _T_VALUE_OPTS=' --dir --cpus --nodes --sockets --threads --nr-irqs --offline
  --isolated --nohz-full --legacy --irq --chip --hwirq --irq-node --affinity
  --effective --hint --nic --nvme --virtio-nic --virtio-blk --cmdline
  --irqbalance-env --irqbalance-args --managed --unmovable --pending --idle
- --driver --xps --rps '
+ --driver --xps --rps --kernel '
 
 # _tree_options ARGS...: parse make_root's options into the _T_* state
 # and the caller's locals.
@@ -1635,6 +1648,13 @@ _tree_options() {
 		--driver) _tree_driver_opt "$2" || return ;;
 		--xps | --rps) _tree_queue_opt "$1" "$2" || return ;;
 		--cmdline) _T_CMDLINE=$2 _T_HAS_CMDLINE=1 ;;
+		--kernel)
+			if [[ $2 != @(5.10|6.1|6.12) ]]; then
+				_tree_err "make_root: --kernel $2: 5.10, 6.1 or 6.12"
+				return 1
+			fi
+			_T_KERNEL=$2
+			;;
 		--irqbalance-env)
 			if [[ $2 != [!=]*=* ]]; then
 				_tree_err "make_root: $1 \"$2\" is not" \
@@ -1696,6 +1716,10 @@ _tree_make_root() {
 	fi
 	_tree_norm isolated "${isolated#,}" || return
 	_tree_norm nohz "${nohz#,}" || return
+	if [[ $_T_KERNEL == 5.10 && -n $nohz ]]; then
+		_tree_err "make_root: 5.10 has no nohz_full"
+		return 1
+	fi
 	_tree_place_devices || return
 	_tree_virtnet_affinity
 	irqs=("${!_T_CHIP[@]}")
@@ -1729,16 +1753,18 @@ _tree_make_root() {
 
 # _tree_kernel_writes: with --managed, --unmovable or --no-debugfs, the
 # tree's affinity files take writes as the kernel's do (kernel/irq/proc.c
-# write_irq_affinity()): EIO for an IRQ user space cannot move, before
+# write_irq_affinity()): EIO (EPERM with --kernel 6.12) for an IRQ user
+# space cannot move, before
 # the value is parsed; EINVAL for a value that does not parse, nothing
 # changed; no size. tests/fault/fault.c does it, preloaded by a function
 # irqaff that stands for the binary until the next make_root.
 _tree_kernel_writes() {
-	local irq spec='' f
+	local irq spec='' f e=EIO
+	[[ $_T_KERNEL == 6.12 ]] && e=EPERM
 	((${#_T_MANAGED[@]} + ${#_T_UNMOVABLE[@]} + _T_NODEBUGFS)) || return 0
 	for irq in "${!_T_MANAGED[@]}" "${!_T_UNMOVABLE[@]}"; do
 		for f in smp_affinity smp_affinity_list; do
-			spec+=,$ROOT/proc/irq/$irq/$f:EIO
+			spec+=,$ROOT/proc/irq/$irq/$f:$e
 		done
 	done
 	export IRQAFF_KERNEL=1 IRQAFF_TREE_FAULT=${spec#,}
