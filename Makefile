@@ -102,12 +102,18 @@ all: irqaff irqaff.8 $(B)/irqaff.conf.5
 irqaff: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
+# scdoc writes tables (tbl(1) input) but not the first line '\" t that
+# asks man and lintian to run tbl: without it lintian warns "tbl
+# preprocessor failed".
+MANPAGE = { printf '%s\n' "'\\\" t"; \
+	sed 's/@VERSION@/$(VERSION)/' $< | $(SCDOC); } > $@
+
 irqaff.8: man/irqaff.8.scd Makefile
-	sed 's/@VERSION@/$(VERSION)/' man/irqaff.8.scd | $(SCDOC) > $@
+	$(MANPAGE)
 
 $(B)/irqaff.conf.5: man/irqaff.conf.5.scd Makefile
 	@mkdir -p $(@D)
-	sed 's/@VERSION@/$(VERSION)/' man/irqaff.conf.5.scd | $(SCDOC) > $@
+	$(MANPAGE)
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)

@@ -199,6 +199,14 @@ zsh_complete() {
 		"$DEST/usr/share/fish/vendor_completions.d/irqaff.fish"
 }
 
+@test "the installed man pages ask for tbl on their first line, as lintian wants" {
+	local page
+	install_into
+	for page in man8/irqaff.8 man5/irqaff.conf.5; do
+		assert_equal "$(head -n 1 "$DEST/usr/share/man/$page")" "'\\\" t"
+	done
+}
+
 @test "the installed binary runs and is the one built" {
 	install_into
 	cmp "$REPO/irqaff" "$DEST/usr/sbin/irqaff"
