@@ -153,8 +153,17 @@ teardown() {
 	assert [ -f /usr/share/bash-completion/completions/irqaff ]
 	assert [ -f /usr/share/zsh/vendor-completions/_irqaff ]
 	assert [ -f /usr/share/fish/vendor_completions.d/irqaff.fish ]
+	# The unit is where debhelper finds it (debian/rules): /usr/lib from
+	# 13.11.6 on (Debian 13), /lib before (Debian 12).
+	local unitdir=/lib/systemd/system
+	if dpkg --compare-versions "$(dpkg-query -W -f='${Version}' debhelper)" \
+	    ge 13.11.6; then
+		unitdir=/usr/lib/systemd/system
+	fi
+	run -0 dpkg -S irqaff-restore.service
+	assert_output "irqaff: $unitdir/irqaff-restore.service"
 	run -0 grep -x 'ExecStart=/usr/sbin/irqaff restore ${IRQAFF_CONF}' \
-		/lib/systemd/system/irqaff-restore.service
+		"$unitdir/irqaff-restore.service"
 	# Enabled the Debian way (deb-systemd-helper), not started.
 	assert [ -L /etc/systemd/system/multi-user.target.wants/irqaff-restore.service ]
 	for h in /etc/network/if-up.d/irqaff \
@@ -167,7 +176,9 @@ teardown() {
 	assert_line --regexp '^ /etc/default/irqaff [0-9a-f]{32}$'
 	assert_line --regexp '^ /etc/network/if-up.d/irqaff [0-9a-f]{32}$'
 
+	# silently: no directory of the package is left "not empty"
 	run -0 dpkg --purge irqaff
+	refute_output --partial warning
 	PURGE=
 	machine_files >"$BATS_TEST_TMPDIR/after"
 	run diff "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/after"
