@@ -9,10 +9,14 @@ setup_file() {
 	command -v dpkg-buildpackage >/dev/null || return 0
 	REPO=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 	SRC=$BATS_FILE_TMPDIR/irqaff
-	if [ -d "$REPO/.git" ]; then
+	# .git is a file in a git worktree; a copy leaves build/ out (make
+	# check-kernel's and check-trixie's caches, a chroot's mounts)
+	if [ -e "$REPO/.git" ]; then
 		git clone -q "$REPO" "$SRC"
+		git -C "$SRC" checkout -q "$(git -C "$REPO" rev-parse HEAD)"
 	else
-		mkdir "$SRC" && cp -R "$REPO"/. "$SRC"/
+		mkdir "$SRC" &&
+			tar -C "$REPO" -c --exclude=./build . | tar -x -C "$SRC"
 	fi
 	make -s -C "$SRC" deb >"$BATS_FILE_TMPDIR/build.log" 2>&1 || {
 		tail -n 30 "$BATS_FILE_TMPDIR/build.log" >&3
