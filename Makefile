@@ -102,12 +102,18 @@ all: irqaff irqaff.8 $(B)/irqaff.conf.5
 irqaff: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
+# scdoc writes tables (tbl(1) input) but not the first line '\" t that
+# asks man and lintian to run tbl: without it lintian warns "tbl
+# preprocessor failed".
+MANPAGE = { printf '%s\n' "'\\\" t"; \
+	sed 's/@VERSION@/$(VERSION)/' $< | $(SCDOC); } > $@
+
 irqaff.8: man/irqaff.8.scd Makefile
-	sed 's/@VERSION@/$(VERSION)/' man/irqaff.8.scd | $(SCDOC) > $@
+	$(MANPAGE)
 
 $(B)/irqaff.conf.5: man/irqaff.conf.5.scd Makefile
 	@mkdir -p $(@D)
-	sed 's/@VERSION@/$(VERSION)/' man/irqaff.conf.5.scd | $(SCDOC) > $@
+	$(MANPAGE)
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
@@ -232,12 +238,20 @@ deb:
 check-deb:
 	$(BATS) tests/deb
 
-# build/kernel holds make check-kernel's downloads (130 MB) and stays;
-# rm -rf build/kernel fetches them again.
-clean:
-	rm -rf irqaff irqaff.8 $(filter-out $(B)/kernel,$(wildcard $(B)/*))
+# Debian 13 in a chroot made with debootstrap: the README's set-up line,
+# .ci/run's install step, check and check-deb (root; tests/trixie/run).
+check-trixie:
+	tests/trixie/run
 
-.PHONY: all check check-deb check-kernel bench-quality asan fuzz fuzz-run install uninstall \
+# build/kernel holds make check-kernel's downloads (130 MB) and
+# build/trixie check-trixie's Debian 13 root and packages (2 GB); both
+# stay: rm -rf either fetches it again.
+clean:
+	rm -rf irqaff irqaff.8 $(filter-out $(B)/kernel $(B)/trixie $(B)/trixie.%, \
+		$(wildcard $(B)/*))
+
+.PHONY: all check check-deb check-kernel check-trixie bench-quality asan fuzz \
+	fuzz-run install uninstall \
 	clean deb
 .DELETE_ON_ERROR:
 

@@ -99,8 +99,9 @@ recap() {
 	assert_equal "$(recap)" "ok=2 changed=0 unreachable=0 failed=1 skipped=3 rescued=0 ignored=0"
 	cmp "$BATS_TEST_TMPDIR/old.conf" "$ROOT/etc/irqaff.conf"
 	diff -r --no-dereference "$BATS_TEST_TMPDIR/copy" "$ROOT"
-	# irqaff's reasons, for the file it checked: Ansible's temporary copy
-	assert_line --regexp "^fatal: \\[localhost\\]: FAILED! => \\{\"changed\": false, \"msg\": \"irqaff restore -t exited 2, $ROOT/etc/irqaff.conf kept: irqaff: [^\"]*/source:1: CPU list \\\\\"9\\\\\": CPU 9 is beyond the last possible CPU 7\\\\nirqaff: [^\"]*/source:2: CPU list \\\\\"1-\\\\\": region \\\\\"1-\\\\\" ends where a number should be\\\\n\"\\}\$"
+	# irqaff's reasons, for the file it checked: Ansible's temporary copy,
+	# "source" (ansible-core 2.14) or ".source.conf" (2.19)
+	assert_line --regexp "^fatal: \\[localhost\\]: FAILED! => \\{\"changed\": false, \"msg\": \"irqaff restore -t exited 2, $ROOT/etc/irqaff.conf kept: irqaff: [^\"]*/(source|\\.source\\.conf):1: CPU list \\\\\"9\\\\\": CPU 9 is beyond the last possible CPU 7\\\\nirqaff: [^\"]*/(source|\\.source\\.conf):2: CPU list \\\\\"1-\\\\\": region \\\\\"1-\\\\\" ends where a number should be\\\\n\"\\}\$"
 }
 
 @test "a valid file replaces the one in use; the file in use is not checked again" {

@@ -205,7 +205,9 @@ plan_lines() {
 	make_root --cpus 2 --irq $'24=a"\033' --affinity 0 --irq 25=b --affinity 0
 	measure "24 1 3000 25 1 1000" -J -n
 	assert_equal "$rc" 0
-	run jq -c 'del(.interval) | .plan[].rate |= (. > 0) | .loads[].before.rate |= (. >= 0) | .loads[].after.rate |= (. >= 0)' "$out"
+	# .imbalance[] += 0: jq 1.7 would print the literal 2.000, jq 1.6 and
+	# any arithmetic the number
+	run jq -c 'del(.interval) | .imbalance[] += 0 | .plan[].rate |= (. > 0) | .loads[].before.rate |= (. >= 0) | .loads[].after.rate |= (. >= 0)' "$out"
 	assert_output '{"dry_run":true,"changed":[{"irq":25,"name":"b","old":"0","new":"1"}],"unchanged":1,"failed":[],"managed":[],"unmovable":[],"cpus":"0-1","isolated":"","imbalance":{"before":2,"after":1.5},"plan":[{"irq":24,"name":"a\"\u001b","count":3000,"rate":true,"old":"0","new":"0"},{"irq":25,"name":"b","count":1000,"rate":true,"old":"0","new":"1"}],"loads":[{"cpu":0,"eligible":true,"before":{"count":4000,"rate":true},"after":{"count":3000,"rate":true}},{"cpu":1,"eligible":true,"before":{"count":0,"rate":true},"after":{"count":1000,"rate":true}}],"freed":[]}'
 	run jq '.interval == 1' "$out"
 	assert_output true

@@ -199,6 +199,14 @@ zsh_complete() {
 		"$DEST/usr/share/fish/vendor_completions.d/irqaff.fish"
 }
 
+@test "the installed man pages ask for tbl on their first line, as lintian wants" {
+	local page
+	install_into
+	for page in man8/irqaff.8 man5/irqaff.conf.5; do
+		assert_equal "$(head -n 1 "$DEST/usr/share/man/$page")" "'\\\" t"
+	done
+}
+
 @test "the installed binary runs and is the one built" {
 	install_into
 	cmp "$REPO/irqaff" "$DEST/usr/sbin/irqaff"
@@ -322,9 +330,16 @@ zsh_complete() {
 		install_into PREFIX="$prefix"
 		# Its default XDG_DATA_DIRS, /usr/local/share:/usr/share, under
 		# DESTDIR; extdebug makes declare -F name the function's file.
+		# Its loader is _comp_load from 2.12 on (Debian 13), where
+		# __load_completion is gone.
 		# shellcheck disable=SC2016
 		XDG_DATA_DIRS=$DEST/usr/local/share:$DEST/usr/share run bash -c '
-			source "$1" && __load_completion irqaff || exit
+			source "$1" || exit
+			if declare -F _comp_load >/dev/null; then
+				_comp_load irqaff
+			else
+				__load_completion irqaff
+			fi || exit
 			shopt -s extdebug
 			declare -F _irqaff | sed "s/^_irqaff [0-9]* //"
 			COMP_WORDS=(irqaff s) COMP_CWORD=1 COMP_LINE="irqaff s"
