@@ -29,6 +29,8 @@ write_back(const struct snapline *sl, size_t *len)
 		putc('?', fp);
 	if (sl->kind == SNAP_DEFAULT)
 		fputs("default", fp);
+	else if (sl->kind == SNAP_PLAN)
+		fputs("plan", fp);
 	else if (sl->kind == SNAP_IRQ)
 		fprintf(fp, "%u", sl->irq);
 	else if (sl->kind == SNAP_XPS || sl->kind == SNAP_RPS) {
