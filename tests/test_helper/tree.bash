@@ -387,7 +387,7 @@ _tree_dev_nvec() {
 	local -n _dn_out=$1
 	_dn_out=$((_T_DEV_Q[$2] + 1))
 	if [[ ${_T_DEV_KIND[$2]} == virtio-nic ||
-		${_T_DEV_DRIVER[$2]:-} == @(split|gve|e1000e|vmxnet3-split) ]]; then
+		${_T_DEV_DRIVER[$2]:-} == @(split|ixgbe-tx|gve|e1000e|vmxnet3-split) ]]; then
 		_dn_out=$((2 * _T_DEV_Q[$2] + 1))
 	fi
 }
@@ -439,6 +439,9 @@ _tree_dev_irqs() {
 #   ice    the same with "ice-" (ice_req_irq_msix_misc(), ice_vsi_open())
 #   split  NAME, then NAME-rx-K and NAME-tx-K, a vector each (igb and
 #          ixgbe without queue pairs: igb_request_msix())
+#   ixgbe-tx  NAME, then NAME-TxRx-K for K < Q, then NAME-tx-K for K from
+#          Q to 2Q-1: ixgbe with more tx queues than rx, whose tx-only
+#          vectors go on counting (ixgbe_request_msix_irqs()); no rx-K
 #   ena    ena-mgmnt@pci:BDF, then NAME-Tx-Rx-K (ena_setup_mgmnt_intr(),
 #          ena_setup_io_intr())
 #   mlx5   mlx5_async0@pci:BDF, then mlx5_compK@pci:BDF (mlx5 pci_irq.c
@@ -468,6 +471,9 @@ _tree_nic_name() {
 	ena:0) _nn_out=$dev-Tx-Rx-$((i - 1)) ;;
 	mlx5:1) _nn_out=mlx5_async0@pci:$bdf ;;
 	mlx5:0) _nn_out=mlx5_comp$((i - 1))@pci:$bdf ;;
+	ixgbe-tx:0)
+		_nn_out=$dev-TxRx-$((i - 1))
+		((i <= q)) || _nn_out=$dev-tx-$((i - 1)) ;;
 	split:0)
 		_nn_out=$dev-rx-$((i - 1))
 		((i <= q)) || _nn_out=$dev-tx-$((i - 1 - q)) ;;
@@ -1505,9 +1511,9 @@ _tree_driver_opt() {
 		_tree_err "make_root: --driver needs a --nic before it"
 		return 1
 	fi
-	if [[ $1 != @(ixgbe|i40e|ice|split|ena|mlx5|gve|bnx2x|vmxnet3|vmxnet3-split|e1000e) ]]; then
+	if [[ $1 != @(ixgbe|i40e|ice|split|ixgbe-tx|ena|mlx5|gve|bnx2x|vmxnet3|vmxnet3-split|e1000e) ]]; then
 		_tree_err "make_root: --driver \"$1\": not ixgbe, i40e, ice," \
-			"split, ena, mlx5, gve, bnx2x, vmxnet3, vmxnet3-split" \
+			"split, ixgbe-tx, ena, mlx5, gve, bnx2x, vmxnet3, vmxnet3-split" \
 			"or e1000e"
 		return 1
 	fi
