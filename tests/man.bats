@@ -7,17 +7,13 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load test_helper/common-setup
 	_common_setup
+	load test_helper/commands
 	SRC=$BATS_TEST_DIRNAME/../man/irqaff.8.scd
 	PAGE=$BATS_TEST_TMPDIR/irqaff.8
 }
 
 build_page() {
 	scdoc <"$SRC" >"$PAGE"
-}
-
-# The commands irqaff --help lists, one a line.
-commands() {
-	irqaff --help | sed -n '/^Commands/,/^$/s/^  \([a-z]*\) .*/\1/p'
 }
 
 # The options COMMAND --help lists, other than -h, --help: "-m, --mask"
