@@ -219,7 +219,7 @@ col_tops() {
 	assert_line --index 4 --regexp '^20[0-9]{2}-'
 	run --separate-stderr -0 irqaff cpus -J -i 0.1 -c 2 -o cpu,rate,top 1
 	assert_equal "${#lines[@]}" 2
-	assert_line --index 0 --regexp '^\{"time":"20[0-9-]{8}T[0-9:]{8}Z","interval":0\.[0-9]{3},"cpus":\[\{"cpu":1,"rate":0\.0,"top":\[\]\}\]\}$'
+	assert_line --index 0 --regexp '^\{"time":"20[0-9-]{8}T[0-9:]{8}Z","interval":[0-9]+\.[0-9]{3},"cpus":\[\{"cpu":1,"rate":0\.0,"top":\[\]\}\]\}$'
 }
 
 @test "cpus -c and RATE need -i; a bad interval is status 2" {
