@@ -59,6 +59,8 @@
 # --managed IRQS       IRQD_AFFINITY_MANAGED (kernel/irq/irqdesc.c alloc_descs)
 # --unmovable IRQS     IRQD_NO_BALANCING: user space cannot move them, not
 #                      managed (IRQF_NOBALANCING: the timer, IRQ 0)
+# --eperm              the kernel refuses to move an IRQ with EPERM, as
+#                      since 6.12, not EIO (_tree_kernel_writes)
 # --no-debugfs         no debugfs even with --managed (Debian's kernel:
 #                      CONFIG_GENERIC_IRQ_DEBUGFS off)
 # --pending IRQS       IRQD_SETAFFINITY_PENDING (kernel/irq/manage.c)
@@ -328,7 +330,7 @@ _tree_reset() {
 	declare -g _T_HAS_CMDLINE=0
 	declare -ga _T_HINT=() _T_IDLE=() _T_MANAGED=() _T_PENDING=()
 	declare -ga _T_IB_ENV=() _T_IB_ARGS=() _T_UNMOVABLE=()
-	declare -g _T_NODEBUGFS=0
+	declare -g _T_NODEBUGFS=0 _T_REFUSE=EIO
 	unset IRQAFF_KERNEL IRQAFF_TREE_FAULT
 	unset -f irqaff
 }
@@ -1577,7 +1579,7 @@ _tree_irq_spec() {
 }
 
 _T_FLAG_OPTS=' --no-list-files --no-sysirq --irqbalance --debugfs
- --no-debugfs --no-effective --queues --virtnet-affinity '
+ --no-debugfs --no-effective --queues --virtnet-affinity --eperm '
 _T_VALUE_OPTS=' --dir --cpus --nodes --sockets --threads --nr-irqs --offline
  --isolated --nohz-full --legacy --irq --chip --hwirq --irq-node --affinity
  --effective --hint --nic --nvme --virtio-nic --virtio-blk --cmdline
@@ -1597,6 +1599,7 @@ _tree_options() {
 			--irqbalance) _T_IRQBALANCE=1 ;;
 			--debugfs) _T_DEBUGFS=1 ;;
 			--no-debugfs) _T_NODEBUGFS=1 ;;
+			--eperm) _T_REFUSE=EPERM ;;
 			--no-effective) _T_EFFFILES=0 ;;
 			--queues) _T_QUEUES=1 ;;
 			--virtnet-affinity)
@@ -1735,16 +1738,16 @@ _tree_make_root() {
 
 # _tree_kernel_writes: with --managed, --unmovable or --no-debugfs, the
 # tree's affinity files take writes as the kernel's do (kernel/irq/proc.c
-# write_irq_affinity()): EIO for an IRQ user space cannot move, before
-# the value is parsed; EINVAL for a value that does not parse, nothing
-# changed; no size. tests/fault/fault.c does it, preloaded by a function
+# write_irq_affinity()): EIO (EPERM with --eperm, as since 6.12) for an
+# IRQ user space cannot move, before the value is parsed; EINVAL for a
+# value that does not parse, nothing changed; no size. tests/fault/fault.c does it, preloaded by a function
 # irqaff that stands for the binary until the next make_root.
 _tree_kernel_writes() {
 	local irq spec='' f
 	((${#_T_MANAGED[@]} + ${#_T_UNMOVABLE[@]} + _T_NODEBUGFS)) || return 0
 	for irq in "${!_T_MANAGED[@]}" "${!_T_UNMOVABLE[@]}"; do
 		for f in smp_affinity smp_affinity_list; do
-			spec+=,$ROOT/proc/irq/$irq/$f:EIO
+			spec+=,$ROOT/proc/irq/$irq/$f:$_T_REFUSE
 		done
 	done
 	export IRQAFF_KERNEL=1 IRQAFF_TREE_FAULT=${spec#,}
