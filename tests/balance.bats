@@ -450,3 +450,14 @@ imbalance_of() {
 	run lists 24 25
 	assert_output $'0\n1'
 }
+
+@test "the load table shows the eligible CPUs and the others only where they have a load" {
+	# shown(): an online CPU outside --cpus is listed when it counted
+	# something before or after: 3 is, 2 (nothing either way) is not
+	make_root --cpus 4 --irq 24=a --affinity 0 --irq 25=b --affinity 0 \
+		--irq 26=c --affinity 3
+	measure "24 1 3000 25 1 2000 26 4 700" -n -J --cpus 0-1 24-25
+	assert_equal "$rc" 0
+	run jq -c '[.loads[] | [.cpu, .before.count, .after.count]]' "$out"
+	assert_output '[[0,5000,3000],[1,0,2000],[3,700,700]]'
+}
