@@ -452,3 +452,25 @@ imbalance_of() {
 	run lists 24 25
 	assert_output $'0\n1'
 }
+
+@test "the load table shows the eligible CPUs and the others only where they have a load" {
+	# shown(): an online CPU outside --cpus is listed when it counted
+	# something before or after: 3 is, 2 (nothing either way) is not
+	make_root --cpus 4 --irq 24=a --affinity 0 --irq 25=b --affinity 0 \
+		--irq 26=c --affinity 3
+	measure "24 1 3000 25 1 2000 26 4 700" -n -J --cpus 0-1 24-25
+	assert_equal "$rc" 0
+	run jq -c '[.loads[] | [.cpu, .before.count, .after.count]]' "$out"
+	assert_output '[[0,5000,3000],[1,0,2000],[3,700,700]]'
+}
+
+@test "balance -n --xps prints each XPS it would change, whichever way the lists compare" {
+	# "xps eth0 tx-K: OLD -> NEW" for every OLD unlike NEW: strcmp() not
+	# 0, below or above it ("2" against "1" is 1 with glibc)
+	make_root --cpus 4 --nic eth0:2 --xps eth0:0=1 --xps eth0:1=2
+	irqaff set -q 25,26 1
+	measure "25 2 2000 26 2 1000" -n --xps 25,26
+	assert_equal "$rc" 0
+	run grep '^xps ' "$out"
+	assert_output 'xps eth0 tx-1: 2 -> 1'
+}

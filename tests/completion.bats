@@ -512,7 +512,7 @@ zsh_complete() {
 		done
 		zpty -d z
 	EOF
-	HOME=$BATS_TEST_TMPDIR timeout 30 zsh -f "$script" "$COMPLETIONS" "$1" |
+	HOME=$BATS_TEST_TMPDIR timeout 120 zsh -f "$script" "$COMPLETIONS" "$1" |
 		tr -d '\r' | grep -o '<<[[:alnum:] ._:,/-]*>>' |
 		grep -vx '<<END>>' | sed 's/^<<//; s/>>$//' | paste -sd ' '
 }

@@ -219,7 +219,7 @@ col_tops() {
 	assert_line --index 4 --regexp '^20[0-9]{2}-'
 	run --separate-stderr -0 irqaff cpus -J -i 0.1 -c 2 -o cpu,rate,top 1
 	assert_equal "${#lines[@]}" 2
-	assert_line --index 0 --regexp '^\{"time":"20[0-9-]{8}T[0-9:]{8}Z","interval":0\.[0-9]{3},"cpus":\[\{"cpu":1,"rate":0\.0,"top":\[\]\}\]\}$'
+	assert_line --index 0 --regexp '^\{"time":"20[0-9-]{8}T[0-9:]{8}Z","interval":[0-9]+\.[0-9]{3},"cpus":\[\{"cpu":1,"rate":0\.0,"top":\[\]\}\]\}$'
 }
 
 @test "cpus -c and RATE need -i; a bad interval is status 2" {
@@ -394,4 +394,101 @@ EOF2
 	run --separate-stderr -2 irqaff cpus --irqs 'x,,'
 	assert_output ''
 	assert_equal "$stderr" 'irqaff: IRQ list "x,,": empty item'
+}
+
+# set_row IRQ COUNT...: IRQ's row of proc/interrupts with these counts,
+# each " %10s" as show_interrupts() prints them (a COUNT may be any text),
+# the rest of the row as it was.
+set_row() {
+	local irq=$1 f=$ROOT/proc/interrupts
+	shift
+	awk -v irq="$irq" -v counts="$*" -v n=$# '$1 == irq ":" {
+		split(counts, c, " ")
+		line = sprintf("%3d:", irq)
+		for (i = 1; i <= n; i++)
+			line = line sprintf(" %10s", c[i])
+		print line substr($0, 5 + 11 * n)
+		next
+	} { print }' "$f" >"$f.new" && mv "$f.new" "$f"
+}
+
+@test "ten-digit counts are summed exactly over 15, 16 and 17 columns (the 16-column blocks and the fields after them)" {
+	# lib/interrupts.c sums blocks of 16 fields a digit place at a time:
+	# 16 columns are one block, 15 none, 17 one and a field; every
+	# count here has a digit in the thousand-million place
+	local n c want total
+	for n in 15 16 17; do
+		rm -rf "$BATS_TEST_TMPDIR/root"
+		make_root --cpus "$n" --irq 24=a --irq 25=b --no-sysirq
+		local -a a=() b=()
+		for ((c = 0; c < n; c++)); do
+			a+=(4294967295) b+=($((1000000000 + c * 100000001)))
+		done
+		set_row 24 "${a[@]}"
+		set_row 25 "${b[@]}"
+		run --separate-stderr -0 irqaff show -n -o irq,total 24-25
+		assert_output "24 $((n * 4294967295))
+25 $((n * 1000000000 + n * (n - 1) / 2 * 100000001))"
+		assert_equal "$stderr" ''
+		want=''
+		for ((c = 0; c < n; c++)); do
+			total=$((4294967295 + 1000000000 + c * 100000001))
+			printf -v want '%s%2d %10d\n' "$want" "$c" "$total"
+		done
+		run --separate-stderr -0 irqaff cpus -n -o cpu,total
+		assert_output "${want%$'\n'}"
+	done
+}
+
+@test "a count past 2^32-1 in the 16th column of 16 is refused; 2^32-1 is summed" {
+	local v
+	make_root --cpus 16 --irq 24=a --irq 25=b --no-sysirq
+	set_row 24 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 4294967295
+	run --separate-stderr -0 irqaff show -n -o irq,total 24
+	assert_output "24 $((15 + 4294967295))"
+	run --separate-stderr -0 irqaff cpus -n -o cpu,total 15
+	assert_output "15 $((4294967295 + 260015))"
+	for v in 4294967296 9999999999; do
+		set_row 24 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 "$v"
+		run --separate-stderr -0 irqaff show -n -o irq,total 24
+		assert_output '24 -'
+		assert_equal "$stderr" "irqaff: $ROOT/proc/interrupts: IRQ 24: a count wider than 32 bits; its TOTAL is unknown"
+		run --separate-stderr -0 irqaff cpus -n -o cpu,total 15
+		assert_output '15 260015'
+		assert_equal "$stderr" "irqaff: $ROOT/proc/interrupts: IRQ 24: a count wider than 32 bits; its row is left out"
+	done
+}
+
+@test "TOP ranks 10^8 above 10^8-1 in rows read number by number as in the kernel's widths, the earlier IRQ first among equals" {
+	# a row spaced by hand is read a number at a time and ranked by
+	# interrupts_count_key(), a row in the kernel's widths by its fields:
+	# the two keys must order alike, 8 digits or more
+	make_root --cpus 2 --irq 24=a --irq 25=b --irq 26=c --irq 27=d \
+		--no-sysirq
+	set_row 24 99999999 100000000
+	awk '$1 == "25:" { $2 = 99999999; $3 = 99999998 }
+		$1 == "26:" { $2 = 100000000; $3 = 99999999 }
+		$1 == "27:" { $2 = 99999998; $3 = 100000000 } { print }' \
+		"$ROOT/proc/interrupts" >"$BATS_TEST_TMPDIR/int"
+	cp "$BATS_TEST_TMPDIR/int" "$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff cpus -o cpu,top
+	assert_output 'CPU TOP
+  0 c(26) a(24) b(25)
+  1 a(24) d(27) c(26)'
+	assert_equal "$stderr" ''
+	run --separate-stderr -0 irqaff cpus -J -o cpu,top
+	assert_output '{"cpus":[{"cpu":0,"top":[{"irq":26,"name":"c","count":100000000},{"irq":24,"name":"a","count":99999999},{"irq":25,"name":"b","count":99999999}]},{"cpu":1,"top":[{"irq":24,"name":"a","count":100000000},{"irq":27,"name":"d","count":100000000},{"irq":26,"name":"c","count":99999999}]}]}'
+}
+
+@test "a header naming CPU N of N possible CPUs is refused; CPU N-1 is read" {
+	# header_words(): each CPU below the limit, or it would index past
+	# the end of the column map (an ASan build shows that write)
+	make_root --cpus 4 --offline 2 --irq 24=a --no-sysirq
+	assert_equal "$(head -n 1 "$ROOT/proc/interrupts" | awk '{ print $NF }')" CPU3
+	run --separate-stderr -0 irqaff cpus -n -o cpu,total 3
+	assert_output '3 250003'
+	sed -i '1s/CPU3/CPU4/' "$ROOT/proc/interrupts"
+	run --separate-stderr -1 irqaff cpus -n -o cpu,total
+	assert_output ''
+	assert_equal "$stderr" "irqaff: $ROOT/proc/interrupts: no CPU header naming possible CPUs"
 }

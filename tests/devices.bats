@@ -9,6 +9,7 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load test_helper/common-setup
 	_common_setup
+	load test_helper/select
 	# 40-44 virtio0-config, virtio0-{input,output}.{0,1}: eth0 on
 	# 0000:00:03.0, node 1 (CPUs 4-7); 50-52 virtio1-config,
 	# virtio1-req.{0,1}: vda on 0000:00:04.0, node 0 (CPUs 0-3); 60-62
@@ -17,17 +18,6 @@ setup() {
 		--virtio-nic eth0:2:1:40 --virtio-blk vda:2:0:50 \
 		--nvme nvme0:2:0:60 --nic eth1:1:0:70
 	PCI=$ROOT/sys/devices/pci0000:00
-}
-
-# The IRQs that show selects, one a line.
-selected() {
-	run --separate-stderr irqaff show -n -o irq "$@"
-}
-
-# refused SELECTOR: set -n, for which every item must pick an IRQ (show
-# only notes one that picks none).
-refused() {
-	run --separate-stderr irqaff set -n "$@" 0
 }
 
 @test "the tree lays out a virtio NIC as a guest's sysfs does" {

@@ -8,13 +8,9 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load test_helper/common-setup
 	_common_setup
+	load test_helper/commands
 	MAN=$BATS_TEST_DIRNAME/../man/irqaff.8.scd
 	make_root --cpus 4 --virtio-nic eth0:2 --queues
-}
-
-# The commands irqaff --help lists, one a line.
-commands() {
-	irqaff --help | sed -n '/^Commands/,/^$/s/^  \([a-z]*\) .*/\1/p'
 }
 
 # The statuses COMMAND --help lists, on one line: "0 1 2".

@@ -113,7 +113,7 @@ zsh_complete() {
 		done
 		zpty -d z
 	EOF
-	timeout 30 zsh -f "$script" "$@" | tr -d '\r' |
+	timeout 120 zsh -f "$script" "$@" | tr -d '\r' |
 		grep -o '<<[[:alnum:] ._:,/-]*>>' | grep -vx '<<END>>' |
 		sed 's/^<<//; s/>>$//' | paste -sd ' '
 }

@@ -7,6 +7,7 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load test_helper/common-setup
 	_common_setup
+	load test_helper/commands
 	SRC=$BATS_TEST_DIRNAME/../man/irqaff.8.scd
 	PAGE=$BATS_TEST_TMPDIR/irqaff.8
 }
@@ -28,11 +29,6 @@ render() {
 # bullet or a hyphen is 3 in UTF-8).
 over80() {
 	LC_ALL=C.UTF-8 grep -n '^.\{81\}'
-}
-
-# The commands irqaff --help lists, one a line.
-commands() {
-	irqaff --help | sed -n '/^Commands/,/^$/s/^  \([a-z]*\) .*/\1/p'
 }
 
 # The options COMMAND --help lists, other than -h, --help: "-m, --mask"

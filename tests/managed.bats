@@ -157,6 +157,26 @@ debian() {
 	assert_equal "$(tree_sum)" "$before"
 }
 
+@test "the kernel's refusal of \"x\" is EIO before 6.12 and EPERM since: either fills MANAGED" {
+	# write_irq_affinity() (kernel/irq/proc.c) answers EIO on 5.10 and
+	# 6.1, EPERM on 6.12, before it parses: machine_irq_movable() takes
+	# both, and a PCI MSI vector is then managed, another IRQ unmovable
+	local kernel before
+	for kernel in 6.1 6.12; do
+		rm -rf "$ROOT"
+		make_root --cpus 4 --nic eth0:2 --nvme nvme0:2 --managed 28,29 \
+			--irq 40=timer --unmovable 40 --no-debugfs --kernel "$kernel"
+		before=$(tree_sum)
+		run --separate-stderr -0 irqaff show -o irq,managed 26-29,40
+		assert_output $'IRQ MANAGED\n 26 no\n 27 no\n 28 yes\n 29 yes\n 40 unmovable'
+		assert_equal "$stderr" ''
+		assert_equal "$(tree_sum)" "$before"
+		run --separate-stderr -0 irqaff set dev:nvme0 1
+		assert_equal "$stderr" 'irqaff: note: 2 kernel-managed IRQs left to the kernel'
+		assert_equal "$(lists 27 28 29)" $'1\n0-3\n0-3'
+	done
+}
+
 @test "an empty smp_affinity outside procfs is never probed" {
 	debian
 	: >"$ROOT/proc/irq/28/smp_affinity"

@@ -345,3 +345,20 @@ MASK_8192_LEN=2303
 	assert_output ""
 	assert_equal "$stderr" "irqaff: CPU list \"node:5\": NUMA node 5 does not exist"
 }
+
+@test "a number past 32 bits is refused, not wrapped: 2^64+3 is not CPU 3" {
+	# getnum() stops multiplying past UINT_MAX: without that a 64-bit
+	# accumulator wraps, and 18446744073709551619 would read as 3
+	golden_err mask \
+		'18446744073709551619|8|irqaff: CPU list "18446744073709551619": number 18446744073709551619 is too large' \
+		'18446744073709551616|8|irqaff: CPU list "18446744073709551616": number 18446744073709551616 is too large' \
+		'18446744073709551615|8|irqaff: CPU list "18446744073709551615": number 18446744073709551615 is too large' \
+		'0-18446744073709551619|8|irqaff: CPU list "0-18446744073709551619": number 18446744073709551619 is too large' \
+		'0-7:18446744073709551617/2|8|irqaff: CPU list "0-7:18446744073709551617/2": number 18446744073709551617 is too large' \
+		'0-7:1/18446744073709551618|8|irqaff: CPU list "0-7:1/18446744073709551618": number 18446744073709551618 is too large' \
+		'4294967296|8|irqaff: CPU list "4294967296": number 4294967296 is too large' \
+		'4294967295|8|irqaff: CPU list "4294967295": number 4294967295 is too large' \
+		'4294967294|8|irqaff: CPU list "4294967294": CPU 4294967294 is beyond the last possible CPU 7' \
+		'8|8|irqaff: CPU list "8": CPU 8 is beyond the last possible CPU 7'
+	golden_ok mask '7|8|80' '0-7:1/4294967294|8|01' '3|8|08'
+}

@@ -9,6 +9,7 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load test_helper/common-setup
 	_common_setup
+	load test_helper/spread
 }
 
 # Sixteen CPUs on two nodes (0-7, 8-15), 12-15 isolated as amd64-16-iso
@@ -61,40 +62,31 @@ nic16() {
 		--nic "eth0:8:${1:-1}" "${@:2}"
 }
 
-# plan CPU...: spread's plan for eth0-TxRx-*, queue i on the i-th CPU.
-plan() {
-	local i=0 c
-	for c in "$@"; do
-		printf 'irq %d eth0-TxRx-%d: %d\n' $((25 + i)) "$i" "$c"
-		i=$((i + 1))
-	done
-}
-
 ISO='isolated (isolcpus=, nohz_full=)'
 
 @test "spread -c node:1 leaves its isolated CPUs out and says so; by number they stay" {
 	nic16
 	run --separate-stderr -0 irqaff spread -n -c node:1 'eth0-TxRx-*'
-	assert_output "$(plan 8 9 10 11 8 9 10 11)"
+	assert_output "$(txrx 8 9 10 11 8 9 10 11)"
 	assert_equal "$stderr" "irqaff: spreading 8 IRQs over CPU 8-11: node:1 as asked, 12-15 $ISO left out"
 	run --separate-stderr -0 irqaff spread -n -c node:1,14 'eth0-TxRx-*'
-	assert_output "$(plan 8 9 10 11 14 8 9 10)"
+	assert_output "$(txrx 8 9 10 11 14 8 9 10)"
 	assert_equal "$stderr" "irqaff: spreading 8 IRQs over CPU 8-11,14: node:1,14 as asked, 12-13,15 $ISO left out"
 	run --separate-stderr -0 irqaff spread -n -c 8-15 'eth0-TxRx-*'
-	assert_output "$(plan 8 9 10 11 12 13 14 15)"
+	assert_output "$(txrx 8 9 10 11 12 13 14 15)"
 	assert_equal "$stderr" 'irqaff: spreading 8 IRQs over CPU 8-15: 8-15 as asked'
 	run --separate-stderr -0 irqaff spread -n -c node:1 --include-isolated 'eth0-TxRx-*'
-	assert_output "$(plan 8 9 10 11 12 13 14 15)"
+	assert_output "$(txrx 8 9 10 11 12 13 14 15)"
 	assert_equal "$stderr" 'irqaff: spreading 8 IRQs over CPU 8-15: node:1 as asked'
 }
 
 @test "spread -c all leaves the isolated CPUs out; a mask names its CPUs" {
 	nic16
 	run --separate-stderr -0 irqaff spread -n --linear -c all 25-28
-	assert_output "$(plan 0 1 2 3)"
+	assert_output "$(txrx 0 1 2 3)"
 	assert_equal "$stderr" "irqaff: spreading 4 IRQs over CPU 0-11: all as asked, 12-15 $ISO left out"
 	run --separate-stderr -0 irqaff spread -n -c 0xf000 25-28
-	assert_output "$(plan 12 13 14 15)"
+	assert_output "$(txrx 12 13 14 15)"
 }
 
 @test "spread of a NIC leaves out CPUs isolcpus=managed_irq isolates, which sysfs does not show" {
@@ -102,7 +94,7 @@ ISO='isolated (isolcpus=, nohz_full=)'
 	local sum
 	sum=$(tree_sum)
 	run --separate-stderr -0 irqaff spread -n 'eth0-TxRx-*'
-	assert_output "$(plan 8 9 10 11 8 9 10 11)"
+	assert_output "$(txrx 8 9 10 11 8 9 10 11)"
 	assert_equal "$stderr" "irqaff: spreading eth0's 8 IRQs over CPU 8-11: node 1 (eth0's node), 12-15 isolated (isolcpus=) left out"
 	assert_equal "$(tree_sum)" "$sum"
 }
@@ -110,7 +102,7 @@ ISO='isolated (isolcpus=, nohz_full=)'
 @test "spread of a NIC with no NUMA node spreads over every node and says so" {
 	nic16 -1
 	run --separate-stderr -0 irqaff spread -n --linear 'eth0-TxRx-*'
-	assert_output "$(plan 0 1 2 3 4 5 6 7)"
+	assert_output "$(txrx 0 1 2 3 4 5 6 7)"
 	assert_equal "$stderr" "irqaff: spreading eth0's 8 IRQs over CPU 0-11: every node (eth0 has no NUMA node), 12-15 $ISO left out"
 	run --separate-stderr -0 irqaff spread -n --include-isolated --linear -x 0-7 dev:eth0
 	assert_equal "$stderr" "irqaff: spreading eth0's 9 IRQs over CPU 8-15: every node (eth0 has no NUMA node), 0-7 excluded left out"
@@ -119,7 +111,7 @@ ISO='isolated (isolcpus=, nohz_full=)'
 @test "spread -q says nothing of its pool; -J puts the pool in the result instead" {
 	nic16
 	run --separate-stderr -0 irqaff spread -n -q 'eth0-TxRx-*'
-	assert_output "$(plan 8 9 10 11 8 9 10 11)"
+	assert_output "$(txrx 8 9 10 11 8 9 10 11)"
 	assert_equal "$stderr" ''
 	run --separate-stderr -0 irqaff spread -J 'eth0-TxRx-0'
 	assert_equal "$stderr" ''

@@ -8,16 +8,12 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load test_helper/common-setup
 	_common_setup
+	load test_helper/queues
 }
 
 # rename_action IRQ OLD NEW: the action OLD of IRQ is now called NEW.
 rename_action() {
 	mv -- "$(irq_dir "$1")/$2" "$(irq_dir "$1")/$3"
-}
-
-# queue_file DEV QUEUE FILE: the path of a queue's file.
-queue_file() {
-	printf '%s/sys/class/net/%s/queues/%s/%s' "$ROOT" "$1" "$2" "$3"
 }
 
 @test "combined queues: each driver's names give rx-N and tx-N their IRQ" {

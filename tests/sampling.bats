@@ -282,3 +282,30 @@ IRQ  RATE
 	run jq -c '[.plan[] | [.irq, .count, .rate]]' <<<"$output"
 	assert_output '[[24,null,null],[25,100,100]]'
 }
+
+@test "a first read whose row ends in a blank count field counts only the CPUs before it: 15, 16 and 17 columns" {
+	# At 16 columns the row is one block of 16 fields, read without
+	# looking at the bytes one by one: nothing in the block itself says
+	# that its last field holds no digit (fixed_counts() checks the byte
+	# before the tail), and a blank field read as a count of 0 would make
+	# the next read's count there a rate
+	local n
+	for n in 15 16 17; do
+		make_root --dir "$BATS_TEST_TMPDIR/r$n" --cpus "$n" \
+			--irq 24=a --affinity $((n - 1)) --irq 25=b --no-sysirq
+		snapshot_interrupts "$B"
+		awk -v n="$n" '$1 == "24:" {
+			$0 = substr($0, 1, 4 + 11 * (n - 1)) "           " \
+			    substr($0, 5 + 11 * n)
+		} { print }' "$B" >"$A"
+		add_count 24 $((n - 1)) 100 24 "$n" 7000
+		snapshot_interrupts "$B"
+		run --separate-stderr -0 irqaff show -n -o irq,rate -i 1 24 \
+			--sample-from "$A" --sample-from "$B"
+		assert_output '24 100.0'
+		assert_equal "$stderr" ''
+		run --separate-stderr -0 irqaff cpus -n -o cpu,rate,top -i 1 \
+			--sample-from "$A" --sample-from "$B" $((n - 2))-$((n - 1))
+		assert_output "$(printf '%d 100.0 -\n%d   0.0 -' $((n - 2)) $((n - 1)))"
+	done
+}

@@ -120,9 +120,9 @@ EOF
 	tree
 	irqaff save >"$BATS_TEST_TMPDIR/expected"
 	mkfifo "$BATS_TEST_TMPDIR/fifo"
-	timeout 10 cat "$BATS_TEST_TMPDIR/fifo" >"$BATS_TEST_TMPDIR/got" 3>&- &
+	timeout 120 cat "$BATS_TEST_TMPDIR/fifo" >"$BATS_TEST_TMPDIR/got" 3>&- &
 	local reader=$!
-	run --separate-stderr timeout 10 irqaff save -o "$BATS_TEST_TMPDIR/fifo"
+	run --separate-stderr timeout 120 irqaff save -o "$BATS_TEST_TMPDIR/fifo"
 	assert_success
 	[ -p "$BATS_TEST_TMPDIR/fifo" ]
 	wait "$reader"

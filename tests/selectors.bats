@@ -8,22 +8,12 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load test_helper/common-setup
 	_common_setup
+	load test_helper/select
 	# 40 eth0, 41 eth0-TxRx-0, 42 eth0-TxRx-1 (PCI 0000:3b:00.0);
 	# 50 nvme0q0, 51 nvme0q1, 52 nvme0q2 (PCI 0000:3c:00.0).
 	make_root --cpus 4 --irq '24=eth1' --irq '25=eth10-TxRx-0' \
 		--irq '26=name with spaces' --irq '27=a,b|c d' --irq '30=timer' \
 		--nic eth0:2:0:40 --nvme nvme0:2:0:50
-}
-
-# The IRQs that show selects, one a line.
-selected() {
-	run --separate-stderr irqaff show -n -o irq "$@"
-}
-
-# refused SELECTOR: set -n, a writing command, for which every item must
-# pick an IRQ (show only notes one that picks none).
-refused() {
-	run --separate-stderr irqaff set -n "$@" 0
 }
 
 @test "a number selects that IRQ" {

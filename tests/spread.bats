@@ -18,15 +18,6 @@ busy_nic() {
 	nic --isolated 9 --nohz-full 26 --offline 15 "$@"
 }
 
-# txrx CPU...: the plan for eth0-TxRx-*, queue i on the i-th CPU.
-txrx() {
-	local i=0 c
-	for c in "$@"; do
-		printf 'irq %d eth0-TxRx-%d: %d\n' $((25 + i)) "$i" "$c"
-		i=$((i + 1))
-	done
-}
-
 # assert_plan CPU...: the output is the eth0-TxRx-* plan on these CPUs.
 assert_plan() {
 	assert_output "$(txrx "$@")"
@@ -441,6 +432,25 @@ irqaff: note: irq 32 eth3 serves no queue; left where it is'
 0-7
 7
 7"
+}
+
+@test "spread of a driver naming only its tx vectors apart: still split into queues, the link vector left alone" {
+	# ixgbe with more tx queues than rx: TxRx-0, TxRx-1, then tx-2 and
+	# tx-3 and no rx-N (netqueue_roles(): rx or tx, either, splits); with
+	# TxRx vectors only, the link vector is spread with them
+	make_root --cpus 8 --nic eth0:2 --driver ixgbe-tx --nic eth1:2
+	run -0 --separate-stderr irqaff spread -n -c 4-7 dev:eth0
+	assert_output 'irq 25 eth0-TxRx-0: 4
+irq 26 eth0-TxRx-1: 5
+irq 27 eth0-tx-2: 6
+irq 28 eth0-tx-3: 7'
+	assert_equal "$stderr" 'irqaff: spreading 5 IRQs over CPU 4-7: 4-7 as asked
+irqaff: note: irq 24 eth0 serves no queue; left where it is'
+	run -0 --separate-stderr irqaff spread -n -c 4-7 dev:eth1
+	assert_output 'irq 29 eth1: 4
+irq 30 eth1-TxRx-0: 5
+irq 31 eth1-TxRx-1: 6'
+	assert_equal "$stderr" 'irqaff: spreading 3 IRQs over CPU 4-7: 4-7 as asked'
 }
 
 @test "spread --xps of virtio_net from the driver's own layout: pairs and their XPS move together" {

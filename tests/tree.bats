@@ -822,7 +822,7 @@ pci0000:00/0000:3c:00.0/net/eth1/queues/tx-0'
 	run -1 make_root --dir "$e" --nvme nvme0:1 --driver mlx5
 	assert_output 'tree.bash: make_root: --driver needs a --nic before it'
 	run -1 make_root --dir "$e" --nic eth0:1 --driver e1000
-	assert_output 'tree.bash: make_root: --driver "e1000": not ixgbe, i40e, ice, split, ena, mlx5, gve, bnx2x, vmxnet3, vmxnet3-split or e1000e'
+	assert_output 'tree.bash: make_root: --driver "e1000": not ixgbe, i40e, ice, split, ixgbe-tx, ena, mlx5, gve, bnx2x, vmxnet3, vmxnet3-split or e1000e'
 	run -1 make_root --dir "$e" --nic eth0:2 --driver e1000e
 	assert_output 'tree.bash: make_root: --driver e1000e: one queue only'
 	run -1 make_root --dir "$e" --nic eth0:2 --xps eth0=1

@@ -8,11 +8,7 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load test_helper/common-setup
 	_common_setup
-}
-
-# queue_file DEV QUEUE FILE: the path of a queue's file.
-queue_file() {
-	printf '%s/sys/class/net/%s/queues/%s/%s' "$ROOT" "$1" "$2" "$3"
+	load test_helper/queues
 }
 
 # masks DEV KIND: the mask file of every queue of KIND (tx, rx), one line

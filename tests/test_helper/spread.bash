@@ -13,3 +13,13 @@ smt() {
 nic() {
 	smt --nic eth0:16:1 "$@"
 }
+
+# txrx CPU...: spread's plan for eth0-TxRx-* (IRQs 25 on), queue i on the
+# i-th CPU.
+txrx() {
+	local i=0 c
+	for c in "$@"; do
+		printf 'irq %d eth0-TxRx-%d: %d\n' $((25 + i)) "$i" "$c"
+		i=$((i + 1))
+	done
+}

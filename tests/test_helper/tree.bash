@@ -338,7 +338,7 @@ _tree_reset() {
 	declare -g _T_HAS_CMDLINE=0
 	declare -ga _T_HINT=() _T_IDLE=() _T_MANAGED=() _T_PENDING=()
 	declare -ga _T_IB_ENV=() _T_IB_ARGS=() _T_UNMOVABLE=()
-	declare -g _T_NODEBUGFS=0 _T_KERNEL=6.1
+	declare -g _T_NODEBUGFS=0 _T_KERNEL=6.1 _T_REFUSE=EIO
 	unset IRQAFF_KERNEL IRQAFF_TREE_FAULT
 	unset -f irqaff
 }
@@ -397,7 +397,7 @@ _tree_dev_nvec() {
 	local -n _dn_out=$1
 	_dn_out=$((_T_DEV_Q[$2] + 1))
 	if [[ ${_T_DEV_KIND[$2]} == virtio-nic ||
-		${_T_DEV_DRIVER[$2]:-} == @(split|gve|e1000e|vmxnet3-split) ]]; then
+		${_T_DEV_DRIVER[$2]:-} == @(split|ixgbe-tx|gve|e1000e|vmxnet3-split) ]]; then
 		_dn_out=$((2 * _T_DEV_Q[$2] + 1))
 	fi
 }
@@ -450,6 +450,9 @@ _tree_dev_irqs() {
 #   ice    the same with "ice-" (ice_req_irq_msix_misc(), ice_vsi_open())
 #   split  NAME, then NAME-rx-K and NAME-tx-K, a vector each (igb and
 #          ixgbe without queue pairs: igb_request_msix())
+#   ixgbe-tx  NAME, then NAME-TxRx-K for K < Q, then NAME-tx-K for K from
+#          Q to 2Q-1: ixgbe with more tx queues than rx, whose tx-only
+#          vectors go on counting (ixgbe_request_msix_irqs()); no rx-K
 #   ena    ena-mgmnt@pci:BDF, then NAME-Tx-Rx-K (ena_setup_mgmnt_intr(),
 #          ena_setup_io_intr())
 #   mlx5   mlx5_async0@pci:BDF, then mlx5_compK@pci:BDF (mlx5 pci_irq.c
@@ -479,6 +482,9 @@ _tree_nic_name() {
 	ena:0) _nn_out=$dev-Tx-Rx-$((i - 1)) ;;
 	mlx5:1) _nn_out=mlx5_async0@pci:$bdf ;;
 	mlx5:0) _nn_out=mlx5_comp$((i - 1))@pci:$bdf ;;
+	ixgbe-tx:0)
+		_nn_out=$dev-TxRx-$((i - 1))
+		((i <= q)) || _nn_out=$dev-tx-$((i - 1)) ;;
 	split:0)
 		_nn_out=$dev-rx-$((i - 1))
 		((i <= q)) || _nn_out=$dev-tx-$((i - 1 - q)) ;;
@@ -1518,9 +1524,9 @@ _tree_driver_opt() {
 		_tree_err "make_root: --driver needs a --nic before it"
 		return 1
 	fi
-	if [[ $1 != @(ixgbe|i40e|ice|split|ena|mlx5|gve|bnx2x|vmxnet3|vmxnet3-split|e1000e) ]]; then
+	if [[ $1 != @(ixgbe|i40e|ice|split|ixgbe-tx|ena|mlx5|gve|bnx2x|vmxnet3|vmxnet3-split|e1000e) ]]; then
 		_tree_err "make_root: --driver \"$1\": not ixgbe, i40e, ice," \
-			"split, ena, mlx5, gve, bnx2x, vmxnet3, vmxnet3-split" \
+			"split, ixgbe-tx, ena, mlx5, gve, bnx2x, vmxnet3, vmxnet3-split" \
 			"or e1000e"
 		return 1
 	fi
@@ -1654,6 +1660,7 @@ _tree_options() {
 				return 1
 			fi
 			_T_KERNEL=$2
+			[[ $2 == 6.12 ]] && _T_REFUSE=EPERM
 			;;
 		--irqbalance-env)
 			if [[ $2 != [!=]*=* ]]; then
@@ -1753,18 +1760,16 @@ _tree_make_root() {
 
 # _tree_kernel_writes: with --managed, --unmovable or --no-debugfs, the
 # tree's affinity files take writes as the kernel's do (kernel/irq/proc.c
-# write_irq_affinity()): EIO (EPERM with --kernel 6.12) for an IRQ user
-# space cannot move, before
-# the value is parsed; EINVAL for a value that does not parse, nothing
-# changed; no size. tests/fault/fault.c does it, preloaded by a function
+# write_irq_affinity()): EIO (EPERM with --kernel 6.12) for an
+# IRQ user space cannot move, before the value is parsed; EINVAL for a
+# value that does not parse, nothing changed; no size. tests/fault/fault.c does it, preloaded by a function
 # irqaff that stands for the binary until the next make_root.
 _tree_kernel_writes() {
-	local irq spec='' f e=EIO
-	[[ $_T_KERNEL == 6.12 ]] && e=EPERM
+	local irq spec='' f
 	((${#_T_MANAGED[@]} + ${#_T_UNMOVABLE[@]} + _T_NODEBUGFS)) || return 0
 	for irq in "${!_T_MANAGED[@]}" "${!_T_UNMOVABLE[@]}"; do
 		for f in smp_affinity smp_affinity_list; do
-			spec+=,$ROOT/proc/irq/$irq/$f:$e
+			spec+=,$ROOT/proc/irq/$irq/$f:$_T_REFUSE
 		done
 	done
 	export IRQAFF_KERNEL=1 IRQAFF_TREE_FAULT=${spec#,}
