@@ -14,7 +14,10 @@
  *	  any placement of whole IRQs can reach when above 1;
  *	off: movable IRQs with a NUMA node whose effective CPUs leave it;
  *	iso: the share of movable interrupts counted on isolated CPUs;
- *	rate: movable interrupts a second; nmov: movable IRQs.
+ *	rate: movable interrupts a second; nmov: movable IRQs;
+ *	strand: 1 when an eligible CPU took under 2 % of that mean while
+ *	  another held two busy movable IRQs (each at least a tenth of the
+ *	  mean, held where most of its interrupts landed), else 0.
  *	Movable: not kernel-managed, not per-CPU, not no-balancing (the
  *	IRQD_ states in /sys/kernel/debug/irq/irqs/N).
  *	Then QB-CPU TAG with each CPU's movable rate.
@@ -201,12 +204,16 @@ static int
 measure(double secs, const char *tag)
 {
 	static struct snap a, b;
+	static double hrate[MAXIRQ];
+	static int hcpu[MAXIRQ];
 	double mov[MAXCPU] = { 0 }, all[MAXCPU] = { 0 };
 	double top = 0, onisol = 0, sum, mean, dt, t0;
 	double mxm = 0, sdm = 0, mxa = 0, sda = 0, floor = 0, rm = 0;
 	uint64_t online, isol, elig, eff, nodecpus, d;
 	char path[96], buf[64];
-	int i, j, c, cpu, nmov = 0, off = 0, node;
+	int i, j, c, cpu, nmov = 0, off = 0, node, strand = 0;
+	int busy[MAXCPU] = { 0 };
+	uint64_t most;
 
 	online = cpulist_file("/sys/devices/system/cpu/online");
 	isol = cpulist_file("/sys/devices/system/cpu/isolated");
@@ -225,11 +232,18 @@ measure(double secs, const char *tag)
 		if (j == a.nirq)
 			continue;
 		mv = movable(b.irq[i].n);
+		hcpu[i] = -1;
+		hrate[i] = 0;
+		most = 0;
 		for (c = 0; c < b.ncol && c < a.ncol; c++) {
 			d = b.irq[i].cnt[c] - a.irq[j].cnt[c];
 			if (d > UINT32_MAX / 2)
 				d = 0;
 			cpu = b.col[c];
+			if (mv && d > most) {
+				most = d;
+				hcpu[i] = cpu;
+			}
 			all[cpu] += d / dt;
 			r += d / dt;
 			if (mv) {
@@ -244,6 +258,7 @@ measure(double secs, const char *tag)
 		if (!mv)
 			continue;
 		nmov++;
+		hrate[i] = r;
 		rm += r;
 		if (r > top)
 			top = r;
@@ -269,13 +284,22 @@ measure(double secs, const char *tag)
 	mean = shape(mov, elig, rm, &mxm, &sdm);
 	if (mean > 0)
 		floor = top / mean;
+	for (i = 0; i < b.nirq && mean > 0; i++)
+		if (hcpu[i] >= 0 && hrate[i] >= mean / 10)
+			busy[hcpu[i]]++;
+	for (cpu = 0; cpu < MAXCPU && mean > 0; cpu++)
+		if ((elig >> cpu & 1) && mov[cpu] < mean / 50)
+			for (c = 0; c < MAXCPU; c++)
+				if ((elig >> c & 1) && busy[c] >= 2)
+					strand = 1;
 	for (sum = 0, cpu = 0; cpu < MAXCPU; cpu++)
 		if (online >> cpu & 1)
 			sum += all[cpu];
 	shape(all, online, sum, &mxa, &sda);
 	printf("QB-STAT %s mxm=%.3f sdm=%.3f mxa=%.3f sda=%.3f floor=%.3f "
-	    "off=%d iso=%.3f rate=%.0f nmov=%d secs=%.2f\n", tag, mxm, sdm,
-	    mxa, sda, floor, off, rm > 0 ? onisol / rm : 0, rm, nmov, dt);
+	    "off=%d iso=%.3f rate=%.0f nmov=%d strand=%d secs=%.2f\n", tag,
+	    mxm, sdm, mxa, sda, floor, off, rm > 0 ? onisol / rm : 0, rm, nmov,
+	    strand, dt);
 	printf("QB-CPU %s", tag);
 	for (cpu = 0; cpu < MAXCPU; cpu++)
 		if (online >> cpu & 1)
