@@ -12,7 +12,8 @@
  *	mxa, sda: the same over every numbered IRQ and every online CPU;
  *	floor: the busiest movable IRQ's rate over that mean, the least mxm
  *	  any placement of whole IRQs can reach when above 1;
- *	off: movable IRQs with a NUMA node whose effective CPUs leave it;
+ *	off: movable IRQs with a NUMA node whose effective CPUs leave it
+ *	  (each also on a line QB-OFF TAG IRQ node NODE NAME);
  *	iso: the share of movable interrupts counted on isolated CPUs;
  *	rate: movable interrupts a second; nmov: movable IRQs;
  *	strand: 1 when an eligible CPU took under 2 % of that mean while
@@ -274,8 +275,11 @@ measure(double secs, const char *tag)
 		snprintf(path, sizeof(path),
 		    "/proc/irq/%d/effective_affinity_list", b.irq[i].n);
 		eff = cpulist_file(path);
-		if (eff != 0 && (eff & ~nodecpus) != 0)
+		if (eff != 0 && (eff & ~nodecpus) != 0) {
 			off++;
+			printf("QB-OFF %s %d node %d %s\n", tag, b.irq[i].n,
+			    node, b.irq[i].name);
+		}
 	}
 	/*
 	 * movable: over the mean an even share would give each eligible
