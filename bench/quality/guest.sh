@@ -28,7 +28,7 @@ tx_start() {
 	[ "$txrate" != 0 ] || return 0
 	for n in $nics; do
 		for c in 0 4; do
-			qbstat tx $((win * 3 + int + 5)) "$txrate" $c "$n" &
+			qbstat tx $((win * 3 + int * 2 + 5)) "$txrate" $c "$n" &
 			txpids="$txpids $!"
 		done
 	done
@@ -73,6 +73,13 @@ for a in $(echo "${qb_arms:-none,spread,balance,irqbalance}" | tr , ' '); do
 	qbstat time "$a again" /bench/arm.sh "$a" "$int"
 	qbstat affs >/tmp/a2
 	echo "QB-MOVED $a $(diff /tmp/a1 /tmp/a2 | grep -c '^+[0-9]')"
+	# With TX started, the second run answered a new load; a third, on
+	# the same load as the second, shows whether it settles.
+	if [ "$txrate" != 0 ]; then
+		qbstat time "$a third" /bench/arm.sh "$a" "$int"
+		qbstat affs >/tmp/a3
+		echo "QB-MOVED3 $a $(diff /tmp/a2 /tmp/a3 | grep -c '^+[0-9]')"
+	fi
 	tx_stop
 	qbstat affs | sed "s/^/QB-AFF $a /"
 done
