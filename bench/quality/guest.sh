@@ -73,6 +73,7 @@ for a in $(echo "${qb_arms:-none,spread,balance,irqbalance}" | tr , ' '); do
 	qbstat time "$a again" /bench/arm.sh "$a" "$int"
 	qbstat affs >/tmp/a2
 	echo "QB-MOVED $a $(diff /tmp/a1 /tmp/a2 | grep -c '^+[0-9]')"
+	diff /tmp/a1 /tmp/a2 | sed -n "s/^\([-+][0-9]\)/QB-MOVE $a \1/p"
 	# With TX started, the second run answered a new load; a third, on
 	# the same load as the second, shows whether it settles.
 	if [ "$txrate" != 0 ]; then
