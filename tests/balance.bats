@@ -180,6 +180,19 @@ plan_lines() {
 	assert_output '[[{"irq":24,"name":"a"}],[],[[0,4000,4000],[1,5000,5000],[2,4000,4000]]]'
 }
 
+@test "an IRQ 0 that is not selected is neither planned nor moved" {
+	# the selection's end is its last entry, not the spare one after it
+	# (IRQ 0, zeroed), which a loop to <= n would plan (mutant, balance.c)
+	make_root --cpus 2 --irq 0=timer --affinity 0-1 --irq 24=a --affinity 0-1
+	measure "24 1 10" -J 24
+	assert_equal "$rc" 0
+	run jq -c '[.plan[].irq]' "$out"
+	assert_output '[24]'
+	measure "24 1 10" 24
+	run lists 0 24
+	assert_output $'0-1\n0'
+}
+
 @test "ties go to the first threads of cores, then to lower CPUs; quiet IRQs stay where they run" {
 	# 4 cores of 2 threads: CPU c and c + 4 share a core
 	make_root --cpus 8 --threads 2 --irq 24=a --affinity 0 --irq 25=b \
