@@ -14,6 +14,19 @@
 #include "core/placement.h"
 #include "core/xalloc.h"
 
+/*
+ * A count of at most this over the interval is within three standard
+ * deviations of none (3 * sqrt(9) = 9): the IRQ is planned as idle, and
+ * a CPU that counted no more is as good as one that counted nothing.
+ */
+#define QUIET	9
+
+static bool
+busy(const struct place_item *it)
+{
+	return it->load > QUIET;
+}
+
 /* One plan being made: each CPU's load, IRQs planned, idle IRQs. */
 struct state {
 	uint64_t	*load;
@@ -87,7 +100,7 @@ put(struct state *st, const struct placement *p, size_t i, int cpu)
 /*
  * The best single move: off the busiest CPU of the IRQ's set (a move
  * off another would only even out CPUs below it, which noise undoes at
- * the next run), or onto a CPU that counted nothing; the one that
+ * the next run), or onto a CPU that counted no more than noise (QUIET); the one that
  * lowers its CPU most, of those the lightest IRQ. Returns the item, or
  * -1.
  */
@@ -103,13 +116,13 @@ best_move(const struct placement *p, const struct state *st, int *dest,
 
 	for (i = 0; i < p->n; i++) {
 		it = &p->items[i];
-		if (it->load == 0)
+		if (!busy(it))
 			continue;
 		to = dest[it->set];
 		a = st->load[st->cpu[i]];
 		b = st->load[to];
 		if (to == st->cpu[i] || b + it->load >= a ||
-		    (a < top[it->set] && b > 0))
+		    (a < top[it->set] && b > QUIET))
 			continue;
 		after = a - it->load > b + it->load ? a - it->load :
 		    b + it->load;
@@ -198,7 +211,7 @@ plan_busy(const struct placement *p, struct state *st, const size_t *order,
 	memset(st->nirq, 0, p->nbits * sizeof(*st->nirq));
 	for (i = 0; i < p->n; i++) {
 		st->cpu[i] = -1;
-		if (keep && p->items[i].load > 0 && p->items[i].home >= 0)
+		if (keep && busy(&p->items[i]) && p->items[i].home >= 0)
 			put(st, p, i, p->items[i].home);
 	}
 	for (k = 0; k < nbusy; k++) {
@@ -229,7 +242,7 @@ plan_idle(const struct placement *p, struct state *st)
 	for (pass = 0; pass < 3; pass++)
 		for (i = 0; i < p->n; i++) {
 			it = &p->items[i];
-			if (it->load > 0 || (pass == 2) != (it->partner >= 0))
+			if (busy(it) || (pass == 2) != (it->partner >= 0))
 				continue;
 			if (pass == 0 && it->home < 0)
 				continue;
@@ -280,7 +293,7 @@ placement_plan(struct placement *p)
 
 	order = xcalloc(p->n + 1, sizeof(*order));
 	for (i = 0; i < p->n; i++)
-		if (p->items[i].load > 0)
+		if (busy(&p->items[i]))
 			order[nbusy++] = i;
 	qsort_r(order, nbusy, sizeof(*order), cmpload, p);
 	state_init(&keep, p);

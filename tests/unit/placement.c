@@ -210,6 +210,27 @@ idle(void)
 	expect("without a partner it stays", &pb, "1 0 0");
 }
 
+/* A count of 9 is noise (3 * sqrt(9)), 10 is not. */
+static void
+quiet(void)
+{
+	struct problem pb;
+
+	pb = (struct problem){ .ncpu = 2, .n = 3, .load = { 1000, 1000, 9 },
+	    .home = { 0, 0, 0 }, .partner = { 0, 0, 1 } };
+	expect("a tx IRQ that counted 9 is quiet: it follows its partner",
+	    &pb, "1 0 1");
+	pb.load[2] = 10;
+	expect("one that counted 10 is busy: it stays", &pb, "1 0 0");
+	/* CPU 1 is not the busiest: only a quiet CPU may take its IRQ */
+	pb = (struct problem){ .ncpu = 3, .n = 3, .fixed = { 0, 0, 9 },
+	    .load = { 5000, 1000, 1000 }, .home = { 0, 1, 1 } };
+	expect("a CPU that counted 9 takes an IRQ off one not the busiest",
+	    &pb, "0 2 1");
+	pb.fixed[2] = 10;
+	expect("one that counted 10 does not", &pb, "0 1 1");
+}
+
 static void
 round_robin(void)
 {
@@ -238,6 +259,7 @@ int
 main(void)
 {
 	worth();
+	quiet();
 	busy();
 	fresh();
 	idle();
