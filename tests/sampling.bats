@@ -39,7 +39,9 @@ at() {
 3   0.0 -'
 	run --separate-stderr -0 irqaff balance -n -J -i 3 \
 		--sample-from "$A" --sample-from "$B"
-	run jq -c '[.interval, [.plan[] | [.irq, .count, .rate]]]' <<<"$output"
+	# numbers |= . + 0: jq 1.7 (Debian 13) prints a number's literal, 3.000,
+	# unless arithmetic touches it; jq 1.6 prints 3 either way
+	run jq -c '[.interval, [.plan[] | [.irq, .count, .rate]]] | walk(numbers |= . + 0)' <<<"$output"
 	assert_output '[3,[[24,1500,500],[25,300,100]]]'
 }
 
@@ -62,7 +64,7 @@ at() {
 	assert_output '1 2500.0'
 	run --separate-stderr -0 irqaff balance -n -J \
 		--sample-from "$A" --sample-from "$B"
-	run jq -c '[.interval, .plan[0].rate]' <<<"$output"
+	run jq -c '[.interval, .plan[0].rate] | walk(numbers |= . + 0)' <<<"$output"
 	assert_output '[0.4,2500]'
 	# one nanosecond is an interval
 	at "$A" 1700000000.000000001
@@ -234,7 +236,7 @@ IRQ  RATE
 	assert_output '1 0.0 -'
 	run --separate-stderr -0 irqaff balance -n -J -i 1 24 \
 		--sample-from "$A" --sample-from "$B"
-	run jq -c '[.plan[] | [.irq, .count, .rate]]' <<<"$output"
+	run jq -c '[.plan[] | [.irq, .count, .rate]] | walk(numbers |= . + 0)' <<<"$output"
 	assert_output '[[24,null,null]]'
 }
 
@@ -279,7 +281,7 @@ IRQ  RATE
 3   0.0 -'
 	run --separate-stderr -0 irqaff balance -n -J -i 1 \
 		--sample-from "$A" --sample-from "$B"
-	run jq -c '[.plan[] | [.irq, .count, .rate]]' <<<"$output"
+	run jq -c '[.plan[] | [.irq, .count, .rate]] | walk(numbers |= . + 0)' <<<"$output"
 	assert_output '[[24,null,null],[25,100,100]]'
 }
 
