@@ -190,7 +190,7 @@ bench-quality: irqaff
 asan: $(B)/asan/irqaff irqaff.8 $(B)/fault.so
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1 \
-	IRQAFF_BIN=$(CURDIR)/$(B)/asan/irqaff $(BATS) tests
+	IRQAFF_BIN=$(CURDIR)/$(B)/asan/irqaff $(BATS) $(BATS_JOBS) tests
 
 # libFuzzer harnesses over the pure layer. fuzz-run gives each a fixed
 # budget.
