@@ -100,9 +100,8 @@ put(struct state *st, const struct placement *p, size_t i, int cpu)
 /*
  * The best single move: off the busiest CPU of the IRQ's set (a move
  * off another would only even out CPUs below it, which noise undoes at
- * the next run), or onto a CPU that counted no more than noise (QUIET); the one that
- * lowers its CPU most, of those the lightest IRQ. Returns the item, or
- * -1.
+ * the next run), or onto a quiet CPU (QUIET); the one that lowers its
+ * CPU most, of those the lightest IRQ. Returns the item, or -1.
  */
 static long
 best_move(const struct placement *p, const struct state *st, int *dest,
