@@ -11,14 +11,15 @@
 
 _common_setup() {
 	bats_require_minimum_version 1.5.0
-	bats_load_library bats-support
-	bats_load_library bats-assert
+	_load_lib bats-support
+	_load_lib bats-assert
 
 	local bin=${IRQAFF_BIN:-$BATS_TEST_DIRNAME/../irqaff} dir
-	dir=$(cd "$(dirname "$bin")" && pwd) || return 1
-	IRQAFF_BIN=$dir/$(basename "$bin")
+	[[ $bin == */* ]] || bin=./$bin
+	dir=$(cd "${bin%/*}" && pwd) || return 1
+	IRQAFF_BIN=$dir/${bin##*/}
 	export IRQAFF_BIN
-	PATH="$(dirname "$IRQAFF_BIN"):$PATH"
+	PATH="$dir:$PATH"
 	export PATH
 
 	unset IRQAFF_ROOT
@@ -26,6 +27,27 @@ _common_setup() {
 	if [ -f "$BATS_TEST_DIRNAME/test_helper/tree.bash" ]; then
 		load test_helper/tree
 	fi
+}
+
+# _load_lib NAME: bats_load_library NAME, without its load.bash's dirname
+# process for each file it sources (15 a test): the files of its src/,
+# where a library has one, else bats_load_library.
+_load_lib() {
+	local dir f
+	local -a dirs=()
+	IFS=: read -ra dirs <<<"$BATS_LIB_PATH"
+	for dir in "${dirs[@]}"; do
+		[[ -f $dir/$1/load.bash ]] || continue
+		if [[ ! -d $dir/$1/src ]]; then
+			break
+		fi
+		for f in "$dir/$1"/src/*.bash; do
+			# shellcheck disable=SC1090
+			source "$f" || return
+		done
+		return 0
+	done
+	bats_load_library "$1"
 }
 
 # sanitized: the irqaff under test is an ASan/UBSan build.
