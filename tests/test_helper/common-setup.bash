@@ -7,14 +7,16 @@
 # _common_setup loads bats-support and bats-assert, puts the irqaff under
 # test first on PATH ($IRQAFF_BIN, else the one built next to tests/),
 # forgets any IRQAFF_ROOT of the caller's environment, and loads the fake
-# tree builder (test_helper/tree.bash) when it is there.
+# tree builder (test_helper/tree.bash) when it is there. TESTS is the
+# tests/ directory, wherever under it the bats file is.
 
 _common_setup() {
 	bats_require_minimum_version 1.5.0
 	_load_lib bats-support
 	_load_lib bats-assert
 
-	local bin=${IRQAFF_BIN:-$BATS_TEST_DIRNAME/../irqaff} dir
+	TESTS=${BASH_SOURCE[0]%/test_helper/*}
+	local bin=${IRQAFF_BIN:-$TESTS/../irqaff} dir
 	[[ $bin == */* ]] || bin=./$bin
 	dir=$(cd "${bin%/*}" && pwd) || return 1
 	IRQAFF_BIN=$dir/${bin##*/}
@@ -24,8 +26,8 @@ _common_setup() {
 
 	unset IRQAFF_ROOT
 
-	if [ -f "$BATS_TEST_DIRNAME/test_helper/tree.bash" ]; then
-		load test_helper/tree
+	if [ -f "$TESTS/test_helper/tree.bash" ]; then
+		load "$TESTS/test_helper/tree"
 	fi
 }
 
@@ -86,7 +88,7 @@ usage_of() {
 faulty() {
 	local spec=$1
 	shift
-	LD_PRELOAD=$BATS_TEST_DIRNAME/../build/fault.so IRQAFF_FAULT=$spec \
+	LD_PRELOAD=$TESTS/../build/fault.so IRQAFF_FAULT=$spec \
 		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
 		"$@"
 }

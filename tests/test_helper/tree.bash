@@ -116,6 +116,9 @@
 # setup_file. The public functions run with errexit off (see _tree_fast) and
 # check their own errors.
 
+# This file's directory, tests/test_helper.
+_T_HELPERS=${BASH_SOURCE[0]%/*}
+
 # Kernel cpu list syntax (lib/bitmap-str.c, bitmap_parselist()): items
 # "a", "a-b" or "a-b:used/group", comma separated; "N" is the last bit.
 _T_LIST_ITEM='^([0-9]+|N)(-([0-9]+|N)(:([0-9]+)/([0-9]+))?)?$'
@@ -1834,7 +1837,7 @@ _tree_kernel_writes() {
 	export IRQAFF_KERNEL=1 IRQAFF_TREE_FAULT=${spec#,}
 	# shellcheck disable=SC2317 # called by the tests
 	irqaff() {
-		LD_PRELOAD=$BATS_TEST_DIRNAME/../build/fault.so \
+		LD_PRELOAD=$_T_HELPERS/../../build/fault.so \
 			ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
 			command irqaff "$@"
 	}
