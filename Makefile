@@ -1,5 +1,5 @@
 # The one place the version is kept: irqaff --version, the man pages and
-# debian/changelog agree with it (tests/version.bats).
+# debian/changelog agree with it (tests/package/version.bats).
 VERSION = 0.1.0
 
 PREFIX ?= /usr/local
@@ -159,11 +159,15 @@ TESTTMP ?= $(shell d=/dev/shm; [ -d $$d ] && [ -w $$d ] && \
 	[ "$$(df -Pk $$d | awk 'NR == 2 { print $$4 }')" -gt 4194304 ] && \
 	echo $$d)
 BATS_ENV = $(if $(TESTTMP),TMPDIR=$(TESTTMP))
+# The groups of tests/, each a floor of the code (tests/README.md); make
+# check GROUP=core runs one (bats tests/core does too).
+GROUP ?= parse core commands package harness
 
 check: irqaff irqaff.8 $(B)/irqaff.conf.5 $(B)/fault.so $(UNITS)
 	@start=$$(date +%s); rc=0; \
 	( set -ex; tests/layers; for u in $(UNITS); do $$u; done; \
-	$(BATS_ENV) IRQAFF_BIN=$(CURDIR)/irqaff $(BATS) $(BATS_JOBS) tests ) || rc=$$?; \
+	$(BATS_ENV) IRQAFF_BIN=$(CURDIR)/irqaff $(BATS) $(BATS_JOBS) \
+		$(addprefix tests/,$(GROUP)) ) || rc=$$?; \
 	echo "make check: $$(( $$(date +%s) - start )) s wall," \
 		"trees in $(or $(TESTTMP),$${TMPDIR:-/tmp})," \
 		"JOBS=$(JOBS), status $$rc"; exit $$rc
@@ -198,7 +202,8 @@ bench-quality: irqaff
 asan: $(B)/asan/irqaff irqaff.8 $(B)/fault.so
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1 \
-	$(BATS_ENV) IRQAFF_BIN=$(CURDIR)/$(B)/asan/irqaff $(BATS) $(BATS_JOBS) tests
+	$(BATS_ENV) IRQAFF_BIN=$(CURDIR)/$(B)/asan/irqaff $(BATS) $(BATS_JOBS) \
+		$(addprefix tests/,$(GROUP))
 
 # libFuzzer harnesses over the pure layer. fuzz-run gives each a fixed
 # budget.

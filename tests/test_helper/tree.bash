@@ -1688,7 +1688,7 @@ _tree_options() {
 	done
 }
 
-# make_root [OPTIONS]: see the top of this file and tests/tree.bats.
+# make_root [OPTIONS]: see the top of this file and tests/harness/tree.bats.
 make_root() {
 	_tree_fast _tree_cached_root "$@"
 }

@@ -1,0 +1,135 @@
+#!/usr/bin/env bats
+# The top level: --help, --version, --root and IRQAFF_ROOT, the command
+# table, and the words for mistakes before any command runs.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load ../test_helper/common-setup
+	_common_setup
+	make_root --cpus 4 --irq 24=a --irq 25=b
+}
+
+@test "--version prints the name and the version" {
+	run --separate-stderr irqaff --version
+	assert_success
+	assert_output --regexp '^irqaff [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_equal "$stderr" ""
+}
+
+@test "--help and -h list every command of the table on standard output" {
+	run --separate-stderr irqaff --help
+	assert_success
+	assert_equal "$stderr" ""
+	assert_line --index 0 "usage: irqaff [--root dir] command [args]"
+	local cmd
+	for cmd in show set spread default save restore check mask list; do
+		assert_line --regexp "^  $cmd +[a-z]"
+	done
+	local help=$output
+	run irqaff -h
+	assert_output "$help"
+}
+
+@test "with no command, irqaff runs show" {
+	run --separate-stderr irqaff show
+	assert_success
+	local want=$output
+	run --separate-stderr irqaff
+	assert_success
+	assert_output "$want"
+}
+
+@test "an unknown command is one line and the usage line, status 2" {
+	local before
+	before=$(tree_sum)
+	run --separate-stderr irqaff bogus 24 1
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "irqaff: unknown command bogus
+usage: irqaff [--root dir] command [args]"
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "a mistyped command names the nearest one" {
+	run --separate-stderr irqaff shwo 24
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "irqaff: unknown command shwo; did you mean show?
+usage: irqaff [--root dir] command [args]"
+	run --separate-stderr irqaff restor
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "irqaff: unknown command restor; did you mean restore?"
+	# two letters two edits from list: nothing near enough to suggest
+	run --separate-stderr irqaff ls
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "irqaff: unknown command ls"
+}
+
+@test "help prints the commands, help COMMAND that command's help" {
+	run -0 irqaff --help
+	local main=$output
+	run -0 irqaff help
+	assert_output "$main"
+	run -0 irqaff set --help
+	local set=$output
+	run -0 irqaff help set
+	assert_output "$set"
+	assert_line --index 0 "usage: irqaff set [-nvJmq] irqs cpus"
+}
+
+@test "help of a command that is not one is a usage error" {
+	run --separate-stderr irqaff help lis
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "irqaff: unknown command lis; did you mean list?
+usage: irqaff [--root dir] command [args]"
+	run --separate-stderr irqaff help set show
+	assert_failure 2
+	assert_equal "$stderr" "irqaff: help takes one command
+usage: irqaff [--root dir] command [args]"
+}
+
+@test "an unknown top-level option is one line and the usage line" {
+	run --separate-stderr irqaff --bogus show
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "irqaff: unknown option --bogus
+usage: irqaff [--root dir] command [args]"
+}
+
+@test "--root without a directory is a usage error" {
+	run --separate-stderr irqaff --root
+	assert_failure 2
+	assert_equal "$stderr" "irqaff: option --root needs a directory
+usage: irqaff [--root dir] command [args]"
+}
+
+@test "a root that does not exist fails with status 1" {
+	run --separate-stderr irqaff --root "$BATS_TEST_TMPDIR/nowhere" show
+	assert_failure 1
+	assert_output ""
+	assert_equal "$stderr" "irqaff: root $BATS_TEST_TMPDIR/nowhere: No such file or directory"
+}
+
+@test "a mistyped command is a usage error even with a bad root" {
+	run --separate-stderr irqaff --root "$BATS_TEST_TMPDIR/nowhere" bogus
+	assert_failure 2
+	assert_equal "$stderr" "irqaff: unknown command bogus
+usage: irqaff [--root dir] command [args]"
+}
+
+@test "--root DIR and --root=DIR read that tree, before IRQAFF_ROOT" {
+	local other=$BATS_TEST_TMPDIR/other
+	cp -a "$ROOT" "$other"
+	printf '3\n' >"$other/proc/irq/24/smp_affinity_list"
+	run --separate-stderr irqaff --root "$other" show -n -o IRQ,AFFINITY 24
+	assert_success
+	assert_output "24 3"
+	run --separate-stderr irqaff --root="$other" show -n -o IRQ,AFFINITY 24
+	assert_output "24 3"
+	run --separate-stderr irqaff show -n -o IRQ,AFFINITY 24
+	assert_output "24 0-3"
+	IRQAFF_ROOT=$other run --separate-stderr irqaff show -n -o IRQ,AFFINITY 24
+	assert_output "24 3"
+}

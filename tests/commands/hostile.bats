@@ -1,0 +1,124 @@
+#!/usr/bin/env bats
+# Hostile input: names that would drive a terminal, files that never end,
+# arguments cut short by a newline, and snapshots too big to hold. Each is
+# escaped, refused whole, or read within bounds, and a refusal writes
+# nothing.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load ../test_helper/common-setup
+	_common_setup
+	make_root --cpus 4 --irq $'24=a\e]52;c;ZXZpbA==\a' --irq $'25=b\rX' \
+		--irq '26=c'
+}
+
+# limits_memory: the next commands run under ulimit -v, which a sanitizer
+# build cannot (its shadow memory is terabytes of address space).
+limits_memory() {
+	! sanitized || skip "a sanitizer build cannot run under ulimit -v"
+}
+
+@test "show escapes names in its table and keeps the columns aligned" {
+	run --separate-stderr -0 irqaff show -o irq,name,node
+	assert_output "$(printf '%s\n' \
+		'IRQ NAME                  NODE' \
+		' 24 a\033]52;c;ZXZpbA==\a    0' \
+		' 25 b\rX                     0' \
+		' 26 c                        0')"
+}
+
+@test "show -J keeps names as they are, in valid JSON" {
+	run --separate-stderr -0 irqaff show -J -o irq,name
+	run jq -r '.interrupts[0].name' <<<"$output"
+	assert_output $'a\e]52;c;ZXZpbA==\a'
+}
+
+@test "a newline in a name does not split a line of spread's plan" {
+	mkdir "$(irq_dir 26)/"$'evil\nirq 99: 0'
+	run --separate-stderr -0 irqaff spread -n 24-26
+	assert_equal "${#lines[@]}" 3
+	assert_line --index 2 'irq 26 c, evil\nirq 99: 0: 2'
+	assert_line --index 0 'irq 24 a\033]52;c;ZXZpbA==\a: 0'
+}
+
+@test "show -J prints only well-formed numbers as numbers" {
+	printf '007\n' >"$(irq_dir 24)/node"
+	printf -- '-01\n' >"$(irq_dir 25)/node"
+	printf -- '-1\n' >"$(irq_dir 26)/node"
+	run --separate-stderr -0 irqaff show -J -o irq,node
+	run jq -c '[.interrupts[].node]' <<<"$output"
+	assert_output '["007","-01",-1]'
+}
+
+@test "a path with control bytes is escaped in messages" {
+	run --separate-stderr -1 irqaff restore $'/nonexistent/a\nb\e[31m'
+	assert_equal "$stderr" 'irqaff: /nonexistent/a\nb\033[31m: No such file or directory'
+}
+
+@test "a CPU argument with a newline inside is refused whole" {
+	local before
+	before=$(tree_sum)
+	run --separate-stderr -2 irqaff set 24 $'1\n99'
+	assert_equal "$stderr" 'irqaff: CPU list "1\n99": a newline before the end'
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "a line of input with a NUL byte is refused whole" {
+	run --separate-stderr -2 irqaff mask -b 8 < <(printf '0-1\0zzz\n')
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: CPU list "0-1": a NUL byte'
+}
+
+@test "an endless line of input is refused within bounds" {
+	limits_memory
+	run --separate-stderr -2 bash -c 'ulimit -v 200000; head -c 50000000 /dev/zero | tr "\0" 1 | irqaff mask -b 8'
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: CPU list on line 1 of standard input: longer than any of 8 CPUs'
+}
+
+@test "check of a file that never ends is bad input, read within bounds" {
+	limits_memory
+	run --separate-stderr -2 bash -c 'ulimit -v 200000; irqaff check /dev/zero'
+	assert_equal "$stderr" 'irqaff: /dev/zero:1: longer than 1048576 bytes; is this a snapshot file?'
+}
+
+@test "restore refuses a snapshot with a line too long before writing anything" {
+	local snap=$BATS_TEST_TMPDIR/snap before
+	{
+		printf '24 1 "a\\033]52;c;ZXZpbA==\\007"\n'
+		printf '#'
+		head -c 2000000 /dev/zero | tr '\0' x
+		printf '\n26 2\n'
+	} >"$snap"
+	before=$(tree_sum)
+	run --separate-stderr -2 irqaff restore -q "$snap"
+	assert_equal "$stderr" "irqaff: $snap:2: longer than 1048576 bytes; is this a snapshot file?"
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "a snapshot of many repeated lines is read in bounded memory" {
+	limits_memory
+	local snap=$BATS_TEST_TMPDIR/snap
+	yes '* 1' | head -n 2000000 >"$snap"
+	run --separate-stderr -0 bash -c "ulimit -v 100000; irqaff restore -q -v '$snap'"
+	assert_output $'irq 24: 0-3 -> 1\nirq 25: 0-3 -> 1\nirq 26: 0-3 -> 1'
+	assert_equal "$(cat "$(irq_dir 26)/smp_affinity_list")" 1
+}
+
+@test "a snapshot with CRLF line endings is read as the same snapshot" {
+	local snap=$BATS_TEST_TMPDIR/snap
+	printf 'default 0-1\r\n# a comment\r\n"c" 2\r\n26 2 "c"\r\n' >"$snap"
+	run --separate-stderr -0 irqaff restore -q -v "$snap"
+	assert_output $'default: 0-3 -> 0-1\nirq 26: 0-3 -> 2'
+	run --separate-stderr -0 irqaff check "$snap"
+}
+
+@test "a device's IRQ numbers in msi_irqs do not size memory" {
+	limits_memory
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 4 --nic eth0:2
+	local msi
+	msi=$(find "$ROOT/sys/devices" -type d -name msi_irqs | head -n 1)
+	printf 'msix\n' >"$msi/2000000000"
+	run --separate-stderr -0 bash -c 'ulimit -v 100000; irqaff show -o irq,device'
+}

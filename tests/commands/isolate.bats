@@ -1,0 +1,409 @@
+#!/usr/bin/env bats
+# irqaff isolate: movable IRQs and the default affinity leave the CPUs,
+# falling back to the housekeeping CPUs of their node; kernel-managed
+# IRQs, irqbalance and the kernel command line are reported; --check
+# answers whether the CPUs are free of interrupts.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load ../test_helper/common-setup
+	_common_setup
+}
+
+# Eight CPUs on two nodes (0-3 and 4-7). 24 anywhere, 25 on node 1's
+# CPUs, 26 on 0-1, 27 on 6-7; 25 and 27 belong to a device on node 1.
+tree() {
+	make_root --cpus 8 --nodes 2 --irq 24=a --irq 25=b --affinity 4-7 \
+		--irq-node 1 --irq 26=c --affinity 0-1 --irq 27=d \
+		--affinity 6-7 --irq-node 1 "$@"
+}
+
+# settle IRQ...: the kernel's update of effective_affinity after a write,
+# as on x86 with interrupt remapping (apic_set_affinity() programs the new
+# vector at once): each IRQ runs on the CPU make_root would pick from its
+# new list, the (IRQ mod k)th of its k CPUs (all are online here).
+settle() {
+	local irq d
+	local -a cpus
+	for irq in "$@"; do
+		d=$(irq_dir "$irq")
+		mapfile -t cpus < <(_cpus_of "$(<"$d/smp_affinity_list")")
+		printf '%s\n' "${cpus[irq % ${#cpus[@]}]}" \
+			>"$d/effective_affinity_list"
+		kmask 8 "${cpus[irq % ${#cpus[@]}]}" >"$d/effective_affinity"
+	done
+}
+
+@test "isolate -n prints the plan, default first, and writes nothing" {
+	tree
+	local before
+	before=$(tree_sum)
+	run --separate-stderr -0 irqaff isolate -n 4-7
+	assert_output $'default: 0-7 -> 0-3\nirq 24: 0-7 -> 0-3\nirq 25: 4-7 -> 0-3\nirq 27: 6-7 -> 0-3'
+	assert_equal "$stderr" ''
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "isolate takes the CPUs out of every IRQ and the default, once" {
+	tree
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_output ''
+	assert_equal "$stderr" ''
+	assert_file "$ROOT/proc/irq/default_smp_affinity" $'0f\n'
+	assert_equal "$(lists 24 25 26 27)" $'0-3\n0-3\n0-1\n0-3'
+	local before
+	before=$(tree_sum)
+	run --separate-stderr -0 irqaff isolate -v 4-7
+	assert_output $'default: 0-3 unchanged\nirq 24: 0-3 unchanged\nirq 25: 0-3 unchanged\nirq 26: 0-1 unchanged\nirq 27: 0-3 unchanged'
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "isolate changes those files and nothing else in the tree" {
+	tree --managed 27
+	cp -a "$ROOT" "$BATS_TEST_TMPDIR/before"
+	run --separate-stderr -0 irqaff isolate -q 4-7
+	run diff -rq "$BATS_TEST_TMPDIR/before" "$ROOT"
+	assert_output "$(for f in 24/smp_affinity_list 25/smp_affinity_list \
+		default_smp_affinity; do
+		printf 'Files %s/before/proc/irq/%s and %s/proc/irq/%s differ\n' \
+			"$BATS_TEST_TMPDIR" "$f" "$ROOT" "$f"
+	done)"
+}
+
+@test "an IRQ left with no online CPU goes to its node's housekeeping CPUs" {
+	tree
+	run --separate-stderr -0 irqaff isolate -v 6-7
+	assert_output $'default: 0-7 -> 0-5\nirq 24: 0-7 -> 0-5\nirq 25: 4-7 -> 4-5\nirq 26: 0-1 unchanged\nirq 27: 6-7 -> 4-5'
+	assert_equal "$(lists 24 25 26 27)" $'0-5\n4-5\n0-1\n4-5'
+}
+
+@test "offline CPUs are not what remains: the IRQ goes to housekeeping" {
+	make_root --cpus 4 --offline 3 --irq 24=a --affinity 2-3 --irq 25=b \
+		--affinity 1-3
+	run --separate-stderr -0 irqaff isolate -v 2
+	assert_output $'default: 0-3 -> 0-1,3\nirq 24: 2-3 -> 0-1\nirq 25: 1-3 -> 1,3'
+	assert_equal "$(lists 24 25)" $'0-1\n1,3'
+}
+
+@test "isolate --check exits 1 before isolate and 0 after" {
+	tree
+	run --separate-stderr -1 irqaff isolate --check 4-7
+	assert_output 'irq 24 a: movable, requested CPU 0-7, on CPU 0
+irq 25 b: movable, on CPU 5
+irq 27 d: movable, on CPU 7
+default: default_smp_affinity 0-7 includes CPU 4-7: new IRQs start there
+CPU 4-7: not isolated from interrupts'
+	assert_equal "$stderr" ''
+	irqaff isolate 4-7
+	settle 24 25 27
+	run --separate-stderr -0 irqaff isolate --check 4-7
+	assert_output 'CPU 4-7: isolated from interrupts'
+	run --separate-stderr -0 irqaff isolate --check -q 4-7
+	assert_output ''
+}
+
+@test "isolate --check lists what still runs there after a move, by kind" {
+	tree --managed 24
+	irqaff isolate -q 0-1
+	run --separate-stderr -1 irqaff isolate --check 0-1
+	assert_output 'irq 24 a: managed, on CPU 0
+irq 26 c: movable, move pending to CPU 2-3, on CPU 0
+managed: kernel-managed IRQs run on CPU 0; boot with isolcpus=managed_irq,0-1 to keep them off (the kernel treats it as best effort)
+CPU 0-1: not isolated from interrupts, but user space can do no more'
+	run --separate-stderr -0 irqaff isolate --check --accept -q 0-1
+	assert_output ''
+	settle 26
+	run --separate-stderr -1 irqaff isolate --check -J 0-1
+	assert_output '{"cpus":"0-1","isolated":false,"accepted":true,"default":"2-7","irqs":[{"irq":24,"name":"a","kind":"managed","requested":"0-7","effective":"0"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 0; boot with isolcpus=managed_irq,0-1 to keep them off (the kernel treats it as best effort)"}]}'
+}
+
+@test "without effective_affinity, --check goes by the requested CPUs" {
+	tree --no-effective
+	run --separate-stderr -1 irqaff isolate --check 1
+	assert_output 'irq 24 a: movable, may run on CPU 0-7
+irq 26 c: movable, may run on CPU 0-1
+default: default_smp_affinity 0-7 includes CPU 1: new IRQs start there
+CPU 1: not isolated from interrupts'
+}
+
+@test "kernel-managed IRQs are left alone and reported with the remedy" {
+	tree --managed 25,27
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: irq 25 b: managed by the kernel, runs on CPU 5
+irqaff: irq 27 d: managed by the kernel, runs on CPU 7
+irqaff: note: managed: kernel-managed IRQs run on CPU 5,7; boot with isolcpus=managed_irq,4-7 to keep them off (the kernel treats it as best effort)'
+	assert_equal "$(lists 24 25 26 27)" $'0-3\n4-7\n0-1\n6-7'
+	run --separate-stderr -0 irqaff isolate -n 4-7
+	assert_output $'irq 25: managed by the kernel, left alone\nirq 27: managed by the kernel, left alone'
+}
+
+@test "a refusal without debugfs marks an IRQ user space cannot move, which stays reported" {
+	tree
+	run --separate-stderr -0 faulty "$(irq_dir 27)/smp_affinity_list:EIO" \
+		irqaff isolate 6-7
+	assert_equal "$stderr" 'irqaff: irq 27 d: cannot be moved by user space, runs on CPU 7
+irqaff: note: unmovable: IRQs that user space cannot move run on CPU 7: kernel-managed, per-CPU or no-balancing, which the kernel does not say without irq debugfs'
+	assert_equal "$(lists 24 25 27)" $'0-5\n4-5\n6-7'
+}
+
+@test "isolcpus=managed_irq already given: a managed IRQ of isolated CPUs only is kept there" {
+	tree --managed 27 --cmdline 'BOOT_IMAGE=/vmlinuz ro isolcpus=managed_irq,domain,6-7 nohz_full=6-7'
+	run --separate-stderr -0 irqaff isolate 6-7
+	# 27's CPUs are all isolated: the kernel keeps it there by design
+	assert_equal "$stderr" 'irqaff: irq 27 d: managed, kept on isolated CPU 7 (managed_irq)'
+}
+
+@test "the kernel command line: what contradicts the CPUs is noted" {
+	tree --cmdline 'BOOT_IMAGE=/boot/vmlinuz-6.1.0-13-amd64 root=UUID=0b1e ro quiet irqaffinity=0-7 isolcpus=4-5 nohz_full=5'
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_equal "$stderr" "irqaff: note: irqaffinity: the kernel command line's irqaffinity=0-7 includes CPU 4-7: IRQs start there at boot; irqaffinity=0-3 would not
+irqaff: note: isolcpus: the kernel command line's isolcpus=4-5 does not include CPU 6-7
+irqaff: note: nohz_full: the kernel command line's nohz_full=5 does not include CPU 4,6-7"
+	run --separate-stderr -0 irqaff isolate -q 4-7
+	assert_equal "$stderr" ''
+}
+
+@test "a command line that agrees, or parameters after --, say nothing" {
+	tree --cmdline 'ro irqaffinity=0-3 isolcpus=nohz,domain,4-7 nohz_full=4-7 -- irqaffinity=4'
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_equal "$stderr" ''
+	settle 24 25 27
+	run --separate-stderr -0 irqaff isolate --check 4-7
+	assert_output 'CPU 4-7: isolated from interrupts'
+}
+
+@test "irqbalance without a banned list: the exact line to add" {
+	tree --irqbalance
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_equal "$stderr" "irqaff: warning: irqbalance: runs and bans no CPU, as no IRQBALANCE_BANNED_CPULIST is set; add IRQBALANCE_BANNED_CPULIST=4-7 to $ROOT/etc/default/irqbalance and restart it"
+	settle 24 25 27
+	run --separate-stderr -1 irqaff isolate --check 4-7
+	assert_output "irqbalance: runs and bans no CPU, as no IRQBALANCE_BANNED_CPULIST is set; add IRQBALANCE_BANNED_CPULIST=4-7 to $ROOT/etc/default/irqbalance and restart it
+CPU 4-7: not isolated from interrupts"
+}
+
+@test "irqbalance's own ban of isolated CPUs is kept in the line" {
+	tree --irqbalance --isolated 3
+	mkdir -p "$ROOT/etc/sysconfig"
+	printf '# irqbalance\n' >"$ROOT/etc/sysconfig/irqbalance"
+	run --separate-stderr -0 irqaff isolate -q 4-7
+	assert_equal "$stderr" ''
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_equal "$stderr" "irqaff: warning: irqbalance: runs and bans only CPU 3, the isolated and nohz_full ones, as no IRQBALANCE_BANNED_CPULIST is set; add IRQBALANCE_BANNED_CPULIST=3-7 to $ROOT/etc/sysconfig/irqbalance and restart it"
+}
+
+@test "irqbalance whose banned list covers the CPUs: nothing to say" {
+	tree --irqbalance-env IRQBALANCE_BANNED_CPULIST=4-7
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_equal "$stderr" ''
+	settle 24 25 27
+	run --separate-stderr -0 irqaff isolate --check 4-7
+	assert_output 'CPU 4-7: isolated from interrupts'
+}
+
+@test "irqbalance: the deprecated mask wins over the list, as in irqbalance" {
+	tree --irqbalance-env IRQBALANCE_BANNED_CPULIST=4-7 \
+		--irqbalance-env IRQBALANCE_BANNED_CPUS=c0
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_equal "$stderr" "irqaff: warning: irqbalance: runs and bans only CPU 6-7 (IRQBALANCE_BANNED_CPUS); add IRQBALANCE_BANNED_CPULIST=4-7 to $ROOT/etc/default/irqbalance and restart it, and remove IRQBALANCE_BANNED_CPUS, which overrides it"
+}
+
+@test "irqbalance's environment unreadable: its configuration file is read" {
+	tree --irqbalance
+	rm "$ROOT/proc/4242/environ"
+	mkdir -p "$ROOT/etc/default"
+	printf '#IRQBALANCE_BANNED_CPULIST=\nIRQBALANCE_BANNED_CPULIST="4-7"\n' \
+		>"$ROOT/etc/default/irqbalance"
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_equal "$stderr" ''
+	printf 'IRQBALANCE_BANNED_CPULIST=5\n' >"$ROOT/etc/default/irqbalance"
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_equal "$stderr" "irqaff: warning: irqbalance: runs and bans only CPU 5 (IRQBALANCE_BANNED_CPULIST); add IRQBALANCE_BANNED_CPULIST=4-7 to $ROOT/etc/default/irqbalance and restart it"
+}
+
+@test "isolate -J: the result, with the default and the managed IRQs that stay" {
+	tree --managed 27
+	run --separate-stderr -0 irqaff isolate -J 6-7
+	assert_output '{"cpus":"6-7","dry_run":false,"default":{"old":"0-7","new":"0-5","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-5"},{"irq":25,"name":"b","old":"4-7","new":"4-5"}],"unchanged":1,"failed":[],"managed":[{"irq":27,"name":"d"}],"unmovable":[],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_equal "$stderr" ''
+	assert_equal "$(lists 24 25 26 27)" $'0-5\n4-5\n0-1\n6-7'
+	run --separate-stderr -0 irqaff isolate -J -v 6-7
+	assert_output '{"cpus":"6-7","dry_run":false,"default":{"old":"0-5","new":"0-5","result":"unchanged"},"changed":[],"unchanged":3,"failed":[],"managed":[{"irq":27,"name":"d"}],"unmovable":[],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_equal "$stderr" ''
+}
+
+@test "isolate -n -J plans without writing" {
+	tree
+	local before
+	before=$(tree_sum)
+	run --separate-stderr -0 irqaff isolate -n -J 0
+	assert_output '{"cpus":"0","dry_run":true,"default":{"old":"0-7","new":"1-7","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"1-7"},{"irq":26,"name":"c","old":"0-1","new":"1"}],"unchanged":2,"failed":[],"managed":[],"unmovable":[],"stuck":[],"findings":[]}'
+	assert_equal "$stderr" ''
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "isolate -J: a refused write fails, a refusal with EIO is unmovable" {
+	tree
+	run --separate-stderr -3 faulty "$(irq_dir 25)/smp_affinity_list:EINVAL,$(irq_dir 27)/smp_affinity_list:EIO" \
+		irqaff isolate -J 4-7
+	assert_output '{"cpus":"4-7","dry_run":false,"default":{"old":"0-7","new":"0-3","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-3"}],"unchanged":1,"failed":[{"irq":25,"name":"b","new":"0-3","errno":"EINVAL","error":"cannot set 0-3: the kernel refused the CPU set (Invalid argument)"}],"managed":[],"unmovable":[{"irq":27,"name":"d"}],"stuck":[{"irq":27,"name":"d","kind":"unmovable","effective":"7"}],"findings":[{"code":"unmovable","text":"IRQs that user space cannot move run on CPU 7: kernel-managed, per-CPU or no-balancing, which the kernel does not say without irq debugfs"}]}'
+	assert_equal "$stderr" 'irqaff: irq 25: cannot set 0-3: the kernel refused the CPU set (Invalid argument)'
+}
+
+@test "isolate -J: an IRQ or a default that cannot be read fails" {
+	tree
+	rm "$(irq_dir 25)/smp_affinity_list" "$(irq_dir 25)/smp_affinity"
+	printf 'zz\n' >"$ROOT/proc/irq/default_smp_affinity"
+	run --separate-stderr -3 irqaff isolate -J 4-7
+	assert_output '{"cpus":"4-7","dry_run":false,"default":{"old":null,"new":null,"result":"failed","errno":null,"error":"'"$ROOT"'/proc/irq/default_smp_affinity: \"z\" is not a hex digit"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-3"},{"irq":27,"name":"d","old":"6-7","new":"0-3"}],"unchanged":1,"failed":[{"irq":25,"name":"b","new":null,"errno":"ENOENT","error":"'"$ROOT"'/proc/irq/25/smp_affinity: No such file or directory"}],"managed":[],"unmovable":[],"stuck":[],"findings":[]}'
+	assert_equal "${stderr_lines[0]}" "irqaff: irq 25: $ROOT/proc/irq/25/smp_affinity: No such file or directory"
+	assert_equal "${stderr_lines[1]}" "irqaff: $ROOT/proc/irq/default_smp_affinity: \"z\" is not a hex digit"
+}
+
+@test "bad CPU sets are refused before anything is written" {
+	tree
+	local before arg
+	before=$(tree_sum)
+	run --separate-stderr -2 irqaff isolate 0-7
+	assert_equal "$stderr" 'irqaff: CPU list "0-7": leaves no online CPU for interrupts'
+	run --separate-stderr -2 irqaff isolate -m ff
+	assert_equal "$stderr" 'irqaff: CPU mask "ff": leaves no online CPU for interrupts'
+	for arg in '' 8 3-1 'node:5' x; do
+		run --separate-stderr -2 irqaff isolate "$arg"
+		assert_output ''
+	done
+	run --separate-stderr -2 irqaff isolate
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: isolate: expected one CPU set'
+	run --separate-stderr -2 irqaff isolate --check -n 1
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: isolate: --check writes nothing; -n and -v do not apply'
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "a failed write: 3 when others changed, 1 when none did" {
+	tree
+	run --separate-stderr -3 faulty "$(irq_dir 25)/smp_affinity_list:EINVAL" \
+		irqaff isolate 4-7
+	assert_equal "$stderr" 'irqaff: irq 25: cannot set 0-3: the kernel refused the CPU set (Invalid argument)'
+	assert_equal "$(lists 24 25 27)" $'0-3\n4-7\n0-3'
+	make_root --dir "$BATS_TEST_TMPDIR/one" --cpus 2 --irq 24=a --affinity 1
+	printf '01\n' >"$ROOT/proc/irq/default_smp_affinity"
+	run --separate-stderr -1 faulty "$(irq_dir 24)/smp_affinity_list:EINVAL" \
+		irqaff isolate 1
+	assert_equal "$(lists 24)" '1'
+}
+
+@test "names reach the terminal escaped, and JSON valid" {
+	make_root --cpus 4 --irq $'24=a\033[2Jb' --affinity 3 --managed 24
+	run --separate-stderr -1 irqaff isolate --check 3
+	assert_output 'irq 24 a\033[2Jb: managed, on CPU 3
+default: default_smp_affinity 0-3 includes CPU 3: new IRQs start there
+managed: kernel-managed IRQs run on CPU 3; boot with isolcpus=managed_irq,3 to keep them off (the kernel treats it as best effort)
+CPU 3: not isolated from interrupts'
+	run --separate-stderr -0 irqaff isolate 3
+	assert_equal "$stderr" 'irqaff: irq 24 a\033[2Jb: managed by the kernel, runs on CPU 3
+irqaff: note: managed: kernel-managed IRQs run on CPU 3; boot with isolcpus=managed_irq,3 to keep them off (the kernel treats it as best effort)'
+	run --separate-stderr -1 irqaff isolate --check -J 3
+	assert_output '{"cpus":"3","isolated":false,"accepted":true,"default":"0-2","irqs":[{"irq":24,"name":"a\u001b[2Jb","kind":"managed","requested":"3","effective":"3"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 3; boot with isolcpus=managed_irq,3 to keep them off (the kernel treats it as best effort)"}]}'
+}
+
+@test "a lost standard output is reported at the end, after every write" {
+	tree
+	run --separate-stderr -4 bash -c 'irqaff isolate -v 4-7 >/dev/full'
+	assert_equal "$(lists 24 25 27)" $'0-3\n0-3\n0-3'
+	assert_equal "$stderr" 'irqaff: standard output: No space left on device'
+}
+
+@test "--check counts an IRQ requested on the CPUs though it last ran elsewhere" {
+	tree
+	irqaff isolate -q 3
+	settle 24 25 26 27
+	run --separate-stderr -0 irqaff isolate --check 3
+	# an idle vector moved there: the kernel moves it at its next interrupt
+	irqaff set -q 26 3
+	run --separate-stderr -1 irqaff isolate --check 3
+	assert_output 'irq 26 c: movable, requested CPU 3, on CPU 0
+CPU 3: not isolated from interrupts'
+	run --separate-stderr -1 irqaff isolate --check --accept 3
+	run --separate-stderr -1 irqaff isolate --check -J 3
+	run jq -c '[.isolated, .accepted, [.irqs[] | [.irq, .kind, .requested, .effective]]]' <<<"$output"
+	assert_output '[false,false,[[26,"movable","3","0"]]]'
+}
+
+@test "--check names a pending move, and --accept lets what user space cannot change pass" {
+	tree --managed 24
+	irqaff isolate -q 0,5
+	run --separate-stderr -1 irqaff isolate --check 0,5
+	assert_output 'irq 24 a: managed, on CPU 0
+irq 25 b: movable, move pending to CPU 4,6-7, on CPU 5
+irq 26 c: movable, move pending to CPU 1, on CPU 0
+managed: kernel-managed IRQs run on CPU 0; boot with isolcpus=managed_irq,0,5 to keep them off (the kernel treats it as best effort)
+CPU 0,5: not isolated from interrupts, but user space can do no more'
+	run --separate-stderr -0 irqaff isolate --check --accept 0,5
+	run --separate-stderr -0 irqaff isolate --check --accept -J 0,5
+	run jq -c '[.isolated, .accepted, [.irqs[] | [.irq, .kind]]]' <<<"$output"
+	assert_output '[false,true,[[24,"managed"],[25,"pending"],[26,"pending"]]]'
+	# a movable IRQ still there is not accepted
+	irqaff set -q 27 5
+	run --separate-stderr -1 irqaff isolate --check --accept 0,5
+	run --separate-stderr -2 irqaff isolate --accept 0,5
+}
+
+@test "--check passes a queue the kernel keeps on CPUs isolcpus=managed_irq isolates" {
+	local args what
+	for args in --debugfs --no-debugfs; do
+		rm -rf "$ROOT"
+		# the kernel keeps 25 on its housekeeping CPU 2, 26 on 3 (irq_do_set_affinity())
+		make_root --cpus 4 --irq 24=nvme0q1 --affinity 0-1 \
+			--irq 25=nvme0q2 --affinity 2-3 --irq 26=nvme0q3 \
+			--affinity 3 --irq 27=eth0 --affinity 0-2 \
+			--managed 24-26 "$args" \
+			--cmdline 'BOOT_IMAGE=/vmlinuz ro isolcpus=managed_irq,domain,3'
+		irqaff default 0-2 >/dev/null
+		run --separate-stderr -0 irqaff isolate --check 3
+		if [[ $args == --debugfs ]]; then
+			assert_output 'irq 26 nvme0q3: managed, kept on isolated CPU 3 (managed_irq)
+CPU 3: isolated from interrupts'
+		else
+			assert_output 'irq 26 nvme0q3: cannot be moved by user space, kept on isolated CPU 3 (managed_irq)
+CPU 3: isolated from interrupts'
+		fi
+		run --separate-stderr -0 irqaff isolate --check -J 3
+		run jq -c '[.isolated, [.irqs[] | [.irq, .kind]], .findings]' <<<"$output"
+		assert_output '[true,[[26,"isolated"]],[]]'
+		what=managed
+		[[ $args == --debugfs ]] || what='cannot be moved by user space'
+		run --separate-stderr -0 irqaff isolate 3
+		assert_equal "$stderr" "irqaff: irq 26 nvme0q3: $what, kept on isolated CPU 3 (managed_irq)"
+		run --separate-stderr -0 irqaff isolate -J 3
+		run jq -c '[.stuck, .findings]' <<<"$output"
+		assert_output '[[{"irq":26,"name":"nvme0q3","kind":"isolated","effective":"3"}],[]]'
+	done
+}
+
+@test "isolate moves the default to the housekeeping CPUs when all of its CPUs go" {
+	make_root --cpus 4 --irq 24=a --affinity 0-1
+	printf '3\n' >"$ROOT/proc/irq/default_smp_affinity"
+	run --separate-stderr -0 irqaff isolate -v 0-1
+	assert_line --index 0 'default: 0-1 -> 2-3'
+	assert_equal "$stderr" ''
+	assert_file "$ROOT/proc/irq/default_smp_affinity" $'c\n'
+	assert_equal "$(lists 24)" '2-3'
+}
+
+@test "isolate names only the CPUs a note is about, and leaves out IRQs with no handler" {
+	tree --irq 31 --affinity 6-7 --irq 32 --affinity 5 --unmovable 32 --debugfs
+	printf '3f\n' >"$ROOT/proc/irq/default_smp_affinity"
+	run --separate-stderr -1 irqaff isolate --check 4-7
+	assert_line 'default: default_smp_affinity 0-5 includes CPU 4-5: new IRQs start there'
+	refute_line --partial 'irq 31'
+	refute_line --partial 'irq 32'
+	run --separate-stderr -1 irqaff isolate --check -J 4-7
+	refute_output --partial '"irq":31'
+	refute_output --partial '"irq":32'
+	# isolate still moves the movable one, and says nothing of the other
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_equal "$stderr" ''
+	assert_file "$(list_of 31)" $'0-3\n'
+}

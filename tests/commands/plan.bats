@@ -1,0 +1,220 @@
+#!/usr/bin/env bats
+# balance's plans: reviewed with -n --plan FILE, applied as they are by
+# restore FILE whatever the counts do in between, refused whole when they
+# no longer fit; idle IRQs, queue pairs, freed IRQs and the JSON of a
+# refusal. Reads come from saved copies (--sample-from): no sleeping.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load ../test_helper/common-setup
+	_common_setup
+	load ../test_helper/balance
+}
+
+four_on_cpu0() {
+	make_root --cpus 4 --irq 24=a --affinity 0 --irq 25=b --affinity 0 \
+		--irq 26=c --affinity 0 --irq 27=d --affinity 1
+}
+
+@test "balance -n --plan writes the plan it shows, and restore applies exactly it after the counts change" {
+	four_on_cpu0
+	local before
+	before=$(tree_sum "$ROOT/proc/irq")
+	measure "24 1 4000 25 1 3000 26 1 2000 27 2 1000" -n \
+		--plan "$BATS_TEST_TMPDIR/plan"
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" ''
+	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$before"
+	assert_file "$BATS_TEST_TMPDIR/plan" '# irqaff balance plan, rates over 1.000 s
+# restore applies it as it is; see irqaff.conf(5)
+plan 0-3
+24 2 "a" # 4000.0/s, was 0
+25 0 "b" # 3000.0/s, was 0
+26 3 "c" # 2000.0/s, was 0
+27 1 "d" # 1000.0/s, was 1
+# CPU 0: 9000.0/s -> 3000.0/s
+# CPU 1: 1000.0/s -> 1000.0/s
+# CPU 2: 0.0/s -> 4000.0/s
+# CPU 3: 0.0/s -> 2000.0/s
+'
+	run -0 sed -n 's/^ *\([0-9][0-9]*\) .* \([0-9][0-9]*\) [a-z]$/\1 \2/p' \
+		"$out"
+	assert_output $'24 2\n26 3'
+	# the load turns around; a new plan would differ, the reviewed one
+	# is what restore applies
+	add_count 27 2 90000 26 1 50000
+	run -0 --separate-stderr irqaff restore -v "$BATS_TEST_TMPDIR/plan"
+	assert_output 'irq 24: 0 -> 2
+irq 25: 0 unchanged
+irq 26: 0 -> 3
+irq 27: 1 unchanged'
+	assert_equal "$(lists 24 25 26 27)" $'2\n0\n3\n1'
+	run -0 irqaff check "$BATS_TEST_TMPDIR/plan"
+	assert_output ''
+}
+
+@test "--plan - prints the plan instead of the table; -J keeps its JSON" {
+	four_on_cpu0
+	measure "24 1 4000 25 1 3000" -n --plan -
+	assert_equal "$rc" 0
+	assert_equal "$(sed -n 3,5p "$out")" 'plan 0-3
+24 0 "a" # 4000.0/s, was 0
+25 1 "b" # 3000.0/s, was 0'
+	run grep -c '^CPU\|^imbalance\|^IRQ' "$out"
+	assert_output 0
+}
+
+@test "restore refuses a plan whole when an IRQ of it is gone or renamed, and writes nothing" {
+	four_on_cpu0
+	measure "24 1 4000 25 1 3000 26 1 2000" -n --plan "$BATS_TEST_TMPDIR/plan"
+	mv "$ROOT/proc/irq/26/c" "$ROOT/proc/irq/26/c2"
+	local before
+	before=$(tree_sum "$ROOT/proc/irq")
+	run -1 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/plan"
+	assert_output ''
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/plan:6: \"c\" matches no IRQ
+irqaff: $BATS_TEST_TMPDIR/plan: a plan is applied whole or not at all: nothing written; make a new one"
+	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$before"
+	run -1 --separate-stderr irqaff restore -J "$BATS_TEST_TMPDIR/plan"
+	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[],"managed":[],"unmovable":[],"problems":[{"line":6,"error":"\"c\" matches no IRQ"}]}'
+	# the same lines without a plan line: the rest is applied, status 3
+	grep -v '^plan' "$BATS_TEST_TMPDIR/plan" >"$BATS_TEST_TMPDIR/snap"
+	run -3 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/snap"
+	assert_equal "$(lists 24 25)" $'1\n0'
+}
+
+@test "restore refuses a plan whose CPUs went offline or were isolated since, and takes it again once they are back" {
+	four_on_cpu0
+	measure "24 1 4000 25 1 3000" -n --plan "$BATS_TEST_TMPDIR/plan"
+	local before
+	before=$(tree_sum "$ROOT/proc/irq")
+	set_online 0-2
+	run -1 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/plan"
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/plan:3: CPU 3 of the plan is offline now
+irqaff: $BATS_TEST_TMPDIR/plan: a plan is applied whole or not at all: nothing written; make a new one"
+	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$before"
+	set_online 0-3
+	echo 2 >"$ROOT/sys/devices/system/cpu/isolated"
+	run -1 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/plan"
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/plan:3: CPU 2 of the plan is isolated now (isolcpus=)
+irqaff: $BATS_TEST_TMPDIR/plan: a plan is applied whole or not at all: nothing written; make a new one"
+	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$before"
+	echo >"$ROOT/sys/devices/system/cpu/isolated"
+	run -0 irqaff restore "$BATS_TEST_TMPDIR/plan"
+	assert_equal "$(lists 24 25)" $'0\n1'
+}
+
+@test "restore refuses a plan whose IRQ file no longer holds a CPU list, listing it in JSON" {
+	four_on_cpu0
+	measure "24 1 4000 25 1 3000" -n --plan "$BATS_TEST_TMPDIR/plan"
+	printf 'garbage\n' >"$(list_of 25)"
+	local before
+	before=$(tree_sum "$ROOT/proc/irq")
+	run -1 --separate-stderr irqaff restore -J "$BATS_TEST_TMPDIR/plan"
+	run jq -c '[.changed, [.failed[] | .irq]]' <<<"$output"
+	assert_output '[[],[25]]'
+	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$before"
+}
+
+@test "a plan line is a keyword: no optional plan, and an IRQ named plan is quoted" {
+	four_on_cpu0
+	printf '?plan 0-3\n24 1\n' >"$BATS_TEST_TMPDIR/p"
+	run -2 --separate-stderr irqaff restore -t "$BATS_TEST_TMPDIR/p"
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/p:1: a plan line cannot be optional"
+	printf 'plan 0-3\n"plan" 1\n' >"$BATS_TEST_TMPDIR/p"
+	run -1 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/p"
+	assert_equal "${stderr_lines[0]}" "irqaff: $BATS_TEST_TMPDIR/p:2: \"plan\" matches no IRQ"
+}
+
+@test "balance refuses before the first write, lists each refused IRQ, and writes nothing" {
+	four_on_cpu0
+	printf 'garbage\n' >"$(list_of 26)"
+	local before
+	before=$(tree_sum "$ROOT/proc/irq")
+	measure "24 1 4000 25 1 3000 26 1 2000" -J
+	assert_equal "$rc" 1
+	run jq -c '[.dry_run, .changed, [.failed[] | .irq]]' "$out"
+	assert_output '[false,[],[26]]'
+	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$before"
+	measure "24 1 4000" -q
+	assert_equal "$rc" 1
+	assert_equal "$(tail -n 1 "$err")" 'irqaff: balance: nothing written'
+	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$before"
+}
+
+@test "an IRQ freed during the interval is left out with a note, and the rest is applied" {
+	four_on_cpu0
+	cp "$ROOT/proc/interrupts" "$BATS_TEST_TMPDIR/first"
+	add_count 24 1 4000 25 1 3000 26 1 2000
+	# 26's row is gone from the second read: its handler was freed
+	sed -i '/^ *26:/d' "$ROOT/proc/interrupts"
+	run -0 --separate-stderr irqaff balance -J -i 1 \
+		--sample-from "$BATS_TEST_TMPDIR/first" \
+		--sample-from "$ROOT/proc/interrupts"
+	assert_equal "$stderr" 'irqaff: note: irq 26 was freed during the interval; left out of the plan'
+	run jq -c '[.freed, [.plan[] | .irq], [.changed[] | [.irq, .new]]]' <<<"$output"
+	assert_output '[[26],[24,25,27],[[25,"1"]]]'
+	assert_equal "$(lists 24 25 26 27)" $'0\n1\n0\n1'
+}
+
+@test "idle IRQs keep their CPU, and a second run on the same load moves nothing" {
+	make_root --cpus 4 --irq 24=a --affinity 0 --irq 25=b --affinity 0 \
+		--irq 26=c --affinity 0 --irq 27=d --affinity 0 \
+		--irq 28=e --affinity 0-3 --effective 3
+	measure "24 1 3000 25 1 3000"
+	assert_equal "$rc" 0
+	assert_equal "$(lists 24 25 26 27 28)" $'1\n0\n0\n0\n3'
+	settle_effective
+	local before
+	before=$(tree_sum "$ROOT/proc/irq")
+	measure "24 2 3000 25 1 3000"
+	assert_equal "$rc" 0
+	assert_equal "$(head -n 1 "$out")" 'no IRQ to move'
+	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$before"
+}
+
+@test "idle IRQs with no allowed CPU are dealt out by count, never piled on one CPU" {
+	make_root --cpus 3 --isolated 2 --irq 24=a --affinity 2 \
+		--irq 25=b --affinity 2 --irq 26=c --affinity 2 \
+		--irq 27=d --affinity 2 --irq 28=e --affinity 0
+	measure "28 1 1000"
+	assert_equal "$rc" 0
+	# CPU 0 carries e's load: the first idle IRQ goes to CPU 1, then by count
+	assert_equal "$(lists 24 25 26 27 28)" $'1\n0\n1\n0\n0'
+}
+
+@test "an idle transmit IRQ goes with its receive partner; without one it stays" {
+	make_root --cpus 4 --virtio-nic eth0:2 --queues
+	# input.0 (25) and input.1 (27) busy on CPUs 1 and 3; output.0 (26) runs
+	# on CPU 2 and output.1 (28) on CPU 0, idle
+	measure "25 2 3000 27 4 3000"
+	assert_equal "$rc" 0
+	assert_equal "$(lists 24 25 26 27 28)" $'0\n1\n1\n3\n3'
+	# e1000e's tx-0 (28) follows rx-0 (27); igb's combined TxRx vectors
+	# and the link IRQs have no partner and stay where they run
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 4 --nic eth1:2 \
+		--nic eth2:1 --driver e1000e
+	measure "25 2 3000 27 4 3000"
+	assert_equal "$rc" 0
+	assert_equal "$(lists 24 25 26 27 28 29)" $'0\n1\n2\n3\n3\n1'
+}
+
+@test "balance calls a PCI MSI vector the kernel refuses managed, as show and spread do" {
+	make_root --cpus 2 --irq 24=a --affinity 0 --chip PCI-MSI \
+		--irq 25=b --affinity 0 --managed 24 --no-debugfs
+	measure "24 1 1000 25 1 1000" -n -J
+	assert_equal "$rc" 0
+	run jq -c '[.managed, .unmovable]' "$out"
+	assert_output '[[{"irq":24,"name":"a"}],[]]'
+	assert_equal "$(<"$err")" 'irqaff: note: 1 kernel-managed IRQ left out of the plan'
+}
+
+@test "balance -n -J --xps shows the XPS that would follow" {
+	make_root --cpus 4 --virtio-nic eth0:2 --queues
+	measure "25 2 3000 26 2 3000" -n -J --xps
+	assert_equal "$rc" 0
+	run jq -c '[.xps[] | [.queue, .new, .result]]' "$out"
+	# tx-0's IRQ follows input.0 to CPU 1, tx-1's stays with input.1 on 3
+	assert_output '[["tx-0","1","changed"],["tx-1","3","changed"]]'
+}
