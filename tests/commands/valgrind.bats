@@ -6,15 +6,26 @@
 
 bats_require_minimum_version 1.5.0
 
+# valgrind 3.19 (Debian 12) gives up on clang 14's DWARF 5 ("I can't
+# recover"): a build with CC=clang is checked by make asan instead. Asked
+# once for the file (a valgrind run is half a second of CPU).
+setup_file() {
+	load ../test_helper/common-setup
+	_common_setup
+	export NO_DEBUGINFO=
+	if command -v valgrind >/dev/null && ! sanitized &&
+		valgrind -q irqaff --version 2>&1 >/dev/null |
+		grep -q "debuginfo reader"; then
+		NO_DEBUGINFO=1
+	fi
+}
+
 setup() {
 	load ../test_helper/common-setup
 	_common_setup
 	command -v valgrind >/dev/null || skip "valgrind is not installed"
 	! sanitized || skip "$IRQAFF_BIN is a sanitizer build"
-	# valgrind 3.19 (Debian 12) gives up on clang 14's DWARF 5 ("I can't
-	# recover"): a build with CC=clang is checked by make asan instead
-	if valgrind -q irqaff --version 2>&1 >/dev/null |
-		grep -q "debuginfo reader"; then
+	if [[ -n $NO_DEBUGINFO ]]; then
 		skip "this valgrind cannot read $IRQAFF_BIN's debugging information"
 	fi
 	make_root --cpus 8 --nodes 2 --legacy 16 --nic eth0:4 --nvme nvme0:2
