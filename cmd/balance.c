@@ -292,7 +292,7 @@ collect(struct balance *b, const struct irqs *sel)
 				warnx("irq %u: %s", it->irq, pe.msg);
 				apply_tally_add(&b->unread, APPLY_JSON, it->irq,
 				    APPLY_FAILED, NULL, NULL,
-				    text_perr_errno(&pe), pe.msg);
+				    perr_errno(&pe), pe.msg);
 				status = EXIT_FAIL;
 			}
 			continue;

@@ -335,7 +335,7 @@ plan_irq(struct isolate *is, struct entry *e)
 		warnx("irq %u: %s", e->irq, pe.msg);
 		e->kind = K_FAILED;
 		apply_tally_add(&is->tl, is->flags, e->irq, APPLY_FAILED, NULL,
-		    NULL, text_perr_errno(&pe), pe.msg);
+		    NULL, perr_errno(&pe), pe.msg);
 		return;
 	}
 	if (!cpuset_intersects(e->from, is->cpus)) {
@@ -371,7 +371,7 @@ plan_default(struct isolate *is)
 		cpuset_free(is->dfrom);
 		is->dfrom = NULL;
 		apply_tally_add(&is->tl, is->flags, -1, APPLY_FAILED, NULL,
-		    NULL, text_perr_errno(&pe), pe.msg);
+		    NULL, perr_errno(&pe), pe.msg);
 		return;
 	}
 	is->dto = xcpudup(is->dfrom);

@@ -109,13 +109,13 @@ nodes_parse(struct cpuset *set, const char *value, struct perr *pe)
 {
 	if (!nodes_loaded) {
 		if (machine_load(&nodes_machine) != 0)
-			return text_perr_set(pe, EIO,
+			return perr_set(pe, EIO,
 			    "CPU list \"%s\": node:K needs "
 			    "this machine's NUMA nodes", text_quoted(value));
 		nodes_loaded = true;
 	}
 	if (nodes_machine.nbits != set->nbits)
-		return text_perr_set(pe, EINVAL,
+		return perr_set(pe, EINVAL,
 		    "CPU list \"%s\": node:K is a set "
 		    "of this machine's %u possible CPUs; leave out -b",
 		    text_quoted(value), nodes_machine.nbits);
@@ -142,9 +142,9 @@ convert(struct cpuset *set, const char *value, size_t len, bool tomask)
 	int rc;
 
 	if (strlen(value) != len)
-		rc = text_perr_set(&pe, EINVAL, "a NUL byte");
+		rc = perr_set(&pe, EINVAL, "a NUL byte");
 	else if (strcspn(value, "\n") + 1 < len)
-		rc = text_perr_set(&pe, EINVAL, "a newline before the end");
+		rc = perr_set(&pe, EINVAL, "a newline before the end");
 	else if (tomask && strstr(value, "node:") != NULL) {
 		if ((rc = nodes_parse(set, value, &pe)) != 0)
 			warnx("%s", pe.msg);

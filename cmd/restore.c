@@ -161,7 +161,7 @@ offline_only(struct run *r, const char *label, long irq, const struct entry *e)
 	    machine_affinity_read(irq, AFF_REQUESTED, cur, &pe)) != 0) {
 		warnx("%s", pe.msg);
 		strlcpy(msg, pe.msg, sizeof(msg));
-		err = text_perr_errno(&pe);
+		err = perr_errno(&pe);
 	} else if (cpuset_equal(cur, e->want)) {
 		if ((r->flags & (APPLY_VERBOSE | APPLY_JSON)) ==
 		    APPLY_VERBOSE) {
@@ -517,7 +517,7 @@ report_failed(struct report *rp, unsigned int irq, const char *names,
 	if (!rp->json)
 		return;
 	json_irq(rp->failed, ftell(rp->failed) > 0 ? "," : "", irq, names);
-	e = text_errno_name(text_perr_errno(pe));
+	e = text_errno_name(perr_errno(pe));
 	fprintf(rp->failed, e != NULL ? ",\"errno\":\"%s\"" : ",\"errno\":null",
 	    e);
 	fputs(",\"error\":", rp->failed);

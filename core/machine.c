@@ -201,13 +201,13 @@ cpus_nodes(struct machine *m, const char *arg, struct cpuset *out,
 		}
 		k = strtonum(item + 5, 0, 65535, &errstr);
 		if (errstr != NULL) {
-			rc = text_perr_set(pe, EINVAL,
+			rc = perr_set(pe, EINVAL,
 			    "\"%s\" is not a NUMA node", text_quoted(item));
 			break;
 		}
 		snprintf(rel, sizeof(rel), PATH_NODE_CPULIST, (int)k);
 		if (read_list(rel, node) != 0)
-			rc = text_perr_set(pe, ENOENT,
+			rc = perr_set(pe, ENOENT,
 			    "NUMA node %lld does not exist", k);
 		else
 			cpuset_or(out, node);
@@ -262,7 +262,7 @@ machine_cpus_numbered(struct machine *m, const char *arg, int flags,
 		cpuset_zero(numbered);
 	/* the kernel stops at a newline; an argument is used whole */
 	if (strcspn(arg, "\n") + 1 < strlen(arg))
-		rc = text_perr_set(&why, EINVAL, "a newline before the end");
+		rc = perr_set(&why, EINVAL, "a newline before the end");
 	else if (strcmp(arg, "none") == 0) {
 		/* no CPU: what clears a queue's XPS or RPS */
 		cpuset_zero(out);
@@ -275,12 +275,12 @@ machine_cpus_numbered(struct machine *m, const char *arg, int flags,
 		rc = cpus_nodes(m, arg, out, numbered, &why);
 	if (rc == 0 && (flags & (CPUS_NONEMPTY | CPUS_ONLINE)) &&
 	    cpuset_empty(out))
-		rc = text_perr_set(&why, EINVAL, "selects no CPU");
+		rc = perr_set(&why, EINVAL, "selects no CPU");
 	else if (rc == 0 && (flags & CPUS_ONLINE) &&
 	    !cpuset_intersects(out, m->online))
-		rc = text_perr_set(&why, EINVAL, "selects no online CPU");
+		rc = perr_set(&why, EINVAL, "selects no online CPU");
 	if (rc != 0)
-		return text_perr_set(pe, why.code, "CPU %s \"%s\": %s", kind,
+		return perr_set(pe, why.code, "CPU %s \"%s\": %s", kind,
 		    text_quoted(arg), why.msg);
 	return 0;
 }
@@ -313,7 +313,7 @@ parse_set(const char *rel, const char *buf, bool list, struct cpuset *set,
 	rc = list ? cpulist_parse(set, buf, &why) :
 	    cpumask_parse(set, buf, &why);
 	if (rc != 0)
-		return text_perr_set(pe, why.code, "%s: %s", procfs_path(rel),
+		return perr_set(pe, why.code, "%s: %s", procfs_path(rel),
 		    why.msg);
 	return 0;
 }
@@ -325,7 +325,7 @@ read_set(const char *rel, bool list, struct cpuset *set, struct perr *pe)
 	int rc;
 
 	if ((rc = procfs_read(rel, &buf)) != 0)
-		return text_perr_set(pe, -rc, "%s: %s", procfs_path(rel),
+		return perr_set(pe, -rc, "%s: %s", procfs_path(rel),
 		    strerror(-rc));
 	rc = parse_set(rel, buf, list, set, pe);
 	free(buf);
@@ -363,7 +363,7 @@ machine_affinity_read(unsigned int irq, enum affinity what, struct cpuset *set,
 		/* the list file's failure, unless it was only missing */
 		if (i == 0 || first == -ENOENT) {
 			first = rc;
-			text_perr_set(pe, -rc, "%s: %s", procfs_path(rel),
+			perr_set(pe, -rc, "%s: %s", procfs_path(rel),
 			    strerror(-rc));
 		}
 	}

@@ -28,6 +28,18 @@ setup() {
 	assert_output 'lib/text.h: includes "procfs.h", a floor above its own'
 }
 
+@test "parse.c including a lib/ header is refused" {
+	sed -i '0,/^#include "/s//#include "lib\/text.h"\n&/' "$COPY/parse.c"
+	run -1 "$BATS_TEST_DIRNAME/layers" "$COPY"
+	assert_output 'parse.c: includes "lib/text.h", a floor above its own'
+}
+
+@test "lib/ including parse.h stays on its floor" {
+	printf '#include "parse.h"\n' >>"$COPY/lib/queuename.h"
+	run -0 "$BATS_TEST_DIRNAME/layers" "$COPY"
+	assert_output ""
+}
+
 @test "a file-system call header outside procfs.c is refused" {
 	sed -i '0,/^#include </s//#include <fcntl.h>\n&/' "$COPY/core/apply.c"
 	run -1 "$BATS_TEST_DIRNAME/layers" "$COPY"
