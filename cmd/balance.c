@@ -739,8 +739,7 @@ plan_write(const struct balance *b, const struct xq *xq, size_t nx)
 	FILE *fp;
 	int rc = 0, c;
 
-	if ((fp = open_memstream(&text, &len)) == NULL)
-		err(EXIT_FAIL, NULL);
+	fp = xmemstream(&text, &len);
 	list = xformat(b->elig, false);
 	fprintf(fp, "# irqaff balance plan, rates over %.3f s\n"
 	    "# restore applies it as it is; see irqaff.conf(5)\nplan %s\n",
@@ -764,8 +763,7 @@ plan_write(const struct balance *b, const struct xq *xq, size_t nx)
 		if (shown(b, c))
 			fprintf(fp, "# CPU %d: %.1f/s -> %.1f/s\n", c,
 			    rate(b, b->before[c]), rate(b, b->after[c]));
-	if (fclose(fp) != 0)
-		err(EXIT_FAIL, NULL);
+	xmemclose(fp);
 	if (strcmp(b->planfile, "-") == 0)
 		fwrite(text, 1, len, stdout);
 	else if ((rc = procfs_file_replace(b->planfile, text, len)) != 0)

@@ -668,10 +668,8 @@ cpus_main(int argc, char *argv[])
 	if (c.irqarg != NULL && (status = cli_exit_status(select_query_many(1,
 	    (char **)&c.irqarg, &c.only, false))) != EXIT_OK)
 		goto out;
-	if ((c.isolated = machine_file(&c.m, PATH_CPU_ISOLATED)) == NULL)
-		c.isolated = xcpuset(c.m.nbits);
-	if ((c.nohz = machine_file(&c.m, PATH_CPU_NOHZ_FULL)) == NULL)
-		c.nohz = xcpuset(c.m.nbits);
+	c.isolated = xcpudup(c.m.sys_isolated);
+	c.nohz = xcpudup(c.m.sys_nohz);
 	c.rows = xcalloc(c.m.nbits, sizeof(*c.rows));
 	c.total = xcalloc(c.m.nbits, sizeof(*c.total));
 	c.keep = c.sm.on;

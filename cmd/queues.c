@@ -262,8 +262,7 @@ print_table(struct queues *qs)
 
 	/* names from the system reach the terminal only as vis(3) escapes */
 	for (i = 0; i < qs->nrows; i++) {
-		if ((t = text_escaped(qs->rows[i].cell[C_DEV])) == NULL)
-			err(EXIT_FAIL, NULL);
+		t = xescaped(qs->rows[i].cell[C_DEV]);
 		free(qs->rows[i].cell[C_DEV]);
 		qs->rows[i].cell[C_DEV] = t;
 	}

@@ -291,18 +291,9 @@ queue_none(struct run *r, const struct snapq *q, const char *label)
 {
 	struct cpuset *cur = xcpuset(r->m.nbits);
 	enum apply_result res = APPLY_FAILED;
-	char *buf;
-	struct perr pe;
 	int rc;
 
-	if ((rc = procfs_read(q->rel, &buf)) != 0)
-		warnc(-rc, "%s: %s", label, procfs_path(q->rel));
-	else {
-		if ((rc = cpumask_parse(cur, buf, &pe)) != 0)
-			warnx("%s: %s: %s", label, procfs_path(q->rel),
-			    pe.msg);
-		free(buf);
-	}
+	rc = snapshot_queue_read(q->rel, cur, label);
 	if (rc == 0 && cpuset_empty(cur)) {
 		if ((r->flags & (APPLY_VERBOSE | APPLY_JSON)) == APPLY_VERBOSE)
 			printf("%s: - unchanged\n", label);
@@ -491,11 +482,10 @@ report_open(struct report *rp)
 {
 	if (!rp->json)
 		return;
-	if ((rp->diffs = open_memstream(&rp->dtext, &rp->dlen)) == NULL ||
-	    (rp->failed = open_memstream(&rp->ftext, &rp->flen)) == NULL ||
-	    (rp->qdiffs = open_memstream(&rp->qdtext, &rp->qdlen)) == NULL ||
-	    (rp->qfailed = open_memstream(&rp->qftext, &rp->qflen)) == NULL)
-		err(EXIT_FAIL, NULL);
+	rp->diffs = xmemstream(&rp->dtext, &rp->dlen);
+	rp->failed = xmemstream(&rp->ftext, &rp->flen);
+	rp->qdiffs = xmemstream(&rp->qdtext, &rp->qdlen);
+	rp->qfailed = xmemstream(&rp->qftext, &rp->qflen);
 }
 
 /* An IRQ's number and name as JSON members, after sep. */
@@ -543,11 +533,10 @@ differs(struct report *rp, long irq, const char *names,
 	}
 	a = xformat(cur, false);
 	b = xformat(want, false);
-	if (rp->json && irq < 0) {
-		if (asprintf(&rp->dflt, ",\"default\":{\"current\":\"%s\","
-		    "\"want\":\"%s\"}", a, b) < 0)
-			err(EXIT_FAIL, NULL);
-	} else if (rp->json) {
+	if (rp->json && irq < 0)
+		rp->dflt = xasprintf(",\"default\":{\"current\":\"%s\","
+		    "\"want\":\"%s\"}", a, b);
+	else if (rp->json) {
 		json_irq(rp->diffs, ftell(rp->diffs) > 0 ? "," : "", irq,
 		    names);
 		fprintf(rp->diffs, ",\"current\":\"%s\",\"want\":\"%s\","
@@ -660,9 +649,10 @@ report_close(struct report *rp, const struct snap *s)
 {
 	if (!rp->json)
 		return;
-	if (fclose(rp->diffs) != 0 || fclose(rp->failed) != 0 ||
-	    fclose(rp->qdiffs) != 0 || fclose(rp->qfailed) != 0)
-		err(EXIT_FAIL, NULL);
+	xmemclose(rp->diffs);
+	xmemclose(rp->failed);
+	xmemclose(rp->qdiffs);
+	xmemclose(rp->qfailed);
 	printf("{\"differences\":[%s]%s,\"matching\":%zu,\"failed\":[%s]",
 	    rp->dtext, rp->dflt != NULL ? rp->dflt : "", rp->matching,
 	    rp->ftext);

@@ -205,14 +205,12 @@ save_main(int argc, char *argv[])
 		machine_free(&m);
 		return status;
 	}
-	if ((fp = open_memstream(&text, &len)) == NULL)
-		err(EXIT_FAIL, NULL);
+	fp = xmemstream(&text, &len);
 	if ((rc = save_irqs(fp, &m, only_arg != NULL ? &only : NULL,
 	    mark)) == 0)
 		rc = save_queues(fp, &m, only_arg != NULL ? &only : NULL,
 		    mark);
-	if (fclose(fp) != 0)
-		err(EXIT_FAIL, NULL);
+	xmemclose(fp);
 	if (rc != 0)
 		status = EXIT_FAIL;
 	else if (out != NULL && strcmp(out, "-") != 0) {

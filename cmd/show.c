@@ -192,22 +192,6 @@ cell_text(const struct show *sh, const struct row *row, enum col c,
 	return *owned = xformat(sh->scratch, true);
 }
 
-static char *
-read_word(unsigned int irq, const char *file)
-{
-	char rel[96], *buf, *word = NULL;
-	size_t len;
-
-	snprintf(rel, sizeof(rel), PATH_PROC_IRQ_FILE, irq, file);
-	if (procfs_read(rel, &buf) != 0)
-		return NULL;
-	/* a copy: the read buffer is 4 KB, 16 MB over 4096 rows */
-	if ((len = strcspn(buf, " \t\n")) > 0)
-		word = xstrndup(buf, len);
-	free(buf);
-	return word;
-}
-
 static void
 find_devices(struct show *sh, const char *dir, bool named)
 {
@@ -313,7 +297,7 @@ row_sets(struct show *sh, struct row *row)
 	if (sh->want[C_HINT])
 		row->cell[C_HINT] = read_set(sh, irq, AFF_HINT, NULL);
 	if (sh->want[C_NODE])
-		row->cell[C_NODE] = read_word(irq, "node");
+		row->cell[C_NODE] = machine_irq_word(irq, "node");
 	if (sh->want[C_DEVICE] && (dev = device_of(sh, irq)) != NULL)
 		row->cell[C_DEVICE] = xstrdup(dev);
 	/* debugfs or the kernel's refusal; else "-" (null in JSON) */
@@ -642,8 +626,7 @@ escape_cells(struct show *sh)
 		for (k = 0; k < NCOLS; k++) {
 			if (sh->rows[i].cell[k] == NULL)
 				continue;
-			if ((t = text_escaped(sh->rows[i].cell[k])) == NULL)
-				err(EXIT_FAIL, NULL);
+			t = xescaped(sh->rows[i].cell[k]);
 			free(sh->rows[i].cell[k]);
 			sh->rows[i].cell[k] = t;
 		}

@@ -247,10 +247,9 @@ pool_note(struct machine *m, const struct pool *p, size_t n)
 	size_t size = 0;
 	FILE *fp;
 
-	if ((fp = open_memstream(&buf, &size)) == NULL ||
-	    (dev = text_escaped(p->device ? p->device : "")) == NULL ||
-	    (asked = text_escaped(p->asked ? p->asked : "")) == NULL)
-		err(EXIT_FAIL, NULL);
+	fp = xmemstream(&buf, &size);
+	dev = xescaped(p->device ? p->device : "");
+	asked = xescaped(p->asked ? p->asked : "");
 	list = xformat(p->cpus, false);
 	fprintf(fp, "spreading %s%s%zu IRQ%s over CPU %s: ", dev,
 	    *dev ? "'s " : "", n, n == 1 ? "" : "s", list);
@@ -272,8 +271,7 @@ pool_note(struct machine *m, const struct pool *p, size_t n)
 	if (!cpuset_empty(p->isolated) || !cpuset_empty(p->excluded) ||
 	    !cpuset_empty(p->offline))
 		fputs(" left out", fp);
-	if (fclose(fp) != 0)
-		err(EXIT_FAIL, NULL);
+	xmemclose(fp);
 	warnx("%s", buf);
 	free(buf);
 	free(list);
@@ -327,8 +325,7 @@ print_plan(const struct change *c, size_t n, const struct xq *xq, size_t nx)
 
 	for (i = 0; i < n; i++) {
 		raw = select_names(c[i].irq);
-		if ((name = text_escaped(raw)) == NULL)
-			err(EXIT_FAIL, NULL);
+		name = xescaped(raw);
 		printf("irq %u%s%s: %d\n", c[i].irq, *name ? " " : "", name,
 		    cpuset_first(c[i].want));
 		free(name);
@@ -415,8 +412,7 @@ control_note(unsigned int irq)
 	char *raw, *name;
 
 	raw = select_names(irq);
-	if ((name = text_escaped(raw)) == NULL)
-		err(EXIT_FAIL, NULL);
+	name = xescaped(raw);
 	warnx("note: irq %u%s%s serves no queue; left where it is", irq,
 	    *name ? " " : "", name);
 	free(name);

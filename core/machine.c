@@ -449,6 +449,23 @@ machine_default_read(struct cpuset *set, struct perr *pe)
 	return read_set(PATH_DEFAULT_AFFINITY, false, set, pe);
 }
 
+/* The first word of an IRQ's file in /proc/irq/N, owned, or NULL. */
+char *
+machine_irq_word(unsigned int irq, const char *file)
+{
+	char rel[96], *buf, *word = NULL;
+	size_t len;
+
+	snprintf(rel, sizeof(rel), PATH_PROC_IRQ_FILE, irq, file);
+	if (procfs_read(rel, &buf) != 0)
+		return NULL;
+	/* a copy: the read buffer is 4 KB, 16 MB over 4096 rows */
+	if ((len = strcspn(buf, " \t\n")) > 0)
+		word = xstrndup(buf, len);
+	free(buf);
+	return word;
+}
+
 /*
  * The node of an IRQ's descriptor, its device's for MSI vectors
  * (kernel/irq/proc.c irq_node_proc_show()); -1 when unknown.

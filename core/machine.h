@@ -67,6 +67,7 @@ int		 machine_runs_on_read(const struct machine *, unsigned int,
 		    struct cpuset *, bool *, struct perr *);
 int		 machine_default_read(struct cpuset *, struct perr *);
 int		 machine_irq_node(unsigned int);
+char		*machine_irq_word(unsigned int, const char *);
 
 /* machine_irq_state() bits, from debugfs; none when it is not mounted */
 enum {
