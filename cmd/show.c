@@ -13,6 +13,7 @@
 #include "cmd/columns.h"
 #include "cmd/commands.h"
 #include "core/counts.h"
+#include "core/device.h"
 #include "core/irqinfo.h"
 #include "core/machine.h"
 #include "core/select.h"
@@ -91,14 +92,6 @@ struct row {
 	char		*cell[NCOLS];
 };
 
-/* A device that has an IRQ; seq orders the finds, class says who wins. */
-struct device {
-	unsigned int	 irq;
-	size_t		 seq;
-	bool		 named;		/* an interface or NVMe name, not PCI */
-	char		*name;
-};
-
 struct show {
 	struct machine	 m;
 	unsigned int	 cols[NCOLS * 4];
@@ -112,8 +105,7 @@ struct show {
 	struct cpuset	*scratch;	/* for -m */
 	struct row	*rows;
 	size_t		 nrows;
-	struct device	*devices;	/* for DEVICE, sorted by IRQ */
-	size_t		 ndevices;
+	struct devmap	 devices;	/* for DEVICE */
 	struct sampling	 sm;		/* -i, -c */
 	struct counts_kept was, now;	/* -i: the pass before, and this */
 	bool		 keep;		/* a pass to come wants this one's */
@@ -192,84 +184,6 @@ cell_text(const struct show *sh, const struct row *row, enum col c,
 	return *owned = xformat(sh->scratch, true);
 }
 
-static void
-find_devices(struct show *sh, const char *dir, bool named)
-{
-	struct irqs irqs;
-	struct device *d;
-	char **names;
-	size_t n, i, k;
-
-	if (procfs_dir(dir, false, &names, &n) != 0)
-		return;
-	for (i = 0; i < n; i++) {
-		if (select_device_irqs(names[i], &irqs, NULL) != 0)
-			continue;
-		sh->devices = xreallocarray(sh->devices, sh->ndevices + irqs.n,
-		    sizeof(*sh->devices));
-		for (k = 0; k < irqs.n; k++) {
-			d = &sh->devices[sh->ndevices];
-			*d = (struct device){ irqs.v[k], sh->ndevices, named,
-			    xstrdup(names[i]) };
-			sh->ndevices++;
-		}
-		select_free(&irqs);
-	}
-	procfs_dir_free(names, n);
-}
-
-static int
-cmpdevice(const void *a, const void *b)
-{
-	const struct device *x = a, *y = b;
-
-	if (x->irq != y->irq)
-		return (x->irq > y->irq) - (x->irq < y->irq);
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/*
- * Which device each IRQ belongs to: an interface or NVMe name, the last
- * found, over the first PCI address; so the classes are read from the
- * list's end, and a disk's are left to its controller. Memory follows
- * the number of IRQs.
- */
-static void
-map_devices(struct show *sh)
-{
-	const struct devclass *c;
-	size_t i;
-
-	for (i = select_nclasses; i-- > 0;) {
-		c = &select_classes[i];
-		if (c->kind != DEVCLASS_DISK)
-			find_devices(sh, c->dir, c->kind == DEVCLASS_NAMED);
-	}
-	if (sh->ndevices > 0)
-		qsort(sh->devices, sh->ndevices, sizeof(*sh->devices),
-		    cmpdevice);
-}
-
-static const char *
-device_of(const struct show *sh, unsigned int irq)
-{
-	const struct device *d = sh->devices, *end = d + sh->ndevices;
-	const char *name = NULL;
-	size_t lo = 0, hi = sh->ndevices, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (d[mid].irq < irq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (d += lo; d < end && d->irq == irq; d++)
-		if (name == NULL || d->named)
-			name = d->name;
-	return name;
-}
-
 static char *
 number(unsigned long long v)
 {
@@ -298,7 +212,7 @@ row_sets(struct show *sh, struct row *row)
 		row->cell[C_HINT] = read_set(sh, irq, AFF_HINT, NULL);
 	if (sh->want[C_NODE])
 		row->cell[C_NODE] = machine_irq_word(irq, "node");
-	if (sh->want[C_DEVICE] && (dev = device_of(sh, irq)) != NULL)
+	if (sh->want[C_DEVICE] && (dev = device_of(&sh->devices, irq)) != NULL)
 		row->cell[C_DEVICE] = xstrdup(dev);
 	/* debugfs or the kernel's refusal; else "-" (null in JSON) */
 	if (sh->want[C_MANAGED] &&
@@ -716,14 +630,10 @@ free_rows(struct show *sh)
 static void
 show_free(struct show *sh)
 {
-	size_t i;
-
 	free_rows(sh);
 	counts_kept_free(&sh->was);
 	counts_kept_free(&sh->now);
-	for (i = 0; i < sh->ndevices; i++)
-		free(sh->devices[i].name);
-	free(sh->devices);
+	device_map_free(&sh->devices);
 	select_free(&sh->only);
 	cpuset_free(sh->scratch);
 	machine_free(&sh->m);
@@ -896,7 +806,7 @@ show_main(int argc, char *argv[])
 		sh.filter = true;
 	}
 	if (status == EXIT_OK && sh.want[C_DEVICE])
-		map_devices(&sh);
+		device_map(&sh.devices);
 	cli_sampling_begin(&sh.sm);
 	sh.keep = sh.sm.on;
 	if (status == EXIT_OK && read_rows(&sh) != 0)

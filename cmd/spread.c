@@ -4,7 +4,6 @@
  */
 #include <err.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include "cmd/commands.h"
 #include "cmd/result.h"
 #include "core/apply.h"
+#include "core/device.h"
 #include "core/irqbalance.h"
 #include "core/isolation.h"
 #include "core/machine.h"
@@ -23,7 +23,6 @@
 #include "core/xalloc.h"
 #include "lib/text.h"
 #include "parse.h"
-#include "procfs.h"
 
 static int spread_main(int, char *[]);
 
@@ -57,79 +56,6 @@ static const struct option spread_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
-
-/* Does the device own every selected IRQ? Sets *dirp if so. */
-static bool
-owns_all(const char *name, const struct irqs *irqs, char **dirp)
-{
-	struct irqs dev = { 0 };
-	char *dir = NULL;
-	size_t i;
-	bool all;
-
-	if (select_device_irqs(name, &dev, &dir) != 0)
-		return false;
-	for (i = 0, all = dev.n > 0; all && i < irqs->n; i++)
-		all = select_find(&dev, irqs->v[i], NULL);
-	select_free(&dev);
-	if (all)
-		*dirp = dir;
-	else
-		free(dir);
-	return all;
-}
-
-/*
- * The sysfs directory of the one device all the IRQs belong to, or NULL:
- * a device the selection named, else the first that owns them all;
- * *namep its name as found (an interface's, not its bus device's).
- */
-static char *
-owner_dir(const struct irqs *irqs, char **namep)
-{
-	char **names, *dir = NULL;
-	size_t n, i, k;
-
-	for (i = 0; dir == NULL && i < irqs->ndevs; i++)
-		if (owns_all(irqs->devs[i], irqs, &dir))
-			*namep = xstrdup(irqs->devs[i]);
-	for (i = 0; dir == NULL && i < select_nclasses; i++) {
-		/* a disk's IRQs are its controller's, found under its name */
-		if (select_classes[i].kind == DEVCLASS_DISK ||
-		    procfs_dir(select_classes[i].dir, false, &names, &n) != 0)
-			continue;
-		for (k = 0; dir == NULL && k < n; k++)
-			if (owns_all(names[k], irqs, &dir))
-				*namep = xstrdup(names[k]);
-		if (n > 0)
-			procfs_dir_free(names, n);
-	}
-	return dir;
-}
-
-/*
- * The CPUs local to a device, or NULL when its node is not known; *nodep
- * is its node, or -1.
- */
-static struct cpuset *
-local_cpus(struct machine *m, const char *dir, int *nodep)
-{
-	struct cpuset *set;
-	char rel[600];
-	int node;
-
-	snprintf(rel, sizeof(rel), PATH_DEV_NUMA_NODE, dir);
-	if (procfs_int(rel, -1, INT_MAX, &node) != 0)
-		node = -1;
-	*nodep = node;
-	if (node < 0 && procfs_exists(rel))
-		return NULL;
-	snprintf(rel, sizeof(rel), PATH_DEV_LOCAL_CPULIST, dir);
-	if ((set = machine_file(m, rel)) != NULL || node < 0)
-		return set;
-	snprintf(rel, sizeof(rel), PATH_NODE_CPULIST, node);
-	return machine_file(m, rel);
-}
 
 /* Where the pool comes from. */
 enum source {
@@ -173,8 +99,8 @@ device_pool(struct machine *m, struct pool *p, const struct irqs *irqs)
 
 	p->source = POOL_ALL;
 	p->node = -1;
-	if ((dir = owner_dir(irqs, &p->device)) != NULL) {
-		if ((from = local_cpus(m, dir, &p->node)) != NULL)
+	if ((dir = device_owner(irqs, &p->device)) != NULL) {
+		if ((from = topology_device_cpus(m, dir, &p->node)) != NULL)
 			p->source = p->node >= 0 ? POOL_NODE : POOL_LOCAL;
 		free(dir);
 	}
