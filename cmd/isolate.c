@@ -404,6 +404,14 @@ plan(struct isolate *is)
 	return EXIT_OK;
 }
 
+/* What the entry's kind says of its movability, for its words. */
+static enum movable
+movability(const struct entry *e)
+{
+	return e->kind == K_MANAGED ? MOVABLE_MANAGED : MOVABLE_NO;
+}
+
+
 /*
  * The default first, so that IRQs set up meanwhile avoid the CPUs too.
  * An IRQ off the CPUs counts as unchanged.
@@ -428,8 +436,8 @@ apply_plan(struct isolate *is)
 			if ((is->flags & (APPLY_VERBOSE | APPLY_DRYRUN)) &&
 			    !is->json)
 				printf("irq %u: %s, left alone\n", e->irq,
-				    e->kind == K_MANAGED ? "managed by the "
-				    "kernel" : "cannot be moved by user space");
+				    machine_movable_words(movability(e),
+				    MV_PLAIN));
 			apply_tally_add(&is->tl, is->flags, e->irq, e->kind ==
 			    K_MANAGED ? APPLY_MANAGED : APPLY_UNMOVABLE, NULL,
 			    NULL, 0, NULL);
@@ -645,8 +653,8 @@ static void
 print_kind(const struct isolate *is, const struct entry *e)
 {
 	char *list = xformat(e->on, false), *req = xformat(e->from, false);
-	const char *what = e->kind == K_MANAGED ? "managed" :
-	    "cannot be moved by user space";
+	const char *what = machine_movable_words(movability(e),
+	    MV_BRIEF);
 	char *on;
 
 	/* an IRQ not started has no effective CPU */
@@ -665,8 +673,8 @@ print_kind(const struct isolate *is, const struct entry *e)
 		break;
 	case K_KEPT:
 		printf("%s, kept on isolated %s (managed_irq)\n",
-		    machine_irq_movable(e->irq) == MOVABLE_MANAGED ? "managed" :
-		    "cannot be moved by user space", on);
+		    machine_movable_words(machine_irq_movable(e->irq),
+		    MV_BRIEF), on);
 		break;
 	default:
 		printf("%s, %s %s\n", what, e->guessed ? "may run on" : "on",
@@ -721,14 +729,13 @@ warn_notes(const struct isolate *is)
 		if (e->kept)
 			warnx("irq %u%s%s: %s, kept on isolated CPU %s "
 			    "(managed_irq)", e->irq, *name ? " " : "", name,
-			    e->kind == K_MANAGED ? "managed" :
-			    "cannot be moved by user space", on);
+			    machine_movable_words(movability(e), MV_BRIEF), on);
 		else
 			warnx("irq %u%s%s: %s, %s CPU %s", e->irq,
-			    *name ? " " : "", name, managed_here(e) ?
-			    "managed by the kernel" :
-			    "cannot be moved by user space", e->guessed ?
-			    "may run on" : "runs on", on);
+			    *name ? " " : "", name,
+			    machine_movable_words(managed_here(e) ?
+			    MOVABLE_MANAGED : MOVABLE_NO, MV_PLAIN),
+			    e->guessed ? "may run on" : "runs on", on);
 		free(name);
 		free(raw);
 		free(on);

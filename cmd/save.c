@@ -69,11 +69,10 @@ save_irq(FILE *fp, unsigned int irq, struct cpuset *set, const char *mark)
 	list = xformat(set, false);
 	if (*list == '\0')
 		fprintf(fp, "# %u has no CPUs:", irq);
-	else if ((mv = machine_irq_movable(irq)) == MOVABLE_MANAGED)
-		fprintf(fp, "# managed by the kernel: %u %s", irq, list);
-	else if (mv == MOVABLE_NO)
-		fprintf(fp, "# cannot be moved by user space: %u %s", irq,
-		    list);
+	else if ((mv = machine_irq_movable(irq)) == MOVABLE_MANAGED ||
+	    mv == MOVABLE_NO)
+		fprintf(fp, "# %s: %u %s",
+		    machine_movable_words(mv, MV_PLAIN), irq, list);
 	else
 		fprintf(fp, "%s%u %s", mark, irq, list);
 	free(list);

@@ -35,17 +35,7 @@ explain(int e, long irq)
 		if (irq < 0)
 			return NULL;
 		/* irq_can_set_affinity_usr(): managed, per-CPU or no-balancing */
-		switch (machine_irq_movable(irq)) {
-		case MOVABLE_MANAGED:
-			return "managed by the kernel, it cannot be moved by "
-			    "user space";
-		case MOVABLE_NO:
-			return "it cannot be moved by user space (per-CPU or "
-			    "no-balancing)";
-		default:
-			return "it cannot be moved by user space "
-			    "(kernel-managed, per-CPU or no-balancing)";
-		}
+		return machine_movable_words(machine_irq_movable(irq), MV_WHY);
 	case EINVAL:
 		return "the kernel refused the CPU set";
 	case ERANGE:
@@ -252,9 +242,7 @@ apply_file(struct machine *m, const char *label, long irq,
 		} else {
 			if (say)
 				printf("%s: %s, left alone\n", label,
-				    mv == MOVABLE_MANAGED ?
-				    "managed by the kernel" :
-				    "cannot be moved by user space");
+				    machine_movable_words(mv, MV_PLAIN));
 			r = mv == MOVABLE_MANAGED ? APPLY_MANAGED :
 			    APPLY_UNMOVABLE;
 		}
@@ -269,8 +257,9 @@ apply_file(struct machine *m, const char *label, long irq,
 		    *t.text ? t.text : "-");
 	else if ((r == APPLY_UNMOVABLE || r == APPLY_MANAGED) && say &&
 	    (flags & APPLY_VERBOSE))
-		printf("%s: %s, left alone\n", label, r == APPLY_MANAGED ?
-		    "managed by the kernel" : "cannot be moved by user space");
+		printf("%s: %s, left alone\n", label, machine_movable_words(
+		    r == APPLY_MANAGED ? MOVABLE_MANAGED : MOVABLE_NO,
+		    MV_PLAIN));
 	free(was);
 close:
 	procfs_pfile_close(&t.pf);
@@ -297,9 +286,8 @@ apply_irq(struct machine *m, unsigned int irq, const struct cpuset *want,
 			snprintf(label, sizeof(label), "irq %u", irq);
 			text = xformat(want, false);
 			msg = complain(label, "cannot set %s: %s (debugfs)", text,
-			    managed ? "managed by the kernel, it cannot be "
-			    "moved by user space" : "it cannot be moved by user "
-			    "space (per-CPU or no-balancing)");
+			    machine_movable_words(managed ? MOVABLE_MANAGED :
+			    MOVABLE_NO, MV_WHY));
 			apply_tally_add(tl, flags, irq, APPLY_FAILED, NULL,
 			    want, 0, msg);
 			free(msg);
@@ -308,9 +296,9 @@ apply_irq(struct machine *m, unsigned int irq, const struct cpuset *want,
 		}
 		if ((flags & (APPLY_VERBOSE | APPLY_DRYRUN)) &&
 		    !(flags & APPLY_JSON))
-			printf("irq %u: %s, left alone\n", irq, managed ?
-			    "managed by the kernel" :
-			    "cannot be moved by user space");
+			printf("irq %u: %s, left alone\n", irq,
+			    machine_movable_words(managed ? MOVABLE_MANAGED :
+			    MOVABLE_NO, MV_PLAIN));
 		apply_tally_add(tl, flags, irq, managed ? APPLY_MANAGED :
 		    APPLY_UNMOVABLE, NULL, NULL, 0, NULL);
 		return managed ? APPLY_MANAGED : APPLY_UNMOVABLE;

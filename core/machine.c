@@ -480,6 +480,27 @@ machine_irq_node(unsigned int irq)
 	return procfs_int(rel, 0, 65535, &node) == 0 ? node : -1;
 }
 
+/*
+ * How every message says that user space cannot move an IRQ (managed,
+ * per-CPU or no-balancing), as briefly as asked.
+ */
+const char *
+machine_movable_words(enum movable mv, enum mvwords how)
+{
+	if (how == MV_WHY && mv == MOVABLE_MANAGED)
+		return "managed by the kernel, it cannot be moved by user "
+		    "space";
+	if (how == MV_WHY && mv == MOVABLE_NO)
+		return "it cannot be moved by user space (per-CPU or "
+		    "no-balancing)";
+	if (how == MV_WHY)
+		return "it cannot be moved by user space (kernel-managed, "
+		    "per-CPU or no-balancing)";
+	if (mv == MOVABLE_MANAGED)
+		return how == MV_BRIEF ? "managed" : "managed by the kernel";
+	return "cannot be moved by user space";
+}
+
 /* A flag of debugfs's state lists, as a whole word on its line. */
 static bool
 has_flag(const char *buf, const char *flag)

@@ -89,6 +89,15 @@ enum movable {
 
 enum movable	 machine_irq_movable(unsigned int);
 
+/* How much machine_movable_words() says. */
+enum mvwords {
+	MV_BRIEF,	/* "managed" */
+	MV_PLAIN,	/* "managed by the kernel" */
+	MV_WHY,		/* and why a write failed */
+};
+
+const char	*machine_movable_words(enum movable, enum mvwords);
+
 /* When an interrupt controller applies a move (machine_chip_family()). */
 enum chip_move { CHIP_AT_ONCE, CHIP_NEXT_IRQ };
 
