@@ -36,25 +36,27 @@
 static int balance_main(int, char *[]);
 
 const struct command balance_command = {
-	"balance", balance_main,
-	"put the busiest IRQs on the least-loaded CPUs, by measured rate",
-	"[-nvqJ] [-i seconds] [--sample-from file ...] [-c cpus] "
-	"[--include-isolated] [--xps] [--plan file] [irqs]",
-	"  -n, --dry-run           print the plan, write nothing\n"
-	"  -v, --verbose           list every IRQ of the plan, moved or not\n"
-	"  -J, --json              print the plan and the result as JSON\n"
-	"  -i, --interval SECS     measure the rates over SECS (default 5)\n"
-	"      --sample-from FILE  one saved /proc/interrupts a read, not the "
-	"kernel's\n"
-	"  -c, --cpus CPUS         the CPUs to use (default: online, not "
-	"isolated\n"
-	"                          or nohz_full)\n"
-	"      --include-isolated  also use isolated and nohz_full CPUs\n"
-	"      --xps               also move the XPS of their tx queues\n"
-	"      --plan FILE         also write the plan to FILE, for restore to\n"
-	"                          apply as it is (- for standard output)\n"
-	"  -q, --quiet             no notes, no irqbalance warning\n",
-	NULL
+	.name = "balance",
+	.main = balance_main,
+	.summary =
+	    "put the busiest IRQs on the least-loaded CPUs, by measured rate",
+	.synopsis = "[-nvqJ] [-i seconds] [--sample-from file ...] [-c cpus] "
+	    "[--include-isolated] [--xps] [--plan file] [irqs]",
+	.options =
+	    "  -n, --dry-run           print the plan, write nothing\n"
+	    "  -v, --verbose           list every IRQ of the plan, moved or not\n"
+	    "  -J, --json              print the plan and the result as JSON\n"
+	    "  -i, --interval SECS     measure the rates over SECS (default 5)\n"
+	    "      --sample-from FILE  one saved /proc/interrupts a read, not the "
+	    "kernel's\n"
+	    "  -c, --cpus CPUS         the CPUs to use (default: online, not "
+	    "isolated\n"
+	    "                          or nohz_full)\n"
+	    "      --include-isolated  also use isolated and nohz_full CPUs\n"
+	    "      --xps               also move the XPS of their tx queues\n"
+	    "      --plan FILE         also write the plan to FILE, for restore to\n"
+	    "                          apply as it is (- for standard output)\n"
+	    "  -q, --quiet             no notes, no irqbalance warning\n",
 };
 
 enum { OPT_CPUS = 256, OPT_XPS, OPT_ISOLATED, OPT_PLAN };

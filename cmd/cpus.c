@@ -30,20 +30,24 @@ static int cpus_main(int, char *[]);
 static void cpus_columns(FILE *);
 
 const struct command cpus_command = {
-	"cpus", cpus_main, "show where interrupts land, CPU by CPU",
-	"[-nJ] [-o cols] [-i seconds] [--count count] [--sample-from file ...] "
-	"[--irqs irqs] [cpus]",
-	"  -o, --output COLS       columns, comma-separated; +COLS adds to "
-	"the default\n"
-	"  -n, --noheadings        no header line\n"
-	"  -J, --json              print JSON\n"
-	"  -i, --interval SECS     sample for SECS: add RATE, rank TOP by "
-	"rate\n"
-	"      --count COUNT       COUNT samples, each headed by its time\n"
-	"      --sample-from FILE  one saved /proc/interrupts a read, not the "
-	"kernel's\n"
-	"      --irqs IRQS         count only these IRQs: where they land\n",
-	cpus_columns
+	.name = "cpus",
+	.main = cpus_main,
+	.summary = "show where interrupts land, CPU by CPU",
+	.synopsis =
+	    "[-nJ] [-o cols] [-i seconds] [--count count] [--sample-from file ...] "
+	    "[--irqs irqs] [cpus]",
+	.options =
+	    "  -o, --output COLS       columns, comma-separated; +COLS adds to "
+	    "the default\n"
+	    "  -n, --noheadings        no header line\n"
+	    "  -J, --json              print JSON\n"
+	    "  -i, --interval SECS     sample for SECS: add RATE, rank TOP by "
+	    "rate\n"
+	    "      --count COUNT       COUNT samples, each headed by its time\n"
+	    "      --sample-from FILE  one saved /proc/interrupts a read, not the "
+	    "kernel's\n"
+	    "      --irqs IRQS         count only these IRQs: where they land\n",
+	.more_help = cpus_columns,
 };
 
 enum { OPT_IRQS = 256 };

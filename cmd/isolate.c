@@ -26,17 +26,20 @@ static int isolate_main(int, char *[]);
 static void isolate_help(FILE *);
 
 const struct command isolate_command = {
-	"isolate", isolate_main, "keep interrupts off a set of CPUs",
-	"[-nvqJm] [--check [--accept]] cpus",
-	"  -n, --dry-run  print the plan, write nothing\n"
-	"  -v, --verbose  print a line for every IRQ\n"
-	"  -q, --quiet    no notes; with --check, no output at all\n"
-	"  -J, --json     print the result as JSON\n"
-	"  -m, --mask     read cpus as a kernel mask (ff,00000000)\n"
-	"      --check    write nothing; exit 0 when no interrupt runs there\n"
-	"      --accept   with --check, exit 0 also when only pending moves and\n"
-	"                 IRQs user space cannot move remain\n",
-	isolate_help
+	.name = "isolate",
+	.main = isolate_main,
+	.summary = "keep interrupts off a set of CPUs",
+	.synopsis = "[-nvqJm] [--check [--accept]] cpus",
+	.options =
+	    "  -n, --dry-run  print the plan, write nothing\n"
+	    "  -v, --verbose  print a line for every IRQ\n"
+	    "  -q, --quiet    no notes; with --check, no output at all\n"
+	    "  -J, --json     print the result as JSON\n"
+	    "  -m, --mask     read cpus as a kernel mask (ff,00000000)\n"
+	    "      --check    write nothing; exit 0 when no interrupt runs there\n"
+	    "      --accept   with --check, exit 0 also when only pending moves and\n"
+	    "                 IRQs user space cannot move remain\n",
+	.more_help = isolate_help,
 };
 
 enum { OPT_CHECK = 256, OPT_ACCEPT };

@@ -20,17 +20,21 @@
 static int convert_main(int, char *[]);
 
 const struct command mask_command = {
-	"mask", convert_main, "print CPU lists as kernel masks",
-	"[-b bits] [cpus ...]",
-	"  -b, --bits BITS  width of the set (default: the possible CPUs)\n",
-	NULL
+	.name = "mask",
+	.main = convert_main,
+	.summary = "print CPU lists as kernel masks",
+	.synopsis = "[-b bits] [cpus ...]",
+	.options =
+	    "  -b, --bits BITS  width of the set (default: the possible CPUs)\n",
 };
 
 const struct command list_command = {
-	"list", convert_main, "print kernel masks as CPU lists",
-	"[-b bits] [mask ...]",
-	"  -b, --bits BITS  width of the set (default: the possible CPUs)\n",
-	NULL
+	.name = "list",
+	.main = convert_main,
+	.summary = "print kernel masks as CPU lists",
+	.synopsis = "[-b bits] [mask ...]",
+	.options =
+	    "  -b, --bits BITS  width of the set (default: the possible CPUs)\n",
 };
 
 static const struct option bits_opts[] = {

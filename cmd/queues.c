@@ -23,13 +23,16 @@ static int queues_main(int, char *[]);
 static void queues_columns(FILE *);
 
 const struct command queues_command = {
-	"queues", queues_main, "show network queues, their IRQs and XPS/RPS",
-	"[-Jn] [-o cols] [devs]",
-	"  -J, --json            print JSON\n"
-	"  -n, --noheadings      print no header line\n"
-	"  -o, --output COLS     the columns, comma-separated; +COLS adds to "
-	"the default\n",
-	queues_columns
+	.name = "queues",
+	.main = queues_main,
+	.summary = "show network queues, their IRQs and XPS/RPS",
+	.synopsis = "[-Jn] [-o cols] [devs]",
+	.options =
+	    "  -J, --json            print JSON\n"
+	    "  -n, --noheadings      print no header line\n"
+	    "  -o, --output COLS     the columns, comma-separated; +COLS adds to "
+	    "the default\n",
+	.more_help = queues_columns,
 };
 
 static const struct option queues_opts[] = {

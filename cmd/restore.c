@@ -37,28 +37,32 @@ static int restore_main(int, char *[]);
 static int check_main(int, char *[]);
 
 const struct command restore_command = {
-	"restore", restore_main, "apply a snapshot",
-	"[-ntvqJ] [--by-number] [--only irqs] file",
-	"  -n, --dry-run    print what would change, write nothing\n"
-	"  -t, --test       check the file against this machine, apply "
-	"nothing\n"
-	"  -v, --verbose    print a line for every IRQ\n"
-	"  -q, --quiet      no irqbalance warning\n"
-	"  -J, --json       print the result as JSON\n"
-	"      --by-number  match IRQs by number, not by name\n"
-	"      --only IRQS  apply to these IRQs only, not the default\n",
-	NULL
+	.name = "restore",
+	.main = restore_main,
+	.summary = "apply a snapshot",
+	.synopsis = "[-ntvqJ] [--by-number] [--only irqs] file",
+	.options =
+	    "  -n, --dry-run    print what would change, write nothing\n"
+	    "  -t, --test       check the file against this machine, apply "
+	    "nothing\n"
+	    "  -v, --verbose    print a line for every IRQ\n"
+	    "  -q, --quiet      no irqbalance warning\n"
+	    "  -J, --json       print the result as JSON\n"
+	    "      --by-number  match IRQs by number, not by name\n"
+	    "      --only IRQS  apply to these IRQs only, not the default\n",
 };
 
 const struct command check_command = {
-	"check", check_main, "compare the machine with a snapshot",
-	"[-qJ] [--by-number] [--only irqs] file",
-	"  -q, --quiet      print no differences: the exit status is the "
-	"answer\n"
-	"  -J, --json       print the differences as JSON\n"
-	"      --by-number  match IRQs by number, not by name\n"
-	"      --only IRQS  compare these IRQs only, not the default\n",
-	NULL
+	.name = "check",
+	.main = check_main,
+	.summary = "compare the machine with a snapshot",
+	.synopsis = "[-qJ] [--by-number] [--only irqs] file",
+	.options =
+	    "  -q, --quiet      print no differences: the exit status is the "
+	    "answer\n"
+	    "  -J, --json       print the differences as JSON\n"
+	    "      --by-number  match IRQs by number, not by name\n"
+	    "      --only IRQS  compare these IRQs only, not the default\n",
 };
 
 enum { OPT_BY_NUMBER = 256, OPT_ONLY };

@@ -28,12 +28,14 @@
 static int save_main(int, char *[]);
 
 const struct command save_command = {
-	"save", save_main, "write a snapshot of every IRQ's affinity",
-	"[--only irqs] [--optional] [file]",
-	"      --only IRQS  save these IRQs only, not the default\n"
-	"      --optional   mark IRQ and queue lines ?: they may match "
-	"nothing\n",
-	NULL
+	.name = "save",
+	.main = save_main,
+	.summary = "write a snapshot of every IRQ's affinity",
+	.synopsis = "[--only irqs] [--optional] [file]",
+	.options =
+	    "      --only IRQS  save these IRQs only, not the default\n"
+	    "      --optional   mark IRQ and queue lines ?: they may match "
+	    "nothing\n",
 };
 
 enum { OPT_ONLY = 256, OPT_OPTIONAL };

@@ -62,23 +62,27 @@ static int show_main(int, char *[]);
 static void show_columns(FILE *);
 
 const struct command show_command = {
-	"show", show_main, "show the affinity of IRQs",
-	"[-mJnaq] [-o columns] [-s column] [-i seconds] [--count count] "
-	"[--sample-from file ...] [irqs ...]",
-	"  -m, --mask              print CPU sets as kernel masks, not lists\n"
-	"  -J, --json              print JSON\n"
-	"  -n, --noheadings        print no header line\n"
-	"  -o, --output COLS       columns to print, comma-separated\n"
-	"  -s, --sort COLUMN       rows by COLUMN: TOTAL and RATE largest "
-	"first\n"
-	"  -a, --all               also IRQs that have no row in "
-	"/proc/interrupts\n"
-	"  -q, --quiet             no note for an item that picks no IRQ\n"
-	"  -i, --interval SECS     sample for SECS and add RATE\n"
-	"      --count COUNT       COUNT samples, each headed by its time\n"
-	"      --sample-from FILE  one saved /proc/interrupts a read, not the "
-	"kernel's\n",
-	show_columns
+	.name = "show",
+	.main = show_main,
+	.summary = "show the affinity of IRQs",
+	.synopsis =
+	    "[-mJnaq] [-o columns] [-s column] [-i seconds] [--count count] "
+	    "[--sample-from file ...] [irqs ...]",
+	.options =
+	    "  -m, --mask              print CPU sets as kernel masks, not lists\n"
+	    "  -J, --json              print JSON\n"
+	    "  -n, --noheadings        print no header line\n"
+	    "  -o, --output COLS       columns to print, comma-separated\n"
+	    "  -s, --sort COLUMN       rows by COLUMN: TOTAL and RATE largest "
+	    "first\n"
+	    "  -a, --all               also IRQs that have no row in "
+	    "/proc/interrupts\n"
+	    "  -q, --quiet             no note for an item that picks no IRQ\n"
+	    "  -i, --interval SECS     sample for SECS and add RATE\n"
+	    "      --count COUNT       COUNT samples, each headed by its time\n"
+	    "      --sample-from FILE  one saved /proc/interrupts a read, not the "
+	    "kernel's\n",
+	.more_help = show_columns,
 };
 
 static const unsigned int default_cols[] = {

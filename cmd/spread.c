@@ -27,20 +27,23 @@
 static int spread_main(int, char *[]);
 
 const struct command spread_command = {
-	"spread", spread_main, "give each IRQ of a device its own CPU",
-	"[-nvJq] [-c cpus] [-x cpus] [--linear] [--include-isolated] [--xps] "
-	"irqs ...",
-	"  -n, --dry-run           print the plan, write nothing\n"
-	"  -v, --verbose           print a line for every IRQ\n"
-	"  -J, --json              print the result as JSON\n"
-	"  -c, --cpus CPUS         the CPUs to use (default: the device's "
-	"node)\n"
-	"  -x, --exclude CPUS      CPUs not to use\n"
-	"      --linear            plain CPU order, not cores first\n"
-	"      --include-isolated  also use isolated and nohz_full CPUs\n"
-	"      --xps               also set the XPS CPUs of their tx queues\n"
-	"  -q, --quiet             no pool, no notes, no irqbalance warning\n",
-	NULL
+	.name = "spread",
+	.main = spread_main,
+	.summary = "give each IRQ of a device its own CPU",
+	.synopsis =
+	    "[-nvJq] [-c cpus] [-x cpus] [--linear] [--include-isolated] [--xps] "
+	    "irqs ...",
+	.options =
+	    "  -n, --dry-run           print the plan, write nothing\n"
+	    "  -v, --verbose           print a line for every IRQ\n"
+	    "  -J, --json              print the result as JSON\n"
+	    "  -c, --cpus CPUS         the CPUs to use (default: the device's "
+	    "node)\n"
+	    "  -x, --exclude CPUS      CPUs not to use\n"
+	    "      --linear            plain CPU order, not cores first\n"
+	    "      --include-isolated  also use isolated and nohz_full CPUs\n"
+	    "      --xps               also set the XPS CPUs of their tx queues\n"
+	    "  -q, --quiet             no pool, no notes, no irqbalance warning\n",
 };
 
 enum { OPT_LINEAR = 256, OPT_ISOLATED, OPT_XPS };
