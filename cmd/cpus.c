@@ -67,18 +67,22 @@ static const struct option cpus_opts[] = {
 enum col { C_CPU, C_NODE, C_STATE, C_IRQS, C_TOTAL, C_RATE, C_TOP, NCOLS };
 
 static const struct column columns[NCOLS] = {
-	[C_CPU] =	{ "CPU", "cpu", true, false, "CPU number" },
-	[C_NODE] =	{ "NODE", "node", true, false, "NUMA node" },
-	[C_STATE] =	{ "STATE", "state", false, false,
-	    "online or offline, isolated, nohz_full" },
-	[C_IRQS] =	{ "IRQS", "irqs", true, false,
-	    "IRQs whose effective CPUs include it" },
-	[C_TOTAL] =	{ "TOTAL", "total", true, false,
-	    "interrupts it handled (numbered rows of /proc/interrupts)" },
-	[C_RATE] =	{ "RATE", "rate", true, false,
-	    "interrupts per second over the interval (-i)" },
-	[C_TOP] =	{ "TOP", "top", false, false,
-	    "its busiest IRQs, NAME(IRQ) each; by rate with -i" },
+	[C_CPU] = { .name = "CPU", .key = "cpu", .kind = COL_NUMBER,
+	    .right = true, .help = "CPU number" },
+	[C_NODE] = { .name = "NODE", .key = "node", .kind = COL_NUMBER,
+	    .right = true, .help = "NUMA node" },
+	[C_STATE] = { .name = "STATE", .key = "state", .kind = COL_STRING,
+	    .help = "online or offline, isolated, nohz_full" },
+	[C_IRQS] = { .name = "IRQS", .key = "irqs", .kind = COL_NUMBER,
+	    .right = true, .help = "IRQs whose effective CPUs include it" },
+	[C_TOTAL] = { .name = "TOTAL", .key = "total", .kind = COL_NUMBER,
+	    .right = true,
+	    .help = "interrupts it handled (numbered rows of /proc/interrupts)" },
+	[C_RATE] = { .name = "RATE", .key = "rate", .kind = COL_NUMBER,
+	    .right = true,
+	    .help = "interrupts per second over the interval (-i)" },
+	[C_TOP] = { .name = "TOP", .key = "top", .kind = COL_STRING,
+	    .help = "its busiest IRQs, NAME(IRQ) each; by rate with -i" },
 };
 
 /* All but RATE, which -i adds. */

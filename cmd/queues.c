@@ -49,20 +49,24 @@ enum col {
 };
 
 static const struct column columns[NCOLS] = {
-	[C_DEV] =	{ "DEV", "dev", false, false, "network interface" },
-	[C_QUEUE] =	{ "QUEUE", "queue", false, false, "rx-N or tx-N" },
-	[C_IRQ] =	{ "IRQ", "irq", true, false,
-	    "the IRQ serving the queue, by its action name" },
-	[C_AFFINITY] =	{ "AFFINITY", "affinity", false, false,
-	    "that IRQ's requested CPUs (smp_affinity_list)" },
-	[C_CPUS] =	{ "CPUS", "cpus", false, false,
-	    "that IRQ's effective CPUs (requested without effective files)" },
-	[C_XPS] =	{ "XPS", "xps", false, false,
-	    "tx queues: the CPUs that send on it (xps_cpus)" },
-	[C_RPS] =	{ "RPS", "rps", false, false,
-	    "rx queues: the CPUs its packets go on to (rps_cpus)" },
-	[C_ALIGNED] =	{ "ALIGNED", "aligned", false, false,
-	    "tx queues: XPS is AFFINITY, not CPUS (yes, no)" },
+	[C_DEV] = { .name = "DEV", .key = "dev", .kind = COL_STRING,
+	    .help = "network interface" },
+	[C_QUEUE] = { .name = "QUEUE", .key = "queue", .kind = COL_STRING,
+	    .help = "rx-N or tx-N" },
+	[C_IRQ] = { .name = "IRQ", .key = "irq", .kind = COL_NUMBER,
+	    .right = true,
+	    .help = "the IRQ serving the queue, by its action name" },
+	[C_AFFINITY] = { .name = "AFFINITY", .key = "affinity",
+	    .kind = COL_CPUS,
+	    .help = "that IRQ's requested CPUs (smp_affinity_list)" },
+	[C_CPUS] = { .name = "CPUS", .key = "cpus", .kind = COL_CPUS,
+	    .help = "that IRQ's effective CPUs (requested without effective files)" },
+	[C_XPS] = { .name = "XPS", .key = "xps", .kind = COL_CPUS,
+	    .help = "tx queues: the CPUs that send on it (xps_cpus)" },
+	[C_RPS] = { .name = "RPS", .key = "rps", .kind = COL_CPUS,
+	    .help = "rx queues: the CPUs its packets go on to (rps_cpus)" },
+	[C_ALIGNED] = { .name = "ALIGNED", .key = "aligned", .kind = COL_BOOL,
+	    .help = "tx queues: XPS is AFFINITY, not CPUS (yes, no)" },
 };
 
 static const unsigned int default_cols[] = {

@@ -30,32 +30,38 @@ enum col {
 };
 
 static const struct column columns[NCOLS] = {
-	[C_IRQ] =	{ "IRQ", "irq", true, true, "interrupt number" },
-	[C_AFFINITY] =	{ "AFFINITY", "affinity", false, false,
-	    "requested CPUs (smp_affinity_list)" },
-	[C_EFFECTIVE] =	{ "EFFECTIVE", "effective", false, false,
-	    "online CPUs it is delivered to (effective_affinity_list)" },
-	[C_NODE] =	{ "NODE", "node", true, true, "NUMA node of the IRQ" },
-	[C_TOTAL] =	{ "TOTAL", "total", true, true,
-	    "interrupts counted on the online CPUs" },
-	[C_NAME] =	{ "NAME", "name", false, false, "action names" },
-	[C_HINT] =	{ "HINT", "hint", false, false,
-	    "CPUs the driver suggests (affinity_hint)" },
-	[C_ONLINE] =	{ "ONLINE", "online", false, false,
-	    "requested CPUs that are online" },
-	[C_CHIP] =	{ "CHIP", "chip", false, false, "interrupt controller" },
-	[C_HWIRQ] =	{ "HWIRQ", "hwirq", true, true,
-	    "hardware IRQ number in its domain" },
-	[C_TYPE] =	{ "TYPE", "type", false, false,
-	    "trigger: Level or Edge" },
-	[C_FLOW] =	{ "FLOW", "flow", false, false,
-	    "flow handler, as edge or fasteoi" },
-	[C_DEVICE] =	{ "DEVICE", "device", false, false,
-	    "network interface or PCI device" },
-	[C_MANAGED] =	{ "MANAGED", "managed", false, false,
-	    "the kernel owns the affinity (yes, no, unmovable; - unknown)" },
-	[C_RATE] =	{ "RATE", "rate", true, true,
-	    "interrupts per second over the interval (-i)" },
+	[C_IRQ] = { .name = "IRQ", .key = "irq", .kind = COL_NUMBER,
+	    .right = true, .help = "interrupt number" },
+	[C_AFFINITY] = { .name = "AFFINITY", .key = "affinity",
+	    .kind = COL_CPUS, .help = "requested CPUs (smp_affinity_list)" },
+	[C_EFFECTIVE] = { .name = "EFFECTIVE", .key = "effective",
+	    .kind = COL_CPUS,
+	    .help = "online CPUs it is delivered to (effective_affinity_list)" },
+	[C_NODE] = { .name = "NODE", .key = "node", .kind = COL_NUMBER,
+	    .right = true, .help = "NUMA node of the IRQ" },
+	[C_TOTAL] = { .name = "TOTAL", .key = "total", .kind = COL_NUMBER,
+	    .right = true, .help = "interrupts counted on the online CPUs" },
+	[C_NAME] = { .name = "NAME", .key = "name", .kind = COL_STRING,
+	    .help = "action names" },
+	[C_HINT] = { .name = "HINT", .key = "hint", .kind = COL_CPUS,
+	    .help = "CPUs the driver suggests (affinity_hint)" },
+	[C_ONLINE] = { .name = "ONLINE", .key = "online", .kind = COL_CPUS,
+	    .help = "requested CPUs that are online" },
+	[C_CHIP] = { .name = "CHIP", .key = "chip", .kind = COL_STRING,
+	    .help = "interrupt controller" },
+	[C_HWIRQ] = { .name = "HWIRQ", .key = "hwirq", .kind = COL_NUMBER,
+	    .right = true, .help = "hardware IRQ number in its domain" },
+	[C_TYPE] = { .name = "TYPE", .key = "type", .kind = COL_STRING,
+	    .help = "trigger: Level or Edge" },
+	[C_FLOW] = { .name = "FLOW", .key = "flow", .kind = COL_STRING,
+	    .help = "flow handler, as edge or fasteoi" },
+	[C_DEVICE] = { .name = "DEVICE", .key = "device", .kind = COL_STRING,
+	    .help = "network interface or PCI device" },
+	[C_MANAGED] = { .name = "MANAGED", .key = "managed", .kind = COL_BOOL,
+	    .help = "the kernel owns the affinity (yes, no, unmovable; - unknown)" },
+	[C_RATE] = { .name = "RATE", .key = "rate", .kind = COL_NUMBER,
+	    .right = true,
+	    .help = "interrupts per second over the interval (-i)" },
 };
 
 static int show_main(int, char *[]);
@@ -169,8 +175,7 @@ read_set(struct show *sh, unsigned int irq, enum affinity what,
 static bool
 is_set(enum col c)
 {
-	return c == C_AFFINITY || c == C_EFFECTIVE || c == C_ONLINE ||
-	    c == C_HINT;
+	return columns[c].kind == COL_CPUS;
 }
 
 /* A cell as printed: a set cell becomes a mask with -m; free *owned. */
@@ -518,11 +523,10 @@ print_json(const struct show *sh, const char *stamp)
 			printf("%s\"%s\":", k ? "," : "", c->key);
 			if (v == NULL)
 				printf("null");
-			else if (sh->cols[k] == C_MANAGED &&
-			    strcmp(v, "unmovable") != 0)
-				printf("%s", strcmp(v, "yes") == 0 ? "true" :
-				    "false");
-			else if (c->number && json_number(v))
+			else if (c->kind == COL_BOOL && (strcmp(v, "yes") == 0 ||
+			    strcmp(v, "no") == 0))
+				printf("%s", *v == 'y' ? "true" : "false");
+			else if (c->kind == COL_NUMBER && json_number(v))
 				printf("%s", v);
 			else
 				text_json_string(stdout, v);
@@ -742,7 +746,7 @@ cmpsorted(const void *a, const void *b)
 
 	if (u == NULL || v == NULL)
 		c = (u == NULL) - (v == NULL);
-	else if (columns[sort_by].number && json_number(u) &&
+	else if (columns[sort_by].kind == COL_NUMBER && json_number(u) &&
 	    json_number(v)) {
 		du = strtod(u, NULL);
 		dv = strtod(v, NULL);
