@@ -19,6 +19,7 @@
 #include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
+#include "lib/fields.h"
 #include "lib/interrupts.h"
 #include "lib/text.h"
 #include "parse.h"
@@ -99,7 +100,7 @@ cpus_columns(FILE *fp)
 
 /*
  * An IRQ among a CPU's busiest: its count, or its count in a sample, as
- * a key that orders as the count does (interrupts_field_key(): no number
+ * a key that orders as the count does (fields_key(): no number
  * read for each of millions of counts); key 0 is no IRQ.
  */
 struct top {
@@ -216,7 +217,7 @@ add_tops(struct top (*top)[NTOP], const char *f, unsigned int n,
 	unsigned int k;
 
 	for (k = 0; k < n; k++, f += INTERRUPTS_FIELDW)
-		top_add(top[k], interrupts_field_key(f), irq);
+		top_add(top[k], fields_key(f), irq);
 }
 
 /*
@@ -272,7 +273,7 @@ add_row(struct cpus *c, const struct counts *rd, const struct irqrow *r,
 		load_cells_take(&c->cells, 1, rd, r, at);
 	} else if (r->fields != NULL) {
 		/* the kernel's widths: no count read as a number */
-		interrupts_colsums_add(&c->colsums, r->fields);
+		fields_colsums_add(&c->colsums, r->fields);
 		if (c->wanttop)
 			add_tops(c->coltop, r->fields, r->ncounts, r->irq);
 	} else
@@ -280,7 +281,7 @@ add_row(struct cpus *c, const struct counts *rd, const struct irqrow *r,
 			c->colsums.sums[k] += v[k];
 			if (c->wanttop)
 				top_add(c->coltop[k],
-				    interrupts_count_key(v[k]), r->irq);
+				    fields_count_key(v[k]), r->irq);
 		}
 }
 
@@ -322,7 +323,7 @@ read_counts(struct cpus *c, bool first)
 			warnx("%s: IRQ %u: a count wider than 32 bits; its row "
 			    "is left out", counts_path(), r.irq);
 	}
-	interrupts_colsums_flush(&c->colsums);
+	fields_colsums_flush(&c->colsums);
 	for (k = 0; k < c->m.nbits; k++)
 		if (rd.col[k] >= 0) {
 			c->total[k] = c->colsums.sums[rd.col[k]];
@@ -502,7 +503,7 @@ json_cell(struct cpus *c, int cpu, enum col col)
 			    top[i].irq);
 			name = name_of(c, top[i].irq);
 			text_json_string(stdout, name != NULL ? name : "");
-			count = interrupts_key_count(top[i].key);
+			count = fields_key_count(top[i].key);
 			if (c->sm.on)
 				printf(",\"rate\":%.1f}", count / c->sm.elapsed);
 			else
@@ -612,7 +613,7 @@ sample(struct cpus *c)
 			cl = &c->cells.v[i];
 			if (load_cell_delta(cl, &d))
 				top_add(c->top[cl->cpu],
-				    interrupts_count_key(d), cl->irq);
+				    fields_count_key(d), cl->irq);
 		}
 		if (c->json)
 			print_json(c, c->sm.stamp);
@@ -683,7 +684,7 @@ cpus_main(int argc, char *argv[])
 	c.keep = c.sm.on;
 	c.top = xcalloc(c.m.nbits, sizeof(*c.top));
 	c.colsums.sums = xcalloc(c.m.nbits, sizeof(*c.colsums.sums));
-	c.colsums.lanes = xcalloc(1, interrupts_lanes_size(c.m.nbits));
+	c.colsums.lanes = xcalloc(1, fields_lanes_size(c.m.nbits));
 	c.coltop = xcalloc(c.m.nbits, sizeof(*c.coltop));
 	c.wanttop = !c.sm.on && has_column(&c, C_TOP);
 	if (count_irqs(&c) != 0 || (cli_sampling_begin(&c.sm),
