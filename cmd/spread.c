@@ -369,35 +369,28 @@ xps_member(void *arg)
 
 /*
  * One CPU per IRQ in spreading order, round robin, or per queue pair
- * (netqueue_roles()); the sets are owned. IRQs the kernel manages (debugfs
- * says so) and control IRQs are left out of the plan.
- * With -J -n, what would change is read as a dry run reads it.
+ * (netqueue_roles()): the changes into c, each CPU's set in alone[cpu]
+ * (owned by the caller); returns how many. IRQs the kernel manages
+ * (debugfs says so) and control IRQs are left out of the plan, the
+ * first into lo.
  */
-static int
-spread_irqs(struct spread *sp, const struct irqs *irqs,
-    const struct pool *pool)
+static size_t
+plan_changes(struct spread *sp, const struct irqs *irqs,
+    const struct pool *pool, struct change *c, struct cpuset **alone,
+    struct leftout *lo)
 {
-	struct tally tl = { 0 }, tq = { 0 };
-	struct xps_json xj;
-	struct xq *xq = NULL;
-	struct change *c;
-	struct cpuset **alone;
 	struct cpuslot *order;
 	struct qrole *ro;
-	struct leftout lo = { 0 };
-	size_t i, k, n, nx = 0;
+	size_t i, k, n;
 	long *pair;
 	int *cpu, *ocpu;
 	enum movable mv;
-	int status = EXIT_OK, json = sp->flags & APPLY_JSON;
 	bool queues = false;
 
 	order = topology_order(&sp->m, pool->cpus, sp->linear, &n);
 	ocpu = xcalloc(n + 1, sizeof(*ocpu));
 	for (i = 0; i < n; i++)
 		ocpu[i] = order[i].cpu;
-	c = xcalloc(irqs->n + 1, sizeof(*c));
-	alone = xcalloc(sp->m.nbits, sizeof(*alone));
 	pair = xcalloc(irqs->n + 1, sizeof(*pair));
 	cpu = xcalloc(irqs->n + 1, sizeof(*cpu));
 	ro = netqueue_roles(irqs);
@@ -406,7 +399,7 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	for (i = 0; i < irqs->n; i++) {
 		pair[i] = ro[i].pair;
 		if ((mv = machine_irq_movable(irqs->v[i])) >= MOVABLE_MANAGED) {
-			result_leftout_add(&lo, irqs->v[i],
+			result_leftout_add(lo, irqs->v[i],
 			    mv == MOVABLE_MANAGED);
 			pair[i] = -2;
 		} else if (ro[i].control && queues) {
@@ -426,6 +419,34 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 		}
 		c[k++] = (struct change){ irqs->v[i], alone[cpu[i]], false };
 	}
+	free(pair);
+	free(cpu);
+	free(ocpu);
+	free(ro);
+	free(order);
+	return k;
+}
+
+/*
+ * The plan of plan_changes(), printed with -n, else written; with -J -n,
+ * what would change is read as a dry run reads it.
+ */
+static int
+spread_irqs(struct spread *sp, const struct irqs *irqs,
+    const struct pool *pool)
+{
+	struct tally tl = { 0 }, tq = { 0 };
+	struct xps_json xj;
+	struct xq *xq = NULL;
+	struct change *c;
+	struct cpuset **alone;
+	struct leftout lo = { 0 };
+	size_t i, k, nx = 0;
+	int status = EXIT_OK, json = sp->flags & APPLY_JSON;
+
+	c = xcalloc(irqs->n + 1, sizeof(*c));
+	alone = xcalloc(sp->m.nbits, sizeof(*alone));
+	k = plan_changes(sp, irqs, pool, c, alone, &lo);
 	if (!sp->quiet)
 		result_leftout_note(&lo);
 	if (sp->xps && xpsfollow_plan(&sp->m, "spread", c, k, &xq, &nx) != 0) {
@@ -454,13 +475,8 @@ out:
 	for (i = 0; i < sp->m.nbits; i++)
 		cpuset_free(alone[i]);
 	free(alone);
-	free(pair);
-	free(cpu);
-	free(ocpu);
-	free(ro);
 	result_leftout_free(&lo);
 	free(c);
-	free(order);
 	return status;
 }
 

@@ -191,6 +191,34 @@ target_write(struct target *t, int flags, struct tally *tl)
 }
 
 /*
+ * What writing t would do, said as -n says it (was: the old list to
+ * print, or NULL); nothing is written.
+ */
+static enum apply_result
+dry_run(struct target *t, long irq, const char *was, int flags)
+{
+	bool say = !(flags & APPLY_JSON);
+	enum movable mv;
+
+	if (irq >= 0 && (mv = machine_irq_movable(irq)) >= MOVABLE_MANAGED) {
+		/* the kernel's answer to a probe: what the write would get */
+		if (flags & APPLY_NAMED) {
+			t->msg = complain(t->label, "cannot set %s: %s (refused "
+			    "by the kernel)", t->text, explain(EIO, irq));
+			return APPLY_FAILED;
+		}
+		if (say)
+			printf("%s: %s, left alone\n", t->label,
+			    machine_movable_words(mv, MV_PLAIN));
+		return mv == MOVABLE_MANAGED ? APPLY_MANAGED : APPLY_UNMOVABLE;
+	}
+	if (say)
+		printf("%s: %s -> %s\n", t->label, was ? was : "-",
+		    *t->text ? t->text : "-");
+	return APPLY_CHANGED;
+}
+
+/*
  * listrel may be NULL: a file that takes masks only. irq -1 is the
  * default affinity, APPLY_NOIRQ a file that is no IRQ's.
  */
@@ -203,7 +231,6 @@ apply_file(struct machine *m, const char *label, long irq,
 	    .queue = irq == APPLY_NOIRQ, .want = want };
 	enum apply_result r = APPLY_FAILED;
 	struct cpuset *old = NULL;
-	enum movable mv;
 	char *was = NULL;
 	bool say = !(flags & APPLY_JSON);
 
@@ -232,26 +259,9 @@ apply_file(struct machine *m, const char *label, long irq,
 		if (say && (flags & APPLY_VERBOSE))
 			printf("%s: %s unchanged\n", label, was ? was : "-");
 		r = APPLY_UNCHANGED;
-	} else if ((flags & APPLY_DRYRUN) && irq >= 0 &&
-	    (mv = machine_irq_movable(irq)) >= MOVABLE_MANAGED) {
-		/* the kernel's answer to a probe: what the write would get */
-		if (flags & APPLY_NAMED) {
-			t.msg = complain(label, "cannot set %s: %s (refused by "
-			    "the kernel)", t.text, explain(EIO, irq));
-			r = APPLY_FAILED;
-		} else {
-			if (say)
-				printf("%s: %s, left alone\n", label,
-				    machine_movable_words(mv, MV_PLAIN));
-			r = mv == MOVABLE_MANAGED ? APPLY_MANAGED :
-			    APPLY_UNMOVABLE;
-		}
-	} else if (flags & APPLY_DRYRUN) {
-		if (say)
-			printf("%s: %s -> %s\n", label, was ? was : "-",
-			    *t.text ? t.text : "-");
-		r = APPLY_CHANGED;
-	} else if ((r = target_write(&t, flags, tl)) == APPLY_CHANGED &&
+	} else if (flags & APPLY_DRYRUN)
+		r = dry_run(&t, irq, was, flags);
+	else if ((r = target_write(&t, flags, tl)) == APPLY_CHANGED &&
 	    say && (flags & APPLY_VERBOSE))
 		printf("%s: %s -> %s\n", label, was ? was : "-",
 		    *t.text ? t.text : "-");
