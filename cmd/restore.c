@@ -79,7 +79,8 @@ restore_run_free(struct run *r)
  * check, one that cannot be read is too: status 1 means drift.
  */
 int
-restore_run_load(int argc, char *argv[], const struct command *cmd, struct run *r)
+restore_run_load(int argc, char *argv[], const struct command *cmd,
+    struct run *r)
 {
 	bool check = cmd == &check_command;
 	int rc;
