@@ -1,6 +1,6 @@
 /*
- * What isolate.c and isolate_check.c share: the plan of an isolate run,
- * one entry an IRQ, and the helpers both halves ask.
+ * What isolate.c, isolate_check.c and isolate_report.c share: the plan
+ * of an isolate run, one entry an IRQ, and the helpers they ask.
  */
 #ifndef IRQAFF_ISOLATE_H
 #define IRQAFF_ISOLATE_H
@@ -62,5 +62,11 @@ void		 isolate_json_irqs(const struct isolate *, const char *,
 		    bool (*)(const struct entry *));
 void		 isolate_check_irq(struct isolate *, struct entry *);
 int		 isolate_check_run(struct isolate *);
+bool		 isolate_managed_here(const struct entry *);
+bool		 isolate_unmovable_here(const struct entry *);
+struct cpuset	*isolate_where(const struct isolate *,
+		    bool (*)(const struct entry *));
+void		 isolate_print_result(struct isolate *);
+void		 isolate_warn_notes(const struct isolate *);
 
 #endif
