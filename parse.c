@@ -2,18 +2,71 @@
  * The kernel's CPU list and mask grammars, both ways, on a run-time sized
  * bitmap of 64-bit words. The list parser follows bitmap_parselist() and
  * the mask parser bitmap_parse() in lib/bitmap-str.c; the printers follow
- * the %*pbl and %*pb formats of lib/vsprintf.c. No I/O, no printing.
+ * the %*pbl and %*pb formats of lib/vsprintf.c. Also the sentence every
+ * parser returns (struct perr) and its quoted tokens. No I/O, no printing.
  */
 #include <sys/param.h>
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#define LIBBSD_NETBSD_VIS	/* strnvisx() as NetBSD and FreeBSD have it */
+#include <vis.h>
 
-#include "lib/text.h"
 #include "parse.h"
+
+/* Fills pe, when given, and returns -code: "return perr_set(...)". */
+int
+perr_set(struct perr *pe, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (pe != NULL) {
+		pe->code = code;
+		va_start(ap, fmt);
+		vsnprintf(pe->msg, sizeof(pe->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -code;
+}
+
+/*
+ * The errno of a failed system call that perr_set() was given with its
+ * strerror() last, as the readers of files give it; 0 for a parser's
+ * refusal, which has an errno but no system call.
+ */
+int
+perr_errno(const struct perr *pe)
+{
+	const char *s = strerror(pe->code);
+	size_t len = strlen(pe->msg), slen = strlen(s);
+
+	if (pe->code == 0 || len < slen + 2 ||
+	    strncmp(pe->msg + len - slen - 2, ": ", 2) != 0 ||
+	    strcmp(pe->msg + len - slen, s) != 0)
+		return 0;
+	return pe->code;
+}
+
+/*
+ * A token for a message: vis(3) escapes keep it on one line, and it is
+ * cut to what fits, (size - 4) / 4 bytes of input, with "..." after.
+ */
+const char *
+perr_quote(char *buf, size_t size, const char *s, size_t len)
+{
+	size_t max = (size - 4) / 4;
+
+	strnvisx(buf, size - 3, s, MIN(len, max),
+	    VIS_CSTYLE | VIS_OCTAL | VIS_NL | VIS_TAB);
+	if (len > max)
+		strlcat(buf, "...", size);
+	return buf;
+}
 
 static size_t
 nwords(unsigned int nbits)
@@ -304,7 +357,7 @@ struct region {
 static const char *
 region_text(char *buf, size_t size, const struct region *r)
 {
-	return text_visquote(buf, size, r->text, r->len);
+	return perr_quote(buf, size, r->text, r->len);
 }
 
 /* bitmap_getnum(): 'N' is the last bit, otherwise an unsigned decimal. */
@@ -323,21 +376,21 @@ getnum(const char **sp, unsigned int *num, unsigned int last,
 	}
 	if (!is_digit(*s)) {
 		if (end_of_region(*s))
-			return text_perr_set(pe, EINVAL,
+			return perr_set(pe, EINVAL,
 			    "region \"%s\" ends where a number should be",
 			    region_text(b1, sizeof(b1), r));
-		return text_perr_set(pe, EINVAL,
+		return perr_set(pe, EINVAL,
 		    "region \"%s\": \"%s\" is not a number",
 		    region_text(b1, sizeof(b1), r),
-		    text_visquote(b2, sizeof(b2), s, strcspn(s,
+		    perr_quote(b2, sizeof(b2), s, strcspn(s,
 		    ",-:/ \t\n\v\f\r")));
 	}
 	for (p = s; is_digit(*p); p++)
 		if (n <= UINT_MAX)
 			n = n * 10 + (*p - '0');
 	if (n > UINT_MAX)
-		return text_perr_set(pe, EOVERFLOW, "number %s is too large",
-		    text_visquote(b1, sizeof(b1), s, p - s));
+		return perr_set(pe, EOVERFLOW, "number %s is too large",
+		    perr_quote(b1, sizeof(b1), s, p - s));
 	*num = n;
 	*sp = p;
 	return 0;
@@ -349,10 +402,10 @@ unexpected(const char *s, const struct region *r, struct perr *pe)
 	char b1[TOKBUF], b2[TOKBUF];
 
 	if (end_of_region(*s))
-		return text_perr_set(pe, EINVAL, "region \"%s\" is incomplete",
+		return perr_set(pe, EINVAL, "region \"%s\" is incomplete",
 		    region_text(b1, sizeof(b1), r));
-	return text_perr_set(pe, EINVAL, "region \"%s\": unexpected \"%s\"",
-	    region_text(b1, sizeof(b1), r), text_visquote(b2, sizeof(b2), s,
+	return perr_set(pe, EINVAL, "region \"%s\": unexpected \"%s\"",
+	    region_text(b1, sizeof(b1), r), perr_quote(b2, sizeof(b2), s,
 	    1));
 }
 
@@ -417,21 +470,21 @@ check_region(const struct region *r, unsigned int nbits, struct perr *pe)
 	char b[TOKBUF];
 
 	if (r->start > r->end)
-		return text_perr_set(pe, EINVAL, "region \"%s\" runs backwards",
+		return perr_set(pe, EINVAL, "region \"%s\" runs backwards",
 		    region_text(b, sizeof(b), r));
 	if (r->group == 0 && !r->pattern)	/* end + 1 wrapped */
-		return text_perr_set(pe, EINVAL, "number %u is too large",
+		return perr_set(pe, EINVAL, "number %u is too large",
 		    r->end);
 	if (r->group == 0)
-		return text_perr_set(pe, EINVAL,
+		return perr_set(pe, EINVAL,
 		    "region \"%s\" has a group size of 0",
 		    region_text(b, sizeof(b), r));
 	if (r->used > r->group)
-		return text_perr_set(pe, EINVAL,
+		return perr_set(pe, EINVAL,
 		    "region \"%s\" uses %u CPUs out of groups of %u",
 		    region_text(b, sizeof(b), r), r->used, r->group);
 	if (r->end >= nbits)
-		return text_perr_set(pe, ERANGE,
+		return perr_set(pe, ERANGE,
 		    "CPU %u is beyond the last possible CPU %u",
 		    r->end, nbits - 1);
 	return 0;
@@ -501,7 +554,7 @@ check_tail(struct cpuset *set, struct perr *pe)
 	if (over == 0)
 		return 0;
 	cpuset_zero(set);
-	return text_perr_set(pe, EOVERFLOW,
+	return perr_set(pe, EOVERFLOW,
 	    "CPU %zu is beyond the last possible CPU %u",
 	    top * 64 + __builtin_ctzll(over), set->nbits - 1);
 }
@@ -521,7 +574,7 @@ parse_long_hex(struct cpuset *set, const char *start, const char *end,
 				continue;
 			if (bit + i >= set->nbits) {
 				cpuset_zero(set);
-				return text_perr_set(pe, EOVERFLOW,
+				return perr_set(pe, EOVERFLOW,
 				    "CPU %u is beyond the last possible CPU %u",
 				    bit + i, set->nbits - 1);
 			}
@@ -564,21 +617,21 @@ parse_word(const char *start, const char *end, const char **wordp,
 	}
 	for (i = 0; i < 32 && p > start && !is_sep(p[-1]); i += 4) {
 		if ((c = hexval(*--p)) < 0)
-			return text_perr_set(pe, EINVAL,
+			return perr_set(pe, EINVAL,
 			    "\"%s\" is not a hex digit",
-			    text_visquote(b, sizeof(b), p, 1));
+			    perr_quote(b, sizeof(b), p, 1));
 		val |= (uint32_t)c << i;
 	}
 	if (p > start && !is_sep(p[-1])) {
 		for (w = p - 1; w > start && !is_sep(w[-1]); w--)
 			;
 		if (hexval(p[-1]) >= 0)
-			return text_perr_set(pe, EOVERFLOW,
+			return perr_set(pe, EOVERFLOW,
 			    "word \"%s\" is longer than 8 hex digits",
-			    text_visquote(b, sizeof(b), w,
+			    perr_quote(b, sizeof(b), w,
 			    strcspn(w, ", \t\n\v\f\r")));
-		return text_perr_set(pe, EINVAL, "\"%s\" is not a hex digit",
-		    text_visquote(b, sizeof(b), p - 1, 1));
+		return perr_set(pe, EINVAL, "\"%s\" is not a hex digit",
+		    perr_quote(b, sizeof(b), p - 1, 1));
 	}
 	*wordp = p;
 	*valp = val;
@@ -611,9 +664,9 @@ cpumask_parse(struct cpuset *set, const char *s, struct perr *pe)
 	    (start[1] == 'x' || start[1] == 'X')) {
 		start += 2;
 		if (start == end || hexval(*start) < 0)
-			return text_perr_set(pe, EINVAL,
+			return perr_set(pe, EINVAL,
 			    "\"%s\" has no hex digits",
-			    text_visquote(b, sizeof(b), start - 2,
+			    perr_quote(b, sizeof(b), start - 2,
 			    end - start + 2));
 	}
 	for (p = start; p < end && hexval(*p) >= 0; p++)
@@ -628,7 +681,7 @@ cpumask_parse(struct cpuset *set, const char *s, struct perr *pe)
 			break;
 		if (word == words) {
 			cpuset_zero(set);
-			return text_perr_set(pe, EOVERFLOW,
+			return perr_set(pe, EOVERFLOW,
 			    "more than the %zu 32-bit word%s that %u CPUs need",
 			    words, words == 1 ? "" : "s", set->nbits);
 		}

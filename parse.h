@@ -2,16 +2,28 @@
  * CPU sets and the kernel's two text forms for them: the CPU list
  * ("0-3,8", bitmap_parselist) and the mask ("ff,00000000", bitmap_parse).
  * No I/O, no printing: parsers return 0 or a negative errno and leave a
- * sentence in struct perr.
+ * sentence in struct perr, which the other parsers share.
  */
-#ifndef IRQAFF_CPUSET_H
-#define IRQAFF_CPUSET_H
+#ifndef IRQAFF_PARSE_H
+#define IRQAFF_PARSE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-struct perr;
+/* Why a parser refused its input: an errno and one line naming the token. */
+struct perr {
+	int	code;
+	char	msg[640];
+};
+
+/* Room for a token quoted by perr_quote() in a message. */
+#define TOKBUF	104
+
+int		 perr_set(struct perr *, int, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
+int		 perr_errno(const struct perr *);
+const char	*perr_quote(char *, size_t, const char *, size_t);
 
 /* Far above any NR_CPUS the kernel allows (8192 on x86, 16384 elsewhere). */
 #define CPUSET_MAXBITS	(1U << 20)

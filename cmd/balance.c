@@ -1,7 +1,8 @@
 /*
  * balance: measure each IRQ's interrupts over an interval and put the
  * busiest on the least-loaded CPUs, heaviest first, keeping an IRQ where
- * it is unless moving it is worth it; print the plan, then apply it.
+ * it is unless moving it is worth it; print the plan (balance_report.c),
+ * then apply it.
  */
 #include <err.h>
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <sys/param.h>
 
 #include "cmd/commands.h"
+#include "cmd/balance.h"
 #include "cmd/result.h"
 #include "core/apply.h"
 #include "core/irqbalance.h"
@@ -36,25 +38,27 @@
 static int balance_main(int, char *[]);
 
 const struct command balance_command = {
-	"balance", balance_main,
-	"put the busiest IRQs on the least-loaded CPUs, by measured rate",
-	"[-nvqJ] [-i seconds] [--sample-from file ...] [-c cpus] "
-	"[--include-isolated] [--xps] [--plan file] [irqs]",
-	"  -n, --dry-run           print the plan, write nothing\n"
-	"  -v, --verbose           list every IRQ of the plan, moved or not\n"
-	"  -J, --json              print the plan and the result as JSON\n"
-	"  -i, --interval SECS     measure the rates over SECS (default 5)\n"
-	"      --sample-from FILE  one saved /proc/interrupts a read, not the "
-	"kernel's\n"
-	"  -c, --cpus CPUS         the CPUs to use (default: online, not "
-	"isolated\n"
-	"                          or nohz_full)\n"
-	"      --include-isolated  also use isolated and nohz_full CPUs\n"
-	"      --xps               also move the XPS of their tx queues\n"
-	"      --plan FILE         also write the plan to FILE, for restore to\n"
-	"                          apply as it is (- for standard output)\n"
-	"  -q, --quiet             no notes, no irqbalance warning\n",
-	NULL
+	.name = "balance",
+	.main = balance_main,
+	.summary =
+	    "put the busiest IRQs on the least-loaded CPUs, by measured rate",
+	.synopsis = "[-nvqJ] [-i seconds] [--sample-from file ...] [-c cpus] "
+	    "[--include-isolated] [--xps] [--plan file] [irqs]",
+	.options =
+	    "  -n, --dry-run           print the plan, write nothing\n"
+	    "  -v, --verbose           list every IRQ of the plan, moved or not\n"
+	    "  -J, --json              print the plan and the result as JSON\n"
+	    "  -i, --interval SECS     measure the rates over SECS (default 5)\n"
+	    "      --sample-from FILE  one saved /proc/interrupts a read, not the "
+	    "kernel's\n"
+	    "  -c, --cpus CPUS         the CPUs to use (default: online, not "
+	    "isolated\n"
+	    "                          or nohz_full)\n"
+	    "      --include-isolated  also use isolated and nohz_full CPUs\n"
+	    "      --xps               also move the XPS of their tx queues\n"
+	    "      --plan FILE         also write the plan to FILE, for restore to\n"
+	    "                          apply as it is (- for standard output)\n"
+	    "  -q, --quiet             no notes, no irqbalance warning\n",
 };
 
 enum { OPT_CPUS = 256, OPT_XPS, OPT_ISOLATED, OPT_PLAN };
@@ -70,50 +74,6 @@ static const struct option balance_opts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
-};
-
-/* The CPUs an IRQ may get: the eligible ones of a node, or all of them. */
-struct allowed {
-	int		 node;		/* -1: every eligible CPU */
-	struct cpuset	*set;
-	struct place_cpu *cpu;
-	size_t		 n;
-};
-
-/* A selected IRQ the plan places; old is owned, want borrowed. */
-struct item {
-	unsigned int	 irq;
-	uint64_t	 count;		/* its interrupts in the interval */
-	bool		 rated;		/* a cell of it was in both reads */
-	int		 home;		/* the one CPU it runs on, or -1 */
-	size_t		 allow;
-	struct qrole	 role;
-	int		 cpu;		/* planned */
-	char		*old;		/* its requested CPUs, a list */
-	const struct cpuset *want;	/* cpu alone */
-};
-
-struct balance {
-	struct machine	 m;
-	struct sampling	 sm;
-	const char	*carg;
-	bool		 dryrun, quiet, xps, verbose, json, isolated;
-	struct cpuset	*elig;
-	struct cpuset	*left;		/* isolated, left out of elig */
-	char		*why;		/* what isolates them */
-	struct cells	 cells;
-	uint64_t	*before, *fixed, *after;	/* by CPU */
-	struct cpuset	**alone;	/* by CPU: a set of it, when planned */
-	int		*pos;		/* by CPU: rank in tie order, or -1 */
-	struct allowed	*allow;
-	size_t		 nallow;
-	struct item	*it;		/* the plan's IRQs, in plan order */
-	size_t		 n;
-	struct leftout	 unmoved;	/* user space cannot move them */
-	unsigned int	*freed;		/* rows gone during the interval */
-	size_t		 nfreed;
-	const char	*planfile;	/* --plan */
-	struct tally	 unread;	/* IRQs whose CPUs cannot be read */
 };
 
 static int
@@ -292,7 +252,7 @@ collect(struct balance *b, const struct irqs *sel)
 				warnx("irq %u: %s", it->irq, pe.msg);
 				apply_tally_add(&b->unread, APPLY_JSON, it->irq,
 				    APPLY_FAILED, NULL, NULL,
-				    text_perr_errno(&pe), pe.msg);
+				    perr_errno(&pe), pe.msg);
 				status = EXIT_FAIL;
 			}
 			continue;
@@ -448,192 +408,6 @@ plan(struct balance *b)
 	free(sets);
 }
 
-/* The busiest eligible CPU's load over their mean, or -1 with no load. */
-static double
-imbalance(const struct balance *b, const uint64_t *load)
-{
-	uint64_t max = 0, sum = 0;
-	unsigned int n = 0;
-	int c;
-
-	for (c = cpuset_first(b->elig); c >= 0;
-	    c = cpuset_next(b->elig, c + 1)) {
-		sum += load[c];
-		n++;
-		if (load[c] > max)
-			max = load[c];
-	}
-	return sum == 0 ? -1 : (double)max * n / sum;
-}
-
-static double
-rate(const struct balance *b, uint64_t count)
-{
-	return count / b->sm.elapsed;
-}
-
-/* The CPUs of the load table: the eligible, and any other with a load. */
-static bool
-shown(const struct balance *b, int cpu)
-{
-	return cpuset_test(b->elig, cpu) || (cpuset_test(b->m.online, cpu) &&
-	    (b->before[cpu] > 0 || b->after[cpu] > 0));
-}
-
-static bool
-moves(const struct item *it)
-{
-	char s[16];
-
-	snprintf(s, sizeof(s), "%d", it->cpu);
-	return strcmp(it->old, s) != 0;
-}
-
-static void
-print_plan(const struct balance *b, const struct xq *xq, size_t nx)
-{
-	char *name, *raw, *old, *new, r[32];
-	int wr = 4, wo = 3, wn = 3, wi = 3, len;
-	size_t i, shown_n = 0;
-
-	for (i = 0; i < b->n; i++) {
-		if (!b->verbose && !moves(&b->it[i]))
-			continue;
-		shown_n++;
-		len = snprintf(r, sizeof(r), "%.1f", rate(b, b->it[i].count));
-		wr = len > wr ? len : wr;
-		len = strlen(b->it[i].old);
-		wo = len > wo ? len : wo;
-		len = snprintf(r, sizeof(r), "%d", b->it[i].cpu);
-		wn = len > wn ? len : wn;
-		len = snprintf(r, sizeof(r), "%u", b->it[i].irq);
-		wi = len > wi ? len : wi;
-	}
-	if (shown_n == 0)
-		printf("no IRQ to move\n");
-	else
-		printf("%*s %*s %*s %*s NAME\n", wi, "IRQ", wr, "RATE", wo,
-		    "OLD", wn, "NEW");
-	/* in IRQ order, for people */
-	for (i = 0; i < b->n; i++) {
-		if (!b->verbose && !moves(&b->it[i]))
-			continue;
-		raw = select_names(b->it[i].irq);
-		name = xescaped(raw);
-		old = b->it[i].old;
-		if (b->it[i].rated)
-			snprintf(r, sizeof(r), "%.1f", rate(b, b->it[i].count));
-		else
-			strlcpy(r, "-", sizeof(r));
-		printf("%*u %*s %*s %*d %s\n", wi, b->it[i].irq, wr, r, wo,
-		    *old ? old : "-", wn, b->it[i].cpu, name);
-		free(name);
-		free(raw);
-	}
-	for (i = 0; i < nx; i++) {
-		old = xformat(xq[i].old, false);
-		new = xformat(b->it[xq[i].ci].want, false);
-		if (b->verbose || strcmp(old, new) != 0)
-			printf("xps %s: %s -> %s\n", xq[i].label,
-			    *old ? old : "-", new);
-		free(old);
-		free(new);
-	}
-}
-
-static void
-print_loads(const struct balance *b)
-{
-	char s[32];
-	int wc = 3, wb = 6, wa = 5, len, c;
-	double ib, ia;
-	char *list;
-
-	for (c = 0; c < (int)b->m.nbits; c++) {
-		if (!shown(b, c))
-			continue;
-		len = snprintf(s, sizeof(s), "%d", c);
-		wc = len > wc ? len : wc;
-		len = snprintf(s, sizeof(s), "%.1f", rate(b, b->before[c]));
-		wb = len > wb ? len : wb;
-		len = snprintf(s, sizeof(s), "%.1f", rate(b, b->after[c]));
-		wa = len > wa ? len : wa;
-	}
-	printf("\n%*s %*s %*s\n", wc, "CPU", wb, "BEFORE", wa, "AFTER");
-	for (c = 0; c < (int)b->m.nbits; c++)
-		if (shown(b, c))
-			printf("%*d %*.1f %*.1f\n", wc, c, wb,
-			    rate(b, b->before[c]), wa, rate(b, b->after[c]));
-	ib = imbalance(b, b->before);
-	ia = imbalance(b, b->after);
-	list = xformat(b->elig, false);
-	if (ib < 0 && ia < 0)
-		printf("\nimbalance: - (no interrupts on CPUs %s)\n", list);
-	else
-		printf("\nimbalance: %.2f -> %.2f (the busiest of CPUs %s "
-		    "over their mean)\n", ib < 0 ? 0 : ib, ia < 0 ? 0 : ia,
-		    list);
-	free(list);
-}
-
-static void
-json_imbalance(const char *key, double v)
-{
-	if (v < 0)
-		printf("\"%s\":null", key);
-	else
-		printf("\"%s\":%.3f", key, v);
-}
-
-/* The rates and loads beside the result: "plan", "loads", "imbalance". */
-static void
-print_json_plan(const struct balance *b)
-{
-	const struct item *it;
-	char *list, *name;
-	const char *sep = "";
-	size_t i;
-	int c;
-
-	list = xformat(b->elig, false);
-	printf(",\"interval\":%.3f,\"cpus\":\"%s\",", b->sm.elapsed, list);
-	free(list);
-	list = xformat(b->left, false);
-	printf("\"isolated\":\"%s\",\"imbalance\":{", list);
-	free(list);
-	json_imbalance("before", imbalance(b, b->before));
-	putchar(',');
-	json_imbalance("after", imbalance(b, b->after));
-	printf("},\"plan\":[");
-	for (i = 0; i < b->n; i++) {
-		it = &b->it[i];
-		name = select_names(it->irq);
-		printf("%s{\"irq\":%u,\"name\":", sep, it->irq);
-		text_json_string(stdout, name);
-		if (it->rated)
-			printf(",\"count\":%" PRIu64 ",\"rate\":%.1f",
-			    it->count, rate(b, it->count));
-		else
-			printf(",\"count\":null,\"rate\":null");
-		printf(",\"old\":\"%s\",\"new\":\"%d\"}", it->old, it->cpu);
-		sep = ",";
-		free(name);
-	}
-	printf("],\"loads\":[");
-	sep = "";
-	for (c = 0; c < (int)b->m.nbits; c++) {
-		if (!shown(b, c))
-			continue;
-		printf("%s{\"cpu\":%d,\"eligible\":%s,\"before\":{\"count\":%"
-		    PRIu64 ",\"rate\":%.1f},\"after\":{\"count\":%" PRIu64
-		    ",\"rate\":%.1f}}", sep, c,
-		    cpuset_test(b->elig, c) ? "true" : "false", b->before[c],
-		    rate(b, b->before[c]), b->after[c], rate(b, b->after[c]));
-		sep = ",";
-	}
-	putchar(']');
-}
-
 /*
  * Every IRQ's file is read and checked as a dry run would before the
  * first write: when one is refused, nothing is written and the refused
@@ -670,29 +444,6 @@ apply_plan(struct balance *b, const struct change *c, struct xq *xq,
 	return result_status(tl, tq, flags);
 }
 
-/* -J: the plan, the loads, the IRQs freed and, with --xps, the queues. */
-struct balance_json {
-	const struct balance	*b;
-	const struct change	*c;
-	const struct xq		*xq;
-	size_t			 nx;
-};
-
-static void
-balance_members(void *arg)
-{
-	const struct balance_json *bj = arg;
-	size_t i;
-
-	print_json_plan(bj->b);
-	printf(",\"freed\":[");
-	for (i = 0; i < bj->b->nfreed; i++)
-		printf("%s%u", i > 0 ? "," : "", bj->b->freed[i]);
-	putchar(']');
-	if (bj->b->xps)
-		xpsfollow_json(stdout, bj->c, bj->xq, bj->nx);
-}
-
 /* The two reads, -i apart; 0, or -1 after saying why. */
 static int
 measure(struct balance *b, const struct irqs *all)
@@ -722,69 +473,6 @@ measure(struct balance *b, const struct irqs *all)
 	/* applied in IRQ order, as every command writes */
 	qsort(b->it, b->n, sizeof(*b->it), cmpirq);
 	return 0;
-}
-
-/*
- * --plan FILE: the plan as a snapshot (irqaff.conf(5)) that restore
- * applies as it is, measuring nothing: a plan line with the CPUs it was
- * made for, a line for each IRQ and with --xps for each queue, the rates
- * and loads as comments. "-" is standard output. 0, or -1 after saying
- * why.
- */
-static int
-plan_write(const struct balance *b, const struct xq *xq, size_t nx)
-{
-	char *text = NULL, *list;
-	size_t len = 0, i;
-	FILE *fp;
-	int rc = 0, c;
-
-	if ((fp = open_memstream(&text, &len)) == NULL)
-		err(EXIT_FAIL, NULL);
-	list = xformat(b->elig, false);
-	fprintf(fp, "# irqaff balance plan, rates over %.3f s\n"
-	    "# restore applies it as it is; see irqaff.conf(5)\nplan %s\n",
-	    b->sm.elapsed, list);
-	free(list);
-	for (i = 0; i < b->n; i++) {
-		fprintf(fp, "%u %d", b->it[i].irq, b->it[i].cpu);
-		snapshot_put_names(fp, b->it[i].irq);
-		if (b->it[i].rated)
-			fprintf(fp, " # %.1f/s,", rate(b, b->it[i].count));
-		else
-			fprintf(fp, " # no rate,");
-		fprintf(fp, " was %s\n", *b->it[i].old ? b->it[i].old : "-");
-	}
-	for (i = 0; i < nx; i++) {
-		fputs("xps ", fp);
-		snapshot_put_dev(fp, xq[i].dev);
-		fprintf(fp, " %s %d\n", xq[i].queue, b->it[xq[i].ci].cpu);
-	}
-	for (c = 0; c < (int)b->m.nbits; c++)
-		if (shown(b, c))
-			fprintf(fp, "# CPU %d: %.1f/s -> %.1f/s\n", c,
-			    rate(b, b->before[c]), rate(b, b->after[c]));
-	if (fclose(fp) != 0)
-		err(EXIT_FAIL, NULL);
-	if (strcmp(b->planfile, "-") == 0)
-		fwrite(text, 1, len, stdout);
-	else if ((rc = procfs_file_replace(b->planfile, text, len)) != 0)
-		warnc(-rc, "%s", text_quoted(b->planfile));
-	free(text);
-	return rc != 0 ? -1 : 0;
-}
-
-/* The plan for people, or with --plan FILE in FILE; 0, or -1 if said. */
-static int
-show_plan(const struct balance *b, const struct xq *xq, size_t nx)
-{
-	if (b->planfile != NULL && plan_write(b, xq, nx) != 0)
-		return -1;
-	if (b->json || (b->planfile != NULL && strcmp(b->planfile, "-") == 0))
-		return 0;
-	print_plan(b, xq, nx);
-	print_loads(b);
-	return fflush(stdout) == 0 ? 0 : -1;
 }
 
 static int
@@ -818,7 +506,7 @@ run(struct balance *b, const char *arg)
 	for (i = 0; i < b->n; i++)
 		c[i] = (struct change){ b->it[i].irq, b->it[i].want, false };
 	if ((b->xps && xpsfollow_plan(&b->m, "balance", c, b->n, &xq,
-	    &nx) != 0) || show_plan(b, xq, nx) != 0)
+	    &nx) != 0) || balance_show_plan(b, xq, nx) != 0)
 		goto out;
 	status = apply_plan(b, c, xq, nx, flags, &tl, &tq);
 	result_leftout_tally(&b->unmoved, &tl, flags);

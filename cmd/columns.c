@@ -9,6 +9,7 @@
 
 #include "cmd/columns.h"
 #include "lib/text.h"
+#include "parse.h"
 
 /*
  * Appends the columns arg names to sel (*nsel of them already, room for
@@ -36,11 +37,11 @@ columns_parse(const struct column *cols, size_t ncols,
 			    strncasecmp(p, cols[i].name, len) == 0)
 				break;
 		if (i == ncols)
-			return text_perr_set(pe, EINVAL,
+			return perr_set(pe, EINVAL,
 			    "unknown column \"%s\"",
-			    text_visquote(name, sizeof(name), p, len));
+			    perr_quote(name, sizeof(name), p, len));
 		if (*nsel == max)
-			return text_perr_set(pe, EINVAL, "too many columns");
+			return perr_set(pe, EINVAL, "too many columns");
 		sel[(*nsel)++] = i;
 		if (*end == '\0')
 			return 0;

@@ -12,11 +12,19 @@
 
 struct perr;
 
+/* What a column's cells hold, which says how JSON and -m print them. */
+enum colkind {
+	COL_STRING,
+	COL_NUMBER,	/* a JSON number when it reads as one */
+	COL_BOOL,	/* "yes" and "no" are JSON's true and false */
+	COL_CPUS,	/* a CPU list, a mask with -m */
+};
+
 struct column {
 	const char	*name;		/* the header, and its name for -o */
 	const char	*key;		/* its member in JSON */
+	enum colkind	 kind;
 	bool		 right;		/* aligned right */
-	bool		 number;	/* a number in JSON */
 	const char	*help;
 };
 

@@ -1,6 +1,6 @@
 /*
- * The commands, one file each: restore.c has restore and check, mask.c
- * mask and list, xps.c xps and rps.
+ * The commands, one file each: mask.c has mask and list, xps.c xps and
+ * rps.
  */
 #ifndef IRQAFF_COMMANDS_H
 #define IRQAFF_COMMANDS_H

@@ -14,36 +14,40 @@
 
 #include "cmd/columns.h"
 #include "cmd/commands.h"
+#include "cmd/cpus.h"
 #include "core/counts.h"
 #include "core/load.h"
 #include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
+#include "lib/fields.h"
 #include "lib/interrupts.h"
 #include "lib/text.h"
 #include "parse.h"
 #include "procfs.h"
 
-#define NTOP	3
-
 static int cpus_main(int, char *[]);
 static void cpus_columns(FILE *);
 
 const struct command cpus_command = {
-	"cpus", cpus_main, "show where interrupts land, CPU by CPU",
-	"[-nJ] [-o cols] [-i seconds] [--count count] [--sample-from file ...] "
-	"[--irqs irqs] [cpus]",
-	"  -o, --output COLS       columns, comma-separated; +COLS adds to "
-	"the default\n"
-	"  -n, --noheadings        no header line\n"
-	"  -J, --json              print JSON\n"
-	"  -i, --interval SECS     sample for SECS: add RATE, rank TOP by "
-	"rate\n"
-	"      --count COUNT       COUNT samples, each headed by its time\n"
-	"      --sample-from FILE  one saved /proc/interrupts a read, not the "
-	"kernel's\n"
-	"      --irqs IRQS         count only these IRQs: where they land\n",
-	cpus_columns
+	.name = "cpus",
+	.main = cpus_main,
+	.summary = "show where interrupts land, CPU by CPU",
+	.synopsis =
+	    "[-nJ] [-o cols] [-i seconds] [--count count] [--sample-from file ...] "
+	    "[--irqs irqs] [cpus]",
+	.options =
+	    "  -o, --output COLS       columns, comma-separated; +COLS adds to "
+	    "the default\n"
+	    "  -n, --noheadings        no header line\n"
+	    "  -J, --json              print JSON\n"
+	    "  -i, --interval SECS     sample for SECS: add RATE, rank TOP by "
+	    "rate\n"
+	    "      --count COUNT       COUNT samples, each headed by its time\n"
+	    "      --sample-from FILE  one saved /proc/interrupts a read, not the "
+	    "kernel's\n"
+	    "      --irqs IRQS         count only these IRQs: where they land\n",
+	.more_help = cpus_columns,
 };
 
 enum { OPT_IRQS = 256 };
@@ -60,21 +64,23 @@ static const struct option cpus_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-enum col { C_CPU, C_NODE, C_STATE, C_IRQS, C_TOTAL, C_RATE, C_TOP, NCOLS };
-
 static const struct column columns[NCOLS] = {
-	[C_CPU] =	{ "CPU", "cpu", true, false, "CPU number" },
-	[C_NODE] =	{ "NODE", "node", true, false, "NUMA node" },
-	[C_STATE] =	{ "STATE", "state", false, false,
-	    "online or offline, isolated, nohz_full" },
-	[C_IRQS] =	{ "IRQS", "irqs", true, false,
-	    "IRQs whose effective CPUs include it" },
-	[C_TOTAL] =	{ "TOTAL", "total", true, false,
-	    "interrupts it handled (numbered rows of /proc/interrupts)" },
-	[C_RATE] =	{ "RATE", "rate", true, false,
-	    "interrupts per second over the interval (-i)" },
-	[C_TOP] =	{ "TOP", "top", false, false,
-	    "its busiest IRQs, NAME(IRQ) each; by rate with -i" },
+	[C_CPU] = { .name = "CPU", .key = "cpu", .kind = COL_NUMBER,
+	    .right = true, .help = "CPU number" },
+	[C_NODE] = { .name = "NODE", .key = "node", .kind = COL_NUMBER,
+	    .right = true, .help = "NUMA node" },
+	[C_STATE] = { .name = "STATE", .key = "state", .kind = COL_STRING,
+	    .help = "online or offline, isolated, nohz_full" },
+	[C_IRQS] = { .name = "IRQS", .key = "irqs", .kind = COL_NUMBER,
+	    .right = true, .help = "IRQs whose effective CPUs include it" },
+	[C_TOTAL] = { .name = "TOTAL", .key = "total", .kind = COL_NUMBER,
+	    .right = true,
+	    .help = "interrupts it handled (numbered rows of /proc/interrupts)" },
+	[C_RATE] = { .name = "RATE", .key = "rate", .kind = COL_NUMBER,
+	    .right = true,
+	    .help = "interrupts per second over the interval (-i)" },
+	[C_TOP] = { .name = "TOP", .key = "top", .kind = COL_STRING,
+	    .help = "its busiest IRQs, NAME(IRQ) each; by rate with -i" },
 };
 
 /* All but RATE, which -i adds. */
@@ -88,55 +94,6 @@ cpus_columns(FILE *fp)
 	fprintf(fp, "\nColumns (all by default; RATE with -i only):\n");
 	columns_help(fp, columns, NCOLS);
 }
-
-/*
- * An IRQ among a CPU's busiest: its count, or its count in a sample, as
- * a key that orders as the count does (interrupts_field_key(): no number
- * read for each of millions of counts); key 0 is no IRQ.
- */
-struct top {
-	uint64_t	 key;
-	unsigned int	 irq;
-};
-
-struct cpurow {
-	bool			 counted;	/* a column of proc/interrupts */
-	bool			 rated;		/* and one in the read before */
-	unsigned long long	 delta;
-	unsigned int		 irqs;
-};
-
-/* The action names of a row of the first pass. */
-struct named {
-	unsigned int	 irq;
-	size_t		 seq;
-	char		*name;
-};
-
-struct cpus {
-	struct machine	 m;
-	struct cpuset	*want, *isolated, *nohz;
-	struct cpurow	*rows;		/* by CPU number */
-	/* what each row of a pass touches, apart: it stays in the cache */
-	unsigned long long *total;	/* by CPU */
-	struct top	(*top)[NTOP];	/* by CPU */
-	/* during a pass, by column: no CPU lookup for each count */
-	struct colsums	 colsums;
-	struct top	(*coltop)[NTOP];
-	bool		 wanttop;	/* TOP printed, and not by rate */
-	struct named	*names;		/* by IRQ */
-	const char	*irqarg;	/* --irqs */
-	struct irqs	 only;		/* the rows counted */
-	size_t		 nnames;
-	struct cells	 cells;		/* -i: where each IRQ runs */
-	struct counts_kept now, was;	/* -i: this read and the one before */
-	bool		 keep;		/* a read to come wants this one's */
-	long long	 last;		/* the IRQ of the row before, or -1 */
-	unsigned int	 cols[NCOLS * 2];
-	size_t		 ncols;
-	bool		 json, noheadings;
-	struct sampling	 sm;
-};
 
 static int
 add_columns(struct cpus *c, const char *arg)
@@ -158,222 +115,6 @@ has_column(const struct cpus *c, enum col col)
 		if (c->cols[k] == col)
 			return true;
 	return false;
-}
-
-/* Keeps the NTOP largest counts, the earlier IRQ first among equals. */
-static void
-top_add(struct top *t, uint64_t key, unsigned int irq)
-{
-	size_t i;
-
-	if (key <= t[NTOP - 1].key)
-		return;
-	for (i = NTOP - 1; i > 0 && t[i - 1].key < key; i--)
-		t[i] = t[i - 1];
-	t[i] = (struct top){ key, irq };
-}
-
-static int
-cmpnamed(const void *a, const void *b)
-{
-	const struct named *x = a, *y = b;
-
-	if (x->irq != y->irq)
-		return (x->irq > y->irq) - (x->irq < y->irq);
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* The name of an IRQ's row in the first pass, or NULL. */
-static const char *
-name_of(const struct cpus *c, unsigned int irq)
-{
-	size_t lo = 0, hi = c->nnames, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (c->names[mid].irq < irq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < c->nnames && c->names[lo].irq == irq ?
-	    c->names[lo].name : NULL;
-}
-
-/* A row's fields into the TOP of each column. */
-static void
-add_tops(struct top (*top)[NTOP], const char *f, unsigned int n,
-    unsigned int irq)
-{
-	unsigned int k;
-
-	for (k = 0; k < n; k++, f += INTERRUPTS_FIELDW)
-		top_add(top[k], interrupts_field_key(f), irq);
-}
-
-/*
- * With -i: the row kept for the next read, and what each of its CPUs
- * counted since the read before (counts_delta()); a row or a CPU column
- * that one of the two reads lacks, or a count that went down, adds
- * nothing.
- */
-static void
-add_delta(struct cpus *c, const struct counts *rd, const struct irqrow *r)
-{
-	struct kept_row was;
-	unsigned int k;
-	uint32_t d;
-
-	if ((long long)r->irq <= c->last)
-		return;		/* out of order or repeated: not followed */
-	c->last = r->irq;
-	if (c->keep)
-		counts_keep(&c->now, rd, r);
-	if (!counts_kept_row(&c->was, r->irq, &was))
-		return;
-	for (k = 0; k < r->ncounts; k++)
-		if (counts_delta(&c->was, &was, rd->cpu[k], rd->v[k], &d) ==
-		    COUNTS_COUNTED)
-			c->rows[rd->cpu[k]].delta += d;
-}
-
-/*
- * One numbered row: its counts go to the CPUs of their columns, and to
- * the cells followed. Names are kept from the first pass.
- */
-static void
-add_row(struct cpus *c, const struct counts *rd, const struct irqrow *r,
-    bool first, size_t *at)
-{
-	const unsigned long long *v = rd->v;
-	size_t k;
-
-	if (c->irqarg != NULL && !select_find(&c->only, r->irq, NULL))
-		return;
-	if (first) {
-		c->names = xreallocarray(c->names, c->nnames + 1,
-		    sizeof(*c->names));
-		c->names[c->nnames] = (struct named){ r->irq, c->nnames,
-		    xstrndup(r->names, r->nameslen) };
-		c->nnames++;
-	}
-	if (c->sm.on) {
-		for (k = 0; k < r->ncounts; k++)
-			c->colsums.sums[k] += v[k];
-		add_delta(c, rd, r);
-		load_cells_take(&c->cells, 1, rd, r, at);
-	} else if (r->fields != NULL) {
-		/* the kernel's widths: no count read as a number */
-		interrupts_colsums_add(&c->colsums, r->fields);
-		if (c->wanttop)
-			add_tops(c->coltop, r->fields, r->ncounts, r->irq);
-	} else
-		for (k = 0; k < r->ncounts; k++) {
-			c->colsums.sums[k] += v[k];
-			if (c->wanttop)
-				top_add(c->coltop[k],
-				    interrupts_count_key(v[k]), r->irq);
-		}
-}
-
-/*
- * The columns of proc/interrupts, summed by CPU in one pass, and the
- * cells followed; first: the pass that also keeps the names.
- */
-static int
-read_counts(struct cpus *c, bool first)
-{
-	struct counts rd;
-	struct irqrow r;
-	unsigned int k, irq, wide = 0;
-	size_t at = 0;
-	int prc;
-
-	if (counts_open(&rd, c->m.nbits, COUNTS_CPUS | COUNTS_EACH |
-	    (c->sm.on ? 0 : COUNTS_FIELDS)) != 0)
-		return -1;
-	for (k = 0; k < c->m.nbits; k++) {
-		c->rows[k].counted = rd.col[k] >= 0;
-		c->rows[k].delta = c->total[k] = 0;
-		/* a CPU that had no column before (it came online): no rate */
-		c->rows[k].rated = c->rows[k].counted && c->was.col != NULL &&
-		    c->was.col[k] >= 0;
-	}
-	c->colsums.ncols = rd.ncols;
-	memset(c->colsums.sums, 0, rd.ncols * sizeof(*c->colsums.sums));
-	memset(c->coltop, 0, rd.ncols * sizeof(*c->coltop));
-	c->last = -1;
-	if (c->keep)
-		counts_kept_begin(&c->now, &rd);
-	while (counts_next(&rd, &irq) == 1) {
-		prc = counts_row(&rd, &r);
-		if (prc == 0)
-			add_row(c, &rd, &r, first, &at);
-		/* "%10u": the kernel cannot have printed it */
-		else if (prc == -ERANGE && !wide++)
-			warnx("%s: IRQ %u: a count wider than 32 bits; its row "
-			    "is left out", counts_path(), r.irq);
-	}
-	interrupts_colsums_flush(&c->colsums);
-	for (k = 0; k < c->m.nbits; k++)
-		if (rd.col[k] >= 0) {
-			c->total[k] = c->colsums.sums[rd.col[k]];
-			memcpy(c->top[k], c->coltop[rd.col[k]], sizeof(*c->top));
-		}
-	if (counts_close(&rd) != 0)
-		return -1;
-	/* rows out of IRQ order (not the kernel's): names found all the same */
-	if (first && c->nnames > 0)
-		qsort(c->names, c->nnames, sizeof(*c->names), cmpnamed);
-	if (c->keep) {
-		counts_kept_free(&c->was);
-		c->was = c->now;
-		memset(&c->now, 0, sizeof(c->now));
-	}
-	return 0;
-}
-
-/*
- * IRQS: each IRQ counts for its effective CPUs, else its requested; when
- * sampling, those are the cells followed.
- */
-static int
-count_irqs(struct cpus *c)
-{
-	struct irqs all = { 0 };
-	const struct irqs *of = c->irqarg != NULL ? &c->only : &all;
-	struct cpuset *set;
-	struct perr pe;
-	size_t i, cap = 0;
-	int rc, cpu;
-
-	if (c->irqarg == NULL && (rc = select_all(&all)) != 0)
-		return -1;
-	c->cells.nbits = c->m.nbits;
-	set = xcpuset(c->m.nbits);
-	for (i = 0; i < of->n; i++) {
-		if ((rc = machine_runs_on_read(&c->m, of->v[i], set, NULL,
-		    &pe)) != 0) {
-			warnx("irq %u: %s", of->v[i], pe.msg);
-			continue;
-		}
-		for (cpu = cpuset_first(set); cpu >= 0;
-		    cpu = cpuset_next(set, cpu + 1)) {
-			c->rows[cpu].irqs++;
-			if (!c->sm.on)
-				continue;
-			if (c->cells.n == cap) {
-				cap = cap ? 2 * cap : 256;
-				c->cells.v = xreallocarray(c->cells.v, cap,
-				    sizeof(*c->cells.v));
-			}
-			c->cells.v[c->cells.n++] = (struct cell){ of->v[i],
-			    cpu, { 0, 0 }, 0 };
-		}
-	}
-	cpuset_free(set);
-	select_free(&all);
-	return 0;
 }
 
 /* "online,isolated": the words that apply. */
@@ -422,7 +163,7 @@ cell(struct cpus *c, int cpu, enum col col, bool escape)
 		break;
 	case C_TOP:
 		for (i = 0; i < NTOP && top[i].key > 0; i++) {
-			if ((name = (char *)name_of(c, top[i].irq)) == NULL)
+			if ((name = (char *)cpus_name_of(c, top[i].irq)) == NULL)
 				name = "";
 			if (escape)
 				name = xescaped(name);
@@ -492,9 +233,9 @@ json_cell(struct cpus *c, int cpu, enum col col)
 		for (i = 0; i < NTOP && top[i].key > 0; i++) {
 			printf("%s{\"irq\":%u,\"name\":", i ? "," : "",
 			    top[i].irq);
-			name = name_of(c, top[i].irq);
+			name = cpus_name_of(c, top[i].irq);
 			text_json_string(stdout, name != NULL ? name : "");
-			count = interrupts_key_count(top[i].key);
+			count = fields_key_count(top[i].key);
 			if (c->sm.on)
 				printf(",\"rate\":%.1f}", count / c->sm.elapsed);
 			else
@@ -598,13 +339,13 @@ sample(struct cpus *c)
 		load_cells_shift(&c->cells);
 		c->keep = n + 1 < c->sm.count;
 		cli_sampling_next(&c->sm, c->json);
-		if (read_counts(c, false) != 0)
+		if (cpus_read_counts(c, false) != 0)
 			return EXIT_FAIL;
 		for (i = 0; i < c->cells.n; i++) {
 			cl = &c->cells.v[i];
 			if (load_cell_delta(cl, &d))
-				top_add(c->top[cl->cpu],
-				    interrupts_count_key(d), cl->irq);
+				cpus_top_add(c->top[cl->cpu],
+				    fields_count_key(d), cl->irq);
 		}
 		if (c->json)
 			print_json(c, c->sm.stamp);
@@ -668,20 +409,18 @@ cpus_main(int argc, char *argv[])
 	if (c.irqarg != NULL && (status = cli_exit_status(select_query_many(1,
 	    (char **)&c.irqarg, &c.only, false))) != EXIT_OK)
 		goto out;
-	if ((c.isolated = machine_file(&c.m, PATH_CPU_ISOLATED)) == NULL)
-		c.isolated = xcpuset(c.m.nbits);
-	if ((c.nohz = machine_file(&c.m, PATH_CPU_NOHZ_FULL)) == NULL)
-		c.nohz = xcpuset(c.m.nbits);
+	c.isolated = xcpudup(c.m.sys_isolated);
+	c.nohz = xcpudup(c.m.sys_nohz);
 	c.rows = xcalloc(c.m.nbits, sizeof(*c.rows));
 	c.total = xcalloc(c.m.nbits, sizeof(*c.total));
 	c.keep = c.sm.on;
 	c.top = xcalloc(c.m.nbits, sizeof(*c.top));
 	c.colsums.sums = xcalloc(c.m.nbits, sizeof(*c.colsums.sums));
-	c.colsums.lanes = xcalloc(1, interrupts_lanes_size(c.m.nbits));
+	c.colsums.lanes = xcalloc(1, fields_lanes_size(c.m.nbits));
 	c.coltop = xcalloc(c.m.nbits, sizeof(*c.coltop));
 	c.wanttop = !c.sm.on && has_column(&c, C_TOP);
-	if (count_irqs(&c) != 0 || (cli_sampling_begin(&c.sm),
-	    read_counts(&c, true)) != 0)
+	if (cpus_count_irqs(&c) != 0 || (cli_sampling_begin(&c.sm),
+	    cpus_read_counts(&c, true)) != 0)
 		status = EXIT_FAIL;
 	else if (c.sm.on)
 		status = sample(&c);

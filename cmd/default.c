@@ -14,13 +14,15 @@
 static int default_main(int, char *[]);
 
 const struct command default_command = {
-	"default", default_main, "show or set the affinity of new IRQs",
-	"[-mnvJ] [cpus]",
-	"  -m, --mask     print, and read cpus, as a kernel mask\n"
-	"  -n, --dry-run  print what would change, write nothing\n"
-	"  -v, --verbose  print the change\n"
-	"  -J, --json     print the set, or the result, as JSON\n",
-	NULL
+	.name = "default",
+	.main = default_main,
+	.summary = "show or set the affinity of new IRQs",
+	.synopsis = "[-mnvJ] [cpus]",
+	.options =
+	    "  -m, --mask     print, and read cpus, as a kernel mask\n"
+	    "  -n, --dry-run  print what would change, write nothing\n"
+	    "  -v, --verbose  print the change\n"
+	    "  -J, --json     print the set, or the result, as JSON\n",
 };
 
 static const struct option default_opts[] = {

@@ -23,11 +23,14 @@ static int explain_main(int, char *[]);
 static void explain_help(FILE *);
 
 const struct command explain_command = {
-	"explain", explain_main, "say why IRQs run where they run",
-	"[-vJ] [irqs ...]",
-	"  -v, --verbose  also print the detail and the IRQs with nothing to explain\n"
-	"  -J, --json     print the findings as JSON\n",
-	explain_help
+	.name = "explain",
+	.main = explain_main,
+	.summary = "say why IRQs run where they run",
+	.synopsis = "[-vJ] [irqs ...]",
+	.options =
+	    "  -v, --verbose  also print the detail and the IRQs with nothing to explain\n"
+	    "  -J, --json     print the findings as JSON\n",
+	.more_help = explain_help,
 };
 
 static const struct option explain_opts[] = {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "cmd/isolate.h"
 #include "cmd/result.h"
 #include "core/apply.h"
 #include "core/findings.h"
@@ -26,17 +27,20 @@ static int isolate_main(int, char *[]);
 static void isolate_help(FILE *);
 
 const struct command isolate_command = {
-	"isolate", isolate_main, "keep interrupts off a set of CPUs",
-	"[-nvqJm] [--check [--accept]] cpus",
-	"  -n, --dry-run  print the plan, write nothing\n"
-	"  -v, --verbose  print a line for every IRQ\n"
-	"  -q, --quiet    no notes; with --check, no output at all\n"
-	"  -J, --json     print the result as JSON\n"
-	"  -m, --mask     read cpus as a kernel mask (ff,00000000)\n"
-	"      --check    write nothing; exit 0 when no interrupt runs there\n"
-	"      --accept   with --check, exit 0 also when only pending moves and\n"
-	"                 IRQs user space cannot move remain\n",
-	isolate_help
+	.name = "isolate",
+	.main = isolate_main,
+	.summary = "keep interrupts off a set of CPUs",
+	.synopsis = "[-nvqJm] [--check [--accept]] cpus",
+	.options =
+	    "  -n, --dry-run  print the plan, write nothing\n"
+	    "  -v, --verbose  print a line for every IRQ\n"
+	    "  -q, --quiet    no notes; with --check, no output at all\n"
+	    "  -J, --json     print the result as JSON\n"
+	    "  -m, --mask     read cpus as a kernel mask (ff,00000000)\n"
+	    "      --check    write nothing; exit 0 when no interrupt runs there\n"
+	    "      --accept   with --check, exit 0 also when only pending moves and\n"
+	    "                 IRQs user space cannot move remain\n",
+	.more_help = isolate_help,
 };
 
 enum { OPT_CHECK = 256, OPT_ACCEPT };
@@ -58,42 +62,6 @@ isolate_help(FILE *fp)
 	    "cpus or is requested\nthere, the default affinity avoids them "
 	    "and irqbalance, when it runs, bans\nthem; else 1.\n");
 }
-
-/* What the run does with an IRQ. */
-enum kind {
-	K_OFF,		/* not on the CPUs: left alone */
-	K_MOVE,		/* movable, on the CPUs */
-	K_MANAGED,	/* the kernel's; on the CPUs when on is set */
-	K_FAILED,	/* its affinity could not be read */
-	K_UNMOVABLE,	/* user space cannot move it; as K_MANAGED */
-	K_PENDING,	/* --check: movable, requested off, effective on */
-	K_KEPT,		/* --check: not movable, all its CPUs isolcpus=managed_irq */
-};
-
-/* One IRQ of the plan; the sets are owned. */
-struct entry {
-	unsigned int		 irq;
-	enum kind		 kind;
-	struct cpuset		*from, *to;	/* K_MOVE */
-	struct cpuset		*on;		/* where it runs, if on the CPUs */
-	bool			 guessed;	/* on is requested, not effective */
-	bool			 kept;		/* as K_KEPT, while isolating */
-	char			*was;		/* K_OFF with -v */
-	enum apply_result	 result;
-};
-
-struct isolate {
-	struct machine		 m;
-	struct cpuset		*cpus;		/* to keep free */
-	bool			 check, accept, json, quiet, dryrun;
-	int			 flags;
-	struct entry		*e;
-	size_t			 n;
-	struct cpuset		*dfrom, *dto;	/* the default affinity */
-	struct tally		 tl;
-	struct findings		 notes;
-	struct isolation	 iso;
-};
 
 static int
 isolate_options(int argc, char *argv[], struct isolate *is, int *cpus)
@@ -179,8 +147,8 @@ fallback(struct isolate *is, unsigned int irq)
 }
 
 /* Where the IRQ runs: its online effective CPUs, else requested ones. */
-static struct cpuset *
-runs_on(struct isolate *is, unsigned int irq, bool *guessed)
+struct cpuset *
+isolate_runs_on(struct isolate *is, unsigned int irq, bool *guessed)
 {
 	struct cpuset *set = xcpuset(is->m.nbits);
 	struct perr pe;
@@ -210,8 +178,8 @@ entry_free(struct entry *e)
  * on them, as NVMe's one queue per CPU. Whether the IRQ is managed only
  * debugfs says: any IRQ user space cannot move is taken as one.
  */
-static bool
-kernel_isolates(const struct isolate *is)
+bool
+isolate_by_kernel(const struct isolate *is)
 {
 	const struct bootargs *b = &is->iso.boot;
 
@@ -219,8 +187,8 @@ kernel_isolates(const struct isolate *is)
 	    cpuset_subset(is->cpus, b->isolcpus);
 }
 
-static bool
-all_isolated(const struct isolate *is, const struct cpuset *req)
+bool
+isolate_all_isolated(const struct isolate *is, const struct cpuset *req)
 {
 	struct cpuset *house = xcpudup(req);
 	bool none;
@@ -238,8 +206,8 @@ all_isolated(const struct isolate *is, const struct cpuset *req)
  * IRQ without one fires nothing (show_interrupts() skips it), so it is
  * left out of what runs on the CPUs, as explain leaves it.
  */
-static bool
-has_handler(const struct isolate *is, unsigned int irq)
+bool
+isolate_has_handler(const struct isolate *is, unsigned int irq)
 {
 	struct irqinfo in;
 	char **names;
@@ -258,47 +226,6 @@ has_handler(const struct isolate *is, unsigned int irq)
 	return yes;
 }
 
-/*
- * With --check: is the IRQ requested or run on the CPUs, and whose is it?
- * A movable IRQ requested elsewhere but last run there has a move pending
- * (x86 without interrupt remapping moves at the next interrupt). One that
- * user space cannot move counts where it runs: a per-CPU IRQ (arm64's
- * timer, PMU, IPIs) has no effective CPU and a request nobody can mend.
- */
-static void
-check_irq(struct isolate *is, struct entry *e)
-{
-	bool req_on, eff_on;
-	enum movable mv;
-	struct perr pe;
-
-	e->from = xcpuset(is->m.nbits);
-	if (machine_affinity_read(e->irq, AFF_REQUESTED, e->from, &pe) != 0) {
-		warnx("irq %u: %s", e->irq, pe.msg);
-		e->kind = K_FAILED;
-		is->tl.failed++;
-		return;
-	}
-	if ((e->on = runs_on(is, e->irq, &e->guessed)) == NULL) {
-		e->kind = K_FAILED;
-		is->tl.failed++;
-		return;
-	}
-	req_on = cpuset_intersects(e->from, is->cpus);
-	eff_on = cpuset_intersects(e->on, is->cpus);
-	if ((!req_on && !eff_on) || !has_handler(is, e->irq))
-		return;
-	mv = machine_irq_movable(e->irq);
-	if (mv < MOVABLE_MANAGED)
-		e->kind = req_on ? K_MOVE : K_PENDING;
-	else if (!eff_on)
-		return;
-	else if (kernel_isolates(is) && all_isolated(is, e->from))
-		e->kind = K_KEPT;
-	else
-		e->kind = mv == MOVABLE_MANAGED ? K_MANAGED : K_UNMOVABLE;
-}
-
 /* An IRQ user space cannot move: where it runs, if on the CPUs. */
 static void
 plan_managed(struct isolate *is, struct entry *e, enum kind kind)
@@ -307,15 +234,15 @@ plan_managed(struct isolate *is, struct entry *e, enum kind kind)
 	struct perr pe;
 
 	e->kind = kind;
-	e->on = runs_on(is, e->irq, &e->guessed);
+	e->on = isolate_runs_on(is, e->irq, &e->guessed);
 	if (e->on != NULL && (!cpuset_intersects(e->on, is->cpus) ||
-	    !has_handler(is, e->irq))) {
+	    !isolate_has_handler(is, e->irq))) {
 		cpuset_free(e->on);
 		e->on = NULL;
 	}
-	e->kept = e->on != NULL && kernel_isolates(is) &&
+	e->kept = e->on != NULL && isolate_by_kernel(is) &&
 	    machine_affinity_read(e->irq, AFF_REQUESTED, req, &pe) == 0 &&
-	    all_isolated(is, req);
+	    isolate_all_isolated(is, req);
 	cpuset_free(req);
 }
 
@@ -335,7 +262,7 @@ plan_irq(struct isolate *is, struct entry *e)
 		warnx("irq %u: %s", e->irq, pe.msg);
 		e->kind = K_FAILED;
 		apply_tally_add(&is->tl, is->flags, e->irq, APPLY_FAILED, NULL,
-		    NULL, text_perr_errno(&pe), pe.msg);
+		    NULL, perr_errno(&pe), pe.msg);
 		return;
 	}
 	if (!cpuset_intersects(e->from, is->cpus)) {
@@ -371,7 +298,7 @@ plan_default(struct isolate *is)
 		cpuset_free(is->dfrom);
 		is->dfrom = NULL;
 		apply_tally_add(&is->tl, is->flags, -1, APPLY_FAILED, NULL,
-		    NULL, text_perr_errno(&pe), pe.msg);
+		    NULL, perr_errno(&pe), pe.msg);
 		return;
 	}
 	is->dto = xcpudup(is->dfrom);
@@ -395,7 +322,7 @@ plan(struct isolate *is)
 	for (i = 0; i < irqs.n; i++) {
 		is->e[i].irq = irqs.v[i];
 		if (is->check)
-			check_irq(is, &is->e[i]);
+			isolate_check_irq(is, &is->e[i]);
 		else
 			plan_irq(is, &is->e[i]);
 	}
@@ -403,6 +330,14 @@ plan(struct isolate *is)
 	plan_default(is);
 	return EXIT_OK;
 }
+
+/* What the entry's kind says of its movability, for its words. */
+enum movable
+isolate_movability(const struct entry *e)
+{
+	return e->kind == K_MANAGED ? MOVABLE_MANAGED : MOVABLE_NO;
+}
+
 
 /*
  * The default first, so that IRQs set up meanwhile avoid the CPUs too.
@@ -428,8 +363,8 @@ apply_plan(struct isolate *is)
 			if ((is->flags & (APPLY_VERBOSE | APPLY_DRYRUN)) &&
 			    !is->json)
 				printf("irq %u: %s, left alone\n", e->irq,
-				    e->kind == K_MANAGED ? "managed by the "
-				    "kernel" : "cannot be moved by user space");
+				    machine_movable_words(isolate_movability(e),
+				    MV_PLAIN));
 			apply_tally_add(&is->tl, is->flags, e->irq, e->kind ==
 			    K_MANAGED ? APPLY_MANAGED : APPLY_UNMOVABLE, NULL,
 			    NULL, 0, NULL);
@@ -445,49 +380,12 @@ apply_plan(struct isolate *is)
 		/* a refusal is the kernel's: it may keep the IRQ here */
 		if ((e->result == APPLY_MANAGED ||
 		    e->result == APPLY_UNMOVABLE) &&
-		    (e->on = runs_on(is, e->irq, &e->guessed)) != NULL &&
+		    (e->on = isolate_runs_on(is, e->irq, &e->guessed)) != NULL &&
 		    !cpuset_intersects(e->on, is->cpus)) {
 			cpuset_free(e->on);
 			e->on = NULL;
 		}
 	}
-}
-
-/* The kernel keeps it on the CPUs; debugfs said it manages it. */
-static bool
-managed_here(const struct entry *e)
-{
-	return (e->kind == K_MANAGED || e->result == APPLY_MANAGED) &&
-	    e->on != NULL && !e->kept;
-}
-
-/* The kernel keeps it on the CPUs and does not say why. */
-static bool
-unmovable_here(const struct entry *e)
-{
-	return (e->kind == K_UNMOVABLE || e->result == APPLY_UNMOVABLE) &&
-	    e->on != NULL && !e->kept;
-}
-
-/* The kernel keeps it there: as above, or kept (isolcpus=managed_irq). */
-static bool
-stuck_here(const struct entry *e)
-{
-	return managed_here(e) || unmovable_here(e) || e->kept;
-}
-
-/* Where the IRQs that test says of run on the CPUs: owned. */
-static struct cpuset *
-where(const struct isolate *is, bool (*test)(const struct entry *))
-{
-	struct cpuset *on = xcpuset(is->m.nbits);
-	size_t i;
-
-	for (i = 0; i < is->n; i++)
-		if (test(&is->e[i]))
-			cpuset_or(on, is->e[i].on);
-	cpuset_and(on, is->cpus);
-	return on;
 }
 
 /* Each note names only the CPUs it is about. */
@@ -510,7 +408,7 @@ find_notes(struct isolate *is)
 		free(from);
 	}
 	/* no isolcpus=managed_irq advice: it may not be managed */
-	on = where(is, unmovable_here);
+	on = isolate_where(is, isolate_unmovable_here);
 	if (!cpuset_empty(on)) {
 		list = xformat(on, false);
 		findings_add(&is->notes, "unmovable", "IRQs that user space "
@@ -520,260 +418,9 @@ find_notes(struct isolate *is)
 		free(list);
 	}
 	cpuset_free(on);
-	on = where(is, managed_here);
+	on = isolate_where(is, isolate_managed_here);
 	isolation_notes(&is->iso, on, &is->notes);
 	cpuset_free(on);
-}
-
-/* "irq N NAMES: " */
-static void
-print_name(unsigned int irq)
-{
-	char *raw = select_names(irq), *name;
-
-	name = xescaped(raw);
-	printf("irq %u%s%s: ", irq, *name ? " " : "", name);
-	free(name);
-	free(raw);
-}
-
-static void
-json_set(const char *sep, const char *key, const struct cpuset *set)
-{
-	char *s = xformat(set, false);
-
-	printf("%s\"%s\":\"%s\"", sep, key, s);
-	free(s);
-}
-
-static const char *
-kind_name(const struct entry *e)
-{
-	if (e->kept)
-		return "isolated";
-	if (e->result == APPLY_UNMOVABLE)
-		return "unmovable";
-	switch (e->kind) {
-	case K_MOVE:
-		return "movable";
-	case K_MANAGED:
-		return "managed";
-	case K_UNMOVABLE:
-		return "unmovable";
-	case K_PENDING:
-		return "pending";
-	case K_KEPT:
-		return "isolated";
-	default:
-		return "unknown";
-	}
-}
-
-/* An IRQ and where it runs, or with --check also its kind. */
-static void
-json_irq(const struct isolate *is, const struct entry *e)
-{
-	char *name = select_names(e->irq);
-
-	printf("{\"irq\":%u,\"name\":", e->irq);
-	text_json_string(stdout, name);
-	free(name);
-	if (is->check || e->kind == K_UNMOVABLE || e->kept ||
-	    e->result == APPLY_UNMOVABLE)
-		printf(",\"kind\":\"%s\"", kind_name(e));
-	if (is->check && e->from != NULL && !e->guessed)
-		json_set(",", "requested", e->from);
-	if (e->on != NULL)
-		json_set(",", e->guessed ? "requested" : "effective", e->on);
-	putchar('}');
-}
-
-/* An IRQ --check reports: one that runs or may run on the CPUs. */
-static bool
-on_cpus(const struct entry *e)
-{
-	return e->kind != K_OFF;
-}
-
-/* ,"KEY":[the IRQs that pick takes],"findings":...} and the newline. */
-static void
-json_irqs(const struct isolate *is, const char *key,
-    bool (*pick)(const struct entry *))
-{
-	const char *sep = "";
-	size_t i;
-
-	printf(",\"%s\":[", key);
-	for (i = 0; i < is->n; i++) {
-		if (!pick(&is->e[i]))
-			continue;
-		fputs(sep, stdout);
-		json_irq(is, &is->e[i]);
-		sep = ",";
-	}
-	printf("],\"findings\":");
-	findings_json(stdout, &is->notes);
-	printf("}\n");
-}
-
-/* --check -J: the IRQs on the CPUs, the default, the findings. */
-static void
-print_json(const struct isolate *is, bool clean, bool fixed)
-{
-	printf("{\"cpus\":\"%s\",\"isolated\":%s,\"accepted\":%s",
-	    is->iso.list, clean ? "true" : "false", clean || fixed ? "true" :
-	    "false");
-	if (is->dfrom != NULL)
-		json_set(",", "default", is->dfrom);
-	json_irqs(is, "irqs", on_cpus);
-}
-
-/*
- * -J: the result every command gives, and the managed IRQs that stay on
- * the CPUs, where they run, with the findings.
- */
-static void
-print_result(struct isolate *is)
-{
-	printf("{\"cpus\":\"%s\",", is->iso.list);
-	apply_tally_json(stdout, &is->tl, is->flags);
-	json_irqs(is, "stuck", stuck_here);
-}
-
-/* One IRQ of --check's report, after its name. */
-static void
-print_kind(const struct isolate *is, const struct entry *e)
-{
-	char *list = xformat(e->on, false), *req = xformat(e->from, false);
-	const char *what = e->kind == K_MANAGED ? "managed" :
-	    "cannot be moved by user space";
-	char *on;
-
-	/* an IRQ not started has no effective CPU */
-	on = xasprintf("%s%s", *list ? "CPU " : "no CPU", list);
-	switch (e->kind) {
-	case K_MOVE:
-		if (e->guessed)
-			printf("movable, may run on %s\n", on);
-		else if (cpuset_intersects(e->on, is->cpus))
-			printf("movable, on %s\n", on);
-		else
-			printf("movable, requested CPU %s, on %s\n", req, on);
-		break;
-	case K_PENDING:
-		printf("movable, move pending to CPU %s, on %s\n", req, on);
-		break;
-	case K_KEPT:
-		printf("%s, kept on isolated %s (managed_irq)\n",
-		    machine_irq_movable(e->irq) == MOVABLE_MANAGED ? "managed" :
-		    "cannot be moved by user space", on);
-		break;
-	default:
-		printf("%s, %s %s\n", what, e->guessed ? "may run on" : "on",
-		    on);
-		break;
-	}
-	free(on);
-	free(list);
-	free(req);
-}
-
-/* --check's report: the IRQs on the CPUs, the findings, a verdict. */
-static void
-print_check(const struct isolate *is, bool clean, bool fixed)
-{
-	const struct entry *e;
-	size_t i;
-
-	for (i = 0; i < is->n; i++) {
-		e = &is->e[i];
-		if (e->kind == K_OFF || e->kind == K_FAILED)
-			continue;
-		print_name(e->irq);
-		print_kind(is, e);
-	}
-	for (i = 0; i < is->notes.n; i++)
-		printf("%s: %s\n", is->notes.v[i].code, is->notes.v[i].text);
-	if (clean)
-		printf("CPU %s: isolated from interrupts\n", is->iso.list);
-	else if (fixed)
-		printf("CPU %s: not isolated from interrupts, but user space "
-		    "can do no more\n", is->iso.list);
-	else
-		printf("CPU %s: not isolated from interrupts\n", is->iso.list);
-}
-
-/* isolate's notes, on standard error: what it could not do itself. */
-static void
-warn_notes(const struct isolate *is)
-{
-	const struct entry *e;
-	char *on, *raw, *name;
-	size_t i;
-
-	for (i = 0; i < is->n; i++) {
-		e = &is->e[i];
-		if (!stuck_here(e))
-			continue;
-		on = xformat(e->on, false);
-		raw = select_names(e->irq);
-		name = xescaped(raw);
-		if (e->kept)
-			warnx("irq %u%s%s: %s, kept on isolated CPU %s "
-			    "(managed_irq)", e->irq, *name ? " " : "", name,
-			    e->kind == K_MANAGED ? "managed" :
-			    "cannot be moved by user space", on);
-		else
-			warnx("irq %u%s%s: %s, %s CPU %s", e->irq,
-			    *name ? " " : "", name, managed_here(e) ?
-			    "managed by the kernel" :
-			    "cannot be moved by user space", e->guessed ?
-			    "may run on" : "runs on", on);
-		free(name);
-		free(raw);
-		free(on);
-	}
-	for (i = 0; i < is->notes.n; i++)
-		warnx("%s: %s: %s", strcmp(is->notes.v[i].code,
-		    "irqbalance") == 0 ? "warning" : "note",
-		    is->notes.v[i].code, is->notes.v[i].text);
-}
-
-/*
- * Clean: nothing on the CPUs, nothing to put IRQs back there; with
- * fixed, nothing but pending moves and IRQs user space cannot move,
- * which --accept lets pass. An IRQ the kernel keeps on CPUs that
- * isolcpus=managed_irq isolates entirely is no failure.
- */
-static bool
-is_clean(const struct isolate *is, bool fixed)
-{
-	enum kind k;
-	size_t i;
-
-	for (i = 0; i < is->n; i++) {
-		k = is->e[i].kind;
-		if (k == K_OFF || k == K_KEPT)
-			continue;
-		if (!fixed || (k != K_PENDING && k != K_MANAGED &&
-		    k != K_UNMOVABLE))
-			return false;
-	}
-	if (is->dfrom == NULL || cpuset_intersects(is->dfrom, is->cpus))
-		return false;
-	return isolation_irqbalance_ok(&is->iso);
-}
-
-static int
-run_check(struct isolate *is)
-{
-	bool clean = is_clean(is, false), fixed = is_clean(is, true);
-
-	if (is->json)
-		print_json(is, clean, fixed);
-	else if (!is->quiet)
-		print_check(is, clean, fixed);
-	return clean || (is->accept && fixed) ? EXIT_OK : EXIT_FAIL;
 }
 
 static int
@@ -784,9 +431,9 @@ run_isolate(struct isolate *is)
 	apply_plan(is);
 	find_notes(is);
 	if (is->json)
-		print_result(is);
+		isolate_print_result(is);
 	else if (!is->quiet)
-		warn_notes(is);
+		isolate_warn_notes(is);
 	return cli_exit_applied(&is->tl);
 }
 
@@ -822,7 +469,7 @@ isolate_main(int argc, char *argv[])
 	    (status = plan(&is)) == EXIT_OK) {
 		if (is.check) {
 			find_notes(&is);
-			status = run_check(&is);
+			status = isolate_check_run(&is);
 		} else
 			status = run_isolate(&is);
 	}

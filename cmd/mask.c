@@ -20,17 +20,21 @@
 static int convert_main(int, char *[]);
 
 const struct command mask_command = {
-	"mask", convert_main, "print CPU lists as kernel masks",
-	"[-b bits] [cpus ...]",
-	"  -b, --bits BITS  width of the set (default: the possible CPUs)\n",
-	NULL
+	.name = "mask",
+	.main = convert_main,
+	.summary = "print CPU lists as kernel masks",
+	.synopsis = "[-b bits] [cpus ...]",
+	.options =
+	    "  -b, --bits BITS  width of the set (default: the possible CPUs)\n",
 };
 
 const struct command list_command = {
-	"list", convert_main, "print kernel masks as CPU lists",
-	"[-b bits] [mask ...]",
-	"  -b, --bits BITS  width of the set (default: the possible CPUs)\n",
-	NULL
+	.name = "list",
+	.main = convert_main,
+	.summary = "print kernel masks as CPU lists",
+	.synopsis = "[-b bits] [mask ...]",
+	.options =
+	    "  -b, --bits BITS  width of the set (default: the possible CPUs)\n",
 };
 
 static const struct option bits_opts[] = {
@@ -49,7 +53,8 @@ struct held {
 	FILE	*fp;	/* owned; the temporary file, once buf is full */
 };
 
-static void
+/* Returns 0, or -1 with errno when the temporary file fails. */
+static int
 held_add(struct held *h, const char *line)
 {
 	size_t n = strlen(line);
@@ -60,23 +65,25 @@ held_add(struct held *h, const char *line)
 		memcpy(h->buf + h->len, line, n);
 		h->buf[h->len + n] = '\n';
 		h->len += n + 1;
-		return;
+		return 0;
 	}
 	if (h->fp == NULL) {
 		if ((h->fp = tmpfile()) == NULL ||
 		    fwrite(h->buf, 1, h->len, h->fp) != h->len)
-			err(EXIT_FAIL, "temporary file");
+			return -1;
 		h->len = 0;
 	}
 	if (fwrite(line, 1, n, h->fp) != n || putc('\n', h->fp) == EOF)
-		err(EXIT_FAIL, "temporary file");
+		return -1;
+	return 0;
 }
 
 /*
  * Prints what was held, buf being the copy buffer once there is a file.
  * A write error on standard output stops the copy; main reports it.
+ * Returns 0, or -1 with errno when the temporary file fails.
  */
-static void
+static int
 held_print(struct held *h)
 {
 	size_t n;
@@ -84,16 +91,15 @@ held_print(struct held *h)
 	if (h->fp == NULL) {
 		if (h->len > 0)
 			fwrite(h->buf, 1, h->len, stdout);
-		return;
+		return 0;
 	}
 	if (fflush(h->fp) != 0 || ferror(h->fp) ||
 	    fseek(h->fp, 0, SEEK_SET) != 0)
-		err(EXIT_FAIL, "temporary file");
+		return -1;
 	while ((n = fread(h->buf, 1, HOLD_MAX, h->fp)) > 0)
 		if (fwrite(h->buf, 1, n, stdout) != n)
-			return;
-	if (ferror(h->fp))
-		err(EXIT_FAIL, "temporary file");
+			return 0;
+	return ferror(h->fp) ? -1 : 0;
 }
 
 /* The machine node:K items name, read when the first one is met. */
@@ -109,13 +115,13 @@ nodes_parse(struct cpuset *set, const char *value, struct perr *pe)
 {
 	if (!nodes_loaded) {
 		if (machine_load(&nodes_machine) != 0)
-			return text_perr_set(pe, EIO,
+			return perr_set(pe, EIO,
 			    "CPU list \"%s\": node:K needs "
 			    "this machine's NUMA nodes", text_quoted(value));
 		nodes_loaded = true;
 	}
 	if (nodes_machine.nbits != set->nbits)
-		return text_perr_set(pe, EINVAL,
+		return perr_set(pe, EINVAL,
 		    "CPU list \"%s\": node:K is a set "
 		    "of this machine's %u possible CPUs; leave out -b",
 		    text_quoted(value), nodes_machine.nbits);
@@ -142,9 +148,9 @@ convert(struct cpuset *set, const char *value, size_t len, bool tomask)
 	int rc;
 
 	if (strlen(value) != len)
-		rc = text_perr_set(&pe, EINVAL, "a NUL byte");
+		rc = perr_set(&pe, EINVAL, "a NUL byte");
 	else if (strcspn(value, "\n") + 1 < len)
-		rc = text_perr_set(&pe, EINVAL, "a newline before the end");
+		rc = perr_set(&pe, EINVAL, "a newline before the end");
 	else if (tomask && strstr(value, "node:") != NULL) {
 		if ((rc = nodes_parse(set, value, &pe)) != 0)
 			warnx("%s", pe.msg);
@@ -181,7 +187,7 @@ convert_args(struct cpuset *set, bool tomask, int argc, char *argv[])
 /*
  * Lines of standard input, each at most what the longest list or mask
  * of this width needs, with room for blanks; their output is held until
- * the end and printed only when all are good. Returns the bad ones.
+ * the end and printed only when all are good. Returns the exit status.
  */
 static int
 convert_stdin(struct cpuset *set, bool tomask)
@@ -190,31 +196,43 @@ convert_stdin(struct cpuset *set, bool tomask)
 	struct lines in;
 	size_t len, lineno = 0;
 	char *line, *text;
+	bool failed = false;
 	int rc, bad = 0;
 
 	procfs_lines_fd(&in, STDIN_FILENO, 16 * (size_t)set->nbits + 4096);
-	while ((rc = procfs_lines_next(&in, &line, &len)) == 1) {
+	while (!failed && (rc = procfs_lines_next(&in, &line, &len)) == 1) {
 		lineno++;
 		if (!convert(set, line, len, tomask))
 			bad++;
 		else if (bad == 0) {
 			text = xformat(set, tomask);
-			held_add(&out, text);
+			if (held_add(&out, text) != 0) {
+				warn("temporary file");
+				failed = true;
+			}
 			free(text);
 		}
 	}
-	if (rc == -EFBIG) {
+	if (failed)
+		;
+	else if (rc == -EFBIG) {
 		warnx("%s on line %zu of standard input: longer than any of "
 		    "%u CPUs", tomask ? "CPU list" : "mask", lineno + 1,
 		    set->nbits);
 		bad++;
-	} else if (rc < 0)
-		errc(EXIT_FAIL, -rc, "standard input");
+	} else if (rc < 0) {
+		warnc(-rc, "standard input");
+		failed = true;
+	}
 	procfs_lines_close(&in);
-	if (bad == 0)
-		held_print(&out);
+	if (!failed && bad == 0 && held_print(&out) != 0) {
+		warn("temporary file");
+		failed = true;
+	}
 	held_free(&out);
-	return bad;
+	if (failed)
+		return EXIT_FAIL;
+	return bad ? EXIT_USAGE : EXIT_OK;
 }
 
 static int
@@ -226,7 +244,7 @@ convert_main(int argc, char *argv[])
 	struct cpuset *set;
 	unsigned int nbits = 0;
 	const char *errstr;
-	int ch, bad;
+	int ch, status;
 
 	while ((ch = cli_getopts(argc, argv, cmd, "b:", bits_opts)) != -1) {
 		if (ch != 'b')
@@ -242,11 +260,12 @@ convert_main(int argc, char *argv[])
 		return EXIT_FAIL;
 	set = xcpuset(nbits);
 	if (optind < argc)
-		bad = convert_args(set, tomask, argc - optind, argv + optind);
+		status = convert_args(set, tomask, argc - optind,
+		    argv + optind) ? EXIT_USAGE : EXIT_OK;
 	else
-		bad = convert_stdin(set, tomask);
+		status = convert_stdin(set, tomask);
 	cpuset_free(set);
 	if (nodes_loaded)
 		machine_free(&nodes_machine);
-	return bad ? EXIT_USAGE : EXIT_OK;
+	return status;
 }

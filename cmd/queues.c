@@ -23,13 +23,16 @@ static int queues_main(int, char *[]);
 static void queues_columns(FILE *);
 
 const struct command queues_command = {
-	"queues", queues_main, "show network queues, their IRQs and XPS/RPS",
-	"[-Jn] [-o cols] [devs]",
-	"  -J, --json            print JSON\n"
-	"  -n, --noheadings      print no header line\n"
-	"  -o, --output COLS     the columns, comma-separated; +COLS adds to "
-	"the default\n",
-	queues_columns
+	.name = "queues",
+	.main = queues_main,
+	.summary = "show network queues, their IRQs and XPS/RPS",
+	.synopsis = "[-Jn] [-o cols] [devs]",
+	.options =
+	    "  -J, --json            print JSON\n"
+	    "  -n, --noheadings      print no header line\n"
+	    "  -o, --output COLS     the columns, comma-separated; +COLS adds to "
+	    "the default\n",
+	.more_help = queues_columns,
 };
 
 static const struct option queues_opts[] = {
@@ -46,20 +49,24 @@ enum col {
 };
 
 static const struct column columns[NCOLS] = {
-	[C_DEV] =	{ "DEV", "dev", false, false, "network interface" },
-	[C_QUEUE] =	{ "QUEUE", "queue", false, false, "rx-N or tx-N" },
-	[C_IRQ] =	{ "IRQ", "irq", true, false,
-	    "the IRQ serving the queue, by its action name" },
-	[C_AFFINITY] =	{ "AFFINITY", "affinity", false, false,
-	    "that IRQ's requested CPUs (smp_affinity_list)" },
-	[C_CPUS] =	{ "CPUS", "cpus", false, false,
-	    "that IRQ's effective CPUs (requested without effective files)" },
-	[C_XPS] =	{ "XPS", "xps", false, false,
-	    "tx queues: the CPUs that send on it (xps_cpus)" },
-	[C_RPS] =	{ "RPS", "rps", false, false,
-	    "rx queues: the CPUs its packets go on to (rps_cpus)" },
-	[C_ALIGNED] =	{ "ALIGNED", "aligned", false, false,
-	    "tx queues: XPS is AFFINITY, not CPUS (yes, no)" },
+	[C_DEV] = { .name = "DEV", .key = "dev", .kind = COL_STRING,
+	    .help = "network interface" },
+	[C_QUEUE] = { .name = "QUEUE", .key = "queue", .kind = COL_STRING,
+	    .help = "rx-N or tx-N" },
+	[C_IRQ] = { .name = "IRQ", .key = "irq", .kind = COL_NUMBER,
+	    .right = true,
+	    .help = "the IRQ serving the queue, by its action name" },
+	[C_AFFINITY] = { .name = "AFFINITY", .key = "affinity",
+	    .kind = COL_CPUS,
+	    .help = "that IRQ's requested CPUs (smp_affinity_list)" },
+	[C_CPUS] = { .name = "CPUS", .key = "cpus", .kind = COL_CPUS,
+	    .help = "that IRQ's effective CPUs (requested without effective files)" },
+	[C_XPS] = { .name = "XPS", .key = "xps", .kind = COL_CPUS,
+	    .help = "tx queues: the CPUs that send on it (xps_cpus)" },
+	[C_RPS] = { .name = "RPS", .key = "rps", .kind = COL_CPUS,
+	    .help = "rx queues: the CPUs its packets go on to (rps_cpus)" },
+	[C_ALIGNED] = { .name = "ALIGNED", .key = "aligned", .kind = COL_BOOL,
+	    .help = "tx queues: XPS is AFFINITY, not CPUS (yes, no)" },
 };
 
 static const unsigned int default_cols[] = {
@@ -262,8 +269,7 @@ print_table(struct queues *qs)
 
 	/* names from the system reach the terminal only as vis(3) escapes */
 	for (i = 0; i < qs->nrows; i++) {
-		if ((t = text_escaped(qs->rows[i].cell[C_DEV])) == NULL)
-			err(EXIT_FAIL, NULL);
+		t = xescaped(qs->rows[i].cell[C_DEV]);
 		free(qs->rows[i].cell[C_DEV]);
 		qs->rows[i].cell[C_DEV] = t;
 	}

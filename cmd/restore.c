@@ -1,5 +1,6 @@
 /*
- * restore and check: apply a snapshot, or compare the machine with it.
+ * restore: apply a snapshot; check (check.c) compares the machine with
+ * it, the file read and resolved the same way.
  *
  * restore checks every line first (status 2, nothing written; so is a
  * file with no entry at all). A line
@@ -22,6 +23,7 @@
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "cmd/restore.h"
 #include "cmd/result.h"
 #include "core/apply.h"
 #include "core/irqbalance.h"
@@ -34,34 +36,22 @@
 #include "procfs.h"
 
 static int restore_main(int, char *[]);
-static int check_main(int, char *[]);
 
 const struct command restore_command = {
-	"restore", restore_main, "apply a snapshot",
-	"[-ntvqJ] [--by-number] [--only irqs] file",
-	"  -n, --dry-run    print what would change, write nothing\n"
-	"  -t, --test       check the file against this machine, apply "
-	"nothing\n"
-	"  -v, --verbose    print a line for every IRQ\n"
-	"  -q, --quiet      no irqbalance warning\n"
-	"  -J, --json       print the result as JSON\n"
-	"      --by-number  match IRQs by number, not by name\n"
-	"      --only IRQS  apply to these IRQs only, not the default\n",
-	NULL
+	.name = "restore",
+	.main = restore_main,
+	.summary = "apply a snapshot",
+	.synopsis = "[-ntvqJ] [--by-number] [--only irqs] file",
+	.options =
+	    "  -n, --dry-run    print what would change, write nothing\n"
+	    "  -t, --test       check the file against this machine, apply "
+	    "nothing\n"
+	    "  -v, --verbose    print a line for every IRQ\n"
+	    "  -q, --quiet      no irqbalance warning\n"
+	    "  -J, --json       print the result as JSON\n"
+	    "      --by-number  match IRQs by number, not by name\n"
+	    "      --only IRQS  apply to these IRQs only, not the default\n",
 };
-
-const struct command check_command = {
-	"check", check_main, "compare the machine with a snapshot",
-	"[-qJ] [--by-number] [--only irqs] file",
-	"  -q, --quiet      print no differences: the exit status is the "
-	"answer\n"
-	"  -J, --json       print the differences as JSON\n"
-	"      --by-number  match IRQs by number, not by name\n"
-	"      --only IRQS  compare these IRQs only, not the default\n",
-	NULL
-};
-
-enum { OPT_BY_NUMBER = 256, OPT_ONLY };
 
 static const struct option restore_opts[] = {
 	APPLY_LONGOPTS,
@@ -73,31 +63,8 @@ static const struct option restore_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static const struct option check_opts[] = {
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "json", no_argument, NULL, 'J' },
-	{ "by-number", no_argument, NULL, OPT_BY_NUMBER },
-	{ "only", required_argument, NULL, OPT_ONLY },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-
-/* What restore and check hold: the machine, the snapshot, the IRQs. */
-struct run {
-	struct machine	 m;
-	struct snap	 s;
-	struct mirqs	 mi;
-	const char	*only_arg;	/* --only */
-	struct irqs	 only;
-	int		 flags;
-	bool		 quiet;
-	bool		 test;		/* -t */
-	struct tally	 tl;
-	struct tally	 qtl;		/* the queues' */
-};
-
-static void
-run_free(struct run *r)
+void
+restore_run_free(struct run *r)
 {
 	snapshot_mirqs_free(&r->mi);
 	select_free(&r->only);
@@ -111,8 +78,9 @@ run_free(struct run *r)
  * truncated configuration must not pass for one that asks nothing. For
  * check, one that cannot be read is too: status 1 means drift.
  */
-static int
-run_load(int argc, char *argv[], const struct command *cmd, struct run *r)
+int
+restore_run_load(int argc, char *argv[], const struct command *cmd,
+    struct run *r)
 {
 	bool check = cmd == &check_command;
 	int rc;
@@ -123,7 +91,7 @@ run_load(int argc, char *argv[], const struct command *cmd, struct run *r)
 		return EXIT_FAIL;
 	if (r->only_arg != NULL &&
 	    (rc = select_queues(r->only_arg, &r->only)) != 0) {
-		run_free(r);
+		restore_run_free(r);
 		return cli_exit_status(rc);
 	}
 	if ((rc = snapshot_read(&r->s, &r->m, argv[optind])) == 0 &&
@@ -133,11 +101,11 @@ run_load(int argc, char *argv[], const struct command *cmd, struct run *r)
 		rc = -EINVAL;
 	}
 	if (rc != 0) {
-		run_free(r);
+		restore_run_free(r);
 		return check ? EXIT_USAGE : cli_exit_status(rc);
 	}
 	if ((rc = snapshot_mirqs_load(&r->mi)) != 0) {
-		run_free(r);
+		restore_run_free(r);
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
@@ -161,7 +129,7 @@ offline_only(struct run *r, const char *label, long irq, const struct entry *e)
 	    machine_affinity_read(irq, AFF_REQUESTED, cur, &pe)) != 0) {
 		warnx("%s", pe.msg);
 		strlcpy(msg, pe.msg, sizeof(msg));
-		err = text_perr_errno(&pe);
+		err = perr_errno(&pe);
 	} else if (cpuset_equal(cur, e->want)) {
 		if ((r->flags & (APPLY_VERBOSE | APPLY_JSON)) ==
 		    APPLY_VERBOSE) {
@@ -200,8 +168,8 @@ offline_note(struct run *r)
 }
 
 /* What the kernel keeps of a queue line's set (netqueue_kept()); owned. */
-static struct cpuset *
-queue_kept(const struct run *r, const struct entry *e)
+struct cpuset *
+restore_queue_kept(const struct run *r, const struct entry *e)
 {
 	return netqueue_kept(&r->m, e->sl.kind == SNAP_XPS ? NQ_TX : NQ_RX,
 	    e->want);
@@ -218,7 +186,7 @@ queue_note(const struct run *r)
 
 	for (i = 0; i < r->s.nqueues; i++) {
 		e = r->s.queues[i].e;
-		kept = queue_kept(r, e);
+		kept = restore_queue_kept(r, e);
 		/* a line of which nothing is kept is said on its own */
 		if (!cpuset_empty(kept)) {
 			drop = xcpudup(e->want);
@@ -239,8 +207,8 @@ queue_note(const struct run *r)
 }
 
 /* The lines that pick no IRQ, as the "problems" member. */
-static void
-problems_json(const struct snap *s)
+void
+restore_problems_json(const struct snap *s)
 {
 	size_t i;
 
@@ -271,8 +239,8 @@ restore_one(struct run *r, long irq, const struct entry *e)
 }
 
 /* Whether the file has xps or rps lines: -J then has "queues". */
-static bool
-has_queues(const struct snap *s)
+bool
+restore_has_queues(const struct snap *s)
 {
 	size_t i;
 
@@ -291,18 +259,9 @@ queue_none(struct run *r, const struct snapq *q, const char *label)
 {
 	struct cpuset *cur = xcpuset(r->m.nbits);
 	enum apply_result res = APPLY_FAILED;
-	char *buf;
-	struct perr pe;
 	int rc;
 
-	if ((rc = procfs_read(q->rel, &buf)) != 0)
-		warnc(-rc, "%s: %s", label, procfs_path(q->rel));
-	else {
-		if ((rc = cpumask_parse(cur, buf, &pe)) != 0)
-			warnx("%s: %s: %s", label, procfs_path(q->rel),
-			    pe.msg);
-		free(buf);
-	}
+	rc = snapshot_queue_read(q->rel, cur, label);
 	if (rc == 0 && cpuset_empty(cur)) {
 		if ((r->flags & (APPLY_VERBOSE | APPLY_JSON)) == APPLY_VERBOSE)
 			printf("%s: - unchanged\n", label);
@@ -338,7 +297,7 @@ restore_queues(struct run *r)
 			continue;
 		}
 		snapshot_queue_label(q->e, label, sizeof(label));
-		kept = queue_kept(r, q->e);
+		kept = restore_queue_kept(r, q->e);
 		if (cpuset_empty(kept) && !cpuset_empty(q->e->want))
 			queue_none(r, q, label);
 		else
@@ -357,7 +316,7 @@ restore_members(void *arg)
 	struct qname *q;
 	size_t i;
 
-	if (has_queues(&r->s)) {
+	if (restore_has_queues(&r->s)) {
 		q = xcalloc(r->s.nqueues + 1, sizeof(*q));
 		for (i = 0; i < r->s.nqueues; i++) {
 			e = r->s.queues[i].e;
@@ -368,7 +327,7 @@ restore_members(void *arg)
 		result_queues(&r->qtl, q, r->s.nqueues);
 		free(q);
 	}
-	problems_json(&r->s);
+	restore_problems_json(&r->s);
 }
 
 /*
@@ -451,11 +410,11 @@ restore_main(int argc, char *argv[])
 		}
 	}
 	r.s.verbose = r.flags & APPLY_VERBOSE;
-	if ((status = run_load(argc, argv, &restore_command, &r)) != EXIT_OK)
+	if ((status = restore_run_load(argc, argv, &restore_command, &r)) != EXIT_OK)
 		return status;
 	if (r.test) {
 		/* the file is what restore would take: nothing else is done */
-		run_free(&r);
+		restore_run_free(&r);
 		return EXIT_OK;
 	}
 	r.tl.failed = snapshot_resolve(&r.s, &r.mi,
@@ -469,263 +428,7 @@ restore_main(int argc, char *argv[])
 out:
 	apply_tally_free(&r.tl);
 	apply_tally_free(&r.qtl);
-	run_free(&r);
+	restore_run_free(&r);
 	return status;
 }
 
-/* check's report: lines on stdout, or with -J the members of one object. */
-struct report {
-	bool	 json;
-	bool	 quiet;			/* -q without -J: nothing on stdout */
-	FILE	*diffs, *failed;	/* -J: the elements of each array */
-	char	*dtext, *ftext;
-	size_t	 dlen, flen, matching;
-	char	*dflt;			/* -J: the default's member */
-	FILE	*qdiffs, *qfailed;	/* -J: the queues' */
-	char	*qdtext, *qftext;
-	size_t	 qdlen, qflen, qmatching;
-};
-
-static void
-report_open(struct report *rp)
-{
-	if (!rp->json)
-		return;
-	if ((rp->diffs = open_memstream(&rp->dtext, &rp->dlen)) == NULL ||
-	    (rp->failed = open_memstream(&rp->ftext, &rp->flen)) == NULL ||
-	    (rp->qdiffs = open_memstream(&rp->qdtext, &rp->qdlen)) == NULL ||
-	    (rp->qfailed = open_memstream(&rp->qftext, &rp->qflen)) == NULL)
-		err(EXIT_FAIL, NULL);
-}
-
-/* An IRQ's number and name as JSON members, after sep. */
-static void
-json_irq(FILE *fp, const char *sep, unsigned int irq, const char *names)
-{
-	fprintf(fp, "%s{\"irq\":%u,\"name\":", sep, irq);
-	text_json_string(fp, names);
-}
-
-/* A file that could not be read: a warning, and with -J an element. */
-static void
-report_failed(struct report *rp, unsigned int irq, const char *names,
-    const struct perr *pe)
-{
-	const char *e;
-
-	warnx("%s", pe->msg);
-	if (!rp->json)
-		return;
-	json_irq(rp->failed, ftell(rp->failed) > 0 ? "," : "", irq, names);
-	e = text_errno_name(text_perr_errno(pe));
-	fprintf(rp->failed, e != NULL ? ",\"errno\":\"%s\"" : ",\"errno\":null",
-	    e);
-	fputs(",\"error\":", rp->failed);
-	text_json_string(rp->failed, pe->msg);
-	putc('}', rp->failed);
-}
-
-/*
- * Reports a difference; returns whether there is one. A kernel-managed
- * IRQ's is reported apart: it is not drift anyone can mend. irq < 0 is
- * the default affinity.
- */
-static bool
-differs(struct report *rp, long irq, const char *names,
-    const struct cpuset *cur, const struct cpuset *want, enum movable mv)
-{
-	bool managed = mv == MOVABLE_MANAGED, fixed = mv >= MOVABLE_MANAGED;
-	char *a, *b;
-
-	if (cpuset_equal(cur, want)) {
-		rp->matching += irq >= 0;
-		return false;
-	}
-	a = xformat(cur, false);
-	b = xformat(want, false);
-	if (rp->json && irq < 0) {
-		if (asprintf(&rp->dflt, ",\"default\":{\"current\":\"%s\","
-		    "\"want\":\"%s\"}", a, b) < 0)
-			err(EXIT_FAIL, NULL);
-	} else if (rp->json) {
-		json_irq(rp->diffs, ftell(rp->diffs) > 0 ? "," : "", irq,
-		    names);
-		fprintf(rp->diffs, ",\"current\":\"%s\",\"want\":\"%s\","
-		    "\"managed\":%s,\"unmovable\":%s}", a, b, managed ?
-		    "true" : "false", fixed ? "true" : "false");
-	} else if (rp->quiet)
-		;
-	else if (irq < 0)
-		printf("default: %s (want %s)\n", a, b);
-	else
-		printf("irq %ld%s%s: %s (want %s%s)\n", irq,
-		    *names != '\0' ? " " : "", names, a, b,
-		    managed ? "; managed by the kernel, not drift" : fixed ?
-		    "; cannot be moved by user space, not drift" : "");
-	free(a);
-	free(b);
-	return true;
-}
-
-/* Compares one IRQ; returns 1 for a difference or a failure to read. */
-static size_t
-check_irq(struct run *r, struct report *rp, size_t i, struct cpuset *cur)
-{
-	const struct mirq *q = &r->mi.v[i];
-	unsigned int irq = r->mi.nums.v[i];
-	struct perr pe;
-	char *names;
-	enum movable mv = MOVABLE_UNKNOWN;
-	bool diff;
-
-	names = snapshot_names_text(q->names, q->nnames, false);
-	if (machine_affinity_read(irq, AFF_REQUESTED, cur, &pe) != 0) {
-		report_failed(rp, irq, names, &pe);
-		free(names);
-		return 1;
-	}
-	/* asked only of a difference: the probe is a write */
-	if (!cpuset_equal(cur, q->by->want))
-		mv = machine_irq_movable(irq);
-	diff = differs(rp, irq, names, cur, q->by->want, mv) &&
-	    mv < MOVABLE_MANAGED;
-	free(names);
-	return diff;
-}
-
-/* A queue's "dev" and "queue" members, after sep. */
-static void
-json_queue(FILE *fp, const struct entry *e)
-{
-	bool tx = e->sl.kind == SNAP_XPS;
-
-	fprintf(fp, "%s{\"dev\":", ftell(fp) > 0 ? "," : "");
-	text_json_string(fp, e->sl.dev);
-	fprintf(fp, ",\"queue\":\"%s-%u\"", tx ? "tx" : "rx", e->sl.queue);
-}
-
-/*
- * Compares one queue's mask with what the kernel keeps of the line's set
- * (a line naming an offline CPU is no difference); returns 1 for a
- * difference or a failure to read. The empty set is "none", as in the
- * snapshot.
- */
-static size_t
-check_queue(struct run *r, struct report *rp, const struct snapq *q)
-{
-	struct cpuset *cur = xcpuset(r->m.nbits), *kept = queue_kept(r, q->e);
-	char label[128], msg[1024], *a, *b;
-	struct perr pe;
-	size_t diff = 1;
-	int rc;
-
-	snapshot_queue_label(q->e, label, sizeof(label));
-	if ((rc = netqueue_read_mask(q->rel, cur, &pe)) != 0)
-		snprintf(msg, sizeof(msg), "%s: %s", label, pe.msg);
-	if (rc != 0) {
-		warnx("%s", msg);
-		if (rp->json) {
-			json_queue(rp->qfailed, q->e);
-			fprintf(rp->qfailed, text_errno_name(-rc) != NULL ?
-			    ",\"errno\":\"%s\"" : ",\"errno\":null",
-			    text_errno_name(-rc));
-			fputs(",\"error\":", rp->qfailed);
-			text_json_string(rp->qfailed, msg);
-			putc('}', rp->qfailed);
-		}
-	} else if (cpuset_equal(cur, kept)) {
-		rp->qmatching++;
-		diff = 0;
-	} else {
-		a = xformat(cur, false);
-		b = xformat(kept, false);
-		if (rp->json) {
-			json_queue(rp->qdiffs, q->e);
-			fprintf(rp->qdiffs, ",\"current\":\"%s\",\"want\":"
-			    "\"%s\"}", a, b);
-		} else if (!rp->quiet)
-			printf("%s: %s (want %s)\n", label,
-			    *a != '\0' ? a : "none", *b != '\0' ? b : "none");
-		free(a);
-		free(b);
-	}
-	cpuset_free(kept);
-	cpuset_free(cur);
-	return diff;
-}
-
-/* -J: the object, then the report's memory. */
-static void
-report_close(struct report *rp, const struct snap *s)
-{
-	if (!rp->json)
-		return;
-	if (fclose(rp->diffs) != 0 || fclose(rp->failed) != 0 ||
-	    fclose(rp->qdiffs) != 0 || fclose(rp->qfailed) != 0)
-		err(EXIT_FAIL, NULL);
-	printf("{\"differences\":[%s]%s,\"matching\":%zu,\"failed\":[%s]",
-	    rp->dtext, rp->dflt != NULL ? rp->dflt : "", rp->matching,
-	    rp->ftext);
-	if (has_queues(s))
-		printf(",\"queues\":{\"differences\":[%s],\"matching\":%zu,"
-		    "\"failed\":[%s]}", rp->qdtext, rp->qmatching,
-		    rp->qftext);
-	problems_json(s);
-	puts("}");
-	free(rp->dtext);
-	free(rp->ftext);
-	free(rp->qdtext);
-	free(rp->qftext);
-	free(rp->dflt);
-}
-
-/* 0 when the machine matches, 1 when it differs, 2 for a bad file. */
-static int
-check_main(int argc, char *argv[])
-{
-	struct report rp = { .json = false };
-	struct run r;
-	struct cpuset *cur;
-	struct perr pe;
-	size_t i, diffs;
-	int ch, status;
-
-	memset(&r, 0, sizeof(r));
-	while ((ch = cli_getopts(argc, argv, &check_command, "qJ",
-	    check_opts)) != -1)
-		if (ch == 'q')
-			rp.quiet = true;
-		else if (ch == 'J')
-			rp.json = true;
-		else if (ch == OPT_BY_NUMBER)
-			r.s.by_number = true;
-		else if (ch == OPT_ONLY)
-			r.only_arg = optarg;
-	/* the lines that pick nothing: on stdout, or warnings beside JSON */
-	r.s.check = !rp.json;
-	rp.quiet = rp.quiet && !rp.json;
-	r.s.quiet = rp.quiet;
-	if ((status = run_load(argc, argv, &check_command, &r)) != EXIT_OK)
-		return status;
-	cur = xcpuset(r.m.nbits);
-	report_open(&rp);
-	diffs = snapshot_resolve(&r.s, &r.mi,
-	    r.only_arg != NULL ? &r.only : NULL);
-	if (r.s.dflt != NULL) {
-		if (machine_default_read(cur, &pe) != 0) {
-			warnx("%s", pe.msg);
-			diffs++;
-		} else
-			diffs += differs(&rp, -1, "", cur, r.s.dflt->want,
-			    MOVABLE_YES);
-	}
-	for (i = 0; i < r.mi.nums.n; i++)
-		if (r.mi.v[i].by != NULL)
-			diffs += check_irq(&r, &rp, i, cur);
-	for (i = 0; i < r.s.nqueues; i++)
-		diffs += check_queue(&r, &rp, &r.s.queues[i]);
-	report_close(&rp, &r.s);
-	cpuset_free(cur);
-	run_free(&r);
-	return diffs > 0 ? EXIT_FAIL : EXIT_OK;
-}

@@ -28,12 +28,14 @@
 static int save_main(int, char *[]);
 
 const struct command save_command = {
-	"save", save_main, "write a snapshot of every IRQ's affinity",
-	"[--only irqs] [--optional] [file]",
-	"      --only IRQS  save these IRQs only, not the default\n"
-	"      --optional   mark IRQ and queue lines ?: they may match "
-	"nothing\n",
-	NULL
+	.name = "save",
+	.main = save_main,
+	.summary = "write a snapshot of every IRQ's affinity",
+	.synopsis = "[--only irqs] [--optional] [file]",
+	.options =
+	    "      --only IRQS  save these IRQs only, not the default\n"
+	    "      --optional   mark IRQ and queue lines ?: they may match "
+	    "nothing\n",
 };
 
 enum { OPT_ONLY = 256, OPT_OPTIONAL };
@@ -69,11 +71,10 @@ save_irq(FILE *fp, unsigned int irq, struct cpuset *set, const char *mark)
 	list = xformat(set, false);
 	if (*list == '\0')
 		fprintf(fp, "# %u has no CPUs:", irq);
-	else if ((mv = machine_irq_movable(irq)) == MOVABLE_MANAGED)
-		fprintf(fp, "# managed by the kernel: %u %s", irq, list);
-	else if (mv == MOVABLE_NO)
-		fprintf(fp, "# cannot be moved by user space: %u %s", irq,
-		    list);
+	else if ((mv = machine_irq_movable(irq)) == MOVABLE_MANAGED ||
+	    mv == MOVABLE_NO)
+		fprintf(fp, "# %s: %u %s",
+		    machine_movable_words(mv, MV_PLAIN), irq, list);
 	else
 		fprintf(fp, "%s%u %s", mark, irq, list);
 	free(list);
@@ -205,14 +206,12 @@ save_main(int argc, char *argv[])
 		machine_free(&m);
 		return status;
 	}
-	if ((fp = open_memstream(&text, &len)) == NULL)
-		err(EXIT_FAIL, NULL);
+	fp = xmemstream(&text, &len);
 	if ((rc = save_irqs(fp, &m, only_arg != NULL ? &only : NULL,
 	    mark)) == 0)
 		rc = save_queues(fp, &m, only_arg != NULL ? &only : NULL,
 		    mark);
-	if (fclose(fp) != 0)
-		err(EXIT_FAIL, NULL);
+	xmemclose(fp);
 	if (rc != 0)
 		status = EXIT_FAIL;
 	else if (out != NULL && strcmp(out, "-") != 0) {

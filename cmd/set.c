@@ -17,14 +17,16 @@
 static int set_main(int, char *[]);
 
 const struct command set_command = {
-	"set", set_main, "give IRQs a set of CPUs",
-	"[-nvJmq] irqs cpus",
-	"  -n, --dry-run  print what would change, write nothing\n"
-	"  -v, --verbose  print a line for every IRQ\n"
-	"  -J, --json     print the result as JSON\n"
-	"  -m, --mask     read cpus as a kernel mask (ff,00000000)\n"
-	"  -q, --quiet    no irqbalance or isolated-CPU warning\n",
-	NULL
+	.name = "set",
+	.main = set_main,
+	.summary = "give IRQs a set of CPUs",
+	.synopsis = "[-nvJmq] irqs cpus",
+	.options =
+	    "  -n, --dry-run  print what would change, write nothing\n"
+	    "  -v, --verbose  print a line for every IRQ\n"
+	    "  -J, --json     print the result as JSON\n"
+	    "  -m, --mask     read cpus as a kernel mask (ff,00000000)\n"
+	    "  -q, --quiet    no irqbalance or isolated-CPU warning\n",
 };
 
 static const struct option set_opts[] = {

@@ -12,7 +12,9 @@
 
 #include "cmd/columns.h"
 #include "cmd/commands.h"
+#include "cmd/show.h"
 #include "core/counts.h"
+#include "core/device.h"
 #include "core/irqinfo.h"
 #include "core/machine.h"
 #include "core/select.h"
@@ -22,101 +24,70 @@
 #include "parse.h"
 #include "procfs.h"
 
-enum col {
-	C_IRQ, C_AFFINITY, C_EFFECTIVE, C_NODE, C_TOTAL, C_NAME,
-	C_HINT, C_ONLINE, C_CHIP, C_HWIRQ, C_TYPE, C_FLOW, C_DEVICE,
-	C_MANAGED, C_RATE, NCOLS
-};
-
 static const struct column columns[NCOLS] = {
-	[C_IRQ] =	{ "IRQ", "irq", true, true, "interrupt number" },
-	[C_AFFINITY] =	{ "AFFINITY", "affinity", false, false,
-	    "requested CPUs (smp_affinity_list)" },
-	[C_EFFECTIVE] =	{ "EFFECTIVE", "effective", false, false,
-	    "online CPUs it is delivered to (effective_affinity_list)" },
-	[C_NODE] =	{ "NODE", "node", true, true, "NUMA node of the IRQ" },
-	[C_TOTAL] =	{ "TOTAL", "total", true, true,
-	    "interrupts counted on the online CPUs" },
-	[C_NAME] =	{ "NAME", "name", false, false, "action names" },
-	[C_HINT] =	{ "HINT", "hint", false, false,
-	    "CPUs the driver suggests (affinity_hint)" },
-	[C_ONLINE] =	{ "ONLINE", "online", false, false,
-	    "requested CPUs that are online" },
-	[C_CHIP] =	{ "CHIP", "chip", false, false, "interrupt controller" },
-	[C_HWIRQ] =	{ "HWIRQ", "hwirq", true, true,
-	    "hardware IRQ number in its domain" },
-	[C_TYPE] =	{ "TYPE", "type", false, false,
-	    "trigger: Level or Edge" },
-	[C_FLOW] =	{ "FLOW", "flow", false, false,
-	    "flow handler, as edge or fasteoi" },
-	[C_DEVICE] =	{ "DEVICE", "device", false, false,
-	    "network interface or PCI device" },
-	[C_MANAGED] =	{ "MANAGED", "managed", false, false,
-	    "the kernel owns the affinity (yes, no, unmovable; - unknown)" },
-	[C_RATE] =	{ "RATE", "rate", true, true,
-	    "interrupts per second over the interval (-i)" },
+	[C_IRQ] = { .name = "IRQ", .key = "irq", .kind = COL_NUMBER,
+	    .right = true, .help = "interrupt number" },
+	[C_AFFINITY] = { .name = "AFFINITY", .key = "affinity",
+	    .kind = COL_CPUS, .help = "requested CPUs (smp_affinity_list)" },
+	[C_EFFECTIVE] = { .name = "EFFECTIVE", .key = "effective",
+	    .kind = COL_CPUS,
+	    .help = "online CPUs it is delivered to (effective_affinity_list)" },
+	[C_NODE] = { .name = "NODE", .key = "node", .kind = COL_NUMBER,
+	    .right = true, .help = "NUMA node of the IRQ" },
+	[C_TOTAL] = { .name = "TOTAL", .key = "total", .kind = COL_NUMBER,
+	    .right = true, .help = "interrupts counted on the online CPUs" },
+	[C_NAME] = { .name = "NAME", .key = "name", .kind = COL_STRING,
+	    .help = "action names" },
+	[C_HINT] = { .name = "HINT", .key = "hint", .kind = COL_CPUS,
+	    .help = "CPUs the driver suggests (affinity_hint)" },
+	[C_ONLINE] = { .name = "ONLINE", .key = "online", .kind = COL_CPUS,
+	    .help = "requested CPUs that are online" },
+	[C_CHIP] = { .name = "CHIP", .key = "chip", .kind = COL_STRING,
+	    .help = "interrupt controller" },
+	[C_HWIRQ] = { .name = "HWIRQ", .key = "hwirq", .kind = COL_NUMBER,
+	    .right = true, .help = "hardware IRQ number in its domain" },
+	[C_TYPE] = { .name = "TYPE", .key = "type", .kind = COL_STRING,
+	    .help = "trigger: Level or Edge" },
+	[C_FLOW] = { .name = "FLOW", .key = "flow", .kind = COL_STRING,
+	    .help = "flow handler, as edge or fasteoi" },
+	[C_DEVICE] = { .name = "DEVICE", .key = "device", .kind = COL_STRING,
+	    .help = "network interface or PCI device" },
+	[C_MANAGED] = { .name = "MANAGED", .key = "managed", .kind = COL_BOOL,
+	    .help = "the kernel owns the affinity (yes, no, unmovable; - unknown)" },
+	[C_RATE] = { .name = "RATE", .key = "rate", .kind = COL_NUMBER,
+	    .right = true,
+	    .help = "interrupts per second over the interval (-i)" },
 };
 
 static int show_main(int, char *[]);
 static void show_columns(FILE *);
 
 const struct command show_command = {
-	"show", show_main, "show the affinity of IRQs",
-	"[-mJnaq] [-o columns] [-s column] [-i seconds] [--count count] "
-	"[--sample-from file ...] [irqs ...]",
-	"  -m, --mask              print CPU sets as kernel masks, not lists\n"
-	"  -J, --json              print JSON\n"
-	"  -n, --noheadings        print no header line\n"
-	"  -o, --output COLS       columns to print, comma-separated\n"
-	"  -s, --sort COLUMN       rows by COLUMN: TOTAL and RATE largest "
-	"first\n"
-	"  -a, --all               also IRQs that have no row in "
-	"/proc/interrupts\n"
-	"  -q, --quiet             no note for an item that picks no IRQ\n"
-	"  -i, --interval SECS     sample for SECS and add RATE\n"
-	"      --count COUNT       COUNT samples, each headed by its time\n"
-	"      --sample-from FILE  one saved /proc/interrupts a read, not the "
-	"kernel's\n",
-	show_columns
+	.name = "show",
+	.main = show_main,
+	.summary = "show the affinity of IRQs",
+	.synopsis =
+	    "[-mJnaq] [-o columns] [-s column] [-i seconds] [--count count] "
+	    "[--sample-from file ...] [irqs ...]",
+	.options =
+	    "  -m, --mask              print CPU sets as kernel masks, not lists\n"
+	    "  -J, --json              print JSON\n"
+	    "  -n, --noheadings        print no header line\n"
+	    "  -o, --output COLS       columns to print, comma-separated\n"
+	    "  -s, --sort COLUMN       rows by COLUMN: TOTAL and RATE largest "
+	    "first\n"
+	    "  -a, --all               also IRQs that have no row in "
+	    "/proc/interrupts\n"
+	    "  -q, --quiet             no note for an item that picks no IRQ\n"
+	    "  -i, --interval SECS     sample for SECS and add RATE\n"
+	    "      --count COUNT       COUNT samples, each headed by its time\n"
+	    "      --sample-from FILE  one saved /proc/interrupts a read, not the "
+	    "kernel's\n",
+	.more_help = show_columns,
 };
 
 static const unsigned int default_cols[] = {
 	C_IRQ, C_AFFINITY, C_EFFECTIVE, C_NODE, C_TOTAL, C_NAME
-};
-
-/* Set cells hold lists, the shortest form; -m converts them as printed. */
-struct row {
-	unsigned int	 irq;
-	bool		 matrix;	/* wants what only /proc/interrupts has */
-	char		*cell[NCOLS];
-};
-
-/* A device that has an IRQ; seq orders the finds, class says who wins. */
-struct device {
-	unsigned int	 irq;
-	size_t		 seq;
-	bool		 named;		/* an interface or NVMe name, not PCI */
-	char		*name;
-};
-
-struct show {
-	struct machine	 m;
-	unsigned int	 cols[NCOLS * 4];
-	size_t		 ncols;
-	bool		 want[NCOLS];
-	int		 sort;		/* -s: a column, or -1 (by IRQ) */
-	bool		 masks, json, noheadings, all, quiet;
-	struct irqs	 only;		/* with an IRQ selector */
-	bool		 filter;
-	int		 info;		/* INFO_* of the columns asked for */
-	struct cpuset	*scratch;	/* for -m */
-	struct row	*rows;
-	size_t		 nrows;
-	struct device	*devices;	/* for DEVICE, sorted by IRQ */
-	size_t		 ndevices;
-	struct sampling	 sm;		/* -i, -c */
-	struct counts_kept was, now;	/* -i: the pass before, and this */
-	bool		 keep;		/* a pass to come wants this one's */
 };
 
 /* -s: one column by name, as -o takes them. */
@@ -153,28 +124,10 @@ add_columns(struct show *sh, const char *arg)
 	return 0;
 }
 
-/* An affinity as a list; NULL for "-": unreadable or empty. */
-static char *
-read_set(struct show *sh, unsigned int irq, enum affinity what,
-    const struct cpuset *and)
-{
-	struct cpuset *set = sh->scratch;
-	char *out = NULL;
-
-	if (machine_affinity_read(irq, what, set, NULL) == 0) {
-		if (and != NULL)
-			cpuset_and(set, and);
-		if (!cpuset_empty(set))
-			out = xformat(set, false);
-	}
-	return out;
-}
-
 static bool
 is_set(enum col c)
 {
-	return c == C_AFFINITY || c == C_EFFECTIVE || c == C_ONLINE ||
-	    c == C_HINT;
+	return columns[c].kind == COL_CPUS;
 }
 
 /* A cell as printed: a set cell becomes a mask with -m; free *owned. */
@@ -190,389 +143,6 @@ cell_text(const struct show *sh, const struct row *row, enum col c,
 	if (cpulist_parse(sh->scratch, v, NULL) != 0)
 		return v;
 	return *owned = xformat(sh->scratch, true);
-}
-
-static char *
-read_word(unsigned int irq, const char *file)
-{
-	char rel[96], *buf, *word = NULL;
-	size_t len;
-
-	snprintf(rel, sizeof(rel), PATH_PROC_IRQ_FILE, irq, file);
-	if (procfs_read(rel, &buf) != 0)
-		return NULL;
-	/* a copy: the read buffer is 4 KB, 16 MB over 4096 rows */
-	if ((len = strcspn(buf, " \t\n")) > 0)
-		word = xstrndup(buf, len);
-	free(buf);
-	return word;
-}
-
-static void
-find_devices(struct show *sh, const char *dir, bool named)
-{
-	struct irqs irqs;
-	struct device *d;
-	char **names;
-	size_t n, i, k;
-
-	if (procfs_dir(dir, false, &names, &n) != 0)
-		return;
-	for (i = 0; i < n; i++) {
-		if (select_device_irqs(names[i], &irqs, NULL) != 0)
-			continue;
-		sh->devices = xreallocarray(sh->devices, sh->ndevices + irqs.n,
-		    sizeof(*sh->devices));
-		for (k = 0; k < irqs.n; k++) {
-			d = &sh->devices[sh->ndevices];
-			*d = (struct device){ irqs.v[k], sh->ndevices, named,
-			    xstrdup(names[i]) };
-			sh->ndevices++;
-		}
-		select_free(&irqs);
-	}
-	procfs_dir_free(names, n);
-}
-
-static int
-cmpdevice(const void *a, const void *b)
-{
-	const struct device *x = a, *y = b;
-
-	if (x->irq != y->irq)
-		return (x->irq > y->irq) - (x->irq < y->irq);
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/*
- * Which device each IRQ belongs to: an interface or NVMe name, the last
- * found, over the first PCI address; so the classes are read from the
- * list's end, and a disk's are left to its controller. Memory follows
- * the number of IRQs.
- */
-static void
-map_devices(struct show *sh)
-{
-	const struct devclass *c;
-	size_t i;
-
-	for (i = select_nclasses; i-- > 0;) {
-		c = &select_classes[i];
-		if (c->kind != DEVCLASS_DISK)
-			find_devices(sh, c->dir, c->kind == DEVCLASS_NAMED);
-	}
-	if (sh->ndevices > 0)
-		qsort(sh->devices, sh->ndevices, sizeof(*sh->devices),
-		    cmpdevice);
-}
-
-static const char *
-device_of(const struct show *sh, unsigned int irq)
-{
-	const struct device *d = sh->devices, *end = d + sh->ndevices;
-	const char *name = NULL;
-	size_t lo = 0, hi = sh->ndevices, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (d[mid].irq < irq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (d += lo; d < end && d->irq == irq; d++)
-		if (name == NULL || d->named)
-			name = d->name;
-	return name;
-}
-
-static char *
-number(unsigned long long v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%llu", v);
-	return xstrdup(buf);
-}
-
-static void
-row_sets(struct show *sh, struct row *row)
-{
-	unsigned int irq = row->irq;
-	const char *dev;
-	enum movable mv;
-
-	if (sh->want[C_AFFINITY])
-		row->cell[C_AFFINITY] = read_set(sh, irq, AFF_REQUESTED, NULL);
-	if (sh->want[C_EFFECTIVE] && machine_effective_read(sh->m.online, irq,
-	    sh->scratch, NULL) == 0 && !cpuset_empty(sh->scratch))
-		row->cell[C_EFFECTIVE] = xformat(sh->scratch, false);
-	if (sh->want[C_ONLINE])
-		row->cell[C_ONLINE] = read_set(sh, irq, AFF_REQUESTED,
-		    sh->m.online);
-	if (sh->want[C_HINT])
-		row->cell[C_HINT] = read_set(sh, irq, AFF_HINT, NULL);
-	if (sh->want[C_NODE])
-		row->cell[C_NODE] = read_word(irq, "node");
-	if (sh->want[C_DEVICE] && (dev = device_of(sh, irq)) != NULL)
-		row->cell[C_DEVICE] = xstrdup(dev);
-	/* debugfs or the kernel's refusal; else "-" (null in JSON) */
-	if (sh->want[C_MANAGED] &&
-	    (mv = machine_irq_movable(irq)) != MOVABLE_UNKNOWN)
-		row->cell[C_MANAGED] = xstrdup(mv == MOVABLE_MANAGED ? "yes" :
-		    mv == MOVABLE_NO ? "unmovable" : "no");
-}
-
-static struct row *
-add_row(struct show *sh, unsigned int irq)
-{
-	struct row *row;
-
-	sh->rows = xreallocarray(sh->rows, sh->nrows + 1, sizeof(*sh->rows));
-	row = &sh->rows[sh->nrows++];
-	memset(row, 0, sizeof(*row));
-	row->irq = irq;
-	row->cell[C_IRQ] = number(irq);
-	row_sets(sh, row);
-	return row;
-}
-
-static void
-fill(char **cell, const char *v, size_t len)
-{
-	if (*cell == NULL && len > 0)
-		*cell = xstrndup(v, len);
-}
-
-/* What the IRQ's row of /proc/interrupts adds to what the row has. */
-static void
-fill_row(struct show *sh, struct row *row, const struct irqrow *r)
-{
-	char *type;
-
-	if (sh->want[C_TOTAL] && row->cell[C_TOTAL] == NULL)
-		row->cell[C_TOTAL] = number(r->total);
-	fill(&row->cell[C_CHIP], r->chip, r->chiplen);
-	fill(&row->cell[C_HWIRQ], r->hwirq, r->hwirqlen);
-	fill(&row->cell[C_FLOW], r->flow, r->flowlen);
-	fill(&row->cell[C_NAME], r->names, r->nameslen);
-	fill(&row->cell[C_TYPE], r->type, r->typelen);
-	/* Level/Edge only with CONFIG_GENERIC_IRQ_SHOW_LEVEL; sysfs has it */
-	if (sh->want[C_TYPE] && row->cell[C_TYPE] == NULL) {
-		struct irqinfo in;
-
-		if (irqinfo_read(&sh->m, row->irq, INFO_TYPE, &in) == 0) {
-			type = in.type;
-			in.type = NULL;
-			row->cell[C_TYPE] = type;
-		}
-		irqinfo_free(&in);
-	}
-	row->matrix = false;
-}
-
-/* A selected IRQ's row from sys/kernel/irq/N; what it lacks, later. */
-static void
-fill_sysfs(struct show *sh, struct row *row)
-{
-	struct irqinfo in;
-
-	if (sh->info == 0)
-		return;
-	if (irqinfo_read(&sh->m, row->irq, sh->info, &in) != 0) {
-		row->matrix = true;
-		return;
-	}
-	if (in.has_total)
-		row->cell[C_TOTAL] = number(in.total);
-	else if (sh->info & INFO_TOTAL)
-		row->matrix = true;
-	row->cell[C_CHIP] = in.chip;
-	row->cell[C_HWIRQ] = in.hwirq;
-	row->cell[C_TYPE] = in.type;
-	row->cell[C_FLOW] = in.flow;
-	row->cell[C_NAME] = in.names;
-	in.chip = in.hwirq = in.type = in.flow = in.names = NULL;
-	irqinfo_free(&in);
-}
-
-/* An IRQ with no row anywhere: its names are its proc/irq/N entries. */
-static void
-fill_rowless(struct show *sh, struct row *row)
-{
-	if (sh->want[C_NAME] && row->cell[C_NAME] == NULL) {
-		row->cell[C_NAME] = select_names(row->irq);
-		if (*row->cell[C_NAME] == '\0') {
-			free(row->cell[C_NAME]);
-			row->cell[C_NAME] = NULL;
-		}
-	}
-}
-
-static int
-cmprow(const void *a, const void *b)
-{
-	unsigned int x = ((const struct row *)a)->irq;
-	unsigned int y = ((const struct row *)b)->irq;
-
-	return (x > y) - (x < y);
-}
-
-/* With a selector: the row of each selected IRQ that still wants it. */
-static struct row *
-wanted_row(struct show *sh, unsigned int irq)
-{
-	size_t at;
-
-	if (!select_find(&sh->only, irq, &at) || !sh->rows[at].matrix)
-		return NULL;
-	return &sh->rows[at];
-}
-
-/*
- * RATE: what the row counted on each CPU since the pass before, each
- * difference modulo 2^32 (counts_delta()), over the CPUs both passes
- * have a column for. No rate for a row the pass before lacked, nor for
- * one whose count went down on a CPU: a difference of 2^31 or more is
- * an IRQ freed and set up again, not 2^31 interrupts in one interval.
- */
-static void
-rate(struct show *sh, struct row *row, const struct counts *rd,
-    const struct irqrow *r)
-{
-	struct kept_row was;
-	unsigned long long sum = 0;
-	unsigned int k;
-	uint32_t d;
-	char buf[48];
-
-	if (sh->keep)
-		counts_keep(&sh->now, rd, r);
-	if (!counts_kept_row(&sh->was, r->irq, &was))
-		return;
-	for (k = 0; k < r->ncounts; k++)
-		switch (counts_delta(&sh->was, &was, rd->cpu[k], rd->v[k],
-		    &d)) {
-		case COUNTS_RESET:
-			return;
-		case COUNTS_COUNTED:
-			sum += d;
-			break;
-		}
-	snprintf(buf, sizeof(buf), "%.1f", sum / sh->sm.elapsed);
-	free(row->cell[C_RATE]);
-	row->cell[C_RATE] = xstrdup(buf);
-}
-
-/*
- * Without a selector a row for each of its rows; with one, what
- * sys/kernel/irq did not give, read only up to the last IRQ wanting it.
- * With -i each count, kept for the next pass.
- */
-static int
-read_interrupts(struct show *sh, unsigned int last)
-{
-	struct counts rd;
-	struct irqrow r;
-	struct row *row = NULL;
-	unsigned int irq, wide = 0;
-	int prc;
-
-	if (counts_open(&rd, sh->m.nbits, (sh->want[C_TOTAL] ? COUNTS_TOTAL :
-	    0) | (sh->sm.on ? COUNTS_CPUS | COUNTS_EACH : 0)) != 0)
-		return -1;
-	if (sh->keep)
-		counts_kept_begin(&sh->now, &rd);
-	/* rows come in IRQ order (show_interrupts()) */
-	while (counts_next(&rd, &irq) == 1 && irq <= last) {
-		if (sh->filter && (row = wanted_row(sh, irq)) == NULL)
-			continue;
-		prc = counts_row(&rd, &r);
-		if (prc == -ERANGE) {
-			/* "%10u": the kernel cannot have printed it */
-			if (!wide++)
-				warnx("%s: IRQ %u: a count wider than 32 bits; "
-				    "its TOTAL is unknown", counts_path(),
-				    r.irq);
-			fill_rowless(sh, sh->filter ? row : add_row(sh, r.irq));
-			continue;
-		}
-		if (prc != 0)
-			continue;
-		if (!sh->filter)
-			row = add_row(sh, r.irq);
-		fill_row(sh, row, &r);
-		if (sh->sm.on)
-			rate(sh, row, &rd, &r);
-	}
-	if (counts_close(&rd) != 0)
-		return -1;
-	if (sh->keep) {
-		counts_kept_free(&sh->was);
-		sh->was = sh->now;
-		memset(&sh->now, 0, sizeof(sh->now));
-	}
-	return 0;
-}
-
-/*
- * The rows of the IRQs a selector picked, each from its own files: the
- * cost follows the question, not the size of the machine.
- */
-static int
-read_selected(struct show *sh)
-{
-	unsigned int last = 0;
-	size_t i;
-	bool matrix = false;
-
-	for (i = 0; i < sh->only.n; i++) {
-		fill_sysfs(sh, add_row(sh, sh->only.v[i]));
-		/* a rate needs each CPU's count */
-		if (sh->sm.on)
-			sh->rows[i].matrix = true;
-		if (sh->rows[i].matrix) {
-			matrix = true;
-			last = sh->rows[i].irq;
-		}
-	}
-	if (matrix && read_interrupts(sh, last) != 0)
-		return -1;
-	for (i = 0; i < sh->nrows; i++)
-		if (sh->rows[i].matrix)
-			fill_rowless(sh, &sh->rows[i]);
-	return 0;
-}
-
-/* With -a, the IRQs that have no row in proc/interrupts. */
-static int
-add_rowless(struct show *sh)
-{
-	struct irqs seen = { 0 }, dirs;
-	struct row *row;
-	size_t i;
-
-	if (sh->nrows > 0)
-		qsort(sh->rows, sh->nrows, sizeof(*sh->rows), cmprow);
-	if (!sh->all)
-		return 0;
-	if (select_all(&dirs) != 0)
-		return -1;
-	seen.v = xcalloc(sh->nrows, sizeof(*seen.v));
-	for (seen.n = 0; seen.n < sh->nrows; seen.n++)
-		seen.v[seen.n] = sh->rows[seen.n].irq;
-	/* sys/kernel/irq/N as for a selected IRQ: show N and -a agree */
-	for (i = 0; i < dirs.n; i++)
-		if (!select_find(&seen, dirs.v[i], NULL)) {
-			row = add_row(sh, dirs.v[i]);
-			fill_sysfs(sh, row);
-			fill_rowless(sh, row);
-		}
-	select_free(&dirs);
-	select_free(&seen);
-	if (sh->nrows > 0)
-		qsort(sh->rows, sh->nrows, sizeof(*sh->rows), cmprow);
-	return 0;
 }
 
 /*
@@ -616,11 +186,10 @@ print_json(const struct show *sh, const char *stamp)
 			printf("%s\"%s\":", k ? "," : "", c->key);
 			if (v == NULL)
 				printf("null");
-			else if (sh->cols[k] == C_MANAGED &&
-			    strcmp(v, "unmovable") != 0)
-				printf("%s", strcmp(v, "yes") == 0 ? "true" :
-				    "false");
-			else if (c->number && json_number(v))
+			else if (c->kind == COL_BOOL && (strcmp(v, "yes") == 0 ||
+			    strcmp(v, "no") == 0))
+				printf("%s", *v == 'y' ? "true" : "false");
+			else if (c->kind == COL_NUMBER && json_number(v))
 				printf("%s", v);
 			else
 				text_json_string(stdout, v);
@@ -642,8 +211,7 @@ escape_cells(struct show *sh)
 		for (k = 0; k < NCOLS; k++) {
 			if (sh->rows[i].cell[k] == NULL)
 				continue;
-			if ((t = text_escaped(sh->rows[i].cell[k])) == NULL)
-				err(EXIT_FAIL, NULL);
+			t = xescaped(sh->rows[i].cell[k]);
 			free(sh->rows[i].cell[k]);
 			sh->rows[i].cell[k] = t;
 		}
@@ -733,14 +301,10 @@ free_rows(struct show *sh)
 static void
 show_free(struct show *sh)
 {
-	size_t i;
-
 	free_rows(sh);
 	counts_kept_free(&sh->was);
 	counts_kept_free(&sh->now);
-	for (i = 0; i < sh->ndevices; i++)
-		free(sh->devices[i].name);
-	free(sh->devices);
+	device_map_free(&sh->devices);
 	select_free(&sh->only);
 	cpuset_free(sh->scratch);
 	machine_free(&sh->m);
@@ -822,8 +386,8 @@ static int
 read_rows(struct show *sh)
 {
 	if (sh->filter)
-		return read_selected(sh);
-	if (read_interrupts(sh, UINT_MAX) != 0 || add_rowless(sh) != 0)
+		return show_read_selected(sh);
+	if (show_read_interrupts(sh, UINT_MAX) != 0 || show_add_rowless(sh) != 0)
 		return -1;
 	return 0;
 }
@@ -845,7 +409,7 @@ cmpsorted(const void *a, const void *b)
 
 	if (u == NULL || v == NULL)
 		c = (u == NULL) - (v == NULL);
-	else if (columns[sort_by].number && json_number(u) &&
+	else if (columns[sort_by].kind == COL_NUMBER && json_number(u) &&
 	    json_number(v)) {
 		du = strtod(u, NULL);
 		dv = strtod(v, NULL);
@@ -913,7 +477,7 @@ show_main(int argc, char *argv[])
 		sh.filter = true;
 	}
 	if (status == EXIT_OK && sh.want[C_DEVICE])
-		map_devices(&sh);
+		device_map(&sh.devices);
 	cli_sampling_begin(&sh.sm);
 	sh.keep = sh.sm.on;
 	if (status == EXIT_OK && read_rows(&sh) != 0)

@@ -4,7 +4,6 @@
  */
 #include <err.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include "cmd/commands.h"
 #include "cmd/result.h"
 #include "core/apply.h"
+#include "core/device.h"
 #include "core/irqbalance.h"
 #include "core/isolation.h"
 #include "core/machine.h"
@@ -23,25 +23,27 @@
 #include "core/xalloc.h"
 #include "lib/text.h"
 #include "parse.h"
-#include "procfs.h"
 
 static int spread_main(int, char *[]);
 
 const struct command spread_command = {
-	"spread", spread_main, "give each IRQ of a device its own CPU",
-	"[-nvJq] [-c cpus] [-x cpus] [--linear] [--include-isolated] [--xps] "
-	"irqs ...",
-	"  -n, --dry-run           print the plan, write nothing\n"
-	"  -v, --verbose           print a line for every IRQ\n"
-	"  -J, --json              print the result as JSON\n"
-	"  -c, --cpus CPUS         the CPUs to use (default: the device's "
-	"node)\n"
-	"  -x, --exclude CPUS      CPUs not to use\n"
-	"      --linear            plain CPU order, not cores first\n"
-	"      --include-isolated  also use isolated and nohz_full CPUs\n"
-	"      --xps               also set the XPS CPUs of their tx queues\n"
-	"  -q, --quiet             no pool, no notes, no irqbalance warning\n",
-	NULL
+	.name = "spread",
+	.main = spread_main,
+	.summary = "give each IRQ of a device its own CPU",
+	.synopsis =
+	    "[-nvJq] [-c cpus] [-x cpus] [--linear] [--include-isolated] [--xps] "
+	    "irqs ...",
+	.options =
+	    "  -n, --dry-run           print the plan, write nothing\n"
+	    "  -v, --verbose           print a line for every IRQ\n"
+	    "  -J, --json              print the result as JSON\n"
+	    "  -c, --cpus CPUS         the CPUs to use (default: the device's "
+	    "node)\n"
+	    "  -x, --exclude CPUS      CPUs not to use\n"
+	    "      --linear            plain CPU order, not cores first\n"
+	    "      --include-isolated  also use isolated and nohz_full CPUs\n"
+	    "      --xps               also set the XPS CPUs of their tx queues\n"
+	    "  -q, --quiet             no pool, no notes, no irqbalance warning\n",
 };
 
 enum { OPT_LINEAR = 256, OPT_ISOLATED, OPT_XPS };
@@ -57,79 +59,6 @@ static const struct option spread_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
-
-/* Does the device own every selected IRQ? Sets *dirp if so. */
-static bool
-owns_all(const char *name, const struct irqs *irqs, char **dirp)
-{
-	struct irqs dev = { 0 };
-	char *dir = NULL;
-	size_t i;
-	bool all;
-
-	if (select_device_irqs(name, &dev, &dir) != 0)
-		return false;
-	for (i = 0, all = dev.n > 0; all && i < irqs->n; i++)
-		all = select_find(&dev, irqs->v[i], NULL);
-	select_free(&dev);
-	if (all)
-		*dirp = dir;
-	else
-		free(dir);
-	return all;
-}
-
-/*
- * The sysfs directory of the one device all the IRQs belong to, or NULL:
- * a device the selection named, else the first that owns them all;
- * *namep its name as found (an interface's, not its bus device's).
- */
-static char *
-owner_dir(const struct irqs *irqs, char **namep)
-{
-	char **names, *dir = NULL;
-	size_t n, i, k;
-
-	for (i = 0; dir == NULL && i < irqs->ndevs; i++)
-		if (owns_all(irqs->devs[i], irqs, &dir))
-			*namep = xstrdup(irqs->devs[i]);
-	for (i = 0; dir == NULL && i < select_nclasses; i++) {
-		/* a disk's IRQs are its controller's, found under its name */
-		if (select_classes[i].kind == DEVCLASS_DISK ||
-		    procfs_dir(select_classes[i].dir, false, &names, &n) != 0)
-			continue;
-		for (k = 0; dir == NULL && k < n; k++)
-			if (owns_all(names[k], irqs, &dir))
-				*namep = xstrdup(names[k]);
-		if (n > 0)
-			procfs_dir_free(names, n);
-	}
-	return dir;
-}
-
-/*
- * The CPUs local to a device, or NULL when its node is not known; *nodep
- * is its node, or -1.
- */
-static struct cpuset *
-local_cpus(struct machine *m, const char *dir, int *nodep)
-{
-	struct cpuset *set;
-	char rel[600];
-	int node;
-
-	snprintf(rel, sizeof(rel), PATH_DEV_NUMA_NODE, dir);
-	if (procfs_int(rel, -1, INT_MAX, &node) != 0)
-		node = -1;
-	*nodep = node;
-	if (node < 0 && procfs_exists(rel))
-		return NULL;
-	snprintf(rel, sizeof(rel), PATH_DEV_LOCAL_CPULIST, dir);
-	if ((set = machine_file(m, rel)) != NULL || node < 0)
-		return set;
-	snprintf(rel, sizeof(rel), PATH_NODE_CPULIST, node);
-	return machine_file(m, rel);
-}
 
 /* Where the pool comes from. */
 enum source {
@@ -173,8 +102,8 @@ device_pool(struct machine *m, struct pool *p, const struct irqs *irqs)
 
 	p->source = POOL_ALL;
 	p->node = -1;
-	if ((dir = owner_dir(irqs, &p->device)) != NULL) {
-		if ((from = local_cpus(m, dir, &p->node)) != NULL)
+	if ((dir = device_owner(irqs, &p->device)) != NULL) {
+		if ((from = topology_device_cpus(m, dir, &p->node)) != NULL)
 			p->source = p->node >= 0 ? POOL_NODE : POOL_LOCAL;
 		free(dir);
 	}
@@ -247,10 +176,9 @@ pool_note(struct machine *m, const struct pool *p, size_t n)
 	size_t size = 0;
 	FILE *fp;
 
-	if ((fp = open_memstream(&buf, &size)) == NULL ||
-	    (dev = text_escaped(p->device ? p->device : "")) == NULL ||
-	    (asked = text_escaped(p->asked ? p->asked : "")) == NULL)
-		err(EXIT_FAIL, NULL);
+	fp = xmemstream(&buf, &size);
+	dev = xescaped(p->device ? p->device : "");
+	asked = xescaped(p->asked ? p->asked : "");
 	list = xformat(p->cpus, false);
 	fprintf(fp, "spreading %s%s%zu IRQ%s over CPU %s: ", dev,
 	    *dev ? "'s " : "", n, n == 1 ? "" : "s", list);
@@ -272,8 +200,7 @@ pool_note(struct machine *m, const struct pool *p, size_t n)
 	if (!cpuset_empty(p->isolated) || !cpuset_empty(p->excluded) ||
 	    !cpuset_empty(p->offline))
 		fputs(" left out", fp);
-	if (fclose(fp) != 0)
-		err(EXIT_FAIL, NULL);
+	xmemclose(fp);
 	warnx("%s", buf);
 	free(buf);
 	free(list);
@@ -327,8 +254,7 @@ print_plan(const struct change *c, size_t n, const struct xq *xq, size_t nx)
 
 	for (i = 0; i < n; i++) {
 		raw = select_names(c[i].irq);
-		if ((name = text_escaped(raw)) == NULL)
-			err(EXIT_FAIL, NULL);
+		name = xescaped(raw);
 		printf("irq %u%s%s: %d\n", c[i].irq, *name ? " " : "", name,
 		    cpuset_first(c[i].want));
 		free(name);
@@ -415,8 +341,7 @@ control_note(unsigned int irq)
 	char *raw, *name;
 
 	raw = select_names(irq);
-	if ((name = text_escaped(raw)) == NULL)
-		err(EXIT_FAIL, NULL);
+	name = xescaped(raw);
 	warnx("note: irq %u%s%s serves no queue; left where it is", irq,
 	    *name ? " " : "", name);
 	free(name);
@@ -444,35 +369,28 @@ xps_member(void *arg)
 
 /*
  * One CPU per IRQ in spreading order, round robin, or per queue pair
- * (netqueue_roles()); the sets are owned. IRQs the kernel manages (debugfs
- * says so) and control IRQs are left out of the plan.
- * With -J -n, what would change is read as a dry run reads it.
+ * (netqueue_roles()): the changes into c, each CPU's set in alone[cpu]
+ * (owned by the caller); returns how many. IRQs the kernel manages
+ * (debugfs says so) and control IRQs are left out of the plan, the
+ * first into lo.
  */
-static int
-spread_irqs(struct spread *sp, const struct irqs *irqs,
-    const struct pool *pool)
+static size_t
+plan_changes(struct spread *sp, const struct irqs *irqs,
+    const struct pool *pool, struct change *c, struct cpuset **alone,
+    struct leftout *lo)
 {
-	struct tally tl = { 0 }, tq = { 0 };
-	struct xps_json xj;
-	struct xq *xq = NULL;
-	struct change *c;
-	struct cpuset **alone;
 	struct cpuslot *order;
 	struct qrole *ro;
-	struct leftout lo = { 0 };
-	size_t i, k, n, nx = 0;
+	size_t i, k, n;
 	long *pair;
 	int *cpu, *ocpu;
 	enum movable mv;
-	int status = EXIT_OK, json = sp->flags & APPLY_JSON;
 	bool queues = false;
 
 	order = topology_order(&sp->m, pool->cpus, sp->linear, &n);
 	ocpu = xcalloc(n + 1, sizeof(*ocpu));
 	for (i = 0; i < n; i++)
 		ocpu[i] = order[i].cpu;
-	c = xcalloc(irqs->n + 1, sizeof(*c));
-	alone = xcalloc(sp->m.nbits, sizeof(*alone));
 	pair = xcalloc(irqs->n + 1, sizeof(*pair));
 	cpu = xcalloc(irqs->n + 1, sizeof(*cpu));
 	ro = netqueue_roles(irqs);
@@ -481,7 +399,7 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	for (i = 0; i < irqs->n; i++) {
 		pair[i] = ro[i].pair;
 		if ((mv = machine_irq_movable(irqs->v[i])) >= MOVABLE_MANAGED) {
-			result_leftout_add(&lo, irqs->v[i],
+			result_leftout_add(lo, irqs->v[i],
 			    mv == MOVABLE_MANAGED);
 			pair[i] = -2;
 		} else if (ro[i].control && queues) {
@@ -501,6 +419,34 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 		}
 		c[k++] = (struct change){ irqs->v[i], alone[cpu[i]], false };
 	}
+	free(pair);
+	free(cpu);
+	free(ocpu);
+	free(ro);
+	free(order);
+	return k;
+}
+
+/*
+ * The plan of plan_changes(), printed with -n, else written; with -J -n,
+ * what would change is read as a dry run reads it.
+ */
+static int
+spread_irqs(struct spread *sp, const struct irqs *irqs,
+    const struct pool *pool)
+{
+	struct tally tl = { 0 }, tq = { 0 };
+	struct xps_json xj;
+	struct xq *xq = NULL;
+	struct change *c;
+	struct cpuset **alone;
+	struct leftout lo = { 0 };
+	size_t i, k, nx = 0;
+	int status = EXIT_OK, json = sp->flags & APPLY_JSON;
+
+	c = xcalloc(irqs->n + 1, sizeof(*c));
+	alone = xcalloc(sp->m.nbits, sizeof(*alone));
+	k = plan_changes(sp, irqs, pool, c, alone, &lo);
 	if (!sp->quiet)
 		result_leftout_note(&lo);
 	if (sp->xps && xpsfollow_plan(&sp->m, "spread", c, k, &xq, &nx) != 0) {
@@ -529,13 +475,8 @@ out:
 	for (i = 0; i < sp->m.nbits; i++)
 		cpuset_free(alone[i]);
 	free(alone);
-	free(pair);
-	free(cpu);
-	free(ocpu);
-	free(ro);
 	result_leftout_free(&lo);
 	free(c);
-	free(order);
 	return status;
 }
 

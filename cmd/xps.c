@@ -30,14 +30,22 @@ static void xps_help(FILE *);
 	"  -J, --json     print the result as JSON\n"
 
 const struct command xps_command = {
-	"xps", xps_main, "give transmit queues the CPUs that send on them",
-	"[-nvJ] dev[:queues] cpus", QUEUE_OPTIONS, xps_help
+	.name = "xps",
+	.main = xps_main,
+	.summary = "give transmit queues the CPUs that send on them",
+	.synopsis = "[-nvJ] dev[:queues] cpus",
+	.options = QUEUE_OPTIONS,
+	.more_help = xps_help,
 };
 
 const struct command rps_command = {
-	"rps", xps_main, "give receive queues the CPUs that process their "
-	"packets",
-	"[-nvJ] dev[:queues] cpus", QUEUE_OPTIONS, xps_help
+	.name = "rps",
+	.main = xps_main,
+	.summary = "give receive queues the CPUs that process their "
+	    "packets",
+	.synopsis = "[-nvJ] dev[:queues] cpus",
+	.options = QUEUE_OPTIONS,
+	.more_help = xps_help,
 };
 
 static const struct option xps_opts[] = {

@@ -35,17 +35,7 @@ explain(int e, long irq)
 		if (irq < 0)
 			return NULL;
 		/* irq_can_set_affinity_usr(): managed, per-CPU or no-balancing */
-		switch (machine_irq_movable(irq)) {
-		case MOVABLE_MANAGED:
-			return "managed by the kernel, it cannot be moved by "
-			    "user space";
-		case MOVABLE_NO:
-			return "it cannot be moved by user space (per-CPU or "
-			    "no-balancing)";
-		default:
-			return "it cannot be moved by user space "
-			    "(kernel-managed, per-CPU or no-balancing)";
-		}
+		return machine_movable_words(machine_irq_movable(irq), MV_WHY);
 	case EINVAL:
 		return "the kernel refused the CPU set";
 	case ERANGE:
@@ -201,6 +191,34 @@ target_write(struct target *t, int flags, struct tally *tl)
 }
 
 /*
+ * What writing t would do, said as -n says it (was: the old list to
+ * print, or NULL); nothing is written.
+ */
+static enum apply_result
+dry_run(struct target *t, long irq, const char *was, int flags)
+{
+	bool say = !(flags & APPLY_JSON);
+	enum movable mv;
+
+	if (irq >= 0 && (mv = machine_irq_movable(irq)) >= MOVABLE_MANAGED) {
+		/* the kernel's answer to a probe: what the write would get */
+		if (flags & APPLY_NAMED) {
+			t->msg = complain(t->label, "cannot set %s: %s (refused "
+			    "by the kernel)", t->text, explain(EIO, irq));
+			return APPLY_FAILED;
+		}
+		if (say)
+			printf("%s: %s, left alone\n", t->label,
+			    machine_movable_words(mv, MV_PLAIN));
+		return mv == MOVABLE_MANAGED ? APPLY_MANAGED : APPLY_UNMOVABLE;
+	}
+	if (say)
+		printf("%s: %s -> %s\n", t->label, was ? was : "-",
+		    *t->text ? t->text : "-");
+	return APPLY_CHANGED;
+}
+
+/*
  * listrel may be NULL: a file that takes masks only. irq -1 is the
  * default affinity, APPLY_NOIRQ a file that is no IRQ's.
  */
@@ -213,7 +231,6 @@ apply_file(struct machine *m, const char *label, long irq,
 	    .queue = irq == APPLY_NOIRQ, .want = want };
 	enum apply_result r = APPLY_FAILED;
 	struct cpuset *old = NULL;
-	enum movable mv;
 	char *was = NULL;
 	bool say = !(flags & APPLY_JSON);
 
@@ -242,35 +259,17 @@ apply_file(struct machine *m, const char *label, long irq,
 		if (say && (flags & APPLY_VERBOSE))
 			printf("%s: %s unchanged\n", label, was ? was : "-");
 		r = APPLY_UNCHANGED;
-	} else if ((flags & APPLY_DRYRUN) && irq >= 0 &&
-	    (mv = machine_irq_movable(irq)) >= MOVABLE_MANAGED) {
-		/* the kernel's answer to a probe: what the write would get */
-		if (flags & APPLY_NAMED) {
-			t.msg = complain(label, "cannot set %s: %s (refused by "
-			    "the kernel)", t.text, explain(EIO, irq));
-			r = APPLY_FAILED;
-		} else {
-			if (say)
-				printf("%s: %s, left alone\n", label,
-				    mv == MOVABLE_MANAGED ?
-				    "managed by the kernel" :
-				    "cannot be moved by user space");
-			r = mv == MOVABLE_MANAGED ? APPLY_MANAGED :
-			    APPLY_UNMOVABLE;
-		}
-	} else if (flags & APPLY_DRYRUN) {
-		if (say)
-			printf("%s: %s -> %s\n", label, was ? was : "-",
-			    *t.text ? t.text : "-");
-		r = APPLY_CHANGED;
-	} else if ((r = target_write(&t, flags, tl)) == APPLY_CHANGED &&
+	} else if (flags & APPLY_DRYRUN)
+		r = dry_run(&t, irq, was, flags);
+	else if ((r = target_write(&t, flags, tl)) == APPLY_CHANGED &&
 	    say && (flags & APPLY_VERBOSE))
 		printf("%s: %s -> %s\n", label, was ? was : "-",
 		    *t.text ? t.text : "-");
 	else if ((r == APPLY_UNMOVABLE || r == APPLY_MANAGED) && say &&
 	    (flags & APPLY_VERBOSE))
-		printf("%s: %s, left alone\n", label, r == APPLY_MANAGED ?
-		    "managed by the kernel" : "cannot be moved by user space");
+		printf("%s: %s, left alone\n", label, machine_movable_words(
+		    r == APPLY_MANAGED ? MOVABLE_MANAGED : MOVABLE_NO,
+		    MV_PLAIN));
 	free(was);
 close:
 	procfs_pfile_close(&t.pf);
@@ -297,9 +296,8 @@ apply_irq(struct machine *m, unsigned int irq, const struct cpuset *want,
 			snprintf(label, sizeof(label), "irq %u", irq);
 			text = xformat(want, false);
 			msg = complain(label, "cannot set %s: %s (debugfs)", text,
-			    managed ? "managed by the kernel, it cannot be "
-			    "moved by user space" : "it cannot be moved by user "
-			    "space (per-CPU or no-balancing)");
+			    machine_movable_words(managed ? MOVABLE_MANAGED :
+			    MOVABLE_NO, MV_WHY));
 			apply_tally_add(tl, flags, irq, APPLY_FAILED, NULL,
 			    want, 0, msg);
 			free(msg);
@@ -308,9 +306,9 @@ apply_irq(struct machine *m, unsigned int irq, const struct cpuset *want,
 		}
 		if ((flags & (APPLY_VERBOSE | APPLY_DRYRUN)) &&
 		    !(flags & APPLY_JSON))
-			printf("irq %u: %s, left alone\n", irq, managed ?
-			    "managed by the kernel" :
-			    "cannot be moved by user space");
+			printf("irq %u: %s, left alone\n", irq,
+			    machine_movable_words(managed ? MOVABLE_MANAGED :
+			    MOVABLE_NO, MV_PLAIN));
 		apply_tally_add(tl, flags, irq, managed ? APPLY_MANAGED :
 		    APPLY_UNMOVABLE, NULL, NULL, 0, NULL);
 		return managed ? APPLY_MANAGED : APPLY_UNMOVABLE;

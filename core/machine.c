@@ -201,13 +201,13 @@ cpus_nodes(struct machine *m, const char *arg, struct cpuset *out,
 		}
 		k = strtonum(item + 5, 0, 65535, &errstr);
 		if (errstr != NULL) {
-			rc = text_perr_set(pe, EINVAL,
+			rc = perr_set(pe, EINVAL,
 			    "\"%s\" is not a NUMA node", text_quoted(item));
 			break;
 		}
 		snprintf(rel, sizeof(rel), PATH_NODE_CPULIST, (int)k);
 		if (read_list(rel, node) != 0)
-			rc = text_perr_set(pe, ENOENT,
+			rc = perr_set(pe, ENOENT,
 			    "NUMA node %lld does not exist", k);
 		else
 			cpuset_or(out, node);
@@ -262,7 +262,7 @@ machine_cpus_numbered(struct machine *m, const char *arg, int flags,
 		cpuset_zero(numbered);
 	/* the kernel stops at a newline; an argument is used whole */
 	if (strcspn(arg, "\n") + 1 < strlen(arg))
-		rc = text_perr_set(&why, EINVAL, "a newline before the end");
+		rc = perr_set(&why, EINVAL, "a newline before the end");
 	else if (strcmp(arg, "none") == 0) {
 		/* no CPU: what clears a queue's XPS or RPS */
 		cpuset_zero(out);
@@ -275,12 +275,12 @@ machine_cpus_numbered(struct machine *m, const char *arg, int flags,
 		rc = cpus_nodes(m, arg, out, numbered, &why);
 	if (rc == 0 && (flags & (CPUS_NONEMPTY | CPUS_ONLINE)) &&
 	    cpuset_empty(out))
-		rc = text_perr_set(&why, EINVAL, "selects no CPU");
+		rc = perr_set(&why, EINVAL, "selects no CPU");
 	else if (rc == 0 && (flags & CPUS_ONLINE) &&
 	    !cpuset_intersects(out, m->online))
-		rc = text_perr_set(&why, EINVAL, "selects no online CPU");
+		rc = perr_set(&why, EINVAL, "selects no online CPU");
 	if (rc != 0)
-		return text_perr_set(pe, why.code, "CPU %s \"%s\": %s", kind,
+		return perr_set(pe, why.code, "CPU %s \"%s\": %s", kind,
 		    text_quoted(arg), why.msg);
 	return 0;
 }
@@ -313,7 +313,7 @@ parse_set(const char *rel, const char *buf, bool list, struct cpuset *set,
 	rc = list ? cpulist_parse(set, buf, &why) :
 	    cpumask_parse(set, buf, &why);
 	if (rc != 0)
-		return text_perr_set(pe, why.code, "%s: %s", procfs_path(rel),
+		return perr_set(pe, why.code, "%s: %s", procfs_path(rel),
 		    why.msg);
 	return 0;
 }
@@ -325,7 +325,7 @@ read_set(const char *rel, bool list, struct cpuset *set, struct perr *pe)
 	int rc;
 
 	if ((rc = procfs_read(rel, &buf)) != 0)
-		return text_perr_set(pe, -rc, "%s: %s", procfs_path(rel),
+		return perr_set(pe, -rc, "%s: %s", procfs_path(rel),
 		    strerror(-rc));
 	rc = parse_set(rel, buf, list, set, pe);
 	free(buf);
@@ -363,7 +363,7 @@ machine_affinity_read(unsigned int irq, enum affinity what, struct cpuset *set,
 		/* the list file's failure, unless it was only missing */
 		if (i == 0 || first == -ENOENT) {
 			first = rc;
-			text_perr_set(pe, -rc, "%s: %s", procfs_path(rel),
+			perr_set(pe, -rc, "%s: %s", procfs_path(rel),
 			    strerror(-rc));
 		}
 	}
@@ -449,6 +449,23 @@ machine_default_read(struct cpuset *set, struct perr *pe)
 	return read_set(PATH_DEFAULT_AFFINITY, false, set, pe);
 }
 
+/* The first word of an IRQ's file in /proc/irq/N, owned, or NULL. */
+char *
+machine_irq_word(unsigned int irq, const char *file)
+{
+	char rel[96], *buf, *word = NULL;
+	size_t len;
+
+	snprintf(rel, sizeof(rel), PATH_PROC_IRQ_FILE, irq, file);
+	if (procfs_read(rel, &buf) != 0)
+		return NULL;
+	/* a copy: the read buffer is 4 KB, 16 MB over 4096 rows */
+	if ((len = strcspn(buf, " \t\n")) > 0)
+		word = xstrndup(buf, len);
+	free(buf);
+	return word;
+}
+
 /*
  * The node of an IRQ's descriptor, its device's for MSI vectors
  * (kernel/irq/proc.c irq_node_proc_show()); -1 when unknown.
@@ -461,6 +478,27 @@ machine_irq_node(unsigned int irq)
 
 	snprintf(rel, sizeof(rel), PATH_PROC_IRQ_FILE, irq, "node");
 	return procfs_int(rel, 0, 65535, &node) == 0 ? node : -1;
+}
+
+/*
+ * How every message says that user space cannot move an IRQ (managed,
+ * per-CPU or no-balancing), as briefly as asked.
+ */
+const char *
+machine_movable_words(enum movable mv, enum mvwords how)
+{
+	if (how == MV_WHY && mv == MOVABLE_MANAGED)
+		return "managed by the kernel, it cannot be moved by user "
+		    "space";
+	if (how == MV_WHY && mv == MOVABLE_NO)
+		return "it cannot be moved by user space (per-CPU or "
+		    "no-balancing)";
+	if (how == MV_WHY)
+		return "it cannot be moved by user space (kernel-managed, "
+		    "per-CPU or no-balancing)";
+	if (mv == MOVABLE_MANAGED)
+		return how == MV_BRIEF ? "managed" : "managed by the kernel";
+	return "cannot be moved by user space";
 }
 
 /* A flag of debugfs's state lists, as a whole word on its line. */

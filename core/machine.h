@@ -67,6 +67,7 @@ int		 machine_runs_on_read(const struct machine *, unsigned int,
 		    struct cpuset *, bool *, struct perr *);
 int		 machine_default_read(struct cpuset *, struct perr *);
 int		 machine_irq_node(unsigned int);
+char		*machine_irq_word(unsigned int, const char *);
 
 /* machine_irq_state() bits, from debugfs; none when it is not mounted */
 enum {
@@ -87,6 +88,15 @@ enum movable {
 };
 
 enum movable	 machine_irq_movable(unsigned int);
+
+/* How much machine_movable_words() says. */
+enum mvwords {
+	MV_BRIEF,	/* "managed" */
+	MV_PLAIN,	/* "managed by the kernel" */
+	MV_WHY,		/* and why a write failed */
+};
+
+const char	*machine_movable_words(enum movable, enum mvwords);
 
 /* When an interrupt controller applies a move (machine_chip_family()). */
 enum chip_move { CHIP_AT_ONCE, CHIP_NEXT_IRQ };

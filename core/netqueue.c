@@ -156,16 +156,16 @@ netqueue_read_mask(const char *rel, struct cpuset *set, struct perr *pe)
 	int rc;
 
 	if ((rc = procfs_pfile_open(&pf, rel, false)) != 0)
-		return text_perr_set(pe, -rc, "%s: %s", procfs_path(rel),
+		return perr_set(pe, -rc, "%s: %s", procfs_path(rel),
 		    strerror(-rc));
 	if (!pf.regular)
-		rc = text_perr_set(pe, EPERM, "%s: not a regular file",
+		rc = perr_set(pe, EPERM, "%s: not a regular file",
 		    procfs_path(rel));
 	else if (pf.len == 0)
-		rc = text_perr_set(pe, EINVAL, "%s holds \"\", not a CPU mask",
+		rc = perr_set(pe, EINVAL, "%s holds \"\", not a CPU mask",
 		    procfs_path(rel));
 	else if ((rc = cpumask_parse(set, pf.buf, &why)) != 0)
-		text_perr_set(pe, -rc, "%s: %s", procfs_path(rel), why.msg);
+		perr_set(pe, -rc, "%s: %s", procfs_path(rel), why.msg);
 	procfs_pfile_close(&pf);
 	return rc;
 }

@@ -361,7 +361,7 @@ snapshot_read(struct snap *s, struct machine *m, const char *path)
 		return rc;
 	}
 	procfs_lines_fd(&l, fileno(fp), SNAP_LINE_MAX);
-	while ((rc = procfs_lines_next(&l, &line, &len)) == 1)
+	while ((rc = xparsed(procfs_lines_next(&l, &line, &len))) == 1)
 		bad += read_entry(s, m, ++lineno, line, len) != 0;
 	if (s->beyond.n == 1 && s->beyond.held)
 		warnx("%s", s->beyond.first);
@@ -371,9 +371,7 @@ snapshot_read(struct snap *s, struct machine *m, const char *path)
 		snapshot_warn(s, lineno + 1, "longer than %d bytes; is this a "
 		    "snapshot file?", SNAP_LINE_MAX);
 		rc = -EINVAL;
-	} else if (rc == -ENOMEM)
-		errc(1, ENOMEM, NULL);
-	else if (rc < 0)
+	} else if (rc < 0)
 		warnc(-rc, "%s", s->label);
 	else if (bad > 0)
 		rc = -EINVAL;
@@ -772,4 +770,22 @@ snapshot_put_dev(FILE *fp, const char *name)
 		fputs(name, fp);
 	else
 		snapline_quote(fp, name);
+}
+
+/* A queue's mask file at rel into set; 0, or -errno said after label. */
+int
+snapshot_queue_read(const char *rel, struct cpuset *set, const char *label)
+{
+	char *buf;
+	struct perr pe;
+	int rc;
+
+	if ((rc = procfs_read(rel, &buf)) != 0)
+		warnc(-rc, "%s: %s", label, procfs_path(rel));
+	else {
+		if ((rc = cpumask_parse(set, buf, &pe)) != 0)
+			warnx("%s: %s: %s", label, procfs_path(rel), pe.msg);
+		free(buf);
+	}
+	return rc;
 }

@@ -94,5 +94,6 @@ char	*snapshot_names_text(char **, size_t, bool);
 void	 snapshot_queue_label(const struct entry *, char *, size_t);
 void	 snapshot_put_names(FILE *, unsigned int);
 void	 snapshot_put_dev(FILE *, const char *);
+int	 snapshot_queue_read(const char *, struct cpuset *, const char *);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * Where each CPU sits: its thread rank within its physical core and its
- * package (drivers/base/topology.c), read once per run, and the order
- * that puts the first thread of every core before any second thread.
+ * package (drivers/base/topology.c), read once per run, the order that
+ * puts the first thread of every core before any second thread, and the
+ * CPUs local to a device.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -142,4 +143,28 @@ topology_order(struct machine *m, const struct cpuset *pool, bool linear,
 	qsort(s, n, sizeof(*s), topology_cmp);
 	*np = n;
 	return s;
+}
+
+/*
+ * The CPUs local to a device, or NULL when its node is not known; *nodep
+ * is its node, or -1.
+ */
+struct cpuset *
+topology_device_cpus(struct machine *m, const char *dir, int *nodep)
+{
+	struct cpuset *set;
+	char rel[600];
+	int node;
+
+	snprintf(rel, sizeof(rel), PATH_DEV_NUMA_NODE, dir);
+	if (procfs_int(rel, -1, INT_MAX, &node) != 0)
+		node = -1;
+	*nodep = node;
+	if (node < 0 && procfs_exists(rel))
+		return NULL;
+	snprintf(rel, sizeof(rel), PATH_DEV_LOCAL_CPULIST, dir);
+	if ((set = machine_file(m, rel)) != NULL || node < 0)
+		return set;
+	snprintf(rel, sizeof(rel), PATH_NODE_CPULIST, node);
+	return machine_file(m, rel);
 }

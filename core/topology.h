@@ -1,7 +1,8 @@
 /*
  * Where each CPU sits: its thread rank within its physical core and its
  * package, read once per run from sysfs, and the order that puts the
- * first thread of every core before any second thread.
+ * first thread of every core before any second thread; a device's node
+ * and local CPUs.
  */
 #ifndef IRQAFF_TOPOLOGY_H
 #define IRQAFF_TOPOLOGY_H
@@ -26,5 +27,6 @@ struct cpuslot {
 struct cpuslot	*topology_order(struct machine *, const struct cpuset *,
 		    bool, size_t *);
 int		 topology_cmp(const void *, const void *);
+struct cpuset	*topology_device_cpus(struct machine *, const char *, int *);
 
 #endif

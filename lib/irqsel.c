@@ -12,6 +12,7 @@
 
 #include "lib/irqsel.h"
 #include "lib/text.h"
+#include "parse.h"
 
 void
 irqsel_free(struct irqsel *sel, size_t n)
@@ -68,9 +69,9 @@ unquote(const char *s, size_t len, char **outp, struct perr *pe)
 				v = v * 8 + s[i + k] - '0';
 			if (k == 0 || v == 0 || v > 255) {
 				free(out);
-				return text_perr_set(pe, EINVAL, "\"dev:%s\": "
+				return perr_set(pe, EINVAL, "\"dev:%s\": "
 				    "unknown escape in a string",
-				    text_visquote(b, sizeof(b), s, len));
+				    perr_quote(b, sizeof(b), s, len));
 			}
 			*o++ = v;
 			i += k - 1;
@@ -81,89 +82,121 @@ unquote(const char *s, size_t len, char **outp, struct perr *pe)
 	return 0;
 }
 
+/* dev:"NAME": a device name as snapshot files quote it. */
 static int
-irqsel_item(const char *s, size_t len, struct irqsel *it, struct perr *pe)
+item_dev_quoted(const char *s, size_t len, struct irqsel *it,
+    struct perr *pe)
+{
+	char b[TOKBUF];
+	int rc;
+
+	if ((rc = unquote(s + 4, len - 4, &it->arg, pe)) != 0)
+		return rc;
+	if (*it->arg == '\0' || strchr(it->arg, '/') != NULL) {
+		free(it->arg);
+		it->arg = NULL;
+		return perr_set(pe, EINVAL, "\"%s\" names no device",
+		    perr_quote(b, sizeof(b), s, len));
+	}
+	it->kind = SEL_DEV;
+	return 0;
+}
+
+static int
+item_dev(const char *s, size_t len, struct irqsel *it, struct perr *pe)
+{
+	char b[TOKBUF];
+
+	if (len == 4 || memchr(s + 4, '/', len - 4) != NULL)
+		return perr_set(pe, EINVAL, "\"%s\" names no device",
+		    perr_quote(b, sizeof(b), s, len));
+	it->kind = SEL_DEV;
+	if ((it->arg = strndup(s + 4, len - 4)) == NULL)
+		return -ENOMEM;
+	return 0;
+}
+
+static int
+item_cpu(const char *s, size_t len, struct irqsel *it, struct perr *pe)
+{
+	if (len == 4)
+		return perr_set(pe, EINVAL, "\"cpu:\" names no CPUs");
+	/* one rule for every item: a trailing comma is an empty one */
+	if (s[len - 1] == ',')
+		return perr_set(pe, EINVAL, "empty item");
+	it->kind = SEL_CPU;
+	if ((it->arg = strndup(s + 4, len - 4)) == NULL)
+		return -ENOMEM;
+	return 0;
+}
+
+/* A number or a range of them, "24" or "24-31". */
+static int
+item_range(const char *s, size_t len, struct irqsel *it, struct perr *pe)
 {
 	char item[64], b[TOKBUF];
 	const char *errstr, *dash;
 	long long lo, hi;
-	int rc;
+
+	if (len >= sizeof(item))
+		return perr_set(pe, EOVERFLOW, "IRQ \"%s\" is too large",
+		    perr_quote(b, sizeof(b), s, len));
+	memcpy(item, s, len);
+	item[len] = '\0';
+	dash = strchr(item, '-');
+	if (dash == item || (dash != NULL && (dash[1] == '\0' ||
+	    strchr(dash + 1, '-') != NULL)))
+		return perr_set(pe, EINVAL, "\"%s\" is not an IRQ or range",
+		    perr_quote(b, sizeof(b), s, len));
+	if (dash != NULL)
+		item[dash - item] = '\0';
+	lo = strtonum(item, 0, INT_MAX, &errstr);
+	if (errstr == NULL && dash != NULL)
+		hi = strtonum(dash + 1, 0, INT_MAX, &errstr);
+	else
+		hi = lo;
+	if (errstr != NULL)
+		return perr_set(pe, EOVERFLOW, "IRQ \"%s\" is too large",
+		    perr_quote(b, sizeof(b), s, len));
+	if (lo > hi)
+		return perr_set(pe, EINVAL, "range \"%s\" runs backwards",
+		    perr_quote(b, sizeof(b), s, len));
+	it->kind = SEL_RANGE;
+	it->lo = lo;
+	it->hi = hi;
+	return 0;
+}
+
+/* The forms an item starting with a prefix takes, tried in this order. */
+static const struct {
+	const char	*prefix;
+	int		(*parse)(const char *, size_t, struct irqsel *,
+			    struct perr *);
+} forms[] = {
+	{ "dev:\"", item_dev_quoted },
+	{ "dev:", item_dev },
+	{ "cpu:", item_cpu },
+};
+
+static int
+irqsel_item(const char *s, size_t len, struct irqsel *it, struct perr *pe)
+{
+	size_t i, n;
 
 	memset(it, 0, sizeof(*it));
 	if (len == 0)
-		return text_perr_set(pe, EINVAL, "empty item");
+		return perr_set(pe, EINVAL, "empty item");
 	if (len == 3 && strncasecmp(s, "all", 3) == 0) {
 		it->kind = SEL_ALL;
 		return 0;
 	}
-	if (len >= 5 && strncmp(s, "dev:\"", 5) == 0) {
-		if ((rc = unquote(s + 4, len - 4, &it->arg, pe)) != 0)
-			return rc;
-		if (*it->arg == '\0' || strchr(it->arg, '/') != NULL) {
-			free(it->arg);
-			it->arg = NULL;
-			return text_perr_set(pe, EINVAL,
-			    "\"%s\" names no device",
-			    text_visquote(b, sizeof(b), s, len));
-		}
-		it->kind = SEL_DEV;
-		return 0;
+	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		n = strlen(forms[i].prefix);
+		if (len >= n && strncmp(s, forms[i].prefix, n) == 0)
+			return forms[i].parse(s, len, it, pe);
 	}
-	if (len >= 4 && strncmp(s, "dev:", 4) == 0) {
-		if (len == 4 || memchr(s + 4, '/', len - 4) != NULL)
-			return text_perr_set(pe, EINVAL,
-			    "\"%s\" names no device",
-			    text_visquote(b, sizeof(b), s, len));
-		it->kind = SEL_DEV;
-		if ((it->arg = strndup(s + 4, len - 4)) == NULL)
-			return -ENOMEM;
-		return 0;
-	}
-	if (len >= 4 && strncmp(s, "cpu:", 4) == 0) {
-		if (len == 4)
-			return text_perr_set(pe, EINVAL,
-			    "\"cpu:\" names no CPUs");
-		/* one rule for every item: a trailing comma is an empty one */
-		if (s[len - 1] == ',')
-			return text_perr_set(pe, EINVAL, "empty item");
-		it->kind = SEL_CPU;
-		if ((it->arg = strndup(s + 4, len - 4)) == NULL)
-			return -ENOMEM;
-		return 0;
-	}
-	if (strspn(s, "0123456789-") >= len) {
-		if (len >= sizeof(item))
-			return text_perr_set(pe, EOVERFLOW,
-			    "IRQ \"%s\" is too large",
-			    text_visquote(b, sizeof(b), s, len));
-		memcpy(item, s, len);
-		item[len] = '\0';
-		dash = strchr(item, '-');
-		if (dash == item || (dash != NULL && (dash[1] == '\0' ||
-		    strchr(dash + 1, '-') != NULL)))
-			return text_perr_set(pe, EINVAL,
-			    "\"%s\" is not an IRQ or range",
-			    text_visquote(b, sizeof(b), s, len));
-		if (dash != NULL)
-			item[dash - item] = '\0';
-		lo = strtonum(item, 0, INT_MAX, &errstr);
-		if (errstr == NULL && dash != NULL)
-			hi = strtonum(dash + 1, 0, INT_MAX, &errstr);
-		else
-			hi = lo;
-		if (errstr != NULL)
-			return text_perr_set(pe, EOVERFLOW,
-			    "IRQ \"%s\" is too large",
-			    text_visquote(b, sizeof(b), s, len));
-		if (lo > hi)
-			return text_perr_set(pe, EINVAL,
-			    "range \"%s\" runs backwards",
-			    text_visquote(b, sizeof(b), s, len));
-		it->kind = SEL_RANGE;
-		it->lo = lo;
-		it->hi = hi;
-		return 0;
-	}
+	if (strspn(s, "0123456789-") >= len)
+		return item_range(s, len, it, pe);
 	it->kind = SEL_GLOB;
 	if ((it->arg = strndup(s, len)) == NULL)
 		return -ENOMEM;
@@ -186,10 +219,10 @@ irqsel_parse(const char *s, struct irqsel **selp, size_t *np, struct perr *pe)
 			if ((len = quoted_len(s)) == 0 ||
 			    (s[len] != ',' && s[len] != '\0')) {
 				irqsel_free(sel, n);
-				return text_perr_set(pe, EINVAL, len == 0 ?
+				return perr_set(pe, EINVAL, len == 0 ?
 				    "\"%s\": a string has no closing quote" :
 				    "\"%s\": no comma after the closing quote",
-				    text_visquote(b, sizeof(b), s, strcspn(s,
+				    perr_quote(b, sizeof(b), s, strcspn(s,
 				    ",")));
 			}
 		} else

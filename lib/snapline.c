@@ -38,6 +38,7 @@
 #include "lib/queuename.h"
 #include "lib/snapline.h"
 #include "lib/text.h"
+#include "parse.h"
 
 struct token {
 	char	*s;
@@ -58,7 +59,7 @@ decode(char **pp, char **outp, struct perr *pe)
 
 	while (*p != '"') {
 		if (*p == '\0' || (*p == '\\' && p[1] == '\0'))
-			return text_perr_set(pe, EINVAL,
+			return perr_set(pe, EINVAL,
 			    "a string has no closing quote");
 		if (*p != '\\') {
 			*out++ = *p++;
@@ -74,12 +75,12 @@ decode(char **pp, char **outp, struct perr *pe)
 			for (k = v = 0; k < 3 && *p >= '0' && *p <= '7'; k++)
 				v = v * 8 + *p++ - '0';
 			if (k == 0)
-				return text_perr_set(pe, EINVAL,
+				return perr_set(pe, EINVAL,
 				    "unknown escape "
 				    "\"\\%s\" in a string",
 				    text_quoted((char[]){ *p, '\0' }));
 			if (v == 0 || v > 255)
-				return text_perr_set(pe, EINVAL,
+				return perr_set(pe, EINVAL,
 				    "escape \"\\%.*s\" "
 				    "is not a byte from \\001 to \\377", k,
 				    p - k);
@@ -88,7 +89,7 @@ decode(char **pp, char **outp, struct perr *pe)
 	}
 	p++;
 	if (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\r' && *p != '#')
-		return text_perr_set(pe, EINVAL,
+		return perr_set(pe, EINVAL,
 		    "no space after the closing quote");
 	*out = '\0';
 	*pp = p;
@@ -132,7 +133,7 @@ tokenize(char *p, struct tokens *t, struct perr *pe)
 		p += strcspn(p, " \t\r\"#");
 		if (*p == '"') {
 			*p = '\0';
-			return text_perr_set(pe, EINVAL, "a quote right after "
+			return perr_set(pe, EINVAL, "a quote right after "
 			    "\"%s\"; put a space before the string",
 			    text_quoted(start));
 		}
@@ -163,7 +164,7 @@ line_kind(const struct token *t0, struct snapline *sl, size_t *max,
 	*max = 2;
 	/* a leading "?" is the optional mark: only a second one gets here */
 	if (!t0->string && t0->s[0] == '?')
-		return text_perr_set(pe, EINVAL,
+		return perr_set(pe, EINVAL,
 		    "\"%s\" after \"?\": a pattern "
 		    "that starts with \"?\" needs quotes", text_quoted(t0->s));
 	if (!t0->string && strcmp(t0->s, "default") == 0)
@@ -180,12 +181,12 @@ line_kind(const struct token *t0, struct snapline *sl, size_t *max,
 		sl->irq = strtonum(t0->s, 0, INT_MAX, &errstr);
 		if (errstr != NULL ||
 		    strspn(t0->s, "0123456789") != strlen(t0->s))
-			return text_perr_set(pe, EINVAL, "\"%s\" is not an IRQ "
+			return perr_set(pe, EINVAL, "\"%s\" is not an IRQ "
 			    "number (a name that starts with a digit needs "
 			    "quotes)", text_quoted(t0->s));
 		*max = SIZE_MAX;
 	} else if (*t0->s == '\0')
-		return text_perr_set(pe, EINVAL, "an empty pattern");
+		return perr_set(pe, EINVAL, "an empty pattern");
 	else
 		sl->kind = SNAP_PATTERN;
 	return 0;
@@ -198,23 +199,23 @@ check_queue(const struct tokens *t, struct snapline *sl, struct perr *pe)
 	const char *want = sl->kind == SNAP_XPS ? "tx-" : "rx-", *q, *errstr;
 
 	if (t->n != 4)
-		return text_perr_set(pe, EINVAL, "\"%s\" takes an interface, a "
+		return perr_set(pe, EINVAL, "\"%s\" takes an interface, a "
 		    "queue and a CPU set, as in \"%s eth0 %s0 0-3\"",
 		    t->v[0].s, t->v[0].s, want);
 	if (*t->v[1].s == '\0')
-		return text_perr_set(pe, EINVAL, "an empty interface name");
+		return perr_set(pe, EINVAL, "an empty interface name");
 	q = t->v[2].s;
 	if (t->v[2].string || strncmp(q, want, 3) != 0 ||
 	    q[3] < '0' || q[3] > '9' || (q[3] == '0' && q[4] != '\0') ||
 	    strspn(q + 3, "0123456789") != strlen(q + 3))
-		return text_perr_set(pe, EINVAL, "\"%s\" is not a queue of %s: "
+		return perr_set(pe, EINVAL, "\"%s\" is not a queue of %s: "
 		    "%sN", text_quoted(q), t->v[0].s, want);
 	sl->queue = strtonum(q + 3, 0, QUEUENAME_MAX, &errstr);
 	if (errstr != NULL)
-		return text_perr_set(pe, EINVAL, "queue \"%s\": the number is "
+		return perr_set(pe, EINVAL, "queue \"%s\": the number is "
 		    "over %u", text_quoted(q), QUEUENAME_MAX);
 	if (t->v[3].string)
-		return text_perr_set(pe, EINVAL, "the CPU set \"%s\" is quoted",
+		return perr_set(pe, EINVAL, "the CPU set \"%s\" is quoted",
 		    text_quoted(t->v[3].s));
 	return 0;
 }
@@ -228,21 +229,21 @@ check_words(const struct tokens *t, struct snapline *sl, size_t max,
 	if (sl->kind == SNAP_XPS || sl->kind == SNAP_RPS)
 		return check_queue(t, sl, pe);
 	if (sl->kind == SNAP_PLAN && sl->optional)
-		return text_perr_set(pe, EINVAL, "a plan line cannot be "
+		return perr_set(pe, EINVAL, "a plan line cannot be "
 		    "optional");
 	if (t->n < 2)
-		return text_perr_set(pe, EINVAL, "no CPU set after \"%s\"",
+		return perr_set(pe, EINVAL, "no CPU set after \"%s\"",
 		    text_quoted(t->v[0].s));
 	if (t->v[1].string)
-		return text_perr_set(pe, EINVAL, "the CPU set \"%s\" is quoted",
+		return perr_set(pe, EINVAL, "the CPU set \"%s\" is quoted",
 		    text_quoted(t->v[1].s));
 	if (t->n > max)
-		return text_perr_set(pe, EINVAL,
+		return perr_set(pe, EINVAL,
 		    "\"%s\" after the CPU set; only "
 		    "IRQ numbers take names", text_quoted(t->v[2].s));
 	for (i = 2; i < t->n; i++)
 		if (*t->v[i].s == '\0')
-			return text_perr_set(pe, EINVAL, "an empty name");
+			return perr_set(pe, EINVAL, "an empty name");
 	return 0;
 }
 
@@ -270,7 +271,7 @@ fill(const struct tokens *t, struct snapline *sl, struct perr *pe)
 		qsort(sl->names, sl->nnames, sizeof(*sl->names), cmpstr);
 	for (i = 1; i < sl->nnames; i++)
 		if (strcmp(sl->names[i - 1], sl->names[i]) == 0)
-			return text_perr_set(pe, EINVAL,
+			return perr_set(pe, EINVAL,
 			    "\"%s\" is named twice", text_quoted(sl->names[i]));
 	return 0;
 }
@@ -290,14 +291,14 @@ snapline_parse(const char *line, size_t len, struct snapline *sl,
 
 	memset(sl, 0, sizeof(*sl));
 	if (memchr(line, '\0', len) != NULL)
-		return text_perr_set(pe, EINVAL, "a NUL byte");
+		return perr_set(pe, EINVAL, "a NUL byte");
 	if ((copy = strndup(line, len)) == NULL)
 		return -ENOMEM;
 	p = copy + strspn(copy, " \t\r");
 	if (*p == '?') {
 		sl->optional = true;
 		if (*++p == '\0' || strchr(" \t\r#", *p) != NULL)
-			rc = text_perr_set(pe, EINVAL, "\"?\" must come right "
+			rc = perr_set(pe, EINVAL, "\"?\" must come right "
 			    "before an entry, as in \"?eth2-* 1\"");
 	}
 	if (rc == 0 && (rc = tokenize(p, &t, pe)) == 0 && t.n > 0 &&

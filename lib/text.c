@@ -1,11 +1,10 @@
 /*
- * Text for people and programs: the sentence a parser returns, names
- * escaped for messages, and JSON strings.
+ * Text for people and programs: names escaped for messages, JSON
+ * strings and errno names.
  */
 #include <sys/param.h>
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,39 +12,7 @@
 #include <vis.h>
 
 #include "lib/text.h"
-
-/* Fills pe, when given, and returns -code: "return text_perr_set(...)". */
-int
-text_perr_set(struct perr *pe, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (pe != NULL) {
-		pe->code = code;
-		va_start(ap, fmt);
-		vsnprintf(pe->msg, sizeof(pe->msg), fmt, ap);
-		va_end(ap);
-	}
-	return -code;
-}
-
-/*
- * The errno of a failed system call that text_perr_set() was given with its
- * strerror() last, as the readers of files give it; 0 for a parser's
- * refusal, which has an errno but no system call.
- */
-int
-text_perr_errno(const struct perr *pe)
-{
-	const char *s = strerror(pe->code);
-	size_t len = strlen(pe->msg), slen = strlen(s);
-
-	if (pe->code == 0 || len < slen + 2 ||
-	    strncmp(pe->msg + len - slen - 2, ": ", 2) != 0 ||
-	    strcmp(pe->msg + len - slen, s) != 0)
-		return 0;
-	return pe->code;
-}
+#include "parse.h"
 
 /* The symbolic name of an errno an affinity file gives, or NULL. */
 const char *
@@ -76,22 +43,6 @@ text_errno_name(int e)
 	return NULL;
 }
 
-/*
- * A token for a message: vis(3) escapes keep it on one line, and it is
- * cut to what fits, (size - 4) / 4 bytes of input, with "..." after.
- */
-const char *
-text_visquote(char *buf, size_t size, const char *s, size_t len)
-{
-	size_t max = (size - 4) / 4;
-
-	strnvisx(buf, size - 3, s, MIN(len, max),
-	    VIS_CSTYLE | VIS_OCTAL | VIS_NL | VIS_TAB);
-	if (len > max)
-		strlcat(buf, "...", size);
-	return buf;
-}
-
 /* An argument for a message, escaped and cut short; two buffers rotate. */
 const char *
 text_quoted(const char *s)
@@ -100,7 +51,7 @@ text_quoted(const char *s)
 	static int i;
 
 	i = !i;
-	return text_visquote(buf[i], sizeof(buf[i]), s, strlen(s));
+	return perr_quote(buf[i], sizeof(buf[i]), s, strlen(s));
 }
 
 /*

@@ -413,7 +413,7 @@ set_row() {
 }
 
 @test "ten-digit counts are summed exactly over 15, 16 and 17 columns (the 16-column blocks and the fields after them)" {
-	# lib/interrupts.c sums blocks of 16 fields a digit place at a time:
+	# lib/fields.c sums blocks of 16 fields a digit place at a time:
 	# 16 columns are one block, 15 none, 17 one and a field; every
 	# count here has a digit in the thousand-million place
 	local n c want total
@@ -461,7 +461,7 @@ set_row() {
 
 @test "TOP ranks 10^8 above 10^8-1 in rows read number by number as in the kernel's widths, the earlier IRQ first among equals" {
 	# a row spaced by hand is read a number at a time and ranked by
-	# interrupts_count_key(), a row in the kernel's widths by its fields:
+	# fields_count_key(), a row in the kernel's widths by its fields:
 	# the two keys must order alike, 8 digits or more
 	make_root --cpus 2 --irq 24=a --irq 25=b --irq 26=c --irq 27=d \
 		--no-sysirq

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/fields.h"
 #include "lib/interrupts.h"
 
 static bool
@@ -146,22 +147,22 @@ check_fields(const char *line, const struct irqrow *row,
 	    row->fields[-1] != ':')
 		abort();
 	for (k = 0; k < row->ncounts; k++) {
-		key = interrupts_field_key(row->fields + k * INTERRUPTS_FIELDW);
-		if (key != interrupts_count_key(counts[k]) ||
-		    interrupts_key_count(key) != counts[k])
+		key = fields_key(row->fields + k * INTERRUPTS_FIELDW);
+		if (key != fields_count_key(counts[k]) ||
+		    fields_key_count(key) != counts[k])
 			abort();
 		if (k > 0 && (prev < key) != (counts[k - 1] < counts[k]))
 			abort();
 		prev = key;
 	}
 	cs.ncols = row->ncounts;
-	cs.lanes = calloc(1, interrupts_lanes_size(cs.ncols) + 1);
+	cs.lanes = calloc(1, fields_lanes_size(cs.ncols) + 1);
 	cs.sums = calloc(cs.ncols + 1, sizeof(*cs.sums));
 	if (cs.lanes == NULL || cs.sums == NULL)
 		abort();
 	for (i = 0; i < times; i++)
-		interrupts_colsums_add(&cs, row->fields);
-	interrupts_colsums_flush(&cs);
+		fields_colsums_add(&cs, row->fields);
+	fields_colsums_flush(&cs);
 	for (k = 0; k < row->ncounts; k++)
 		if (cs.sums[k] != times * counts[k])
 			abort();

@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# tests/layers: the check that no #include points up a floor.
+# tests/layers: the check that no #include points up a floor, only
+# core/xalloc.c ends the run and cmd/ reads the kernel's tree through core/.
 
 setup() {
 	load ../test_helper/common-setup
@@ -28,10 +29,51 @@ setup() {
 	assert_output 'lib/text.h: includes "procfs.h", a floor above its own'
 }
 
+@test "parse.c including a lib/ header is refused" {
+	sed -i '0,/^#include "/s//#include "lib\/text.h"\n&/' "$COPY/parse.c"
+	run -1 "$BATS_TEST_DIRNAME/layers" "$COPY"
+	assert_output 'parse.c: includes "lib/text.h", a floor above its own'
+}
+
+@test "lib/ including parse.h stays on its floor" {
+	printf '#include "parse.h"\n' >>"$COPY/lib/queuename.h"
+	run -0 "$BATS_TEST_DIRNAME/layers" "$COPY"
+	assert_output ""
+}
+
 @test "a file-system call header outside procfs.c is refused" {
 	sed -i '0,/^#include </s//#include <fcntl.h>\n&/' "$COPY/core/apply.c"
 	run -1 "$BATS_TEST_DIRNAME/../layers" "$COPY"
 	assert_output 'core/apply.c: includes fcntl.h, a file-system call header only procfs.c may use'
+}
+
+@test "a fatal exit outside core/xalloc.c is refused" {
+	n=$(($(wc -l <"$COPY/core/load.c") + 4))
+	printf 'static void\nbye(void)\n{\n\terr(1, NULL);\n}\n' \
+	    >>"$COPY/core/load.c"
+	run -1 "$BATS_TEST_DIRNAME/layers" "$COPY"
+	assert_output "core/load.c:$n: ends the run; only core/xalloc.c may"
+}
+
+@test "a fatal exit named only in a comment is not one" {
+	printf '/*\n * err(1, NULL) would end the run\n */\n' >>"$COPY/core/load.c"
+	run -0 "$BATS_TEST_DIRNAME/layers" "$COPY"
+	assert_output ""
+}
+
+@test "a command reading the kernel's tree itself is refused" {
+	n=$(($(wc -l <"$COPY/cmd/set.c") + 4))
+	printf 'static int\npeek(char **b)\n{\n\treturn procfs_read(PATH_PROC_CMDLINE, b);\n}\n' \
+	    >>"$COPY/cmd/set.c"
+	run -1 "$BATS_TEST_DIRNAME/layers" "$COPY"
+	assert_output "cmd/set.c:$n: reads the kernel's tree; ask core/"
+}
+
+@test "a command reading a user's file through procfs.c is allowed" {
+	printf 'static long long\nage(const char *p)\n{\n\tlong long t;\n\n\treturn procfs_file_mtime(p, &t) == 0 ? t : -1;\n}\n' \
+	    >>"$COPY/cmd/set.c"
+	run -0 "$BATS_TEST_DIRNAME/layers" "$COPY"
+	assert_output ""
 }
 
 @test "an include of a header that is not where it says is refused" {
