@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # Each command's --help: the grammar of the operands it takes, and its own
-# exit statuses, the same as the man page's EXIT STATUS gives it; and the
+# exit statuses, the same as its man page's EXIT STATUS gives it; and the
 # statuses themselves, as irqaff exits with them.
 
 bats_require_minimum_version 1.5.0
@@ -9,7 +9,7 @@ setup() {
 	load test_helper/common-setup
 	_common_setup
 	load test_helper/commands
-	MAN=$BATS_TEST_DIRNAME/../man/irqaff.8.scd
+	MAN=$BATS_TEST_DIRNAME/../man
 	make_root --cpus 4 --virtio-nic eth0:2 --queues
 }
 
@@ -19,20 +19,12 @@ help_statuses() {
 		paste -sd ' '
 }
 
-# The statuses the man page's EXIT STATUS gives COMMAND, on one line: a
-# paragraph "*show*, *cpus*" then its indented "*N* text" lines.
+# The statuses COMMAND's page gives in its EXIT STATUS, on one line: its
+# "*N*" lines.
 man_statuses() {
-	awk -v cmd="$1" '
-		$0 == "# EXIT STATUS" { on = 1; next }
-		/^# / { on = 0 }
-		!on { next }
-		/^\*[a-z]+\*(, \*[a-z]+\*)*$/ {
-			mine = index(", " $0 ",", ", *" cmd "*,") > 0
-			next
-		}
-		mine && /^\t\*[0-9]\* / { print substr($0, 3, 1) }
-		/^[^\t]/ { mine = 0 }
-	' "$MAN" | paste -sd ' '
+	awk '$0 == "# EXIT STATUS" { on = 1; next } /^# / { on = 0 }
+		on && /^\*[0-9]\*$/ { print substr($0, 2, 1) }' \
+		"$MAN/irqaff-$1.8.scd" | paste -sd ' '
 }
 
 # The usage line's operands and option values: "irqs cpus".

@@ -153,6 +153,8 @@ teardown() {
 		assert_output /usr/share/man/man8/irqaff.8.gz
 		run -0 man -w 5 irqaff.conf
 		assert_output /usr/share/man/man5/irqaff.conf.5.gz
+		run -0 man -w irqaff-balance
+		assert_output /usr/share/man/man8/irqaff-balance.8.gz
 	fi
 	assert [ -f /usr/share/bash-completion/completions/irqaff ]
 	assert [ -f /usr/share/zsh/vendor-completions/_irqaff ]
