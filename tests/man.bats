@@ -231,22 +231,25 @@ renders_with() {
 	done
 }
 
-# The EXAMPLES sections' literal blocks, run as the pages show them. Each
-# block gets a fresh tree; in a block, a line starting with "irqaff " is a
-# command and the lines after it, if any, its exact standard output.
-# /etc/ is moved into the test directory. "cp /proc/interrupts FILE" copies
-# the tree's, its modification time that of a clock that only "sleep N"
-# moves (by N seconds, without sleeping).
+# The literal blocks of the pages, run as the pages show them, the
+# EXAMPLES sections' and those of the text. Each block gets a fresh tree;
+# in a block, a line starting with "irqaff " or "less " is a command and
+# the lines after it, if any, its exact standard output; a block without
+# a command (a sample of output or of a file) is not run. /etc/ and /root/
+# are moved into the test directory. "cp /proc/interrupts FILE" copies the
+# tree's, its modification time that of a clock that only "sleep N" moves
+# (by N seconds, without sleeping).
 @test "every example in the man pages runs and prints what the page shows" {
 	local block=0 in=0 line cmd= want= failed= src had
 	local -a cmds=() wants=()
 
 	run_block() {
 		local i got rc clock=1700000000 f
-		rm -rf "$BATS_TEST_TMPDIR/root" "$BATS_TEST_TMPDIR/etc"
+		rm -rf "$BATS_TEST_TMPDIR/root" "$BATS_TEST_TMPDIR/etc" \
+			"$BATS_TEST_TMPDIR/home"
 		make_root --cpus 64 --nodes 2 --threads 2 --nic eth0:8:1 \
 			--nic eth1:4:0 --legacy 16 --queues
-		mkdir -p "$BATS_TEST_TMPDIR/etc"
+		mkdir -p "$BATS_TEST_TMPDIR/etc" "$BATS_TEST_TMPDIR/home"
 		for ((i = 0; i < ${#cmds[@]}; i++)); do
 			if [[ ${cmds[i]} =~ ^sleep\ ([0-9]+)$ ]]; then
 				clock=$((clock + BASH_REMATCH[1]))
@@ -278,7 +281,7 @@ renders_with() {
 		while IFS= read -r line; do
 			line=${line#"${line%%[![:space:]]*}"}
 			if [ "$line" = '```' ]; then
-				if ((in)); then
+				if ((in && ${#cmds[@]})); then
 					run_block
 					block=$((block + 1))
 				fi
@@ -286,15 +289,17 @@ renders_with() {
 				continue
 			fi
 			((in)) || continue
-			if [[ $line == 'irqaff '* || $line == 'cp /proc/interrupts '* ||
+			if [[ $line == 'irqaff '* || $line == 'less '* ||
+				$line == 'cp /proc/interrupts '* ||
 				$line =~ ^sleep\ [0-9]+$ ]]; then
-				cmds+=("${line//\/etc\//$BATS_TEST_TMPDIR/etc/}")
+				line=${line//\/etc\//$BATS_TEST_TMPDIR/etc/}
+				cmds+=("${line//\/root\//$BATS_TEST_TMPDIR/home/}")
 				wants+=("")
 			elif ((${#cmds[@]} > 0)); then
 				want=${wants[${#wants[@]} - 1]}
 				wants[${#wants[@]} - 1]=${want:+$want$'\n'}$line
 			fi
-		done < <(section EXAMPLES "$src")
+		done <"$src"
 		((block > had)) || failed+=$'\n'"${src##*/}: no example"
 	done
 	[ "$block" -ge 25 ]
