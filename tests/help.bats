@@ -70,18 +70,35 @@ synopsis() {
 		elif grep -q '^IRQs' <<<"$text"; then
 			missing+=" $cmd:IRQs-without-irqs"
 		fi
-		if [[ " $(synopsis "$cmd") " == *[\ \[]@(cpus|irqs)[\ \]]* ]]; then
+		if [[ " $(synopsis "$cmd") " == *[\ \[]cpus[\ \]]* ]]; then
 			for word in N a-b a-b:used/group all node:K; do
 				grep -A3 '^CPUs' <<<"$text" | grep -qF -- "$word" ||
 					missing+=" $cmd:$word"
 			done
 			((++cpus))
+		elif grep -q '^CPUs' <<<"$text"; then
+			missing+=" $cmd:CPUs-without-cpus"
 		fi
 	done
 	assert_equal "$missing" ""
 	# show spread set balance explain save restore check cpus take IRQs;
-	# those, default isolate xps rps mask take CPUs
-	assert_equal "$irqs $cpus" "9 14"
+	# set spread balance cpus default isolate xps rps mask take CPUs
+	assert_equal "$irqs $cpus" "9 9"
+}
+
+@test "a command taking IRQs but no CPU set points at set's help for cpu:CPUS" {
+	local cmd
+	for cmd in show explain save restore check; do
+		run -0 --separate-stderr irqaff "$cmd" --help
+		assert_output --partial "
+  cpu:CPUS (the IRQs running there; the last item).
+  CPUS is a CPU set, as 'irqaff help set' shows.
+
+Exit status:"
+		refute_output --partial "CPUs, comma"
+	done
+	run -0 irqaff set --help
+	refute_output --partial "CPUS is a CPU set"
 }
 
 @test "set's help gives the CPU grammar, with masks and -m, in so many words" {

@@ -232,8 +232,9 @@ renders_with() {
 }
 
 # The literal blocks of the pages, run as the pages show them, the
-# EXAMPLES sections' and those of the text. Each block gets a fresh tree;
-# in a block, a line starting with "irqaff " or "less " is a command and
+# EXAMPLES sections' and those of the text. Each block gets a fresh tree,
+# a machine as the pages describe it (two nodes, two NICs, an NVMe
+# controller with kernel-managed queues); in a block, a line starting with "irqaff " or "less " is a command and
 # the lines after it, if any, its exact standard output; a block without
 # a command (a sample of output or of a file) is not run. /etc/ and /root/
 # are moved into the test directory. "cp /proc/interrupts FILE" copies the
