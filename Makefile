@@ -97,7 +97,14 @@ FUZZERS = $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 	$(B)/fuzz/fuzz_interrupts_swar
 CPPFLAGS += -I. -DIRQAFF_VERSION='"$(VERSION)"'
 
-all: irqaff irqaff.8 $(B)/irqaff.conf.5
+# The man pages: irqaff(8), the overview, at the top; one page for each
+# command, irqaff-COMMAND(8), and irqaff.conf(5) in $(B).
+CMDPAGES = $(patsubst man/%.scd,$(B)/%,$(wildcard man/irqaff-*.8.scd))
+MANPAGES = irqaff.8 $(CMDPAGES) $(B)/irqaff.conf.5
+
+all: irqaff man
+
+man: $(MANPAGES)
 
 irqaff: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
@@ -112,6 +119,10 @@ irqaff.8: man/irqaff.8.scd Makefile
 	$(MANPAGE)
 
 $(B)/irqaff.conf.5: man/irqaff.conf.5.scd Makefile
+	@mkdir -p $(@D)
+	$(MANPAGE)
+
+$(B)/irqaff-%.8: man/irqaff-%.8.scd Makefile
 	@mkdir -p $(@D)
 	$(MANPAGE)
 
@@ -163,7 +174,7 @@ BATS_ENV = $(if $(TESTTMP),TMPDIR=$(TESTTMP))
 # check GROUP=core runs one (bats tests/core does too).
 GROUP ?= parse core commands package harness
 
-check: irqaff irqaff.8 $(B)/irqaff.conf.5 $(B)/fault.so $(UNITS)
+check: irqaff $(MANPAGES) $(B)/fault.so $(UNITS)
 	@start=$$(date +%s); rc=0; \
 	( set -ex; tests/layers; for u in $(UNITS); do $$u; done; \
 	$(BATS_ENV) IRQAFF_BIN=$(CURDIR)/irqaff $(BATS) $(BATS_JOBS) \
@@ -176,7 +187,7 @@ check: irqaff irqaff.8 $(B)/irqaff.conf.5 $(B)/fault.so $(UNITS)
 # the background, stopped at the end), to shake out tests that depend on
 # timing: stops at the first failing round and says which. Not in CI.
 ROUNDS ?= 10
-check-stress: irqaff irqaff.8 $(B)/irqaff.conf.5 $(B)/fault.so $(UNITS)
+check-stress: irqaff $(MANPAGES) $(B)/fault.so $(UNITS)
 	@command -v stress-ng >/dev/null || \
 		{ echo "check-stress: stress-ng is not installed" >&2; exit 1; }
 	@stress-ng --cpu $$(nproc) --quiet & pid=$$!; \
@@ -199,7 +210,7 @@ check-kernel: irqaff
 bench-quality: irqaff
 	bench/quality/run $(if $(BENCH_IRQAFF),-b $(BENCH_IRQAFF))
 
-asan: $(B)/asan/irqaff irqaff.8 $(B)/fault.so
+asan: $(B)/asan/irqaff $(MANPAGES) $(B)/fault.so
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1 \
 	$(BATS_ENV) IRQAFF_BIN=$(CURDIR)/$(B)/asan/irqaff $(BATS) $(BATS_JOBS) \
@@ -235,12 +246,12 @@ fuzz-run: fuzz
 			tests/fuzz/corpus/$${n%_swar}; \
 	done
 
-install: irqaff irqaff.8 $(B)/irqaff.conf.5
+install: irqaff $(MANPAGES)
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
 		$(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR)
 	install -m 0755 irqaff $(DESTDIR)$(SBINDIR)/irqaff
-	install -m 0644 irqaff.8 $(DESTDIR)$(MANDIR)/man8/irqaff.8
+	install -m 0644 irqaff.8 $(CMDPAGES) $(DESTDIR)$(MANDIR)/man8
 	install -m 0644 $(B)/irqaff.conf.5 \
 		$(DESTDIR)$(MANDIR)/man5/irqaff.conf.5
 	install -m 0644 completions/irqaff.bash $(DESTDIR)$(BASHCOMPDIR)/irqaff
@@ -261,6 +272,7 @@ install: irqaff irqaff.8 $(B)/irqaff.conf.5
 # directories stay, as other packages share them.
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/irqaff $(DESTDIR)$(MANDIR)/man8/irqaff.8 \
+		$(CMDPAGES:$(B)/%=$(DESTDIR)$(MANDIR)/man8/%) \
 		$(DESTDIR)$(MANDIR)/man5/irqaff.conf.5 \
 		$(DESTDIR)$(BASHCOMPDIR)/irqaff $(DESTDIR)$(ZSHCOMPDIR)/_irqaff \
 		$(DESTDIR)$(FISHCOMPDIR)/irqaff.fish \
@@ -292,7 +304,7 @@ clean:
 	rm -rf irqaff irqaff.8 $(filter-out $(B)/kernel $(B)/trixie $(B)/trixie.%, \
 		$(wildcard $(B)/*))
 
-.PHONY: all check check-stress check-deb check-kernel check-trixie bench-quality asan fuzz \
+.PHONY: all man check check-stress check-deb check-kernel check-trixie bench-quality asan fuzz \
 	fuzz-run install uninstall \
 	clean deb
 .DELETE_ON_ERROR:

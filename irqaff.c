@@ -50,11 +50,14 @@ distance(const char *a, const char *b)
 	return d[m][n];
 }
 
-/* The command called name, or NULL after saying so and what was meant. */
+/*
+ * The command called name, or NULL after saying so and what was meant:
+ * a command, or help where help is one.
+ */
 static const struct command *
-find_command(const char *name)
+find_command(const char *name, bool with_help)
 {
-	const struct command *near = NULL;
+	const char *near = NULL;
 	size_t i, best = 3, dist;
 
 	for (i = 0; i < nitems(commands); i++) {
@@ -62,12 +65,16 @@ find_command(const char *name)
 			return commands[i];
 		if ((dist = distance(name, commands[i]->name)) < best) {
 			best = dist;
-			near = commands[i];
+			near = commands[i]->name;
 		}
+	}
+	if (with_help && (dist = distance(name, "help")) < best) {
+		best = dist;
+		near = "help";
 	}
 	if (near != NULL && strlen(name) > best)
 		warnx("unknown command %s; did you mean %s?", text_quoted(name),
-		    near->name);
+		    near);
 	else
 		warnx("unknown command %s", text_quoted(name));
 	return NULL;
@@ -104,6 +111,12 @@ main(int argc, char *argv[])
 
 	setprogname(argv[0]);
 	for (argc--, argv++; argc > 0 && argv[0][0] == '-'; argc--, argv++) {
+		/* -- ends the options before the command, as getopt's does */
+		if (strcmp(argv[0], "--") == 0) {
+			argc--;
+			argv++;
+			break;
+		}
 		if (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)
 			return cli_exit_output(main_usage(stdout));
 		else if (strcmp(argv[0], "--version") == 0) {
@@ -141,12 +154,14 @@ main(int argc, char *argv[])
 			warnx("help takes one command");
 			return main_usage(stderr);
 		}
-		if ((cmd = find_command(argv[1])) == NULL)
+		if (strcmp(argv[1], "help") == 0)
+			return cli_exit_output(main_usage(stdout));
+		if ((cmd = find_command(argv[1], false)) == NULL)
 			return main_usage(stderr);
 		cli_usage(stdout, cmd);
 		return cli_exit_output(EXIT_OK);
 	}
-	if ((cmd = find_command(argv[0])) == NULL)
+	if ((cmd = find_command(argv[0], true)) == NULL)
 		return main_usage(stderr);
 	if ((rc = procfs_init(root)) != 0) {
 		warnc(-rc, "root %s", text_quoted(root ? root : "/"));

@@ -146,7 +146,10 @@ cli_usage(FILE *fp, const struct command *cmd)
 		cmd->more_help(fp);
 	if (has_word(cmd->synopsis, "irqs"))
 		fputs(irqs_help, fp);
-	if (has_word(cmd->synopsis, "cpus") || has_word(cmd->synopsis, "irqs"))
+	/* a command that takes no CPU set leaves the grammar to set's help */
+	if (has_word(cmd->synopsis, "irqs") && !has_word(cmd->synopsis, "cpus"))
+		fputs("  CPUS is a CPU set, as 'irqaff help set' shows.\n", fp);
+	if (has_word(cmd->synopsis, "cpus"))
 		fputs(cpus_help, fp);
 	if (strcmp(cmd->name, "mask") == 0)
 		fputs(".\n", fp);
@@ -154,8 +157,7 @@ cli_usage(FILE *fp, const struct command *cmd)
 	    strstr(cmd->options, "read cpus") != NULL)
 		fputs("; or a mask: 0xff00, or\n  with -m a kernel mask "
 		    "(ff,00000000).\n", fp);
-	else if (has_word(cmd->synopsis, "cpus") ||
-	    has_word(cmd->synopsis, "irqs"))
+	else if (has_word(cmd->synopsis, "cpus"))
 		fputs("; or a mask: 0xMASK (0xff00).\n", fp);
 	if (has_word(cmd->synopsis, "mask"))
 		fputs(masks_help, fp);

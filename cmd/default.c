@@ -77,7 +77,7 @@ default_main(int argc, char *argv[])
 {
 	struct machine m;
 	struct cpuset *set;
-	int ch, flags = 0, cpus = CPUS_ONLINE, status;
+	int ch, flags = 0, cpus = CPUS_ONLINE | CPUS_MOPT, status;
 
 	while ((ch = cli_getopts(argc, argv, &default_command, "mnvJ",
 	    default_opts)) != -1) {

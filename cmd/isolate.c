@@ -114,8 +114,8 @@ isolate_cpus(struct isolate *is, const char *arg, int flags)
 	struct perr pe;
 
 	is->cpus = xcpuset(is->m.nbits);
-	if (machine_cpus(&is->m, arg, flags | CPUS_NONEMPTY, is->cpus,
-	    &pe) != 0) {
+	if (machine_cpus(&is->m, arg, flags | CPUS_NONEMPTY | CPUS_MOPT,
+	    is->cpus, &pe) != 0) {
 		warnx("%s", pe.msg);
 		return EXIT_USAGE;
 	}

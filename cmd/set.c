@@ -92,7 +92,7 @@ set_main(int argc, char *argv[])
 	struct cpuset *want;
 	struct tally tl = { 0 };
 	bool quiet = false;
-	int flags = 0, cpus = CPUS_ONLINE, status;
+	int flags = 0, cpus = CPUS_ONLINE | CPUS_MOPT, status;
 	size_t i;
 
 	if ((status = set_options(argc, argv, &flags, &cpus, &quiet)) !=

@@ -110,6 +110,11 @@ target_open(struct target *t, const char *listrel, const char *maskrel,
 		t->mask = true;
 		t->rel = maskrel;
 		rc = procfs_pfile_open(&t->pf, t->rel, writable);
+		/* neither file: name the one a list is written to */
+		if (rc == -ENOENT) {
+			t->mask = false;
+			t->rel = listrel;
+		}
 	}
 	if (rc != 0) {
 		t->err = -rc;

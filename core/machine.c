@@ -241,6 +241,25 @@ machine_cpus(struct machine *m, const char *arg, int flags,
  * numbered, when given, gets the CPUs named by number: a mask's, and
  * those of list items other than node:K and all.
  */
+/*
+ * taskset's habit, a mask where a list is expected ("ff"): how to say it
+ * as a mask, or "" when arg does not look like one.
+ */
+static void
+mask_hint(const char *arg, int flags, char *buf, size_t size)
+{
+	const char *opt = flags & CPUS_MOPT ? " or use -m" : "";
+
+	*buf = '\0';
+	if (arg[strspn(arg, "0123456789abcdefABCDEF,")] != '\0' ||
+	    strpbrk(arg, "abcdefABCDEF") == NULL)
+		return;
+	if (strchr(arg, ',') != NULL && *opt)
+		snprintf(buf, size, "; for a kernel mask, use -m");
+	else if (strchr(arg, ',') == NULL)
+		snprintf(buf, size, "; for a mask, write 0x%s%s", arg, opt);
+}
+
 /* How a CPU-set operand is read, as its messages name it: "list", "mask". */
 const char *
 machine_cpus_kind(const char *arg, int flags)
@@ -256,6 +275,7 @@ machine_cpus_numbered(struct machine *m, const char *arg, int flags,
 	const char *kind = machine_cpus_kind(arg, flags);
 	bool mask = strcmp(kind, "mask") == 0;
 	struct perr why;
+	char hint[96];
 	int rc;
 
 	if (numbered != NULL)
@@ -279,9 +299,11 @@ machine_cpus_numbered(struct machine *m, const char *arg, int flags,
 	else if (rc == 0 && (flags & CPUS_ONLINE) &&
 	    !cpuset_intersects(out, m->online))
 		rc = perr_set(&why, EINVAL, "selects no online CPU");
-	if (rc != 0)
-		return perr_set(pe, why.code, "CPU %s \"%s\": %s", kind,
-		    text_quoted(arg), why.msg);
+	if (rc != 0) {
+		mask_hint(mask ? "" : arg, flags, hint, sizeof(hint));
+		return perr_set(pe, why.code, "CPU %s \"%s\": %s%s", kind,
+		    text_quoted(arg), why.msg, hint);
+	}
 	return 0;
 }
 

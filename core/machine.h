@@ -39,6 +39,7 @@ enum {
 	CPUS_MASK = 1,		/* a kernel mask even without 0x */
 	CPUS_NONEMPTY = 2,	/* at least one CPU */
 	CPUS_ONLINE = 4,	/* at least one online CPU */
+	CPUS_MOPT = 8,		/* the command reads masks with -m */
 };
 
 enum affinity { AFF_REQUESTED, AFF_EFFECTIVE, AFF_HINT };

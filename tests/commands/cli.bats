@@ -133,3 +133,70 @@ usage: irqaff [--root dir] command [args]"
 	IRQAFF_ROOT=$other run --separate-stderr irqaff show -n -o IRQ,AFFINITY 24
 	assert_output "24 3"
 }
+
+@test "-- ends irqaff's own options: the command comes after it" {
+	run -0 irqaff show -n -o IRQ 24
+	local want=$output
+	run -0 --separate-stderr irqaff -- show -n -o IRQ 24
+	assert_output "$want"
+	run -0 --separate-stderr irqaff --root "$ROOT" -- show -n -o IRQ 24
+	assert_output "$want"
+	# nothing after it: show, as with no command
+	run -0 irqaff --
+	assert_output "$(irqaff show)"
+	# after it, --help is a command name, not the option
+	run --separate-stderr -2 irqaff -- --help
+	assert_output ""
+	assert_equal "${stderr%%$'\n'*}" "irqaff: unknown command --help; did you mean help?"
+}
+
+@test "help help prints the commands, as help does" {
+	run -0 irqaff help
+	local main=$output
+	run -0 --separate-stderr irqaff help help
+	assert_output "$main"
+	assert_equal "$stderr" ""
+}
+
+@test "a mistyped help names help, but help of it does not" {
+	run --separate-stderr -2 irqaff hlep
+	assert_output ""
+	assert_equal "$stderr" "irqaff: unknown command hlep; did you mean help?
+usage: irqaff [--root dir] command [args]"
+	run --separate-stderr -2 irqaff halp set
+	assert_equal "${stderr%%$'\n'*}" "irqaff: unknown command halp; did you mean help?"
+	# "help hlep" asks for a command's help: help is none
+	run --separate-stderr -2 irqaff help hlep
+	assert_equal "${stderr%%$'\n'*}" "irqaff: unknown command hlep"
+	# a command nearer than help still wins
+	run --separate-stderr -2 irqaff lits
+	assert_equal "${stderr%%$'\n'*}" "irqaff: unknown command lits; did you mean list?"
+}
+
+@test "a hex mask where a CPU list is expected suggests 0x, and -m where the command has it" {
+	local before
+	before=$(tree_sum)
+	run --separate-stderr -2 irqaff set 24 ff
+	assert_output ""
+	assert_equal "$stderr" 'irqaff: CPU list "ff": region "ff": "ff" is not a number; for a mask, write 0xff or use -m'
+	run --separate-stderr -2 irqaff set 24 1f
+	assert_equal "$stderr" 'irqaff: CPU list "1f": region "1f": unexpected "f"; for a mask, write 0x1f or use -m'
+	run --separate-stderr -2 irqaff set 24 ff,00000000
+	assert_equal "$stderr" 'irqaff: CPU list "ff,00000000": region "ff": "ff" is not a number; for a kernel mask, use -m'
+	run --separate-stderr -2 irqaff default f
+	assert_equal "$stderr" 'irqaff: CPU list "f": region "f": "f" is not a number; for a mask, write 0xf or use -m'
+	run --separate-stderr -2 irqaff isolate c
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: CPU list "c": region "c": "c" is not a number; for a mask, write 0xc or use -m'
+	# no -m there
+	run --separate-stderr -2 irqaff spread -c ff 24
+	assert_equal "$stderr" 'irqaff: CPU list "ff": region "ff": "ff" is not a number; for a mask, write 0xff'
+	# not hex: no hint; a mask already: no hint
+	run --separate-stderr -2 irqaff set 24 fg
+	assert_equal "$stderr" 'irqaff: CPU list "fg": region "fg": "fg" is not a number'
+	run --separate-stderr -2 irqaff set -m 24 fg
+	assert_equal "$stderr" 'irqaff: CPU mask "fg": "g" is not a hex digit'
+	assert_equal "$(tree_sum)" "$before"
+	# as the hint says
+	run -0 irqaff set 24 0x3
+	run -0 irqaff set -m 24 3
+}

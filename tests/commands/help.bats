@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # Each command's --help: the grammar of the operands it takes, and its own
-# exit statuses, the same as the man page's EXIT STATUS gives it; and the
+# exit statuses, the same as its man page's EXIT STATUS gives it; and the
 # statuses themselves, as irqaff exits with them.
 
 bats_require_minimum_version 1.5.0
@@ -9,7 +9,7 @@ setup() {
 	load ../test_helper/common-setup
 	_common_setup
 	load ../test_helper/commands
-	MAN=$BATS_TEST_DIRNAME/../../man/irqaff.8.scd
+	MAN=$BATS_TEST_DIRNAME/../../man
 	make_root --cpus 4 --virtio-nic eth0:2 --queues
 }
 
@@ -19,20 +19,12 @@ help_statuses() {
 		paste -sd ' '
 }
 
-# The statuses the man page's EXIT STATUS gives COMMAND, on one line: a
-# paragraph "*show*, *cpus*" then its indented "*N* text" lines.
+# The statuses COMMAND's page gives in its EXIT STATUS, on one line: its
+# "*N*" lines.
 man_statuses() {
-	awk -v cmd="$1" '
-		$0 == "# EXIT STATUS" { on = 1; next }
-		/^# / { on = 0 }
-		!on { next }
-		/^\*[a-z]+\*(, \*[a-z]+\*)*$/ {
-			mine = index(", " $0 ",", ", *" cmd "*,") > 0
-			next
-		}
-		mine && /^\t\*[0-9]\* / { print substr($0, 3, 1) }
-		/^[^\t]/ { mine = 0 }
-	' "$MAN" | paste -sd ' '
+	awk '$0 == "# EXIT STATUS" { on = 1; next } /^# / { on = 0 }
+		on && /^\*[0-9]\*$/ { print substr($0, 2, 1) }' \
+		"$MAN/irqaff-$1.8.scd" | paste -sd ' '
 }
 
 # The usage line's operands and option values: "irqs cpus".
@@ -78,18 +70,35 @@ synopsis() {
 		elif grep -q '^IRQs' <<<"$text"; then
 			missing+=" $cmd:IRQs-without-irqs"
 		fi
-		if [[ " $(synopsis "$cmd") " == *[\ \[]@(cpus|irqs)[\ \]]* ]]; then
+		if [[ " $(synopsis "$cmd") " == *[\ \[]cpus[\ \]]* ]]; then
 			for word in N a-b a-b:used/group all node:K; do
 				grep -A3 '^CPUs' <<<"$text" | grep -qF -- "$word" ||
 					missing+=" $cmd:$word"
 			done
 			((++cpus))
+		elif grep -q '^CPUs' <<<"$text"; then
+			missing+=" $cmd:CPUs-without-cpus"
 		fi
 	done
 	assert_equal "$missing" ""
 	# show spread set balance explain save restore check cpus take IRQs;
-	# those, default isolate xps rps mask take CPUs
-	assert_equal "$irqs $cpus" "9 14"
+	# set spread balance cpus default isolate xps rps mask take CPUs
+	assert_equal "$irqs $cpus" "9 9"
+}
+
+@test "a command taking IRQs but no CPU set points at set's help for cpu:CPUS" {
+	local cmd
+	for cmd in show explain save restore check; do
+		run -0 --separate-stderr irqaff "$cmd" --help
+		assert_output --partial "
+  cpu:CPUS (the IRQs running there; the last item).
+  CPUS is a CPU set, as 'irqaff help set' shows.
+
+Exit status:"
+		refute_output --partial "CPUs, comma"
+	done
+	run -0 irqaff set --help
+	refute_output --partial "CPUS is a CPU set"
 }
 
 @test "set's help gives the CPU grammar, with masks and -m, in so many words" {

@@ -418,3 +418,17 @@ EOF2
 	assert_equal "$stderr" "irqaff: $(qfile eth0 tx-1): \"z\" is not a hex digit"
 	assert_file "$SNAP" $'old\n'
 }
+
+# The example the package installs in /usr/share/doc/irqaff/examples: what
+# save writes on a machine like the README's, kept from going stale.
+@test "the packaged example snapshot is what save writes after spread" {
+	make_root --cpus 8 --nic eth0:4:0 --nvme nvme0:4:0:40 --managed 40-44 \
+		--legacy 16 --queues
+	run -0 irqaff spread -q --xps dev:eth0
+	run -0 --separate-stderr irqaff save
+	assert_equal "$stderr" ""
+	assert_output "$(cat "$BATS_TEST_DIRNAME/../../contrib/examples/irqaff.conf")"
+	run -0 irqaff check "$BATS_TEST_DIRNAME/../../contrib/examples/irqaff.conf"
+	assert_equal "$(cat "$BATS_TEST_DIRNAME/../../debian/examples")" \
+		contrib/examples/irqaff.conf
+}

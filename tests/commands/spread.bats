@@ -285,7 +285,8 @@ irq 29 eth1-TxRx-1: 3"
 	sum=$(tree_sum)
 	run --separate-stderr irqaff spread -x abc dev:eth0
 	assert_failure 2
-	assert_equal "$stderr" 'irqaff: CPU list "abc": region "abc": "abc" is not a number'
+	# hex digits, as taskset takes a mask: the hint says how
+	assert_equal "$stderr" 'irqaff: CPU list "abc": region "abc": "abc" is not a number; for a mask, write 0xabc'
 	run --separate-stderr irqaff spread -x 0-40 dev:eth0
 	assert_failure 2
 	assert_equal "$stderr" 'irqaff: CPU list "0-40": CPU 40 is beyond the last possible CPU 31'

@@ -140,6 +140,23 @@ teardown() {
 	return 0
 }
 
+@test "the package carries every man page, the README and the example snapshot" {
+	local scd page example
+	run -0 dpkg-deb -c "$DEB"
+	for scd in "$SRC"/man/irqaff*.8.scd; do
+		page=${scd##*/}
+		assert_line --regexp " \./usr/share/man/man8/${page%.scd}\.gz\$"
+	done
+	assert_line --regexp ' \./usr/share/doc/irqaff/README\.md(\.gz)?$'
+	assert_line --regexp \
+		' \./usr/share/doc/irqaff/examples/irqaff\.conf(\.gz)?$'
+	# the snapshot as tests/save.bats keeps it
+	example=$(grep -o '\./usr/share/doc/irqaff/examples/irqaff\.conf.*' \
+		<<<"$output")
+	dpkg-deb --fsys-tarfile "$DEB" | tar -xO "$example" | zcat -f |
+		cmp - "$SRC/contrib/examples/irqaff.conf"
+}
+
 @test "dpkg -i installs every file in place, and dpkg --purge leaves nothing" {
 	not_installed
 	machine_files >"$BATS_TEST_TMPDIR/before"
@@ -153,6 +170,8 @@ teardown() {
 		assert_output /usr/share/man/man8/irqaff.8.gz
 		run -0 man -w 5 irqaff.conf
 		assert_output /usr/share/man/man5/irqaff.conf.5.gz
+		run -0 man -w irqaff-balance
+		assert_output /usr/share/man/man8/irqaff-balance.8.gz
 	fi
 	assert [ -f /usr/share/bash-completion/completions/irqaff ]
 	assert [ -f /usr/share/zsh/vendor-completions/_irqaff ]

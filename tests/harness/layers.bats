@@ -31,13 +31,13 @@ setup() {
 
 @test "parse.c including a lib/ header is refused" {
 	sed -i '0,/^#include "/s//#include "lib\/text.h"\n&/' "$COPY/parse.c"
-	run -1 "$BATS_TEST_DIRNAME/layers" "$COPY"
+	run -1 "$BATS_TEST_DIRNAME/../layers" "$COPY"
 	assert_output 'parse.c: includes "lib/text.h", a floor above its own'
 }
 
 @test "lib/ including parse.h stays on its floor" {
 	printf '#include "parse.h"\n' >>"$COPY/lib/queuename.h"
-	run -0 "$BATS_TEST_DIRNAME/layers" "$COPY"
+	run -0 "$BATS_TEST_DIRNAME/../layers" "$COPY"
 	assert_output ""
 }
 
@@ -51,13 +51,13 @@ setup() {
 	n=$(($(wc -l <"$COPY/core/load.c") + 4))
 	printf 'static void\nbye(void)\n{\n\terr(1, NULL);\n}\n' \
 	    >>"$COPY/core/load.c"
-	run -1 "$BATS_TEST_DIRNAME/layers" "$COPY"
+	run -1 "$BATS_TEST_DIRNAME/../layers" "$COPY"
 	assert_output "core/load.c:$n: ends the run; only core/xalloc.c may"
 }
 
 @test "a fatal exit named only in a comment is not one" {
 	printf '/*\n * err(1, NULL) would end the run\n */\n' >>"$COPY/core/load.c"
-	run -0 "$BATS_TEST_DIRNAME/layers" "$COPY"
+	run -0 "$BATS_TEST_DIRNAME/../layers" "$COPY"
 	assert_output ""
 }
 
@@ -65,14 +65,14 @@ setup() {
 	n=$(($(wc -l <"$COPY/cmd/set.c") + 4))
 	printf 'static int\npeek(char **b)\n{\n\treturn procfs_read(PATH_PROC_CMDLINE, b);\n}\n' \
 	    >>"$COPY/cmd/set.c"
-	run -1 "$BATS_TEST_DIRNAME/layers" "$COPY"
+	run -1 "$BATS_TEST_DIRNAME/../layers" "$COPY"
 	assert_output "cmd/set.c:$n: reads the kernel's tree; ask core/"
 }
 
 @test "a command reading a user's file through procfs.c is allowed" {
 	printf 'static long long\nage(const char *p)\n{\n\tlong long t;\n\n\treturn procfs_file_mtime(p, &t) == 0 ? t : -1;\n}\n' \
 	    >>"$COPY/cmd/set.c"
-	run -0 "$BATS_TEST_DIRNAME/layers" "$COPY"
+	run -0 "$BATS_TEST_DIRNAME/../layers" "$COPY"
 	assert_output ""
 }
 

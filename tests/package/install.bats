@@ -48,6 +48,22 @@ expected_files() {
 			644 usr/share/bash-completion/completions/irqaff
 			644 usr/share/fish/vendor_completions.d/irqaff.fish
 			644 usr/share/man/man5/irqaff.conf.5
+			644 usr/share/man/man8/irqaff-balance.8
+			644 usr/share/man/man8/irqaff-check.8
+			644 usr/share/man/man8/irqaff-cpus.8
+			644 usr/share/man/man8/irqaff-default.8
+			644 usr/share/man/man8/irqaff-explain.8
+			644 usr/share/man/man8/irqaff-isolate.8
+			644 usr/share/man/man8/irqaff-list.8
+			644 usr/share/man/man8/irqaff-mask.8
+			644 usr/share/man/man8/irqaff-queues.8
+			644 usr/share/man/man8/irqaff-restore.8
+			644 usr/share/man/man8/irqaff-rps.8
+			644 usr/share/man/man8/irqaff-save.8
+			644 usr/share/man/man8/irqaff-set.8
+			644 usr/share/man/man8/irqaff-show.8
+			644 usr/share/man/man8/irqaff-spread.8
+			644 usr/share/man/man8/irqaff-xps.8
 			644 usr/share/man/man8/irqaff.8
 			644 usr/share/zsh/vendor-completions/_irqaff
 		EOF
@@ -61,6 +77,22 @@ expected_files() {
 			755 usr/local/sbin/irqaff
 			644 usr/local/share/bash-completion/completions/irqaff
 			644 usr/local/share/man/man5/irqaff.conf.5
+			644 usr/local/share/man/man8/irqaff-balance.8
+			644 usr/local/share/man/man8/irqaff-check.8
+			644 usr/local/share/man/man8/irqaff-cpus.8
+			644 usr/local/share/man/man8/irqaff-default.8
+			644 usr/local/share/man/man8/irqaff-explain.8
+			644 usr/local/share/man/man8/irqaff-isolate.8
+			644 usr/local/share/man/man8/irqaff-list.8
+			644 usr/local/share/man/man8/irqaff-mask.8
+			644 usr/local/share/man/man8/irqaff-queues.8
+			644 usr/local/share/man/man8/irqaff-restore.8
+			644 usr/local/share/man/man8/irqaff-rps.8
+			644 usr/local/share/man/man8/irqaff-save.8
+			644 usr/local/share/man/man8/irqaff-set.8
+			644 usr/local/share/man/man8/irqaff-show.8
+			644 usr/local/share/man/man8/irqaff-spread.8
+			644 usr/local/share/man/man8/irqaff-xps.8
 			644 usr/local/share/man/man8/irqaff.8
 			644 usr/local/share/zsh/site-functions/_irqaff
 			644 usr/share/fish/vendor_completions.d/irqaff.fish
@@ -187,9 +219,13 @@ zsh_complete() {
 	assert_line "644 opt/irqaff/share/fish/vendor_completions.d/irqaff.fish"
 }
 
-@test "make install copies the man page and completions unchanged" {
+@test "make install copies the man pages and completions unchanged" {
+	local page
 	install_into
 	cmp "$REPO/irqaff.8" "$DEST/usr/share/man/man8/irqaff.8"
+	for page in "$REPO"/build/irqaff-*.8; do
+		cmp "$page" "$DEST/usr/share/man/man8/${page##*/}"
+	done
 	cmp "$REPO/build/irqaff.conf.5" "$DEST/usr/share/man/man5/irqaff.conf.5"
 	cmp "$REPO/completions/irqaff.bash" \
 		"$DEST/usr/share/bash-completion/completions/irqaff"
@@ -202,7 +238,7 @@ zsh_complete() {
 @test "the installed man pages ask for tbl on their first line, as lintian wants" {
 	local page
 	install_into
-	for page in man8/irqaff.8 man5/irqaff.conf.5; do
+	for page in man8/irqaff.8 man8/irqaff-balance.8 man5/irqaff.conf.5; do
 		assert_equal "$(head -n 1 "$DEST/usr/share/man/$page")" "'\\\" t"
 	done
 }
@@ -243,6 +279,7 @@ zsh_complete() {
 	assert_success
 	[ -x "$DEST/usr/bin/irqaff" ]
 	[ -f "$DEST/usr/man/man8/irqaff.8" ]
+	[ -f "$DEST/usr/man/man8/irqaff-balance.8" ]
 	[ ! -e "$DEST/usr/sbin" ]
 	[ ! -e "$DEST/etc" ]
 	run grep -E '^ExecStart=[-@:+!]*/usr/bin/irqaff( |$)' \
@@ -274,6 +311,22 @@ zsh_complete() {
 		644 usr/local/lib/systemd/system/irqaff-restore.service
 		755 usr/local/sbin/irqaff
 		644 usr/local/share/man/man5/irqaff.conf.5
+		644 usr/local/share/man/man8/irqaff-balance.8
+		644 usr/local/share/man/man8/irqaff-check.8
+		644 usr/local/share/man/man8/irqaff-cpus.8
+		644 usr/local/share/man/man8/irqaff-default.8
+		644 usr/local/share/man/man8/irqaff-explain.8
+		644 usr/local/share/man/man8/irqaff-isolate.8
+		644 usr/local/share/man/man8/irqaff-list.8
+		644 usr/local/share/man/man8/irqaff-mask.8
+		644 usr/local/share/man/man8/irqaff-queues.8
+		644 usr/local/share/man/man8/irqaff-restore.8
+		644 usr/local/share/man/man8/irqaff-rps.8
+		644 usr/local/share/man/man8/irqaff-save.8
+		644 usr/local/share/man/man8/irqaff-set.8
+		644 usr/local/share/man/man8/irqaff-show.8
+		644 usr/local/share/man/man8/irqaff-spread.8
+		644 usr/local/share/man/man8/irqaff-xps.8
 		644 usr/local/share/man/man8/irqaff.8
 	EOF
 	run uninstall_from PREFIX=/usr/local "${dirs[@]}"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
-# The man page: it builds and renders cleanly, documents what each
-# command's --help lists, and every example in it runs.
+# The man pages: irqaff(8), the overview, and one page for each command,
+# irqaff-COMMAND(8). They build and render cleanly, each command's page
+# documents what its --help lists, and every example in them runs.
 
 bats_require_minimum_version 1.5.0
 
@@ -8,12 +9,13 @@ setup() {
 	load ../test_helper/common-setup
 	_common_setup
 	load ../test_helper/commands
-	SRC=$BATS_TEST_DIRNAME/../../man/irqaff.8.scd
-	PAGE=$BATS_TEST_TMPDIR/irqaff.8
+	MAN=$BATS_TEST_DIRNAME/../../man
+	SRC=$MAN/irqaff.8.scd
 }
 
-build_page() {
-	scdoc <"$SRC" >"$PAGE"
+# page COMMAND: the source of COMMAND's page.
+page() {
+	printf '%s\n' "$MAN/irqaff-$1.8.scd"
 }
 
 # render FILE: the page as man shows it at 80 columns in UTF-8, but
@@ -40,11 +42,32 @@ help_options() {
 		grep -vx -e '-h, --help' -e '--help'
 }
 
-# The man page section of a command, from "# NAME" to the next heading.
+# section HEADING [FILE]: a section of FILE (the overview by default),
+# from "# HEADING" to the next heading.
 section() {
-	local name
-	name=$(printf '%s' "$1" | tr '[:lower:]' '[:upper:]')
-	awk -v h="# $name" '$0 == h { on = 1; next } /^# / { on = 0 } on' "$SRC"
+	awk -v h="# $1" '$0 == h { on = 1; next } /^# / { on = 0 } on' \
+		"${2:-$SRC}"
+}
+
+# renders_with FILE HEADING...: FILE builds with scdoc and renders at 80
+# columns without a diagnostic, with each HEADING, within 80 columns.
+renders_with() {
+	local src=$1 out=$BATS_TEST_TMPDIR/page heading
+	shift
+	run --separate-stderr scdoc <"$src"
+	assert_success
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" >"$out"
+	run --separate-stderr render "$out"
+	assert_success
+	assert_equal "$stderr" ""
+	[ -n "$output" ]
+	for heading in "$@"; do
+		grep -qx -- "$heading" <<<"$output" ||
+			fail "${src##*/}: no section $heading in the rendered page"
+	done
+	run over80 <<<"$output"
+	assert_output ""
 }
 
 @test "every command's --help lines its descriptions up in one column" {
@@ -60,28 +83,19 @@ section() {
 	done
 }
 
-@test "the man page builds with scdoc and no diagnostics" {
-	run --separate-stderr build_page
-	assert_success
-	assert_equal "$stderr" ""
-	[ -s "$PAGE" ]
+@test "irqaff(8) renders at 80 columns without warnings and with every section" {
+	renders_with "$SRC" NAME SYNOPSIS DESCRIPTION OPTIONS COMMANDS \
+		'CPU SETS' 'IRQ SELECTORS' 'SNAPSHOT FILES' ENVIRONMENT FILES \
+		'JSON RESULTS' 'EXIT STATUS' DIAGNOSTICS IRQBALANCE EXAMPLES \
+		'SEE ALSO'
 }
 
-@test "the man page renders at 80 columns without warnings and with every section" {
-	build_page
-	run --separate-stderr render "$PAGE"
-	assert_success
-	assert_equal "$stderr" ""
-	[ -n "$output" ]
-	for heading in NAME SYNOPSIS DESCRIPTION OPTIONS SHOW SET SPREAD \
-		DEFAULT SAVE RESTORE CHECK MASK LIST 'CPU SETS' \
-		'IRQ SELECTORS' 'SNAPSHOT FILES' ENVIRONMENT FILES \
-		'EXIT STATUS' DIAGNOSTICS IRQBALANCE EXAMPLES 'SEE ALSO'; do
-		grep -qx -- "$heading" <<<"$output" ||
-			fail "no section $heading in the rendered page"
+@test "each command's page renders at 80 columns without warnings and with every section" {
+	local cmd
+	for cmd in $(commands); do
+		renders_with "$(page "$cmd")" NAME SYNOPSIS DESCRIPTION OPTIONS \
+			'EXIT STATUS' EXAMPLES 'SEE ALSO'
 	done
-	run over80 <<<"$output"
-	assert_output ""
 }
 
 @test "irqaff.conf(5) renders without warnings, in its sections, within 80 columns" {
@@ -102,21 +116,57 @@ section() {
 	assert_output ""
 }
 
-@test "the man page source is wrapped at 80 columns" {
-	run awk '{ gsub(/\t/, "        ") } length > 80 { print FNR ": " $0 }' \
-		"$SRC"
+@test "the man pages' sources are wrapped at 80 columns" {
+	run awk '{ gsub(/\t/, "        ") }
+		length > 80 { print FILENAME ":" FNR ": " $0 }' "$MAN"/*.scd
 	assert_output ""
 }
 
-@test "the man page has a section for every command irqaff --help lists" {
-	local cmd missing=
+@test "each command irqaff --help lists has a page, and there is no other" {
+	local cmd pages
 	run commands
 	assert_success
 	[ "${#lines[@]}" -ge 9 ]
-	for cmd in "${lines[@]}"; do
-		[ -n "$(section "$cmd")" ] || missing+=" $cmd"
+	pages=$(cd "$MAN" && ls irqaff-*.8.scd | sed 's/^irqaff-//; s/\.8\.scd$//' |
+		sort)
+	assert_equal "$pages" "$(printf '%s\n' "${lines[@]}" | sort)"
+}
+
+@test "each command's page is named as irqaff --help describes the command" {
+	local cmd text differ=
+	while read -r cmd text; do
+		[ "$(section NAME "$(page "$cmd")" | grep .)" = \
+			"irqaff-$cmd - $text" ] || differ+=" $cmd"
+		head -n 1 "$(page "$cmd")" |
+			grep -qxF "irqaff-$cmd(8) \"irqaff @VERSION@\"" ||
+			differ+=" $cmd:title"
+	done < <(irqaff --help | sed -n '/^Commands/,/^$/s/^  //p')
+	assert_equal "$differ" ""
+}
+
+@test "irqaff(8) names every command's page in COMMANDS and SEE ALSO" {
+	local cmd missing=
+	for cmd in $(commands); do
+		section COMMANDS | grep -qF "*irqaff-$cmd*(8)" ||
+			missing+=" COMMANDS:$cmd"
+		section 'SEE ALSO' | grep -qF "*irqaff-$cmd*(8)" ||
+			missing+=" SEE-ALSO:$cmd"
+		section 'SEE ALSO' "$(page "$cmd")" | grep -qF '*irqaff*(8)' ||
+			missing+=" $cmd:irqaff(8)"
 	done
 	assert_equal "$missing" ""
+}
+
+@test "make man builds every page, and man renders a command's page" {
+	local repo=$BATS_TEST_DIRNAME/.. cmd
+	run -0 make -s -C "$repo" man
+	for cmd in $(commands); do
+		[ -s "$repo/build/irqaff-$cmd.8" ] || fail "no build/irqaff-$cmd.8"
+	done
+	run -0 --separate-stderr render "$repo/build/irqaff-balance.8"
+	assert_equal "$stderr" ""
+	assert_line --index 0 --regexp '^irqaff-balance\(8\) '
+	assert_line "       irqaff-balance - put the busiest IRQs on the least-loaded CPUs, by"
 }
 
 @test "every option each command's --help lists is documented in its section" {
@@ -124,7 +174,7 @@ section() {
 	for cmd in $(commands); do
 		run --separate-stderr help_options "$cmd"
 		[ "$status" -eq 0 ] || fail "irqaff $cmd --help lists no options"
-		text=$(section "$cmd")
+		text=$(section OPTIONS "$(page "$cmd")")
 		for opt in "${lines[@]}"; do
 			grep -qF -- "*$opt*" <<<"$text" || missing+=" $cmd:$opt"
 		done
@@ -140,16 +190,18 @@ section() {
 		while IFS= read -r opt; do
 			printf '%s\n' "${helped[@]}" | grep -qxF -- "$opt" ||
 				extra+=" $cmd:$opt"
-		done < <(section "$cmd" | sed -n 's/^\*\(-[^*]*\)\*.*/\1/p')
+		done < <(section OPTIONS "$(page "$cmd")" |
+			sed -n 's/^\*\(-[^*]*\)\*.*/\1/p')
 	done
 	assert_equal "$extra" ""
 }
 
-@test "each command's synopsis in the man page is its usage line" {
+@test "each command's synopsis in its page is its usage line" {
 	local cmd man help differ=
 	for cmd in $(commands); do
-		# The synopsis paragraph under the section heading, unformatted.
-		man=$(section "$cmd" | awk 'NF { p = p (p ? " " : "") $0; next }
+		# The synopsis paragraph, unformatted.
+		man=$(section SYNOPSIS "$(page "$cmd")" |
+			awk 'NF { p = p (p ? " " : "") $0; next }
 			p { exit } END { print p }' | tr -d '*_\\')
 		help=$(irqaff "$cmd" --help | sed -n 's/^usage: //p')
 		[ "$man" = "$help" ] || differ+=$'\n'"man:  $man"$'\n'"help: $help"
@@ -171,30 +223,34 @@ section() {
 	assert_equal "$missing" ""
 }
 
-@test "the man page describes exit statuses 0, 1, 2 and 3" {
+@test "irqaff(8) describes exit statuses 0, 1, 2, 3 and 4" {
 	local code
-	for code in 0 1 2 3; do
+	for code in 0 1 2 3 4; do
 		section 'EXIT STATUS' | grep -qx "\*$code\*" ||
 			fail "exit status $code is not in EXIT STATUS"
 	done
 }
 
-# The EXAMPLES section's literal blocks, run as the page shows them. Each
-# block gets a fresh tree; in a block, a line starting with "irqaff " is a
-# command and the lines after it, if any, its exact standard output.
-# /etc/ is moved into the test directory. "cp /proc/interrupts FILE" copies
-# the tree's, its modification time that of a clock that only "sleep N"
-# moves (by N seconds, without sleeping).
-@test "every example in the man page runs and prints what the page shows" {
-	local block=0 in=0 line cmd= want= failed=
+# The literal blocks of the pages, run as the pages show them, the
+# EXAMPLES sections' and those of the text. Each block gets a fresh tree,
+# a machine as the pages describe it (two nodes, two NICs, an NVMe
+# controller with kernel-managed queues); in a block, a line starting with "irqaff " or "less " is a command and
+# the lines after it, if any, its exact standard output; a block without
+# a command (a sample of output or of a file) is not run. /etc/ and /root/
+# are moved into the test directory. "cp /proc/interrupts FILE" copies the
+# tree's, its modification time that of a clock that only "sleep N" moves
+# (by N seconds, without sleeping).
+@test "every example in the man pages runs and prints what the page shows" {
+	local block=0 in=0 line cmd= want= failed= src had
 	local -a cmds=() wants=()
 
 	run_block() {
 		local i got rc clock=1700000000 f
-		rm -rf "$BATS_TEST_TMPDIR/root" "$BATS_TEST_TMPDIR/etc"
+		rm -rf "$BATS_TEST_TMPDIR/root" "$BATS_TEST_TMPDIR/etc" \
+			"$BATS_TEST_TMPDIR/home"
 		make_root --cpus 64 --nodes 2 --threads 2 --nic eth0:8:1 \
-			--nic eth1:4:0 --legacy 16
-		mkdir -p "$BATS_TEST_TMPDIR/etc"
+			--nic eth1:4:0 --legacy 16 --queues
+		mkdir -p "$BATS_TEST_TMPDIR/etc" "$BATS_TEST_TMPDIR/home"
 		for ((i = 0; i < ${#cmds[@]}; i++)); do
 			if [[ ${cmds[i]} =~ ^sleep\ ([0-9]+)$ ]]; then
 				clock=$((clock + BASH_REMATCH[1]))
@@ -210,10 +266,10 @@ section() {
 				eval "${cmds[i]}" 2>"$BATS_TEST_TMPDIR/stderr") ||
 				rc=$?
 			if [ "$rc" -ne 0 ]; then
-				failed+=$'\n'"${cmds[i]}: exit $rc: $(
+				failed+=$'\n'"${src##*/}: ${cmds[i]}: exit $rc: $(
 					cat "$BATS_TEST_TMPDIR/stderr")"
 			elif [ -n "${wants[i]}" ] && [ "$got" != "${wants[i]}" ]; then
-				failed+=$'\n'"${cmds[i]}: printed \"$got\","
+				failed+=$'\n'"${src##*/}: ${cmds[i]}: printed \"$got\","
 				failed+=" the page shows \"${wants[i]}\""
 			fi
 		done
@@ -221,26 +277,32 @@ section() {
 		wants=()
 	}
 
-	while IFS= read -r line; do
-		line=${line#"${line%%[![:space:]]*}"}
-		if [ "$line" = '```' ]; then
-			if ((in)); then
-				run_block
-				block=$((block + 1))
+	for src in "$SRC" "$MAN"/irqaff-*.8.scd; do
+		had=$block
+		while IFS= read -r line; do
+			line=${line#"${line%%[![:space:]]*}"}
+			if [ "$line" = '```' ]; then
+				if ((in && ${#cmds[@]})); then
+					run_block
+					block=$((block + 1))
+				fi
+				in=$((!in))
+				continue
 			fi
-			in=$((!in))
-			continue
-		fi
-		((in)) || continue
-		if [[ $line == 'irqaff '* || $line == 'cp /proc/interrupts '* ||
-			$line =~ ^sleep\ [0-9]+$ ]]; then
-			cmds+=("${line//\/etc\//$BATS_TEST_TMPDIR/etc/}")
-			wants+=("")
-		elif ((${#cmds[@]} > 0)); then
-			want=${wants[${#wants[@]} - 1]}
-			wants[${#wants[@]} - 1]=${want:+$want$'\n'}$line
-		fi
-	done < <(section EXAMPLES)
-	[ "$block" -ge 8 ]
+			((in)) || continue
+			if [[ $line == 'irqaff '* || $line == 'less '* ||
+				$line == 'cp /proc/interrupts '* ||
+				$line =~ ^sleep\ [0-9]+$ ]]; then
+				line=${line//\/etc\//$BATS_TEST_TMPDIR/etc/}
+				cmds+=("${line//\/root\//$BATS_TEST_TMPDIR/home/}")
+				wants+=("")
+			elif ((${#cmds[@]} > 0)); then
+				want=${wants[${#wants[@]} - 1]}
+				wants[${#wants[@]} - 1]=${want:+$want$'\n'}$line
+			fi
+		done <"$src"
+		((block > had)) || failed+=$'\n'"${src##*/}: no example"
+	done
+	[ "$block" -ge 25 ]
 	assert_equal "$failed" ""
 }

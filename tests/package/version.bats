@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# One version: the Makefile's, which irqaff --version, the man page and
+# One version: the Makefile's, which irqaff --version, the man pages and
 # debian/changelog must repeat.
 
 setup() {
@@ -18,9 +18,17 @@ setup() {
 	assert_output "irqaff $VERSION"
 }
 
-@test "the man page's header carries the Makefile's version" {
+@test "every man page's header carries the Makefile's version" {
+	local page name
 	run -0 grep -x ".TH \"irqaff\" \"8\" \"[0-9-]*\" \"irqaff $VERSION\"" \
 		"$TOP/irqaff.8"
+	for page in "$TOP"/build/irqaff-*.8; do
+		name=${page##*/}
+		run -0 grep -x ".TH \"${name%.8}\" \"8\" \"[0-9-]*\" \"irqaff $VERSION\"" \
+			"$page"
+	done
+	run -0 grep -x ".TH \"irqaff.conf\" \"5\" \"[0-9-]*\" \"irqaff $VERSION\"" \
+		"$TOP/build/irqaff.conf.5"
 }
 
 @test "debian/changelog's latest entry is the Makefile's version" {
