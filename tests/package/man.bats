@@ -158,7 +158,7 @@ renders_with() {
 }
 
 @test "make man builds every page, and man renders a command's page" {
-	local repo=$BATS_TEST_DIRNAME/.. cmd
+	local repo=$BATS_TEST_DIRNAME/../.. cmd
 	run -0 make -s -C "$repo" man
 	for cmd in $(commands); do
 		[ -s "$repo/build/irqaff-$cmd.8" ] || fail "no build/irqaff-$cmd.8"
