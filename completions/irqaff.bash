@@ -201,16 +201,32 @@ _irqaff_devices()
 	done
 }
 
-# Network interfaces with queues.
+# Network interfaces with queues; with $1 (tx or rx) and $2, only those
+# with at least $2 queues of that kind.
 _irqaff_interfaces()
 {
 	local p d
+	local -a qs
 	p=$(_irqaff_prefix)
 	for d in "$p"/sys/class/net/*; do
-		if [[ -d $d/queues ]]; then
-			printf '%s\n' "${d##*/}"
+		[[ -d $d/queues ]] || continue
+		if [[ -n ${1-} ]]; then
+			qs=("$d/queues/$1"-*)
+			[[ -d ${qs[0]} && ${#qs[@]} -ge $2 ]] || continue
 		fi
+		printf '%s\n' "${d##*/}"
 	done
+}
+
+# The CPUs the kernel isolates (isolcpus=, nohz_full=), each list once.
+_irqaff_isolated()
+{
+	local p f l
+	p=$(_irqaff_prefix)
+	for f in isolated nohz_full; do
+		read -r l 2>/dev/null <"$p/sys/devices/system/cpu/$f" || continue
+		[[ $l == [0-9]* ]] && printf '%s\n' "$l"
+	done | sort -u
 }
 
 _irqaff_nodes()
@@ -269,16 +285,20 @@ _irqaff_complete_irqs()
 }
 
 # $1 the word, $2 a fixed part in front of the set (cpu: in an IRQ list),
-# $3 "noall" where all is refused (isolate).
+# $3 "noall" for isolate: the CPUs the kernel isolates, not all or N.
 _irqaff_complete_cpus()
 {
 	local cur=$1 lead=${2-} x
 	local -a c=()
 	_irqaff_split "${cur#"$lead"}"
 	_irqaff_head=$lead$_irqaff_head
-	if [[ $_irqaff_tail != node:* ]]; then
-		[[ ${3-} == noall ]] || c+=("${_irqaff_head}all")
-		c+=("${_irqaff_head}N")
+	if [[ $_irqaff_tail != node:* && ${3-} == noall ]]; then
+		# isolate: the CPUs the kernel isolates, not all or N
+		while read -r x; do
+			c+=("$_irqaff_head$x")
+		done < <(_irqaff_isolated)
+	elif [[ $_irqaff_tail != node:* ]]; then
+		c+=("${_irqaff_head}all" "${_irqaff_head}N")
 	fi
 	while read -r x; do
 		c+=("${_irqaff_head}node:$x")
@@ -319,14 +339,18 @@ _irqaff_complete_interfaces()
 }
 
 # xps and rps: an interface, or after DEV: its tx (xps) or rx (rps)
-# queues, from DEV's queues directory. $1 the word, $2 tx or rx.
+# queues, from DEV's queues directory. $1 the word, $2 tx or rx. XPS
+# chooses among transmit queues, so xps offers interfaces with two or
+# more (the kernel does not even read xps_cpus of a single-queue device);
+# RPS serves most a NIC with one receive queue, so rps offers any.
 _irqaff_complete_queues()
 {
 	local cur=$1 kind=$2 dev p d q
 	local -a c=() qs=()
 	if [[ $cur != *:* ]]; then
 		# shellcheck disable=SC2046
-		_irqaff_reply "$cur" $(_irqaff_interfaces)
+		_irqaff_reply "$cur" $(_irqaff_interfaces "$kind" \
+			"$([[ $kind == tx ]] && echo 2 || echo 1)")
 		return 0
 	fi
 	dev=${cur%%:*}

@@ -119,15 +119,23 @@ end
 
 # $argv[1], when given: a fixed part in front of the set (cpu: in an IRQ
 # list); the current token up to its last comma after it goes before each
-# item. $argv[2] noall where all is refused (isolate).
+# item. $argv[2] noall for isolate: the CPUs the kernel isolates (isolcpus=,
+# nohz_full=) in place of all and N.
 function __irqaff_cpus
     set -l lead "$argv[1]"
     set -l rest (string sub -s (math (string length -- "$lead") + 1) -- \
         "$(commandline -ct)")
     set -l head "$lead"(string match -r -- '^.*,' "$rest"; or echo '')
     set -l root (__irqaff_root)
-    test "$argv[2]" = noall; or echo "$head"all
-    echo "$head"N
+    if test "$argv[2]" = noall
+        for f in isolated nohz_full
+            test -r $root/sys/devices/system/cpu/$f; or continue
+            string match -r -- '^[0-9].*' <$root/sys/devices/system/cpu/$f
+        end | sort -u | string replace -r -- '^' "$head"
+    else
+        echo "$head"all
+        echo "$head"N
+    end
     for d in $root/sys/devices/system/node/node*
         set -l k (string replace -r '.*/node' '' -- $d)
         string match -qr '^[0-9]+$' -- $k; and echo "$head"node:$k
@@ -152,7 +160,8 @@ function __irqaff_cpus_columns
     __irqaff_column_list CPU NODE STATE IRQS TOTAL RATE TOP
 end
 
-# Network interfaces with queues, after the token's last comma.
+# Network interfaces with queues, after the token's last comma; with
+# $argv[1] (tx or rx), only those with at least $argv[2] queues of it.
 function __irqaff_interfaces
     set -l head (string match -r -- '^.*,' (commandline -ct); or echo '')
     set -l typed (__irqaff_typed "$head")
@@ -160,16 +169,26 @@ function __irqaff_interfaces
     for d in $root/sys/class/net/*
         set -l name (basename $d)
         contains -- (string upper -- $name) $typed; and continue
-        test -d $d/queues; and echo "$head$name"
+        test -d $d/queues; or continue
+        if set -q argv[1]
+            set -l qs $d/queues/$argv[1]-*/
+            test (count $qs) -ge $argv[2]; or continue
+        end
+        echo "$head$name"
     end
 end
 
 # xps and rps: an interface, or after DEV: its $argv[1] (tx or rx)
-# queues, in order, but those typed.
+# queues, in order, but those typed. xps offers interfaces with two
+# transmit queues or more (XPS chooses among them), rps any with one.
 function __irqaff_queue_arg
     set -l token (commandline -ct)
     if not string match -q -- '*:*' $token
-        __irqaff_interfaces
+        if test "$argv[1]" = tx
+            __irqaff_interfaces tx 2
+        else
+            __irqaff_interfaces rx 1
+        end
         return
     end
     set -l dev (string split -m 1 : -- $token)[1]

@@ -222,13 +222,28 @@ IRQ,NAME,TYPE IRQ,NAME,FLOW IRQ,NAME,DEVICE IRQ,NAME,MANAGED IRQ,NAME,RATE"
 	assert_equal "$reply" "all N node:0 node:1"
 }
 
-@test "bash completes CPU sets for isolate, after its options too, but not all" {
+# isolated_cpus ISOLATED NOHZ_FULL: the kernel's lists of isolated CPUs.
+isolated_cpus() {
+	printf '%s\n' "$1" >"$ROOT/sys/devices/system/cpu/isolated"
+	printf '%s\n' "$2" >"$ROOT/sys/devices/system/cpu/nohz_full"
+}
+
+@test "bash completes CPU sets for isolate, after its options too, but not all nor N" {
 	complete_line irqaff isolate ''
-	assert_equal "$reply" "N node:0 node:1"
+	assert_equal "$reply" "node:0 node:1"
 	complete_line irqaff isolate a
 	assert_equal "$reply" ""
 	complete_line irqaff isolate 1,''
-	assert_equal "$reply" "1,N 1,node:0 1,node:1"
+	assert_equal "$reply" "1,node:0 1,node:1"
+	# the CPUs the kernel isolates, each list once
+	isolated_cpus 2-3 2-3,6
+	complete_line irqaff isolate ''
+	assert_equal "$reply" "2-3 2-3,6 node:0 node:1"
+	isolated_cpus 2-3 2-3
+	complete_line irqaff isolate 1,''
+	assert_equal "$reply" "1,2-3 1,node:0 1,node:1"
+	complete_line irqaff isolate 2''
+	assert_equal "$reply" "2-3"
 	complete_line irqaff isolate --check -q node:
 	assert_equal "$reply" "0 1"
 	complete_unsplit irqaff isolate -n 0,node:
@@ -375,8 +390,17 @@ IRQ,NAME,TYPE IRQ,NAME,FLOW IRQ,NAME,DEVICE IRQ,NAME,MANAGED IRQ,NAME,RATE"
 	assert_equal "$reply" ""
 }
 
+# queue_dirs DEV QUEUE...: DEV's queue directories, as the kernel has them.
+queue_dirs() {
+	local dev=$1 q
+	shift
+	for q in "$@"; do
+		mkdir -p "$ROOT/sys/class/net/$dev/queues/$q"
+	done
+}
+
 @test "bash completes xps and rps: options, an interface, then a CPU set" {
-	mkdir "$ROOT/sys/class/net/eth1/queues"
+	queue_dirs eth1 rx-0 rx-1 tx-0 tx-1
 	complete_line irqaff xps -
 	assert_equal "$reply" "-n --dry-run -v --verbose -J --json -h --help"
 	complete_line irqaff rps -v ''
@@ -391,6 +415,19 @@ IRQ,NAME,TYPE IRQ,NAME,FLOW IRQ,NAME,DEVICE IRQ,NAME,MANAGED IRQ,NAME,RATE"
 	assert_equal "$reply" "0 1"
 	complete_line irqaff spread --x
 	assert_equal "$reply" "--xps"
+}
+
+@test "bash offers xps the interfaces with two transmit queues or more, rps any with one" {
+	queue_dirs eth0 rx-0 rx-1 tx-0 tx-1
+	queue_dirs lo rx-0 tx-0
+	mkdir -p "$ROOT/sys/class/net/ifb0/queues"
+	complete_line irqaff xps ''
+	assert_equal "$reply" "eth0"
+	complete_line irqaff rps ''
+	assert_equal "$reply" "eth0 lo"
+	# queues shows every interface that has a queues directory
+	complete_line irqaff queues ''
+	assert_equal "$reply" "eth0 ifb0 lo"
 }
 
 @test "bash completes file names for restore, check, save and save -o" {
@@ -584,11 +621,32 @@ zsh_complete() {
 
 @test "zsh completes xps and rps: options and interfaces" {
 	command -v zsh >/dev/null || skip "zsh is not installed"
-	mkdir "$ROOT/sys/class/net/eth1/queues"
+	queue_dirs eth1 rx-0 rx-1 tx-0 tx-1
 	run zsh_complete 'irqaff xps -'
 	assert_output "--dry-run --help --json --verbose -n -h -J -v"
 	run zsh_complete 'irqaff rps -n e'
 	assert_output "eth1"
+}
+
+@test "zsh offers xps the interfaces with two transmit queues or more, rps any with one" {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	queue_dirs eth0 rx-0 rx-1 tx-0 tx-1
+	queue_dirs lo rx-0 tx-0
+	mkdir -p "$ROOT/sys/class/net/ifb0/queues"
+	run zsh_complete 'irqaff xps '
+	assert_output "eth0"
+	run zsh_complete 'irqaff rps '
+	assert_output "eth0 lo"
+}
+
+@test "zsh completes isolate's CPU sets: the isolated CPUs and nodes, not all nor N" {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	isolated_cpus 2-3 2-3,6
+	run zsh_complete 'irqaff isolate '
+	assert_output "2-3 2-3,6 node:"
+	isolated_cpus '' '(null)'
+	run zsh_complete 'irqaff isolate -n '
+	assert_output "node:"
 }
 
 @test "zsh completes cpu: and a CPU set after it" {
@@ -637,7 +695,7 @@ zsh_complete() {
 
 @test "fish completes the interface of xps and rps, and --json" {
 	command -v fish >/dev/null || skip "fish is not installed"
-	mkdir "$ROOT/sys/class/net/eth1/queues"
+	queue_dirs eth1 rx-0 rx-1 tx-0 tx-1
 	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
 		complete -C 'irqaff xps e'
 		complete -C 'irqaff rps -n e'
@@ -647,6 +705,43 @@ zsh_complete() {
 		eth1
 		eth1
 		--json	print the result as JSON
+	EOF
+}
+
+@test "fish offers xps the interfaces with two transmit queues or more, rps any with one" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	queue_dirs eth0 rx-0 rx-1 tx-0 tx-1
+	queue_dirs lo rx-0 tx-0
+	mkdir -p "$ROOT/sys/class/net/ifb0/queues"
+	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
+		complete -C 'irqaff xps '
+		echo then
+		complete -C 'irqaff rps -n '"
+	assert_success
+	assert_output - <<-'EOF'
+		eth0
+		then
+		eth0
+		lo
+	EOF
+}
+
+@test "fish completes isolate's CPU sets: the isolated CPUs and nodes, not all nor N" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	isolated_cpus 2-3 2-3,6
+	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
+		complete -C 'irqaff isolate '
+		complete -C 'irqaff isolate -n 1,'"
+	assert_success
+	assert_output - <<-'EOF'
+		2-3
+		2-3,6
+		node:0
+		node:1
+		1,2-3
+		1,2-3,6
+		1,node:0
+		1,node:1
 	EOF
 }
 
@@ -805,9 +900,9 @@ eth1-TxRx-1 all dev: cpu:"
 	run zsh_complete 'irqaff xps eth0:'
 	assert_output ""
 	run zsh_complete 'irqaff isolate '
-	assert_output "N node:"
+	assert_output "node:"
 	run zsh_complete 'irqaff isolate --check 1,'
-	assert_output "N node:"
+	assert_output "node:"
 	run zsh_complete 'irqaff help '
 	assert_output "$(help_commands)"
 	run zsh_complete 'irqaff help show '
@@ -878,7 +973,6 @@ eth1-TxRx-1 all dev: cpu:"
 		eth1:rx-1
 		eth1:tx-0,tx-2,tx-1
 		eth1:tx-0,tx-2,tx-10
-		N
 		node:0
 		node:1
 		show

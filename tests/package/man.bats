@@ -306,3 +306,24 @@ renders_with() {
 	[ "$block" -ge 25 ]
 	assert_equal "$failed" ""
 }
+
+# The files irqaff.conf(5) shows (the blocks that hold no command) are
+# snapshots that restore -t takes, on the examples' machine.
+@test "every sample file in irqaff.conf(5) is one restore -t takes" {
+	local conf=$MAN/irqaff.conf.5.scd n=0 f
+	make_root --cpus 64 --nodes 2 --threads 2 --nic eth0:8:1 \
+		--nic eth1:4:0 --legacy 16 --queues --nvme nvme0:4:1:80 \
+		--managed 80-84
+	awk -v dir="$BATS_TEST_TMPDIR" '
+		/^```/ { if (on) close(f); else f = dir "/sample" ++k; on = !on
+			next }
+		on { print > f }' "$conf"
+	for f in "$BATS_TEST_TMPDIR"/sample*; do
+		grep -qE '^(irqaff|systemctl) ' "$f" && continue
+		run --separate-stderr irqaff restore -t "$f"
+		[ "$status" -eq 0 ] ||
+			fail "${f##*/}: restore -t: status $status: $stderr"
+		n=$((n + 1))
+	done
+	assert_equal "$n" 3
+}
