@@ -272,16 +272,16 @@ check_main(int argc, char *argv[])
 			r.s.by_number = true;
 		else if (ch == OPT_ONLY)
 			r.only_arg = optarg;
-	/* the lines that pick nothing: on stdout, or warnings beside JSON */
-	r.s.check = !rp.json;
 	rp.quiet = rp.quiet && !rp.json;
-	r.s.quiet = rp.quiet;
 	if ((status = restore_run_load(argc, argv, &check_command, &r)) != EXIT_OK)
 		return status;
 	cur = xcpuset(r.m.nbits);
 	report_open(&rp);
 	diffs = snapshot_resolve(&r.s, &r.mi,
 	    r.only_arg != NULL ? &r.only : NULL);
+	/* the lines that pick nothing: on stdout, or warnings beside JSON */
+	if (!rp.quiet)
+		restore_problems_say(&r.s, !rp.json);
 	if (r.s.dflt != NULL) {
 		if (machine_default_read(cur, &pe) != 0) {
 			warnx("%s", pe.msg);

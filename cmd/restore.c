@@ -206,6 +206,22 @@ queue_note(const struct run *r)
 	cpuset_free(out);
 }
 
+/* The lines that cannot be applied: on stdout when out, else warnings. */
+void
+restore_problems_say(const struct snap *s, bool out)
+{
+	const struct problem *p;
+	size_t i;
+
+	for (i = 0; i < s->nproblems; i++) {
+		p = &s->problems[i];
+		if (out)
+			printf("%s:%zu: %s\n", s->label, p->line, p->msg);
+		else
+			warnx("%s:%zu: %s", s->label, p->line, p->msg);
+	}
+}
+
 /* The lines that pick no IRQ, as the "problems" member. */
 void
 restore_problems_json(const struct snap *s)
@@ -419,6 +435,7 @@ restore_main(int argc, char *argv[])
 	}
 	r.tl.failed = snapshot_resolve(&r.s, &r.mi,
 	    r.only_arg != NULL ? &r.only : NULL);
+	restore_problems_say(&r.s, false);
 	if (r.s.plan != NULL && (status = plan_fits(&r)) != EXIT_OK) {
 		result_json(&r.tl, r.flags, restore_members, &r);
 		goto out;

@@ -51,7 +51,7 @@ snapshot_warn(const struct snap *s, size_t line, const char *fmt, ...)
 	warnx("%s:%zu: %s", s->label, line, msg);
 }
 
-/* A line that cannot be applied, kept for snap_resolve to report. */
+/* A line that cannot be applied, kept for the command to say. */
 static void
 problem(struct snap *s, const struct entry *e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -77,26 +77,6 @@ cmpproblem(const void *a, const void *b)
 	const struct problem *x = a, *y = b;
 
 	return (x->line > y->line) - (x->line < y->line);
-}
-
-/* The problems in line order: on stdout for check, else warnings. */
-static void
-report(struct snap *s)
-{
-	const struct problem *p;
-	size_t i;
-
-	if (s->check && s->quiet)
-		return;
-	xmergesort(s->problems, s->nproblems, sizeof(*s->problems),
-	    cmpproblem);
-	for (i = 0; i < s->nproblems; i++) {
-		p = &s->problems[i];
-		if (s->check)
-			printf("%s:%zu: %s\n", s->label, p->line, p->msg);
-		else
-			warnx("%s:%zu: %s", s->label, p->line, p->msg);
-	}
 }
 
 /* Whether an IRQ is one snap_resolve was asked about. */
@@ -695,8 +675,8 @@ plan_problems(struct snap *s)
 /*
  * Finds the IRQs each line picks, and for each IRQ the last line that
  * picks it. With only, the IRQs it selects keep theirs, the others and
- * the default none. Returns how many lines cannot be applied, each
- * reported, in line order.
+ * the default none. Returns how many lines cannot be applied, each in
+ * s->problems in line order, for the command to say.
  */
 size_t
 snapshot_resolve(struct snap *s, struct mirqs *mi, const struct irqs *only)
@@ -737,7 +717,8 @@ snapshot_resolve(struct snap *s, struct mirqs *mi, const struct irqs *only)
 	}
 	if (s->plan != NULL)
 		plan_problems(s);
-	report(s);
+	xmergesort(s->problems, s->nproblems, sizeof(*s->problems),
+	    cmpproblem);
 	return s->nproblems;
 }
 

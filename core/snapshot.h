@@ -63,8 +63,6 @@ struct snap {
 	struct snapq	*queues;	/* snap_resolve's, by interface */
 	size_t		 nqueues;
 	bool		 by_number;
-	bool		 check;		/* report to stdout, not stderr */
-	bool		 quiet;		/* with check: report nothing */
 	bool		 verbose;	/* each line beyond the CPUs too */
 	struct beyond	 beyond;
 };

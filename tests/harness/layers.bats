@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# tests/layers: the check that no #include points up a floor, only
+# tests/layers: the check that no #include or call points up a floor, only
 # core/xalloc.c ends the run and cmd/ reads the kernel's tree through core/.
 
 setup() {
@@ -45,6 +45,23 @@ setup() {
 	sed -i '0,/^#include </s//#include <fcntl.h>\n&/' "$COPY/core/apply.c"
 	run -1 "$BATS_TEST_DIRNAME/../layers" "$COPY"
 	assert_output 'core/apply.c: includes fcntl.h, a file-system call header only procfs.c may use'
+}
+
+@test "core calling a command's function through a prototype of its own is refused" {
+	n=$(($(wc -l <"$COPY/core/load.c") + 1))
+	printf 'void balance_members(void *);\nstatic void\nup(void)\n{\n\tbalance_members(NULL);\n}\n' \
+	    >>"$COPY/core/load.c"
+	run -1 "$BATS_TEST_DIRNAME/layers" "$COPY"
+	assert_output "core/load.c:$n: calls balance_members(), a floor above its own
+core/load.c:$((n + 4)): calls balance_members(), a floor above its own"
+}
+
+@test "lib/ calling a core/ allocation wrapper is refused" {
+	n=$(($(wc -l <"$COPY/lib/text.c") + 4))
+	printf 'static void *\ngrab(void)\n{\n\treturn xcalloc(1, 1);\n}\n' \
+	    >>"$COPY/lib/text.c"
+	run -1 "$BATS_TEST_DIRNAME/layers" "$COPY"
+	assert_output "lib/text.c:$n: calls xcalloc(), a floor above its own"
 }
 
 @test "a fatal exit outside core/xalloc.c is refused" {
