@@ -51,7 +51,7 @@ setup() {
 	n=$(($(wc -l <"$COPY/core/load.c") + 1))
 	printf 'void balance_members(void *);\nstatic void\nup(void)\n{\n\tbalance_members(NULL);\n}\n' \
 	    >>"$COPY/core/load.c"
-	run -1 "$BATS_TEST_DIRNAME/layers" "$COPY"
+	run -1 "$BATS_TEST_DIRNAME/../layers" "$COPY"
 	assert_output "core/load.c:$n: calls balance_members(), a floor above its own
 core/load.c:$((n + 4)): calls balance_members(), a floor above its own"
 }
@@ -60,7 +60,7 @@ core/load.c:$((n + 4)): calls balance_members(), a floor above its own"
 	n=$(($(wc -l <"$COPY/lib/text.c") + 4))
 	printf 'static void *\ngrab(void)\n{\n\treturn xcalloc(1, 1);\n}\n' \
 	    >>"$COPY/lib/text.c"
-	run -1 "$BATS_TEST_DIRNAME/layers" "$COPY"
+	run -1 "$BATS_TEST_DIRNAME/../layers" "$COPY"
 	assert_output "lib/text.c:$n: calls xcalloc(), a floor above its own"
 }
 
