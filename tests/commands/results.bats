@@ -27,9 +27,9 @@ failed_of() {
 	rm "$(irq_dir 24)/smp_affinity_list" "$(irq_dir 24)/smp_affinity"
 	run --separate-stderr -3 faulty "$(irq_dir 25)/smp_affinity_list:ENOSPC,$(irq_dir 26)/smp_affinity_list:drop" \
 		irqaff set -J 24-27 1
-	assert_equal "$(failed_of "$output")" '[{"errno":"ENOENT","error":"'"$ROOT"'/proc/irq/24/smp_affinity: No such file or directory","irq":24,"name":"a","new":"1"},{"errno":"ENOSPC","error":"cannot set 1: no free interrupt vectors on the target CPUs (No space left on device)","irq":25,"name":"b","new":"1"},{"errno":null,"error":"wrote 1, but '"$ROOT"'/proc/irq/26/smp_affinity_list reads back \"0-3\"","irq":26,"name":"c","new":"1"}]'
+	assert_equal "$(failed_of "$output")" '[{"errno":"ENOENT","error":"'"$ROOT"'/proc/irq/24/smp_affinity_list: No such file or directory","irq":24,"name":"a","new":"1"},{"errno":"ENOSPC","error":"cannot set 1: no free interrupt vectors on the target CPUs (No space left on device)","irq":25,"name":"b","new":"1"},{"errno":null,"error":"wrote 1, but '"$ROOT"'/proc/irq/26/smp_affinity_list reads back \"0-3\"","irq":26,"name":"c","new":"1"}]'
 	assert_equal "$(jq -c '.changed' <<<"$output")" '[{"irq":27,"name":"","old":"0-3","new":"1"}]'
-	assert_equal "${stderr_lines[0]}" "irqaff: irq 24: $ROOT/proc/irq/24/smp_affinity: No such file or directory"
+	assert_equal "${stderr_lines[0]}" "irqaff: irq 24: $ROOT/proc/irq/24/smp_affinity_list: No such file or directory"
 	assert_equal "${stderr_lines[1]}" 'irqaff: irq 25: cannot set 1: no free interrupt vectors on the target CPUs (No space left on device)'
 	assert_equal "${stderr_lines[2]}" "irqaff: irq 26: wrote 1, but $ROOT/proc/irq/26/smp_affinity_list reads back \"0-3\""
 	assert_equal "${#stderr_lines[@]}" 3
