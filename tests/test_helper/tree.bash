@@ -273,10 +273,9 @@ _mask_into() {
 		return 1
 	fi
 	_parse_list "$3" "$nbits" || return
-	local nw=$(((nbits + 31) / 32))
-	for ((i = 0; i < nw; i++)); do
-		_mk_words[i]=0
-	done
+	local nw=$(((nbits + 31) / 32)) zeros
+	# the words stay unset until set (0 in arithmetic), and only the set
+	# ones are visited: a CPU of 8192 is 1 word, not 256
 	for ((i = 0; i < ${#_PL_S[@]}; i++)); do
 		for ((s = _PL_S[i]; s <= _PL_E[i]; s += _PL_G[i])); do
 			e=$((s + _PL_U[i] - 1))
@@ -288,13 +287,16 @@ _mask_into() {
 	done
 	r=$((nbits % 32))
 	((r)) || r=32
-	for ((i = nw - 2; i >= 0; i--)); do
-		rev+=("${_mk_words[i]}")
-	done
-	if ((${#rev[@]})); then
+	if ((nw > 1)); then
+		printf -v zeros '%*s' $((nw - 1)) ''
+		read -ra rev <<<"${zeros// /0 }"
+		for i in "${!_mk_words[@]}"; do
+			((i == nw - 1)) || rev[nw - 2 - i]=${_mk_words[i]}
+		done
 		printf -v rest ',%08x' "${rev[@]}"
 	fi
-	printf -v _mk_out '%0*x%s' $(((r + 3) / 4)) "${_mk_words[nw - 1]}" "$rest"
+	printf -v _mk_out '%0*x%s' $(((r + 3) / 4)) "${_mk_words[nw - 1]:-0}" \
+		"$rest"
 }
 
 kmask() {
