@@ -16,19 +16,6 @@
 #include "lib/fields.h"
 #include "lib/interrupts.h"
 
-/* Whitespace as the kernel's isspace() sees it, ASCII only. */
-static bool
-is_space(int c)
-{
-	return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
-static bool
-is_digit(int c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /*
  * The counts as the kernel prints them: each an 11-byte field, a blank
  * and "%10u" (" %10u" since 6.x; "%10u " after "%*d: " before, which
@@ -189,7 +176,7 @@ fixed_field(const char *p, unsigned long long *v)
 	for (i = 1; i < FIELDW - 1 && p[i] == ' '; i++)
 		;
 	for (*v = 0; i < FIELDW; i++) {
-		if (!is_digit(p[i]))
+		if (!interrupts_digit(p[i]))
 			return false;
 		*v = *v * 10 + (p[i] - '0');
 	}
@@ -255,7 +242,8 @@ fields_counts(const char *p, const char *end, unsigned int n,
 
 	if ((size_t)(end - p) / FIELDW < n)
 		return false;
-	if (p[(size_t)n * FIELDW] != '\0' && !is_space(p[(size_t)n * FIELDW]))
+	if (p[(size_t)n * FIELDW] != '\0' &&
+	    !interrupts_space(p[(size_t)n * FIELDW]))
 		return false;
 	*total = 0;
 	for (nblocks = n / NFIELDS; nblocks > 0; nblocks -= chunk) {
@@ -264,7 +252,7 @@ fields_counts(const char *p, const char *end, unsigned int n,
 			return false;
 		p += chunk * BLOCKW;
 	}
-	if (n >= NFIELDS && !is_digit(p[-1]))
+	if (n >= NFIELDS && !interrupts_digit(p[-1]))
 		return false;
 	for (i = n % NFIELDS; i > 0; i--, p += FIELDW) {
 		if (!fixed_field(p, &v))

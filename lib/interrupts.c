@@ -29,19 +29,6 @@ enum pass { PADDED, BARE };
 /* What follows the chip: " %*lu", its blank " %*s", or nothing. */
 enum hwirq { HWIRQ_NUMBER, HWIRQ_BLANK, HWIRQ_NONE, NHWIRQ };
 
-/* Whitespace as the kernel's isspace() sees it, ASCII only. */
-static bool
-is_space(int c)
-{
-	return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
-static bool
-is_digit(int c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /*
  * The header's CPUn words (show_interrupts() prints "CPU%-8d" for each
  * online CPU, in order): how many, and with cpus the CPU of each, each
@@ -56,13 +43,13 @@ header_words(const char *line, unsigned int max, unsigned int *cpus,
 	unsigned int n = 0;
 
 	for (;;) {
-		while (is_space(*p))
+		while (interrupts_space(*p))
 			p++;
 		if (*p == '\0')
 			break;
-		if (strncmp(p, "CPU", 3) != 0 || !is_digit(p[3]))
+		if (strncmp(p, "CPU", 3) != 0 || !interrupts_digit(p[3]))
 			return -EINVAL;
-		for (v = 0, p += 3; is_digit(*p); p++)
+		for (v = 0, p += 3; interrupts_digit(*p); p++)
 			if (cpus != NULL && (v = v * 10 + (*p - '0')) >= max)
 				return -EINVAL;
 		if (cpus != NULL) {
@@ -96,7 +83,7 @@ interrupts_columns(const char *line, unsigned int max, unsigned int *cpus,
 static const char *
 skip_space(const char *p)
 {
-	while (is_space(*p))
+	while (interrupts_space(*p))
 		p++;
 	return p;
 }
@@ -104,7 +91,7 @@ skip_space(const char *p)
 static const char *
 skip_blanks(const char *p, const char *end)
 {
-	while (p < end && is_space(*p))
+	while (p < end && interrupts_space(*p))
 		p++;
 	return p;
 }
@@ -161,7 +148,7 @@ split_rest(const char *p, const char *end, struct irqrow *r)
 	}
 	if (p < end && *p == '-') {
 		r->flow = ++p;
-		while (p < end && !is_space(*p))
+		while (p < end && !interrupts_space(*p))
 			p++;
 		if ((r->flowlen = p - r->flow) == 0)
 			return -1;
@@ -171,7 +158,8 @@ split_rest(const char *p, const char *end, struct irqrow *r)
 		n++;
 	}
 	if (p < end) {
-		if (end - p < 3 || p[0] != ' ' || p[1] != ' ' || is_space(p[2]))
+		if (end - p < 3 || p[0] != ' ' || p[1] != ' ' ||
+		    interrupts_space(p[2]))
 			return -1;
 		r->names = p + 2;
 		r->nameslen = end - r->names;
@@ -196,7 +184,7 @@ split_hwirq(const struct tail *t, const char *p, enum hwirq kind,
 	case HWIRQ_NUMBER:
 		for (num = p; num < t->end && *num == ' '; num++)
 			;
-		for (d = num; d < t->end && is_digit(*d); d++)
+		for (d = num; d < t->end && interrupts_digit(*d); d++)
 			;
 		n = d - num;
 		if (n == 0 || (size_t)(num - p) != 1 +
@@ -247,7 +235,8 @@ split(const struct tail *t, enum pass pass, struct irqrow *row)
 	for (e = s + 1; e <= t->end; e++) {
 		if (e[-1] == ' ' && (pass == BARE || e[-2] == ' '))
 			break;
-		if (is_space(e[-1]) || (e < t->end && *e != ' ' && *e != '-'))
+		if (interrupts_space(e[-1]) ||
+		    (e < t->end && *e != ' ' && *e != '-'))
 			continue;
 		if (pass == PADDED && !pad_fits(e - s, s - t->start))
 			continue;
@@ -275,13 +264,13 @@ split_words(const struct tail *t, struct irqrow *r)
 {
 	const char *p = t->chip, *end = t->end, *q;
 
-	while (p < end && !is_space(*p))
+	while (p < end && !interrupts_space(*p))
 		p++;
 	r->chiplen = p - r->chip;
 	p = skip_blanks(p, end);
-	for (q = p; q < end && is_digit(*q); q++)
+	for (q = p; q < end && interrupts_digit(*q); q++)
 		;
-	if (q > p && (q == end || *q == '-' || is_space(*q))) {
+	if (q > p && (q == end || *q == '-' || interrupts_space(*q))) {
 		r->hwirq = p;
 		r->hwirqlen = q - p;
 		p = skip_blanks(q, end);
@@ -290,9 +279,9 @@ split_words(const struct tail *t, struct irqrow *r)
 		r->type = p;
 		p = skip_blanks(p + r->typelen, end);
 	}
-	if (end - p > 1 && *p == '-' && !is_space(p[1])) {
+	if (end - p > 1 && *p == '-' && !interrupts_space(p[1])) {
 		r->flow = ++p;
-		while (p < end && !is_space(*p))
+		while (p < end && !interrupts_space(*p))
 			p++;
 		r->flowlen = p - r->flow;
 		p = skip_blanks(p, end);
@@ -317,14 +306,14 @@ walk_counts(const char *p, unsigned int ncounts, int flags,
 
 	for (i = 0; i < ncounts; i++) {
 		q = skip_space(p);
-		if (!is_digit(*q))
+		if (!interrupts_digit(*q))
 			break;
-		for (n = 0, p = q; is_digit(*p); p++)
+		for (n = 0, p = q; interrupts_digit(*p); p++)
 			if ((n = n * 10 + (*p - '0')) > UINT_MAX) {
 				*wide = true;
 				return NULL;
 			}
-		if (*p != '\0' && !is_space(*p))
+		if (*p != '\0' && !interrupts_space(*p))
 			return NULL;
 		if (counts != NULL)
 			counts[i] = n;
@@ -342,9 +331,9 @@ label(const char *line, unsigned int *irq, const char **colon)
 	const char *p = skip_space(line);
 	unsigned long long n = 0;
 
-	if (!is_digit(*p))
+	if (!interrupts_digit(*p))
 		return -ENOENT;
-	for (; is_digit(*p); p++)
+	for (; interrupts_digit(*p); p++)
 		if ((n = n * 10 + (*p - '0')) > INT_MAX)
 			return -EINVAL;
 	if (*p != ':')
@@ -401,8 +390,9 @@ interrupts_parse(const char *line, size_t len, unsigned int ncounts,
 		return wide ? -ERANGE : -EINVAL;
 	t.prec = colon - line;
 	t.start = p;
-	for (t.end = line + len; t.end > p && is_space(t.end[-1]); t.end--)
-		;
+	t.end = line + len;
+	while (t.end > p && interrupts_space(t.end[-1]))
+		t.end--;
 	t.chip = skip_blanks(p, t.end);
 	row->chip = t.chip;
 	row->names = t.end;

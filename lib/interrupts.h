@@ -5,6 +5,7 @@
 #ifndef IRQAFF_INTERRUPTS_H
 #define IRQAFF_INTERRUPTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -48,5 +49,18 @@ int	 interrupts_irq(const char *, unsigned int *);
 /* -ERANGE: a count wider than the kernel's unsigned int (irq is set) */
 int	 interrupts_parse(const char *, size_t, unsigned int, int,
 	    struct irqrow *, unsigned long long *);
+
+/* Whitespace as the kernel's isspace() sees it, ASCII only. */
+static inline bool
+interrupts_space(int c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static inline bool
+interrupts_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
 
 #endif
