@@ -548,6 +548,9 @@ explain_main(int argc, char *argv[])
 		irqbalance_load(&ex.m, &ex.ib);
 		status = explain_irqs(&ex, &irqs);
 	}
+	/* as grep: a selection that picks nothing is exit 1 */
+	if (status == EXIT_OK && irqs.n == 0)
+		status = EXIT_FAIL;
 	select_free(&irqs);
 	irqbalance_free(&ex.ib);
 	machine_free(&ex.m);

@@ -922,6 +922,9 @@ show_main(int argc, char *argv[])
 		status = sample(&sh);
 	else if (status == EXIT_OK)
 		print_rows(&sh, NULL);
+	/* as grep: a selection that picks nothing is exit 1 */
+	if (status == EXIT_OK && sh.filter && sh.only.n == 0)
+		status = EXIT_FAIL;
 	show_free(&sh);
 	return status;
 }

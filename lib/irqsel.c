@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -81,6 +82,15 @@ unquote(const char *s, size_t len, char **outp, struct perr *pe)
 	return 0;
 }
 
+/* Whether a dev: name of n bytes can name no device: empty, ., .. or a path. */
+static bool
+no_device(const char *name, size_t n)
+{
+	return n == 0 || (n == 1 && name[0] == '.') ||
+	    (n == 2 && name[0] == '.' && name[1] == '.') ||
+	    memchr(name, '/', n) != NULL;
+}
+
 static int
 irqsel_item(const char *s, size_t len, struct irqsel *it, struct perr *pe)
 {
@@ -99,7 +109,7 @@ irqsel_item(const char *s, size_t len, struct irqsel *it, struct perr *pe)
 	if (len >= 5 && strncmp(s, "dev:\"", 5) == 0) {
 		if ((rc = unquote(s + 4, len - 4, &it->arg, pe)) != 0)
 			return rc;
-		if (*it->arg == '\0' || strchr(it->arg, '/') != NULL) {
+		if (no_device(it->arg, strlen(it->arg))) {
 			free(it->arg);
 			it->arg = NULL;
 			return text_perr_set(pe, EINVAL,
@@ -110,7 +120,7 @@ irqsel_item(const char *s, size_t len, struct irqsel *it, struct perr *pe)
 		return 0;
 	}
 	if (len >= 4 && strncmp(s, "dev:", 4) == 0) {
-		if (len == 4 || memchr(s + 4, '/', len - 4) != NULL)
+		if (no_device(s + 4, len - 4))
 			return text_perr_set(pe, EINVAL,
 			    "\"%s\" names no device",
 			    text_visquote(b, sizeof(b), s, len));

@@ -246,15 +246,15 @@ irq 31 nvme0q2: isolated: runs on CPU 2, isolated (isolcpus or nohz_full)'
 	assert_equal "$stderr" ''
 }
 
-@test "an empty selection is no error: nothing printed, status 0, a note for a name" {
+@test "an empty selection prints nothing, status 1 as grep, a note for a name" {
 	make_root --cpus 4 --isolated 3 --irq 30=a --affinity 3
-	run --separate-stderr -0 irqaff explain cpu:2
+	run --separate-stderr -1 irqaff explain cpu:2
 	assert_output ''
 	assert_equal "$stderr" ''
-	run --separate-stderr -0 irqaff explain -v 'eth9-*'
+	run --separate-stderr -1 irqaff explain -v 'eth9-*'
 	assert_output ''
 	assert_equal "$stderr" 'irqaff: note: IRQ list "eth9-*": "eth9-*" matches no IRQ'
-	run --separate-stderr -0 irqaff explain -J 31
+	run --separate-stderr -1 irqaff explain -J 31
 	assert_output '{"irqs":[]}'
 	assert_equal "$stderr" 'irqaff: note: IRQ 31 does not exist'
 	# the IRQs that are there are still explained

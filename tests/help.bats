@@ -106,7 +106,8 @@ CPUs, comma-separated as the kernel's lists: N, a-b, a-b:used/group,
 
 Exit status:
   0  every IRQ has its CPUs, changed or not
-  1  nothing could be changed, or a file could not be read
+  1  an item matched nothing (nothing written), nothing could be
+     changed, or a file could not be read
   2  bad usage or bad input; nothing written
   3  some changes made and some failed, each one reported
   4  every change made, but standard output failed"

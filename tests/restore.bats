@@ -648,15 +648,16 @@ irqaff: $SNAP:6: \"nvme0q0\" matches 1 IRQs, not the 2 of the snapshot"
 	save_layout
 	irqaff set -q 40-52 7
 	keep_tree
+	# one that matches nothing is status 1
 	run --separate-stderr irqaff restore --only dev:eth9 "$SNAP"
-	assert_failure 2
+	assert_failure 1
 	assert_output ""
 	assert_equal "$stderr" "irqaff: IRQ list \"dev:eth9\": device eth9 has no IRQs or does not exist"
 	run --separate-stderr irqaff restore --only 5- "$SNAP"
 	assert_failure 2
 	assert_equal "$stderr" "irqaff: IRQ list \"5-\": \"5-\" is not an IRQ or range"
 	run --separate-stderr irqaff check --only 99 "$SNAP"
-	assert_failure 2
+	assert_failure 1
 	assert_output ""
 	assert_equal "$stderr" "irqaff: IRQ 99 does not exist"
 	run changed_files
@@ -887,7 +888,7 @@ irqaff: $SNAP:12: \"xps\" takes an interface, a queue and a CPU set, as in \"xps
 	assert_output ""
 	assert_equal "$stderr" "irqaff: $SNAP:1: CPU list \"8\": CPU 8 is beyond the last possible CPU 7
 irqaff: $SNAP:2: CPU list \"1-\": region \"1-\" ends where a number should be"
-	run -2 irqaff restore -t --only 'dev:eth9' "$SNAP"
+	run -1 irqaff restore -t --only 'dev:eth9' "$SNAP"
 	assert_equal "$(tree_sum)" "$before"
 }
 
@@ -937,13 +938,13 @@ EOF2
 	assert_success
 	assert_line 'xps end0 tx-0 2-3'
 	assert_line 'rps end0 rx-0 1'
-	# a name that is no interface is still bad input
+	# a name that is no interface matches nothing: status 1
 	run --separate-stderr irqaff restore --only dev:end9 "$SNAP"
-	assert_failure 2
+	assert_failure 1
 	assert_equal "$stderr" 'irqaff: IRQ list "dev:end9": device end9 has no IRQs or does not exist'
 	run -2 irqaff restore --only dev:.. "$SNAP"
 	# and elsewhere a device without IRQs selects nothing
-	run -2 irqaff set -n dev:end0 0
+	run -1 irqaff set -n dev:end0 0
 }
 
 @test "a queue write the kernel refuses is said in its own words, with its errno in -J" {

@@ -369,28 +369,33 @@ $(usage_of show)"
 	assert_output '[{"irq":60,"name":"orphan"}]'
 }
 
-@test "show with a selector that matches nothing prints no rows: status 0, a note" {
-	run --separate-stderr -0 irqaff show 99
+@test "show with a selector that matches nothing prints no rows: status 1, a note, as grep" {
+	run --separate-stderr -1 irqaff show 99
 	assert_output "IRQ AFFINITY EFFECTIVE NODE TOTAL NAME"
 	assert_equal "$stderr" "irqaff: note: IRQ 99 does not exist"
-	run --separate-stderr -0 irqaff show -n 'eth9-*'
+	run --separate-stderr -1 irqaff show -n 'eth9-*'
 	assert_output ""
 	assert_equal "$stderr" 'irqaff: note: IRQ list "eth9-*": "eth9-*" matches no IRQ'
-	run --separate-stderr -0 irqaff show -J 'eth9-*' dev:eth9
+	run --separate-stderr -1 irqaff show -J 'eth9-*' dev:eth9
 	assert_output '{"interrupts":[]}'
 	assert_equal "$stderr" 'irqaff: note: IRQ list "eth9-*": "eth9-*" matches no IRQ
 irqaff: note: IRQ list "dev:eth9": device eth9 has no IRQs or does not exist'
 	# -q: the same answer, without the notes
-	run --separate-stderr -0 irqaff show -q -J 'eth9-*' dev:eth9
+	run --separate-stderr -1 irqaff show -q -J 'eth9-*' dev:eth9
 	assert_output '{"interrupts":[]}'
 	assert_equal "$stderr" ""
-	# a CPU no IRQ runs on is an answer, not a mistake: no note
-	run --separate-stderr -0 irqaff show -o irq cpu:3
+	# a CPU no IRQ runs on is an answer, not a mistake: no note, but the
+	# status is 1 all the same
+	run --separate-stderr -1 irqaff show -o irq cpu:3
 	assert_output "IRQ"
 	assert_equal "$stderr" ""
-	run --separate-stderr -0 irqaff show -J -i 0.01 -c 2 -o irq cpu:3
+	run --separate-stderr -1 irqaff show -J -i 0.01 -c 2 -o irq cpu:3
 	assert_equal "$(jq -c 'del(.time, .interval)' <<<"$output")" '{"interrupts":[]}
 {"interrupts":[]}'
+	# the other side: one item that matches is status 0, the rest noted
+	run --separate-stderr -0 irqaff show -n -o irq 99,24
+	assert_output "24"
+	assert_equal "$stderr" "irqaff: note: IRQ 99 does not exist"
 	# a bad selector is still bad input
 	run --separate-stderr -2 irqaff show 24,,25
 	assert_output ""
