@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "cmd/columns.h"
 #include "core/findings.h"
 #include "core/irqbalance.h"
 #include "core/irqinfo.h"
@@ -459,22 +460,30 @@ print_text(const struct explain *ex, const struct irqview *v,
 	free(raw);
 }
 
+/* A set as its list, the array of its CPUs and that of their nodes. */
 static void
-print_json(const struct irqview *v, const struct findings *need,
-    const struct findings *info, bool first)
+json_set(struct explain *ex, const char *key, const struct cpuset *set)
 {
-	char *name = view_names(v), *s;
+	char *s = cpus(set);
+
+	printf(",\"%s\":\"%s\",\"%s_cpus\":", key, s, key);
+	columns_json_cpus(stdout, s, ex->m.nbits);
+	printf(",\"%s_nodes\":", key);
+	columns_json_nodes(stdout, s, &ex->m);
+	free(s);
+}
+
+static void
+print_json(struct explain *ex, const struct irqview *v,
+    const struct findings *need, const struct findings *info, bool first)
+{
+	char *name = view_names(v);
 
 	printf("%s{\"irq\":%u,\"name\":", first ? "" : ",", v->irq);
 	text_json_string(stdout, name);
-	s = cpus(v->req);
-	printf(",\"requested\":\"%s\"", s);
-	free(s);
-	if (v->eff != NULL) {
-		s = cpus(v->eff);
-		printf(",\"effective\":\"%s\"", s);
-		free(s);
-	}
+	json_set(ex, "requested", v->req);
+	if (v->eff != NULL)
+		json_set(ex, "effective", v->eff);
 	printf(",\"findings\":");
 	findings_json(stdout, need);
 	printf(",\"notes\":");
@@ -503,7 +512,7 @@ explain_irqs(struct explain *ex, const struct irqs *irqs)
 		find_all(ex, &v[i], &need, &info);
 		attention |= need.n > 0;
 		if (ex->json)
-			print_json(&v[i], &need, &info, shown++ == 0);
+			print_json(ex, &v[i], &need, &info, shown++ == 0);
 		else
 			print_text(ex, &v[i], &need, &info);
 		findings_free(&need);

@@ -319,6 +319,12 @@ print_json(const struct queues *qs)
 				    "false");
 			else
 				text_json_string(stdout, v);
+			/* a CPU set also as an array: "xps_cpus": [0,1] */
+			if (c == C_AFFINITY || c == C_CPUS || c == C_XPS ||
+			    c == C_RPS) {
+				printf(",\"%s_cpus\":", columns[c].key);
+				columns_json_cpus(stdout, v, qs->m.nbits);
+			}
 		}
 		putchar('}');
 	}

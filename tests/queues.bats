@@ -146,7 +146,7 @@ tx-0  0-3 -
 rx-1  -   -
 tx-1  1   -'
 	run -0 --separate-stderr irqaff queues -J -o queue,xps,rps
-	assert_output '{"queues":[{"queue":"rx-0","xps":null,"rps":"2-3"},{"queue":"tx-0","xps":"0-3","rps":null},{"queue":"rx-1","xps":null,"rps":""},{"queue":"tx-1","xps":"1","rps":null}]}'
+	assert_output '{"queues":[{"queue":"rx-0","xps":null,"xps_cpus":null,"rps":"2-3","rps_cpus":[2,3]},{"queue":"tx-0","xps":"0-3","xps_cpus":[0,1,2,3],"rps":null,"rps_cpus":null},{"queue":"rx-1","xps":null,"xps_cpus":null,"rps":"","rps_cpus":[]},{"queue":"tx-1","xps":"1","xps_cpus":[1],"rps":null,"rps_cpus":null}]}'
 }
 
 @test "masks of 64 CPUs: two words" {
@@ -220,7 +220,7 @@ tx-2 3   yes'
 	make_root --cpus 4 --nic eth0:2 --xps eth0:0=0-3 --nic eth1:1
 	rename_action 26 eth0-TxRx-1 eth0-unused
 	run -0 --separate-stderr irqaff queues -J
-	assert_output '{"queues":[{"dev":"eth0","queue":"rx-0","irq":25,"affinity":"0-3","cpus":"1","xps":null,"rps":"","aligned":null},{"dev":"eth0","queue":"tx-0","irq":25,"affinity":"0-3","cpus":"1","xps":"0-3","rps":null,"aligned":true},{"dev":"eth0","queue":"rx-1","irq":null,"affinity":null,"cpus":null,"xps":null,"rps":"","aligned":null},{"dev":"eth0","queue":"tx-1","irq":null,"affinity":null,"cpus":null,"xps":"","rps":null,"aligned":null},{"dev":"eth1","queue":"rx-0","irq":28,"affinity":"0-3","cpus":"0","xps":null,"rps":"","aligned":null},{"dev":"eth1","queue":"tx-0","irq":28,"affinity":"0-3","cpus":"0","xps":null,"rps":null,"aligned":null}]}'
+	assert_output '{"queues":[{"dev":"eth0","queue":"rx-0","irq":25,"affinity":"0-3","affinity_cpus":[0,1,2,3],"cpus":"1","cpus_cpus":[1],"xps":null,"xps_cpus":null,"rps":"","rps_cpus":[],"aligned":null},{"dev":"eth0","queue":"tx-0","irq":25,"affinity":"0-3","affinity_cpus":[0,1,2,3],"cpus":"1","cpus_cpus":[1],"xps":"0-3","xps_cpus":[0,1,2,3],"rps":null,"rps_cpus":null,"aligned":true},{"dev":"eth0","queue":"rx-1","irq":null,"affinity":null,"affinity_cpus":null,"cpus":null,"cpus_cpus":null,"xps":null,"xps_cpus":null,"rps":"","rps_cpus":[],"aligned":null},{"dev":"eth0","queue":"tx-1","irq":null,"affinity":null,"affinity_cpus":null,"cpus":null,"cpus_cpus":null,"xps":"","xps_cpus":[],"rps":null,"rps_cpus":null,"aligned":null},{"dev":"eth1","queue":"rx-0","irq":28,"affinity":"0-3","affinity_cpus":[0,1,2,3],"cpus":"0","cpus_cpus":[0],"xps":null,"xps_cpus":null,"rps":"","rps_cpus":[],"aligned":null},{"dev":"eth1","queue":"tx-0","irq":28,"affinity":"0-3","affinity_cpus":[0,1,2,3],"cpus":"0","cpus_cpus":[0],"xps":null,"xps_cpus":null,"rps":null,"rps_cpus":null,"aligned":null}]}'
 	assert_equal "$stderr" ''
 	if command -v jq >/dev/null; then
 		run -0 jq -r '.queues[] | select(.aligned) | .dev + " " + .queue' \
