@@ -14,6 +14,7 @@
 #include "core/findings.h"
 #include "core/irqbalance.h"
 #include "core/irqinfo.h"
+#include "core/isolation.h"
 #include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
@@ -235,25 +236,27 @@ live_on(const struct live *l)
 /*
  * A move not applied yet. One that waits for the first interrupt of an
  * IRQ that never fired is the kernel's normal course (virtio_net places
- * its queues so at probe): detail, not attention.
+ * its queues so at probe): detail, not attention, unless it is still on
+ * an isolated CPU, which isolate --check does not let pass either.
  */
 static void
-find_pending(const struct irqview *v, const struct live *l,
+find_pending(const struct irqview *v, const struct live *l, bool isolated,
     struct findings *need, struct findings *info)
 {
 	const char *by = deferred_by(v->chip);
 	bool idle = v->has_total && v->total == 0;
+	struct findings *to = idle && !isolated ? info : need;
 	char *r, *e;
 
 	r = cpus(v->req);
 	e = cpus(l->eff);
 	if (v->state & IRQ_PENDING)
-		findings_add(idle ? info : need, "pending", "runs on CPU %s, "
+		findings_add(to, "pending", "runs on CPU %s, "
 		    "outside the requested %s: debugfs shows the move "
 		    "waiting for its next interrupt%s", e, r, idle ? ", and "
 		    "it has not fired since boot" : "");
 	else if (by != NULL)
-		findings_add(idle ? info : need, "pending", "runs on CPU %s, "
+		findings_add(to, "pending", "runs on CPU %s, "
 		    "outside the requested %s: its %s controller applies a "
 		    "move at the next interrupt%s", e, r, by, idle ? ", and "
 		    "it has not fired since boot" : "");
@@ -316,7 +319,8 @@ find_placement(struct explain *ex, const struct irqview *v,
 	if (cpuset_empty(l->req) || l->eff == NULL)
 		return;
 	if (!cpuset_subset(l->eff, v->req))
-		find_pending(v, l, need, info);
+		find_pending(v, l, isolation_place(l->req, l->eff,
+		    ex->m.isolated) == PLACE_PENDING, need, info);
 	else if (cpuset_count(l->eff) == 1 && cpuset_count(l->req) > 1) {
 		r = cpus(v->req);
 		e = cpus(l->eff);
@@ -332,9 +336,14 @@ static void
 find_isolated(struct explain *ex, const struct irqview *v,
     const struct live *l, struct findings *need, struct findings *info)
 {
-	struct cpuset *iso = xcpudup(live_on(l));
+	struct cpuset *iso;
 	char *s;
 
+	/* requested off them but still there: pending says so */
+	if (l->eff != NULL && isolation_place(l->req, l->eff,
+	    ex->m.isolated) == PLACE_PENDING)
+		return;
+	iso = xcpudup(live_on(l));
 	cpuset_and(iso, ex->m.isolated);
 	if (!cpuset_empty(iso)) {
 		s = cpus(iso);
@@ -347,7 +356,21 @@ find_isolated(struct explain *ex, const struct irqview *v,
 	cpuset_free(iso);
 }
 
-/* Its device's node has none of the online CPUs it runs on. */
+/* The node of a set none of whose CPUs is local, else -1. */
+static int
+remote_node(struct explain *ex, const struct cpuset *set,
+    const struct cpuset *local)
+{
+	if (cpuset_empty(set) || cpuset_intersects(set, local))
+		return -1;
+	return machine_cpu_node(&ex->m, cpuset_first(set));
+}
+
+/*
+ * Its device's node has none of the online CPUs it runs on, or none of
+ * those it is requested on: an idle IRQ moved off its node still runs on
+ * its old CPU, and will cross nodes from its next interrupt on.
+ */
 static void
 find_node(struct explain *ex, const struct irqview *v, const struct live *l,
     struct findings *need)
@@ -356,15 +379,23 @@ find_node(struct explain *ex, const struct irqview *v, const struct live *l,
 	char *s;
 	int there;
 
-	if (v->node < 0 || machine_nnodes(&ex->m) < 2 || cpuset_empty(on) ||
-	    (local = machine_node(&ex->m, v->node)) == NULL ||
-	    cpuset_intersects(on, local) ||
-	    (there = machine_cpu_node(&ex->m, cpuset_first(on))) < 0)
+	if (v->node < 0 || machine_nnodes(&ex->m) < 2 ||
+	    (local = machine_node(&ex->m, v->node)) == NULL)
 		return;
-	s = cpus(on);
-	findings_add(need, "remote-node", "its device is on node %d, and it "
-	    "%s on CPU %s (node %d): each interrupt crosses NUMA nodes",
-	    v->node, l->eff != NULL ? "runs" : "may run", s, there);
+	if ((there = remote_node(ex, on, local)) >= 0) {
+		s = cpus(on);
+		findings_add(need, "remote-node", "its device is on node %d, "
+		    "and it %s on CPU %s (node %d): each interrupt crosses "
+		    "NUMA nodes", v->node, l->eff != NULL ? "runs" :
+		    "may run", s, there);
+	} else if ((there = remote_node(ex, l->req, local)) >= 0) {
+		s = cpus(l->req);
+		findings_add(need, "remote-node", "its device is on node %d, "
+		    "and it is requested on CPU %s (node %d): once the move "
+		    "applies, each interrupt crosses NUMA nodes", v->node, s,
+		    there);
+	} else
+		return;
 	free(s);
 }
 

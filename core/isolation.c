@@ -268,6 +268,24 @@ isolation_warn(const struct isolated *iso, const struct cpuset *want)
 	cpuset_free(over);
 }
 
+/*
+ * Where an IRQ requested on req and running on on (its effective CPUs, or
+ * req when they are unknown) stands against cpus. One requested elsewhere
+ * but still running there has a move pending: x86 without interrupt
+ * remapping moves it at its next interrupt. explain and isolate --check
+ * both ask this, so that they call the same IRQ the same.
+ */
+enum place
+isolation_place(const struct cpuset *req, const struct cpuset *on,
+    const struct cpuset *cpus)
+{
+	if (cpuset_intersects(req, cpus))
+		return PLACE_ON;
+	if (on != NULL && cpuset_intersects(on, cpus))
+		return PLACE_PENDING;
+	return PLACE_OFF;
+}
+
 void
 isolation_cpus_free(struct isolated *iso)
 {

@@ -35,6 +35,15 @@ struct isolated {
 	struct cpuset	*nohz;
 };
 
+/* Where an IRQ stands against a set of CPUs (isolation_place()). */
+enum place {
+	PLACE_OFF,	/* neither requested nor running there */
+	PLACE_ON,	/* requested there */
+	PLACE_PENDING,	/* requested elsewhere, still running there */
+};
+
+enum place isolation_place(const struct cpuset *, const struct cpuset *,
+	    const struct cpuset *);
 void	 isolation_cpus(struct isolated *, struct machine *);
 char	*isolation_why(const struct isolated *, const struct cpuset *);
 void	 isolation_warn(const struct isolated *, const struct cpuset *);

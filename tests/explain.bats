@@ -282,3 +282,36 @@ irq 31 nvme0q2: isolated: runs on CPU 2, isolated (isolcpus or nohz_full)'
 	assert_output 'irq 30 a: ok: 1 requested, runs on no CPU yet (no effective affinity: not started)'
 	assert_equal "$stderr" ''
 }
+
+@test "a move pending off an isolated CPU is pending in explain and in isolate --check, status 1 in both" {
+	# requested on 0-1, still running on isolated 6 (the move waits)
+	make_root --cpus 8 --isolated 6-7 --irq 30=a --affinity 0-1 \
+		--effective 6 --irq 31=b --affinity 0-1 --effective 6 --idle 31 \
+		--irq 32=c --affinity 0-1 --effective 1
+	# idle, 31 would be detail; on an isolated CPU it needs attention
+	run --separate-stderr -1 irqaff explain
+	assert_output 'irq 30 a: pending: runs on CPU 6, outside the requested 0-1: its IO-APIC controller applies a move at the next interrupt
+irq 31 b: pending: runs on CPU 6, outside the requested 0-1: its IO-APIC controller applies a move at the next interrupt, and it has not fired since boot'
+	assert_equal "$stderr" ''
+	run --separate-stderr -1 irqaff isolate --check 6-7
+	assert_line 'irq 30 a: movable, move pending to CPU 0-1, on CPU 6'
+	assert_line 'irq 31 b: movable, move pending to CPU 0-1, on CPU 6'
+	refute_line --partial 'irq 32'
+	# the other side: once the move applied, neither finds anything
+	printf '0\n' >"$(irq_dir 30)/effective_affinity_list"
+	printf '1\n' >"$(irq_dir 31)/effective_affinity_list"
+	run --separate-stderr -0 irqaff explain
+	assert_output ''
+}
+
+@test "an IRQ requested entirely off its device's node is remote-node before it has moved" {
+	make_root --cpus 8 --nodes 2 --irq 30=a --affinity 4-5 --effective 0 \
+		--irq-node 0 --idle 30 --irq 31=b --affinity 0-1 --effective 0 \
+		--irq-node 0 --idle 31 --irq 32=c --affinity 3-4 --effective 3 \
+		--irq-node 0 --idle 32
+	run --separate-stderr -1 irqaff explain
+	assert_output 'irq 30 a: remote-node: its device is on node 0, and it is requested on CPU 4-5 (node 1): once the move applies, each interrupt crosses NUMA nodes'
+	run --separate-stderr -0 irqaff explain -J 31
+	run jq -c '.irqs[] | [.requested_cpus, .requested_nodes, .effective_nodes, [.findings[].code]]' <<<"$output"
+	assert_output '[[0,1],[0],[0],[]]'
+}
