@@ -511,7 +511,9 @@ $(usage_of show)"
 	rm -rf "$ROOT"
 	make_root --cpus 64 --nodes 2 --threads 2 --nic eth0:8:1 --nic eth1:4:0
 	local line
-	line=$(grep '^irqaff show -J dev:eth0 | jq ' "$BATS_TEST_DIRNAME/../man/irqaff.8.scd")
+	# the command, from its first line to the end of its literal block
+	line=$(awk '/^irqaff show -J dev:eth0 \| jq / { on = 1 } /^```/ { on = 0 }
+		on' "$BATS_TEST_DIRNAME/../man/irqaff.8.scd")
 	[[ -n $line ]]
 	run -0 --separate-stderr bash -c "$line"
 	assert_output '32 eth0-TxRx-7'
