@@ -231,10 +231,10 @@ irqaff: $SNAP:3: CPU list \"1-\": region \"1-\" ends where a number should be"
 	assert_file "$(list_of 41)" $'0-7\n'
 }
 
-@test "a file that cannot be read is status 1 for restore, 2 for check, as is a missing operand" {
+@test "a file that cannot be read is status 2 for restore and check, as is a missing operand" {
 	tree
 	run --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/none"
-	assert_failure 1
+	assert_failure 2
 	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/none: No such file or directory"
 	run --separate-stderr irqaff check "$BATS_TEST_TMPDIR/none"
 	assert_failure 2
@@ -874,14 +874,22 @@ irqaff: $SNAP:12: \"xps\" takes an interface, a queue and a CPU set, as in \"xps
 	tree
 	printf 'default 0-3\neth0-TxRx-* 2-3\neth9-* 1\nxps eth0 tx-0 1\n' >"$SNAP"
 	before=$(tree_sum)
-	# a line that matches nothing is not bad input
+	# a line that matches nothing is no bad input, but fails -t as it
+	# fails restore: status 1, the line named
+	run --separate-stderr irqaff restore -t "$SNAP"
+	assert_failure 1
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $SNAP:3: \"eth9-*\" matches no IRQ
+irqaff: $SNAP:4: xps eth0 tx-0: no such queue"
+	run --separate-stderr irqaff restore --test -J "$SNAP"
+	assert_failure 1
+	assert_output ""
+	# optional, they pass
+	printf 'default 0-3\neth0-TxRx-* 2-3\n?eth9-* 1\n?xps eth0 tx-0 1\n' >"$SNAP"
 	run --separate-stderr irqaff restore -t "$SNAP"
 	assert_success
 	assert_output ""
 	assert_equal "$stderr" ""
-	run --separate-stderr irqaff restore --test -J "$SNAP"
-	assert_success
-	assert_output ""
 	printf 'eth0-TxRx-* 8\nxps eth0 tx-0 1-\n' >"$SNAP"
 	run --separate-stderr irqaff restore -t "$SNAP"
 	assert_failure 2
@@ -997,4 +1005,27 @@ EOF2
 irqaff: $SNAP:3: rps eth0 rx-0: CPUs \"2-3\": none would be kept: the kernel keeps only online CPUs that are neither isolated nor nohz_full in rps_cpus"
 	assert_file "$(qfile eth0 tx-0)" $'7\n'
 	assert_file "$(qfile eth0 rx-0)" $'1\n'
+}
+
+@test "restore and check exit 2 for a missing file; restore -t fails a misspelt pattern as restore does" {
+	make_root --cpus 8 --nic eth0:2
+	local before
+	before=$(tree_sum)
+	run -2 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/nosuch"
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/nosuch: No such file or directory"
+	run -2 --separate-stderr irqaff check "$BATS_TEST_TMPDIR/nosuch"
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/nosuch: No such file or directory"
+	printf 'eth0-TxRX-* 1\n' >"$BATS_TEST_TMPDIR/typo"
+	run -1 --separate-stderr irqaff restore -t "$BATS_TEST_TMPDIR/typo"
+	assert_output ''
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/typo:1: \"eth0-TxRX-*\" matches no IRQ"
+	local want=$stderr
+	run -1 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/typo"
+	assert_equal "$stderr" "$want"
+	assert_equal "$(tree_sum)" "$before"
+	# the other side: spelt right, -t passes and writes nothing
+	printf 'eth0-TxRx-* 1\n' >"$BATS_TEST_TMPDIR/ok"
+	run -0 --separate-stderr irqaff restore -t "$BATS_TEST_TMPDIR/ok"
+	assert_output ''
+	assert_equal "$(tree_sum)" "$before"
 }
