@@ -604,6 +604,36 @@ json_queue(FILE *fp, const struct entry *e)
 }
 
 /*
+ * A queue's difference as check prints it: the CPUs found, and those the
+ * line wants, with the CPUs of them the kernel would not keep and why.
+ */
+static void
+print_queue_diff(const struct run *r, const char *label, const char *a,
+    const struct entry *e, const struct cpuset *kept)
+{
+	struct cpuset *drop = xcpudup(e->want);
+	char *w, *d, *k;
+
+	cpuset_andnot(drop, kept);
+	w = xformat(e->want, false);
+	k = xformat(kept, false);
+	if (cpuset_empty(drop))
+		printf("%s: %s (want %s)\n", label, *a ? a : "none",
+		    *k ? k : "none");
+	else {
+		d = xformat(drop, false);
+		printf("%s: %s (want %s, but CPU %s %s %s: %s kept)\n", label,
+		    *a ? a : "none", w, d, cpuset_count(drop) == 1 ? "is" :
+		    "are", cpuset_subset(drop, r->m.online) ?
+		    "isolated or nohz_full" : "offline", *k ? k : "none");
+		free(d);
+	}
+	free(k);
+	free(w);
+	cpuset_free(drop);
+}
+
+/*
  * Compares one queue's mask with what the kernel keeps of the line's set
  * (a line naming an offline CPU is no difference); returns 1 for a
  * difference or a failure to read. The empty set is "none", as in the
@@ -643,8 +673,7 @@ check_queue(struct run *r, struct report *rp, const struct snapq *q)
 			fprintf(rp->qdiffs, ",\"current\":\"%s\",\"want\":"
 			    "\"%s\"}", a, b);
 		} else if (!rp->quiet)
-			printf("%s: %s (want %s)\n", label,
-			    *a != '\0' ? a : "none", *b != '\0' ? b : "none");
+			print_queue_diff(r, label, a, q->e, kept);
 		free(a);
 		free(b);
 	}

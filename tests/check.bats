@@ -200,3 +200,16 @@ irqaff: xps eth0 tx-1: $(qfile eth0 tx-1): \"z\" is not a hex digit"
 	assert_output ""
 	assert_equal "$stderr" "irqaff: $SNAP:1: CPU list \"1-\": region \"1-\" ends where a number should be"
 }
+
+@test "check says what a queue line wants and which of its CPUs are offline" {
+	rm -rf "$ROOT"
+	make_root --cpus 8 --nic eth0:2 --queues --offline 5 --xps eth0:1=2-3
+	printf 'xps eth0 tx-1 5\nxps eth0 tx-0 4-5\n' >"$BATS_TEST_TMPDIR/q"
+	run -1 --separate-stderr irqaff check "$BATS_TEST_TMPDIR/q"
+	assert_output 'xps eth0 tx-0: none (want 4-5, but CPU 5 is offline: 4 kept)
+xps eth0 tx-1: 2-3 (want 5, but CPU 5 is offline: none kept)'
+	# the other side: every CPU wanted is online, the line as before
+	printf 'xps eth0 tx-1 4\n' >"$BATS_TEST_TMPDIR/q"
+	run -1 --separate-stderr irqaff check "$BATS_TEST_TMPDIR/q"
+	assert_output 'xps eth0 tx-1: 2-3 (want 4)'
+}
