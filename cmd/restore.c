@@ -611,26 +611,31 @@ static void
 print_queue_diff(const struct run *r, const char *label, const char *a,
     const struct entry *e, const struct cpuset *kept)
 {
-	struct cpuset *drop = xcpudup(e->want);
-	char *w, *d, *k;
+	struct cpuset *off = xcpudup(e->want), *iso;
+	char *w, *o, *i, *k;
 
-	cpuset_andnot(drop, kept);
+	cpuset_andnot(off, kept);
+	iso = xcpudup(off);
+	cpuset_and(iso, r->m.online);
+	cpuset_andnot(off, r->m.online);
 	w = xformat(e->want, false);
 	k = xformat(kept, false);
-	if (cpuset_empty(drop))
+	o = xformat(off, false);
+	i = xformat(iso, false);
+	if (*o == '\0' && *i == '\0')
 		printf("%s: %s (want %s)\n", label, *a ? a : "none",
 		    *k ? k : "none");
-	else {
-		d = xformat(drop, false);
-		printf("%s: %s (want %s, but CPU %s %s %s: %s kept)\n", label,
-		    *a ? a : "none", w, d, cpuset_count(drop) == 1 ? "is" :
-		    "are", cpuset_subset(drop, r->m.online) ?
-		    "isolated or nohz_full" : "offline", *k ? k : "none");
-		free(d);
-	}
+	else
+		printf("%s: %s (want %s, but CPU %s%s%s%s%s: %s kept)\n",
+		    label, *a ? a : "none", w, o, *o ? " offline" : "",
+		    *o && *i ? ", " : "", i, *i ? " isolated or nohz_full" :
+		    "", *k ? k : "none");
+	free(i);
+	free(o);
 	free(k);
 	free(w);
-	cpuset_free(drop);
+	cpuset_free(iso);
+	cpuset_free(off);
 }
 
 /*

@@ -62,7 +62,11 @@ EOF
 	run --separate-stderr irqaff restore --by-number "$SNAP"
 	assert_failure 3
 	assert_output ""
-	assert_equal "$stderr" "irqaff: $SNAP:7: IRQ 43 does not exist
+	# each line applied to an IRQ with another name now is noted
+	assert_equal "$stderr" "irqaff: note: $SNAP:4: IRQ 40 is \"nvme0q0\" here, \"eth0\" in the snapshot; matched by its number (--by-number)
+irqaff: note: $SNAP:5: IRQ 41 is \"nvme0q1\" here, \"eth0-TxRx-0\" in the snapshot; matched by its number (--by-number)
+irqaff: note: $SNAP:6: IRQ 42 is \"nvme0q2\" here, \"eth0-TxRx-1\" in the snapshot; matched by its number (--by-number)
+irqaff: $SNAP:7: IRQ 43 does not exist
 irqaff: $SNAP:8: IRQ 50 does not exist
 irqaff: $SNAP:9: IRQ 51 does not exist
 irqaff: $SNAP:10: IRQ 52 does not exist"
@@ -996,8 +1000,8 @@ EOF2
 	printf '1\n' >"$(qfile eth0 rx-0)"
 	run --separate-stderr -1 irqaff check "$SNAP"
 	assert_output - <<'EOF2'
-rps eth0 rx-0: 0 (want none)
-xps eth0 tx-0: 0 (want 0-2)
+rps eth0 rx-0: 0 (want 2-3, but CPU 3 offline, 2 isolated or nohz_full: none kept)
+xps eth0 tx-0: 0 (want 0-3, but CPU 3 offline: 0-2 kept)
 EOF2
 	run --separate-stderr -3 irqaff restore -q "$SNAP"
 	assert_output ''
@@ -1028,4 +1032,19 @@ irqaff: $SNAP:3: rps eth0 rx-0: CPUs \"2-3\": none would be kept: the kernel kee
 	run -0 --separate-stderr irqaff restore -t "$BATS_TEST_TMPDIR/ok"
 	assert_output ''
 	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "restore --by-number notes a line whose IRQ has another name now, and applies it" {
+	make_root --cpus 8 --nic eth0:2
+	printf '25 1 "eth9-TxRx-0"\n26 2 "eth0-TxRx-1"\n' >"$BATS_TEST_TMPDIR/bn"
+	run -0 --separate-stderr irqaff restore --by-number "$BATS_TEST_TMPDIR/bn"
+	assert_output ''
+	assert_equal "$stderr" "irqaff: note: $BATS_TEST_TMPDIR/bn:1: IRQ 25 is \"eth0-TxRx-0\" here, \"eth9-TxRx-0\" in the snapshot; matched by its number (--by-number)"
+	assert_equal "$(lists 25 26)" $'1\n2'
+	# the other side: the names agree, nothing is said
+	run -0 --separate-stderr irqaff restore --by-number "$BATS_TEST_TMPDIR/bn"
+	assert_equal "${stderr_lines[*]}" "irqaff: note: $BATS_TEST_TMPDIR/bn:1: IRQ 25 is \"eth0-TxRx-0\" here, \"eth9-TxRx-0\" in the snapshot; matched by its number (--by-number)"
+	printf '26 3 "eth0-TxRx-1"\n' >"$BATS_TEST_TMPDIR/bn"
+	run -0 --separate-stderr irqaff restore --by-number "$BATS_TEST_TMPDIR/bn"
+	assert_equal "$stderr" ''
 }
