@@ -292,7 +292,7 @@ cpu_root() {
 	cpu_root
 	run --separate-stderr irqaff show cpu:3 -J -o irq,affinity,effective
 	assert_success
-	assert_output '{"interrupts":[{"irq":25,"affinity":"2-5","effective":"3"},{"irq":26,"affinity":"3","effective":"3"}]}'
+	assert_output '{"interrupts":[{"irq":25,"affinity":"2-5","affinity_cpus":[2,3,4,5],"affinity_nodes":[0,1],"effective":"3","effective_cpus":[3],"effective_nodes":[0]},{"irq":26,"affinity":"3","affinity_cpus":[3],"affinity_nodes":[0],"effective":"3","effective_cpus":[3],"effective_nodes":[0]}]}'
 	assert_equal "$stderr" ""
 }
 
@@ -306,7 +306,7 @@ cpu_root() {
 	assert_output "$(printf '%s\n' 27 28)"
 	run --separate-stderr irqaff show -J -o irq,affinity,effective cpu:6-7
 	assert_success
-	assert_output '{"interrupts":[{"irq":27,"affinity":"4-7","effective":null},{"irq":28,"affinity":"0-7","effective":null}]}'
+	assert_output '{"interrupts":[{"irq":27,"affinity":"4-7","affinity_cpus":[4,5,6,7],"affinity_nodes":[1],"effective":null,"effective_cpus":null,"effective_nodes":null},{"irq":28,"affinity":"0-7","affinity_cpus":[0,1,2,3,4,5,6,7],"affinity_nodes":[0,1],"effective":null,"effective_cpus":null,"effective_nodes":null}]}'
 }
 
 @test "cpu: reads the effective mask file where there is no list file" {
