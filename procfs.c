@@ -909,3 +909,28 @@ procfs_realpath(const char *rel, char *buf, size_t size)
 		return -ENAMETOOLONG;
 	return 0;
 }
+
+/*
+ * Replaces irqaff's own state file rel under the root with text, as
+ * procfs_file_replace() does, making its directories first. 0 or -errno.
+ */
+int
+procfs_state_write(const char *rel, const char *text)
+{
+	const char *dirs[] = { "var", "var/lib", PATH_STATE_DIR };
+	size_t i;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (mkdir(procfs_path(dirs[i]), 0755) != 0 && errno != EEXIST)
+			return -errno;
+	return procfs_file_replace(procfs_path(rel), text, strlen(text));
+}
+
+/* Removes a state file under the root; one already gone is fine. */
+int
+procfs_state_remove(const char *rel)
+{
+	if (unlink(procfs_path(rel)) != 0 && errno != ENOENT)
+		return -errno;
+	return 0;
+}

@@ -37,6 +37,8 @@
 #define PATH_CPU_ONLINE		PATH_SYS_CPU "/online"
 #define PATH_CPU_ISOLATED	PATH_SYS_CPU "/isolated"
 #define PATH_CPU_NOHZ_FULL	PATH_SYS_CPU "/nohz_full"
+#define PATH_STATE_DIR		"var/lib/irqaff"
+#define PATH_STATE_ISOLATED	PATH_STATE_DIR "/isolated"	/* isolate */
 #define PATH_CPU_TOPOLOGY	PATH_SYS_CPU "/cpu%d/topology/%s"
 #define PATH_SYS_NODE		"sys/devices/system/node"
 #define PATH_NODE_CPULIST	PATH_SYS_NODE "/node%d/cpulist"
@@ -87,6 +89,8 @@ int		 procfs_file_lines(struct lines *, const char *, size_t);
 int		 procfs_file_mtime(const char *, long long *);
 const char	*procfs_file_path(const char *);
 int		 procfs_file_replace(const char *, const char *, size_t);
+int		 procfs_state_write(const char *, const char *);
+int		 procfs_state_remove(const char *);
 
 /*
  * An open affinity file: its contents as read at open, and after a write

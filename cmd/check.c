@@ -175,6 +175,41 @@ json_queue(FILE *fp, const struct entry *e)
 }
 
 /*
+ * A queue's difference as check prints it: the CPUs found, and those the
+ * line wants, with the CPUs of them the kernel would not keep and why.
+ */
+static void
+print_queue_diff(const struct run *r, const char *label, const char *a,
+    const struct entry *e, const struct cpuset *kept)
+{
+	struct cpuset *off = xcpudup(e->want), *iso;
+	char *w, *o, *i, *k;
+
+	cpuset_andnot(off, kept);
+	iso = xcpudup(off);
+	cpuset_and(iso, r->m.online);
+	cpuset_andnot(off, r->m.online);
+	w = xformat(e->want, false);
+	k = xformat(kept, false);
+	o = xformat(off, false);
+	i = xformat(iso, false);
+	if (*o == '\0' && *i == '\0')
+		printf("%s: %s (want %s)\n", label, *a ? a : "none",
+		    *k ? k : "none");
+	else
+		printf("%s: %s (want %s, but CPU %s%s%s%s%s: %s kept)\n",
+		    label, *a ? a : "none", w, o, *o ? " offline" : "",
+		    *o && *i ? ", " : "", i, *i ? " isolated or nohz_full" :
+		    "", *k ? k : "none");
+	free(i);
+	free(o);
+	free(k);
+	free(w);
+	cpuset_free(iso);
+	cpuset_free(off);
+}
+
+/*
  * Compares one queue's mask with what the kernel keeps of the line's set
  * (a line naming an offline CPU is no difference); returns 1 for a
  * difference or a failure to read. The empty set is "none", as in the
@@ -214,8 +249,7 @@ check_queue(struct run *r, struct report *rp, const struct snapq *q)
 			fprintf(rp->qdiffs, ",\"current\":\"%s\",\"want\":"
 			    "\"%s\"}", a, b);
 		} else if (!rp->quiet)
-			printf("%s: %s (want %s)\n", label,
-			    *a != '\0' ? a : "none", *b != '\0' ? b : "none");
+			print_queue_diff(r, label, a, q->e, kept);
 		free(a);
 		free(b);
 	}

@@ -23,10 +23,10 @@
 #include "procfs.h"
 
 const char cli_exit_help[] =
-    "Exit status: 0 success; 1 failure; 2 bad usage or bad input, nothing\n"
-    "written; 3 (commands that write) some changes made and some failed;\n"
-    "4 every change made but standard output failed. Each command's help\n"
-    "lists its own.\n";
+    "Exit status: 0 success; 1 failure, or nothing matched; 2 bad usage or\n"
+    "bad input, nothing written; 3 (commands that write) some changes made\n"
+    "and some failed; 4 every change made but standard output failed. Each\n"
+    "command's help lists its own.\n";
 
 /*
  * The exit statuses of each command, the one table that help prints and
@@ -50,22 +50,24 @@ static const struct {
 	{ "explain", EXIT_OK, "no selected IRQ has a finding that needs "
 	    "attention" },
 	{ "check", EXIT_OK, "the machine matches the snapshot" },
-	{ "show cpus queues", EXIT_FAIL,
-	    "a file could not be read, or standard output failed" },
-	{ "save", EXIT_FAIL, "a file could not be read, or the snapshot "
-	    "could not be written" },
+	{ "show cpus queues", EXIT_FAIL, "nothing matched the selection, a "
+	    "file could not be read, or\n     standard output failed" },
+	{ "save", EXIT_FAIL, "nothing matched --only, a file could not be "
+	    "read, or the\n     snapshot could not be written" },
 	{ "mask list", EXIT_FAIL, "standard input or output failed" },
 	{ "set spread balance restore xps rps", EXIT_FAIL,
-	    "nothing could be changed, or a file could not be read" },
+	    "an item matched nothing (nothing written), nothing could be\n"
+	    "     changed, or a file could not be read" },
 	{ "default", EXIT_FAIL, "the default affinity could not be read or "
 	    "written" },
 	{ "isolate", EXIT_FAIL, "nothing could be moved, or a file could "
 	    "not be read; with\n     --check, an interrupt can still run "
 	    "there" },
 	{ "explain", EXIT_FAIL, "an IRQ has a finding that needs attention, "
-	    "or a file could\n     not be read" },
-	{ "check", EXIT_FAIL, "the machine differs from the snapshot, or one "
-	    "of its files\n     could not be read" },
+	    "nothing matched,\n     or a file could not be read" },
+	{ "check", EXIT_FAIL, "the machine differs from the snapshot, "
+	    "nothing matched --only,\n     or one of its files could not be "
+	    "read" },
 	{ "show cpus queues explain save mask list", EXIT_USAGE,
 	    "bad usage or bad input" },
 	{ "set spread balance default isolate restore xps rps", EXIT_USAGE,

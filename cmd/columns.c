@@ -8,6 +8,8 @@
 #include <strings.h>
 
 #include "cmd/columns.h"
+#include "core/machine.h"
+#include "core/xalloc.h"
 #include "lib/text.h"
 #include "parse.h"
 
@@ -72,4 +74,64 @@ columns_cell(FILE *fp, const struct column *c, size_t width, const char *v,
 	else
 		fprintf(fp, "%-*s", last ? 0 : (int)width, v);
 	putc(last ? '\n' : ' ', fp);
+}
+
+/* A kernel list as a set of nbits CPUs; NULL when there is none. */
+static struct cpuset *
+list_set(const char *list, unsigned int nbits)
+{
+	struct cpuset *set;
+	struct perr pe;
+
+	if (list == NULL)
+		return NULL;
+	set = xcpuset(nbits);
+	if (cpulist_parse(set, list, &pe) != 0) {
+		cpuset_free(set);
+		return NULL;
+	}
+	return set;
+}
+
+/*
+ * A kernel list ("0-3,8") as a JSON array of its CPU numbers, so that a
+ * script needs no list expander; null when there is no list.
+ */
+void
+columns_json_cpus(FILE *fp, const char *list, unsigned int nbits)
+{
+	struct cpuset *set;
+	int c;
+
+	if ((set = list_set(list, nbits)) == NULL) {
+		fputs("null", fp);
+		return;
+	}
+	fputc('[', fp);
+	for (c = cpuset_first(set); c >= 0; c = cpuset_next(set, c + 1))
+		fprintf(fp, "%s%d", c == cpuset_first(set) ? "" : ",", c);
+	fputc(']', fp);
+	cpuset_free(set);
+}
+
+/* The NUMA nodes of a kernel list's CPUs, as a JSON array; else null. */
+void
+columns_json_nodes(FILE *fp, const char *list, struct machine *m)
+{
+	struct cpuset *set;
+	const struct cpuset *cpus;
+	size_t i, n = 0;
+
+	if ((set = list_set(list, m->nbits)) == NULL) {
+		fputs("null", fp);
+		return;
+	}
+	fputc('[', fp);
+	for (i = 0; i < machine_nnodes(m); i++) {
+		cpus = m->nodes[i].cpus;
+		if (cpuset_intersects(cpus, set))
+			fprintf(fp, "%s%d", n++ ? "," : "", m->nodes[i].id);
+	}
+	fputc(']', fp);
+	cpuset_free(set);
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct machine;
 struct perr;
 
 /* What a column's cells hold, which says how JSON and -m print them. */
@@ -34,5 +35,7 @@ int	 columns_parse(const struct column *, size_t, const unsigned int *,
 void	 columns_help(FILE *, const struct column *, size_t);
 void	 columns_cell(FILE *, const struct column *, size_t, const char *,
 	    bool);
+void	 columns_json_cpus(FILE *, const char *, unsigned int);
+void	 columns_json_nodes(FILE *, const char *, struct machine *);
 
 #endif

@@ -428,6 +428,9 @@ cpus_main(int argc, char *argv[])
 		print_json(&c, NULL);
 	else
 		print_table(&c);
+	/* as grep: --irqs that picks nothing is exit 1 */
+	if (status == EXIT_OK && c.irqarg != NULL && c.only.n == 0)
+		status = EXIT_FAIL;
 out:
 	cpus_free(&c);
 	return status;

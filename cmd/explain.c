@@ -10,9 +10,11 @@
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "cmd/columns.h"
 #include "core/findings.h"
 #include "core/irqbalance.h"
 #include "core/irqinfo.h"
+#include "core/isolation.h"
 #include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
@@ -237,25 +239,27 @@ live_on(const struct live *l)
 /*
  * A move not applied yet. One that waits for the first interrupt of an
  * IRQ that never fired is the kernel's normal course (virtio_net places
- * its queues so at probe): detail, not attention.
+ * its queues so at probe): detail, not attention, unless it is still on
+ * an isolated CPU, which isolate --check does not let pass either.
  */
 static void
-find_pending(const struct irqview *v, const struct live *l,
+find_pending(const struct irqview *v, const struct live *l, bool isolated,
     struct findings *need, struct findings *info)
 {
 	const char *by = deferred_by(v->chip);
 	bool idle = v->has_total && v->total == 0;
+	struct findings *to = idle && !isolated ? info : need;
 	char *r, *e;
 
 	r = cpus(v->req);
 	e = cpus(l->eff);
 	if (v->state & IRQ_PENDING)
-		findings_add(idle ? info : need, "pending", "runs on CPU %s, "
+		findings_add(to, "pending", "runs on CPU %s, "
 		    "outside the requested %s: debugfs shows the move "
 		    "waiting for its next interrupt%s", e, r, idle ? ", and "
 		    "it has not fired since boot" : "");
 	else if (by != NULL)
-		findings_add(idle ? info : need, "pending", "runs on CPU %s, "
+		findings_add(to, "pending", "runs on CPU %s, "
 		    "outside the requested %s: its %s controller applies a "
 		    "move at the next interrupt%s", e, r, by, idle ? ", and "
 		    "it has not fired since boot" : "");
@@ -318,7 +322,8 @@ find_placement(struct explain *ex, const struct irqview *v,
 	if (cpuset_empty(l->req) || l->eff == NULL)
 		return;
 	if (!cpuset_subset(l->eff, v->req))
-		find_pending(v, l, need, info);
+		find_pending(v, l, isolation_place(l->req, l->eff,
+		    ex->m.isolated) == PLACE_PENDING, need, info);
 	else if (cpuset_count(l->eff) == 1 && cpuset_count(l->req) > 1) {
 		r = cpus(v->req);
 		e = cpus(l->eff);
@@ -334,9 +339,14 @@ static void
 find_isolated(struct explain *ex, const struct irqview *v,
     const struct live *l, struct findings *need, struct findings *info)
 {
-	struct cpuset *iso = xcpudup(live_on(l));
+	struct cpuset *iso;
 	char *s;
 
+	/* requested off them but still there: pending says so */
+	if (l->eff != NULL && isolation_place(l->req, l->eff,
+	    ex->m.isolated) == PLACE_PENDING)
+		return;
+	iso = xcpudup(live_on(l));
 	cpuset_and(iso, ex->m.isolated);
 	if (!cpuset_empty(iso)) {
 		s = cpus(iso);
@@ -349,7 +359,21 @@ find_isolated(struct explain *ex, const struct irqview *v,
 	cpuset_free(iso);
 }
 
-/* Its device's node has none of the online CPUs it runs on. */
+/* The node of a set none of whose CPUs is local, else -1. */
+static int
+remote_node(struct explain *ex, const struct cpuset *set,
+    const struct cpuset *local)
+{
+	if (cpuset_empty(set) || cpuset_intersects(set, local))
+		return -1;
+	return machine_cpu_node(&ex->m, cpuset_first(set));
+}
+
+/*
+ * Its device's node has none of the online CPUs it runs on, or none of
+ * those it is requested on: an idle IRQ moved off its node still runs on
+ * its old CPU, and will cross nodes from its next interrupt on.
+ */
 static void
 find_node(struct explain *ex, const struct irqview *v, const struct live *l,
     struct findings *need)
@@ -358,15 +382,23 @@ find_node(struct explain *ex, const struct irqview *v, const struct live *l,
 	char *s;
 	int there;
 
-	if (v->node < 0 || machine_nnodes(&ex->m) < 2 || cpuset_empty(on) ||
-	    (local = machine_node(&ex->m, v->node)) == NULL ||
-	    cpuset_intersects(on, local) ||
-	    (there = machine_cpu_node(&ex->m, cpuset_first(on))) < 0)
+	if (v->node < 0 || machine_nnodes(&ex->m) < 2 ||
+	    (local = machine_node(&ex->m, v->node)) == NULL)
 		return;
-	s = cpus(on);
-	findings_add(need, "remote-node", "its device is on node %d, and it "
-	    "%s on CPU %s (node %d): each interrupt crosses NUMA nodes",
-	    v->node, l->eff != NULL ? "runs" : "may run", s, there);
+	if ((there = remote_node(ex, on, local)) >= 0) {
+		s = cpus(on);
+		findings_add(need, "remote-node", "its device is on node %d, "
+		    "and it %s on CPU %s (node %d): each interrupt crosses "
+		    "NUMA nodes", v->node, l->eff != NULL ? "runs" :
+		    "may run", s, there);
+	} else if ((there = remote_node(ex, l->req, local)) >= 0) {
+		s = cpus(l->req);
+		findings_add(need, "remote-node", "its device is on node %d, "
+		    "and it is requested on CPU %s (node %d): once the move "
+		    "applies, each interrupt crosses NUMA nodes", v->node, s,
+		    there);
+	} else
+		return;
 	free(s);
 }
 
@@ -462,22 +494,30 @@ print_text(const struct explain *ex, const struct irqview *v,
 	free(raw);
 }
 
+/* A set as its list, the array of its CPUs and that of their nodes. */
 static void
-print_json(const struct irqview *v, const struct findings *need,
-    const struct findings *info, bool first)
+json_set(struct explain *ex, const char *key, const struct cpuset *set)
 {
-	char *name = view_names(v), *s;
+	char *s = cpus(set);
+
+	printf(",\"%s\":\"%s\",\"%s_cpus\":", key, s, key);
+	columns_json_cpus(stdout, s, ex->m.nbits);
+	printf(",\"%s_nodes\":", key);
+	columns_json_nodes(stdout, s, &ex->m);
+	free(s);
+}
+
+static void
+print_json(struct explain *ex, const struct irqview *v,
+    const struct findings *need, const struct findings *info, bool first)
+{
+	char *name = view_names(v);
 
 	printf("%s{\"irq\":%u,\"name\":", first ? "" : ",", v->irq);
 	text_json_string(stdout, name);
-	s = cpus(v->req);
-	printf(",\"requested\":\"%s\"", s);
-	free(s);
-	if (v->eff != NULL) {
-		s = cpus(v->eff);
-		printf(",\"effective\":\"%s\"", s);
-		free(s);
-	}
+	json_set(ex, "requested", v->req);
+	if (v->eff != NULL)
+		json_set(ex, "effective", v->eff);
 	printf(",\"findings\":");
 	findings_json(stdout, need);
 	printf(",\"notes\":");
@@ -506,7 +546,7 @@ explain_irqs(struct explain *ex, const struct irqs *irqs)
 		find_all(ex, &v[i], &need, &info);
 		attention |= need.n > 0;
 		if (ex->json)
-			print_json(&v[i], &need, &info, shown++ == 0);
+			print_json(ex, &v[i], &need, &info, shown++ == 0);
 		else
 			print_text(ex, &v[i], &need, &info);
 		findings_free(&need);
@@ -551,6 +591,9 @@ explain_main(int argc, char *argv[])
 		irqbalance_load(&ex.m, &ex.ib);
 		status = explain_irqs(&ex, &irqs);
 	}
+	/* as grep: a selection that picks nothing is exit 1 */
+	if (status == EXIT_OK && irqs.n == 0)
+		status = EXIT_FAIL;
 	select_free(&irqs);
 	irqbalance_free(&ex.ib);
 	machine_free(&ex.m);

@@ -30,7 +30,7 @@ const struct command isolate_command = {
 	.name = "isolate",
 	.main = isolate_main,
 	.summary = "keep interrupts off a set of CPUs",
-	.synopsis = "[-nvqJm] [--check [--accept]] cpus",
+	.synopsis = "[-nvqJm] [--check [--accept]] cpus | --again | --undo",
 	.options =
 	    "  -n, --dry-run  print the plan, write nothing\n"
 	    "  -v, --verbose  print a line for every IRQ\n"
@@ -39,11 +39,15 @@ const struct command isolate_command = {
 	    "  -m, --mask     read cpus as a kernel mask (ff,00000000)\n"
 	    "      --check    write nothing; exit 0 when no interrupt runs there\n"
 	    "      --accept   with --check, exit 0 also when only pending moves and\n"
-	    "                 IRQs user space cannot move remain\n",
+	    "                 IRQs user space cannot move remain\n"
+	    "      --again    isolate the CPUs remembered again (the boot unit);\n"
+	    "                 none remembered: nothing to do\n"
+	    "      --undo     forget the CPUs isolate remembered: set, spread and\n"
+	    "                 balance use them again\n",
 	.more_help = isolate_help,
 };
 
-enum { OPT_CHECK = 256, OPT_ACCEPT };
+enum { OPT_CHECK = 256, OPT_ACCEPT, OPT_UNDO, OPT_AGAIN };
 
 static const struct option isolate_opts[] = {
 	APPLY_LONGOPTS,
@@ -51,6 +55,8 @@ static const struct option isolate_opts[] = {
 	{ "mask", no_argument, NULL, 'm' },
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "accept", no_argument, NULL, OPT_ACCEPT },
+	{ "undo", no_argument, NULL, OPT_UNDO },
+	{ "again", no_argument, NULL, OPT_AGAIN },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -83,6 +89,12 @@ isolate_options(int argc, char *argv[], struct isolate *is, int *cpus)
 		case OPT_ACCEPT:
 			is->accept = true;
 			break;
+		case OPT_UNDO:
+			is->undo = true;
+			break;
+		case OPT_AGAIN:
+			is->again = true;
+			break;
 		default:
 			result_option(ch, &is->flags);
 			break;
@@ -90,7 +102,16 @@ isolate_options(int argc, char *argv[], struct isolate *is, int *cpus)
 	}
 	is->dryrun = is->flags & APPLY_DRYRUN;
 	is->json = is->flags & APPLY_JSON;
-	if (argc - optind != 1)
+	if (is->undo && (argc - optind != 0 || is->check || is->flags ||
+	    *cpus))
+		return cli_usage_error(&isolate_command,
+		    "--undo takes no CPU set and no other option");
+	if (is->undo)
+		return EXIT_OK;
+	if (is->again && (argc - optind != 0 || is->check || *cpus))
+		return cli_usage_error(&isolate_command,
+		    "--again takes no CPU set, nor --check or -m");
+	if (argc - optind != (is->again ? 0 : 1))
 		return cli_usage_error(&isolate_command,
 		    "expected one CPU set");
 	if (is->check && (is->dryrun || (is->flags & APPLY_VERBOSE)))
@@ -429,6 +450,9 @@ run_isolate(struct isolate *is)
 	if (!is->dryrun)
 		cli_applying();
 	apply_plan(is);
+	/* set, spread and balance leave them out from now on */
+	if (!is->dryrun && isolation_remember(is->cpus) != 0)
+		is->tl.failed++;
 	find_notes(is);
 	if (is->json)
 		isolate_print_result(is);
@@ -458,14 +482,27 @@ static int
 isolate_main(int argc, char *argv[])
 {
 	struct isolate is;
+	struct cpuset *again = NULL;
+	char *list = NULL;
 	int status, cpus = 0;
 
 	memset(&is, 0, sizeof(is));
 	if ((status = isolate_options(argc, argv, &is, &cpus)) != EXIT_OK)
 		return status;
+	if (is.undo)
+		return isolation_forget() == 0 ? EXIT_OK : EXIT_FAIL;
 	if (machine_load(&is.m) != 0)
 		return EXIT_FAIL;
-	if ((status = isolate_cpus(&is, argv[optind], cpus)) == EXIT_OK &&
+	if (is.again && (again = isolation_remembered(&is.m)) == NULL) {
+		machine_free(&is.m);
+		return EXIT_OK;
+	}
+	if (again != NULL) {
+		list = xformat(again, false);
+		cpuset_free(again);
+	}
+	if ((status = isolate_cpus(&is, list != NULL ? list : argv[optind],
+	    cpus)) == EXIT_OK &&
 	    (status = plan(&is)) == EXIT_OK) {
 		if (is.check) {
 			find_notes(&is);
@@ -474,5 +511,6 @@ isolate_main(int argc, char *argv[])
 			status = run_isolate(&is);
 	}
 	isolate_free(&is);
+	free(list);
 	return status;
 }

@@ -39,7 +39,7 @@ struct entry {
 struct isolate {
 	struct machine		 m;
 	struct cpuset		*cpus;		/* to keep free */
-	bool			 check, accept, json, quiet, dryrun;
+	bool			 check, accept, json, quiet, dryrun, undo, again;
 	int			 flags;
 	struct entry		*e;
 	size_t			 n;

@@ -26,7 +26,7 @@
 void
 isolate_check_irq(struct isolate *is, struct entry *e)
 {
-	bool req_on, eff_on;
+	enum place place;
 	enum movable mv;
 	struct perr pe;
 
@@ -42,14 +42,13 @@ isolate_check_irq(struct isolate *is, struct entry *e)
 		is->tl.failed++;
 		return;
 	}
-	req_on = cpuset_intersects(e->from, is->cpus);
-	eff_on = cpuset_intersects(e->on, is->cpus);
-	if ((!req_on && !eff_on) || !isolate_has_handler(is, e->irq))
+	place = isolation_place(e->from, e->on, is->cpus);
+	if (place == PLACE_OFF || !isolate_has_handler(is, e->irq))
 		return;
 	mv = machine_irq_movable(e->irq);
 	if (mv < MOVABLE_MANAGED)
-		e->kind = req_on ? K_MOVE : K_PENDING;
-	else if (!eff_on)
+		e->kind = place == PLACE_ON ? K_MOVE : K_PENDING;
+	else if (!cpuset_intersects(e->on, is->cpus))
 		return;
 	else if (isolate_by_kernel(is) && isolate_all_isolated(is, e->from))
 		e->kind = K_KEPT;

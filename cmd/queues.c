@@ -214,45 +214,54 @@ add_all(struct queues *qs)
 }
 
 /*
- * The interfaces of a comma-separated list, in its order, each once;
- * every one must have queues, as every item of an IRQ list must pick an
- * IRQ. EXIT_OK, or after saying why EXIT_USAGE, or EXIT_FAIL when a
- * queues directory cannot be read.
+ * The interfaces of a comma-separated list, in its order, each once; one
+ * without queues gets a note, as an IRQ list's item that picks nothing
+ * does in show, and *added counts the others. EXIT_OK, or after saying
+ * why EXIT_USAGE for an empty item, or EXIT_FAIL when a queues directory
+ * cannot be read.
  */
 static int
-add_listed(struct queues *qs, const char *arg)
+add_listed(struct queues *qs, const char *arg, size_t *added)
 {
 	struct netif nif;
 	char *copy, *p, *name, **seen;
-	size_t nseen = 0, i;
+	size_t nseen = 0, i, len = strlen(arg);
 	int rc, status = EXIT_OK;
 
+	if (len == 0 || arg[0] == ',' || arg[len - 1] == ',' ||
+	    strstr(arg, ",,") != NULL) {
+		warnx("interface list \"%s\": empty item", text_quoted(arg));
+		return EXIT_USAGE;
+	}
 	copy = xstrdup(arg);
-	seen = xcalloc(strlen(arg), sizeof(*seen));
+	for (p = copy; (name = strsep(&p, ",")) != NULL;)
+		if (!netqueue_ifname_ok(name)) {
+			warnx("interface list \"%s\": \"%s\" is no interface "
+			    "name", text_quoted(arg), text_quoted(name));
+			free(copy);
+			return EXIT_USAGE;
+		}
+	strlcpy(copy, arg, len + 1);
+	seen = xcalloc(len, sizeof(*seen));
 	for (p = copy; status == EXIT_OK && (name = strsep(&p, ",")) != NULL;) {
 		for (i = 0; i < nseen && strcmp(seen[i], name) != 0; i++)
 			;
-		if (*name != '\0' && i < nseen)
+		if (i < nseen)
 			continue;
 		seen[nseen++] = name;
-		if (*name == '\0') {
-			warnx("interface list \"%s\": empty item",
-			    text_quoted(arg));
-			status = EXIT_USAGE;
-		} else if ((rc = netqueue_ifread(&qs->m, name,
-		    &nif)) == -ENODEV) {
-			warnx("interface list \"%s\": interface %s does not "
-			    "exist", text_quoted(arg), text_quoted(name));
-			status = EXIT_USAGE;
-		} else if (rc == -ENOENT || (rc == 0 && nif.nq == 0)) {
-			warnx("interface list \"%s\": interface %s has no "
-			    "queues", text_quoted(arg), text_quoted(name));
+		if ((rc = netqueue_ifread(&qs->m, name, &nif)) == -ENODEV)
+			warnx("note: interface list \"%s\": interface %s does "
+			    "not exist", text_quoted(arg), text_quoted(name));
+		else if (rc == -ENOENT || (rc == 0 && nif.nq == 0)) {
+			warnx("note: interface list \"%s\": interface %s has "
+			    "no queues", text_quoted(arg), text_quoted(name));
 			netqueue_iffree(&nif);
-			status = EXIT_USAGE;
 		} else if (rc != 0)
 			status = EXIT_FAIL;
-		else
+		else {
 			add_interface(qs, &nif);
+			(*added)++;
+		}
 	}
 	free(seen);
 	free(copy);
@@ -316,6 +325,12 @@ print_json(const struct queues *qs)
 				    "false");
 			else
 				text_json_string(stdout, v);
+			/* a CPU set also as an array: "xps_cpus": [0,1] */
+			if (c == C_AFFINITY || c == C_CPUS || c == C_XPS ||
+			    c == C_RPS) {
+				printf(",\"%s_cpus\":", columns[c].key);
+				columns_json_cpus(stdout, v, qs->m.nbits);
+			}
 		}
 		putchar('}');
 	}
@@ -371,6 +386,7 @@ static int
 queues_main(int argc, char *argv[])
 {
 	struct queues qs;
+	size_t added = 0;
 	int status;
 
 	memset(&qs, 0, sizeof(qs));
@@ -381,7 +397,7 @@ queues_main(int argc, char *argv[])
 		return EXIT_FAIL;
 	}
 	if (argc - optind == 1)
-		status = add_listed(&qs, argv[optind]);
+		status = add_listed(&qs, argv[optind], &added);
 	else
 		status = add_all(&qs);
 	if (status == EXIT_OK) {
@@ -391,6 +407,9 @@ queues_main(int argc, char *argv[])
 			print_table(&qs);
 		status = qs.status;
 	}
+	/* as grep: a list that names no interface with queues is exit 1 */
+	if (status == EXIT_OK && argc - optind == 1 && added == 0)
+		status = EXIT_FAIL;
 	queues_free(&qs);
 	return status;
 }

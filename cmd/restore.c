@@ -75,14 +75,13 @@ restore_run_free(struct run *r)
 /*
  * One operand, the machine, the --only selection, the snapshot and the
  * IRQs there are. A snapshot with no entry is bad input (2) for both: a
- * truncated configuration must not pass for one that asks nothing. For
- * check, one that cannot be read is too: status 1 means drift.
+ * truncated configuration must not pass for one that asks nothing. So is
+ * one that cannot be read, for both: for check status 1 means drift.
  */
 int
 restore_run_load(int argc, char *argv[], const struct command *cmd,
     struct run *r)
 {
-	bool check = cmd == &check_command;
 	int rc;
 
 	if (argc - optind != 1)
@@ -102,7 +101,7 @@ restore_run_load(int argc, char *argv[], const struct command *cmd,
 	}
 	if (rc != 0) {
 		restore_run_free(r);
-		return check ? EXIT_USAGE : cli_exit_status(rc);
+		return EXIT_USAGE;
 	}
 	if ((rc = snapshot_mirqs_load(&r->mi)) != 0) {
 		restore_run_free(r);
@@ -428,14 +427,14 @@ restore_main(int argc, char *argv[])
 	r.s.verbose = r.flags & APPLY_VERBOSE;
 	if ((status = restore_run_load(argc, argv, &restore_command, &r)) != EXIT_OK)
 		return status;
-	if (r.test) {
-		/* the file is what restore would take: nothing else is done */
-		restore_run_free(&r);
-		return EXIT_OK;
-	}
 	r.tl.failed = snapshot_resolve(&r.s, &r.mi,
 	    r.only_arg != NULL ? &r.only : NULL);
 	restore_problems_say(&r.s, false);
+	if (r.test) {
+		/* what restore would take and match, each miss said: no more */
+		status = r.tl.failed > 0 ? EXIT_FAIL : EXIT_OK;
+		goto out;
+	}
 	if (r.s.plan != NULL && (status = plan_fits(&r)) != EXIT_OK) {
 		result_json(&r.tl, r.flags, restore_members, &r);
 		goto out;

@@ -164,8 +164,22 @@ json_number(const char *v)
 	return *v == '\0';
 }
 
+/* A set cell's CPUs as an array, and for those that say where, nodes. */
 static void
-print_json(const struct show *sh, const char *stamp)
+json_set_extra(struct show *sh, const struct row *row, enum col c)
+{
+	const char *key = columns[c].key;
+
+	printf(",\"%s_cpus\":", key);
+	columns_json_cpus(stdout, row->cell[c], sh->m.nbits);
+	if (c == C_AFFINITY || c == C_EFFECTIVE) {
+		printf(",\"%s_nodes\":", key);
+		columns_json_nodes(stdout, row->cell[c], &sh->m);
+	}
+}
+
+static void
+print_json(struct show *sh, const char *stamp)
 {
 	const struct column *c;
 	size_t i, k;
@@ -194,6 +208,8 @@ print_json(const struct show *sh, const char *stamp)
 			else
 				text_json_string(stdout, v);
 			free(owned);
+			if (is_set(sh->cols[k]))
+				json_set_extra(sh, &sh->rows[i], sh->cols[k]);
 		}
 		printf("}");
 	}
@@ -486,6 +502,9 @@ show_main(int argc, char *argv[])
 		status = sample(&sh);
 	else if (status == EXIT_OK)
 		print_rows(&sh, NULL);
+	/* as grep: a selection that picks nothing is exit 1 */
+	if (status == EXIT_OK && sh.filter && sh.only.n == 0)
+		status = EXIT_FAIL;
 	show_free(&sh);
 	return status;
 }

@@ -480,6 +480,28 @@ out:
 	return status;
 }
 
+/*
+ * How many of the IRQs get a CPU: not the kernel-managed ones nor those
+ * user space cannot move, nor a control IRQ beside queues (as
+ * spread_irqs() plans), so that the note counts what is spread.
+ */
+static size_t
+spreadable(const struct irqs *irqs)
+{
+	struct qrole *ro = netqueue_roles(irqs);
+	size_t i, n = 0;
+	bool queues = false;
+
+	for (i = 0; i < irqs->n; i++)
+		queues |= ro[i].pair >= 0;
+	for (i = 0; i < irqs->n; i++)
+		if (machine_irq_movable(irqs->v[i]) < MOVABLE_MANAGED &&
+		    !(ro[i].control && queues))
+			n++;
+	free(ro);
+	return n;
+}
+
 static int
 spread_main(int argc, char *argv[])
 {
@@ -504,7 +526,7 @@ spread_main(int argc, char *argv[])
 		else {
 			pool.asked = sp.carg;
 			if (!sp.quiet && !(sp.flags & APPLY_JSON))
-				pool_note(&sp.m, &pool, irqs.n);
+				pool_note(&sp.m, &pool, spreadable(&irqs));
 			status = spread_irqs(&sp, &irqs, &pool);
 		}
 	}

@@ -65,7 +65,8 @@ xps_help(FILE *fp)
 /*
  * The queues of one kind that QUEUES names ("0-3,6", "tx-0-3" for xps,
  * "rx-0-3" for rps; NULL: all of them), marked in sel by their index in
- * nif->q. EXIT_OK, or EXIT_USAGE after saying why.
+ * nif->q. EXIT_OK, or after saying why EXIT_USAGE for a bad list,
+ * EXIT_FAIL for a queue the interface lacks (it matches nothing).
  */
 static int
 pick_queues(const struct command *cmd, const struct netif *nif,
@@ -108,7 +109,7 @@ pick_queues(const struct command *cmd, const struct netif *nif,
 			    cmd->name, text_quoted(arg), text_quoted(nif->name),
 			    prefix, n);
 			cpuset_free(set);
-			return EXIT_USAGE;
+			return EXIT_FAIL;
 		}
 		sel[netqueue_ifqueue(nif, kind, n) - nif->q] = true;
 	}
@@ -119,7 +120,8 @@ pick_queues(const struct command *cmd, const struct netif *nif,
 /*
  * The interface of DEV[:QUEUES] and the queues picked, each mask file a
  * regular file holding a mask of the machine's width. EXIT_OK, EXIT_USAGE
- * for a bad operand, EXIT_FAIL for a file that cannot be read; said.
+ * for a bad operand, EXIT_FAIL for one that matches nothing (no such
+ * interface or queue) or a file that cannot be read; said.
  */
 static int
 read_queues(const struct command *cmd, struct machine *m, enum nqkind kind,
@@ -138,7 +140,7 @@ read_queues(const struct command *cmd, struct machine *m, enum nqkind kind,
 	if (rc == -ENODEV || *dev == '\0') {
 		warnx("%s: interface \"%s\" does not exist", cmd->name,
 		    text_quoted(dev));
-		status = EXIT_USAGE;
+		status = netqueue_ifname_ok(dev) ? EXIT_FAIL : EXIT_USAGE;
 		goto out;
 	}
 	if (rc != 0 && rc != -ENOENT) {
@@ -150,7 +152,7 @@ read_queues(const struct command *cmd, struct machine *m, enum nqkind kind,
 	if (!any) {
 		warnx("%s: interface %s has no %s queues", cmd->name,
 		    text_quoted(dev), kind == NQ_TX ? "transmit" : "receive");
-		status = EXIT_USAGE;
+		status = EXIT_FAIL;
 		goto out;
 	}
 	sel = xcalloc(nif->nq, sizeof(*sel));

@@ -205,18 +205,66 @@ isolation_cpus(struct isolated *iso, struct machine *m)
 		cpuset_or(iso->isolcpus, mi);
 	iso->all = xcpudup(iso->isolcpus);
 	cpuset_or(iso->all, iso->nohz);
+	if ((iso->remembered = machine_file(m, PATH_STATE_ISOLATED)) == NULL)
+		iso->remembered = xcpuset(m->nbits);
+	cpuset_or(iso->all, iso->remembered);
 	bootargs_free(&boot);
 }
 
-/* What keeps the CPUs of set isolated: "isolcpus=", "nohz_full=" or both. */
+/* The CPUs isolate remembered, owned; NULL when none are. */
+struct cpuset *
+isolation_remembered(struct machine *m)
+{
+	return machine_file(m, PATH_STATE_ISOLATED);
+}
+
+/* Remembers the CPUs isolate kept free, for set, spread and balance. */
+int
+isolation_remember(const struct cpuset *cpus)
+{
+	char *list = xformat(cpus, false), *text;
+	int rc;
+
+	if (asprintf(&text, "%s\n", list) == -1)
+		err(1, NULL);
+	rc = procfs_state_write(PATH_STATE_ISOLATED, text);
+	if (rc != 0)
+		warnc(-rc, "%s", procfs_path(PATH_STATE_ISOLATED));
+	free(text);
+	free(list);
+	return rc;
+}
+
+/* Forgets them (isolate --undo). */
+int
+isolation_forget(void)
+{
+	int rc;
+
+	if ((rc = procfs_state_remove(PATH_STATE_ISOLATED)) != 0)
+		warnc(-rc, "%s", procfs_path(PATH_STATE_ISOLATED));
+	return rc;
+}
+
+/*
+ * What keeps the CPUs of set isolated: "isolcpus=", "nohz_full=", "irqaff
+ * isolate" (remembered), comma-separated.
+ */
 char *
 isolation_why(const struct isolated *iso, const struct cpuset *set)
 {
 	bool i = cpuset_intersects(set, iso->isolcpus);
 	bool n = cpuset_intersects(set, iso->nohz);
+	bool r = cpuset_intersects(set, iso->remembered);
+	char *s;
 
-	return xstrdup(i && n ? "isolcpus=, nohz_full=" : i ? "isolcpus=" :
-	    "nohz_full=");
+	if (!i && !n && !r)
+		n = true;
+	if (asprintf(&s, "%s%s%s%s%s", i ? "isolcpus=" : "",
+	    i && (n || r) ? ", " : "", n ? "nohz_full=" : "", n && r ? ", " :
+	    "", r ? "irqaff isolate" : "") == -1)
+		err(1, NULL);
+	return s;
 }
 
 /*
@@ -268,12 +316,31 @@ isolation_warn(const struct isolated *iso, const struct cpuset *want)
 	cpuset_free(over);
 }
 
+/*
+ * Where an IRQ requested on req and running on on (its effective CPUs, or
+ * req when they are unknown) stands against cpus. One requested elsewhere
+ * but still running there has a move pending: x86 without interrupt
+ * remapping moves it at its next interrupt. explain and isolate --check
+ * both ask this, so that they call the same IRQ the same.
+ */
+enum place
+isolation_place(const struct cpuset *req, const struct cpuset *on,
+    const struct cpuset *cpus)
+{
+	if (cpuset_intersects(req, cpus))
+		return PLACE_ON;
+	if (on != NULL && cpuset_intersects(on, cpus))
+		return PLACE_PENDING;
+	return PLACE_OFF;
+}
+
 void
 isolation_cpus_free(struct isolated *iso)
 {
 	cpuset_free(iso->all);
 	cpuset_free(iso->isolcpus);
 	cpuset_free(iso->nohz);
+	cpuset_free(iso->remembered);
 	memset(iso, 0, sizeof(*iso));
 }
 

@@ -33,9 +33,22 @@ struct isolated {
 	struct cpuset	*all;
 	struct cpuset	*isolcpus;
 	struct cpuset	*nohz;
+	struct cpuset	*remembered;	/* by irqaff isolate (state file) */
 };
 
+/* Where an IRQ stands against a set of CPUs (isolation_place()). */
+enum place {
+	PLACE_OFF,	/* neither requested nor running there */
+	PLACE_ON,	/* requested there */
+	PLACE_PENDING,	/* requested elsewhere, still running there */
+};
+
+enum place isolation_place(const struct cpuset *, const struct cpuset *,
+	    const struct cpuset *);
 void	 isolation_cpus(struct isolated *, struct machine *);
+struct cpuset *isolation_remembered(struct machine *);
+int	 isolation_remember(const struct cpuset *);
+int	 isolation_forget(void);
 char	*isolation_why(const struct isolated *, const struct cpuset *);
 void	 isolation_warn(const struct isolated *, const struct cpuset *);
 struct cpuset *isolation_leave_out(struct machine *, struct cpuset *,

@@ -183,6 +183,15 @@ netqueue_ifdevice(const char *ifname)
 	return xstrdup(slash ? slash + 1 : path);
 }
 
+/* Whether name can be an interface's (the kernel's dev_valid_name()). */
+bool
+netqueue_ifname_ok(const char *name)
+{
+	return *name != '\0' && strcmp(name, ".") != 0 &&
+	    strcmp(name, "..") != 0 && strchr(name, '/') == NULL &&
+	    strlen(name) <= NAME_MAX;
+}
+
 /*
  * An interface's queues and their CPUs, with no IRQ yet (netqueue_ifmatch()).
  * 0; -ENODEV when there is no such interface, -ENOENT when it has no
@@ -199,9 +208,7 @@ netqueue_ifread(struct machine *m, const char *name, struct netif *nif)
 	int rc;
 
 	memset(nif, 0, sizeof(*nif));
-	if (*name == '\0' || strcmp(name, ".") == 0 ||
-	    strcmp(name, "..") == 0 || strchr(name, '/') != NULL ||
-	    strlen(name) > NAME_MAX)
+	if (!netqueue_ifname_ok(name))
 		return -ENODEV;
 	snprintf(rel, sizeof(rel), PATH_NET_IF, name);
 	if (!procfs_exists(rel))

@@ -56,6 +56,7 @@ struct qrole {
 /* The interfaces with queues, in name order; free with procfs_dir_free. */
 int		 netqueue_ifnames(char ***, size_t *);
 /* An interface's queues and masks: 0, -ENODEV, -ENOENT (no queues). */
+bool		 netqueue_ifname_ok(const char *);
 int		 netqueue_ifread(struct machine *, const char *,
     struct netif *);
 /* Each queue's IRQ, from the action names of its device's IRQs. */

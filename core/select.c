@@ -522,8 +522,8 @@ keep_picked(struct irqs *out, const struct irqs *all, const bool *pick,
  * pick one, but with SELECT_QUEUES a dev: item that names a network
  * interface, whose queues it then selects, and with SELECT_QUERY any
  * (nothing_picked() notes it). 0, or after saying why -EINVAL for a bad
- * selector or one that picks nothing, another negative errno when
- * proc/irq or the machine's CPUs are unreadable.
+ * selector, -ENOENT for one that picks nothing, another negative errno
+ * when proc/irq or the machine's CPUs are unreadable.
  */
 static int
 pick_irqs(const char *arg, struct irqs *out, int flags)
@@ -561,7 +561,7 @@ pick_irqs(const char *arg, struct irqs *out, int flags)
 		    is_netif(sel[i].arg))) {
 			nothing_picked(arg, &sel[i], &on, flags);
 			if (!(flags & SELECT_QUERY))
-				rc = -EINVAL;
+				rc = -ENOENT;
 		}
 	if (rc == 0)
 		keep_picked(out, &all, pick, alone, sel, nsel);
@@ -613,8 +613,8 @@ merge(struct irqs *out, const struct irqs *one)
 
 /*
  * Several IRQ-list operands, as users type them (explain nvme0q1 nvme0q2):
- * one union. Every operand is checked, each error said; the first error
- * is returned.
+ * one union. Every operand is checked, each error said; the first bad
+ * selector's -EINVAL is returned, else the first other error.
  */
 static int
 pick_many(int argc, char *argv[], struct irqs *out, int flags)
@@ -625,7 +625,7 @@ pick_many(int argc, char *argv[], struct irqs *out, int flags)
 	*out = (struct irqs){ 0 };
 	for (n = 0; n < argc; n++) {
 		if ((rc = pick_irqs(argv[n], &one, flags)) != 0) {
-			if (first == 0)
+			if (first == 0 || (rc == -EINVAL && first != -EINVAL))
 				first = rc;
 			continue;
 		}
@@ -645,9 +645,9 @@ select_many(int argc, char *argv[], struct irqs *out)
 
 /*
  * As select_many(), for commands that only read (show, explain): a
- * selection may be empty, the answer to a question. A name or number
- * that picks nothing gets a note unless quiet; a bad selector is still
- * -EINVAL.
+ * selection may be empty, the answer to a question, which its caller
+ * prints and then exits 1, as grep. A name or number that picks nothing
+ * gets a note unless quiet; a bad selector is still -EINVAL.
  */
 int
 select_query_many(int argc, char *argv[], struct irqs *out, bool quiet)

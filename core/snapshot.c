@@ -456,6 +456,42 @@ pattern_hits(const struct mirqs *mi, struct entry *e)
 			}
 }
 
+/* Whether the IRQ has the names the line gives it, in any order. */
+static bool
+same_names(const struct entry *e, const struct mirq *q)
+{
+	size_t i, k;
+
+	if (e->sl.nnames != q->nnames)
+		return false;
+	for (i = 0; i < e->sl.nnames; i++) {
+		for (k = 0; k < q->nnames; k++)
+			if (strcmp(e->sl.names[i], q->names[k]) == 0)
+				break;
+		if (k == q->nnames)
+			return false;
+	}
+	return true;
+}
+
+/* --by-number on a line whose IRQ has other names now: said, applied. */
+static void
+renamed_note(const struct snap *s, const struct entry *e,
+    const struct mirq *q)
+{
+	char *was, *now;
+
+	if (e->sl.nnames == 0 || same_names(e, q) || !selected(s, e->sl.irq))
+		return;
+	was = snapshot_names_text(e->sl.names, e->sl.nnames, true);
+	now = snapshot_names_text(q->names, q->nnames, true);
+	warnx("note: %s:%zu: IRQ %u is %s here, %s in the snapshot; "
+	    "matched by its number (--by-number)", s->label, e->line,
+	    e->sl.irq, *now ? now : "unnamed", was);
+	free(now);
+	free(was);
+}
+
 static void
 number_hit(struct snap *s, const struct mirqs *mi, struct entry *e)
 {
@@ -479,6 +515,7 @@ number_hit(struct snap *s, const struct mirqs *mi, struct entry *e)
 		}
 		return;
 	}
+	renamed_note(s, e, q);
 	add_hit(e, at);
 }
 

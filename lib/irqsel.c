@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -82,6 +83,15 @@ unquote(const char *s, size_t len, char **outp, struct perr *pe)
 	return 0;
 }
 
+/* Whether a dev: name of n bytes can name no device: empty, ., .. or a path. */
+static bool
+no_device(const char *name, size_t n)
+{
+	return n == 0 || (n == 1 && name[0] == '.') ||
+	    (n == 2 && name[0] == '.' && name[1] == '.') ||
+	    memchr(name, '/', n) != NULL;
+}
+
 /* dev:"NAME": a device name as snapshot files quote it. */
 static int
 item_dev_quoted(const char *s, size_t len, struct irqsel *it,
@@ -92,7 +102,7 @@ item_dev_quoted(const char *s, size_t len, struct irqsel *it,
 
 	if ((rc = unquote(s + 4, len - 4, &it->arg, pe)) != 0)
 		return rc;
-	if (*it->arg == '\0' || strchr(it->arg, '/') != NULL) {
+	if (no_device(it->arg, strlen(it->arg))) {
 		free(it->arg);
 		it->arg = NULL;
 		return perr_set(pe, EINVAL, "\"%s\" names no device",
@@ -107,7 +117,7 @@ item_dev(const char *s, size_t len, struct irqsel *it, struct perr *pe)
 {
 	char b[TOKBUF];
 
-	if (len == 4 || memchr(s + 4, '/', len - 4) != NULL)
+	if (no_device(s + 4, len - 4))
 		return perr_set(pe, EINVAL, "\"%s\" names no device",
 		    perr_quote(b, sizeof(b), s, len));
 	it->kind = SEL_DEV;

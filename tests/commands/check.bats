@@ -38,7 +38,10 @@ EOF
 	renumbered
 	run --separate-stderr irqaff check --by-number "$SNAP"
 	assert_failure 1
-	assert_equal "$stderr" ""
+	# the lines matched to IRQs with other names now are noted
+	assert_equal "$stderr" "irqaff: note: $SNAP:4: IRQ 40 is \"nvme0q0\" here, \"eth0\" in the snapshot; matched by its number (--by-number)
+irqaff: note: $SNAP:5: IRQ 41 is \"nvme0q1\" here, \"eth0-TxRx-0\" in the snapshot; matched by its number (--by-number)
+irqaff: note: $SNAP:6: IRQ 42 is \"nvme0q2\" here, \"eth0-TxRx-1\" in the snapshot; matched by its number (--by-number)"
 	assert_output - <<EOF
 $SNAP:7: IRQ 43 does not exist
 $SNAP:8: IRQ 50 does not exist
@@ -199,4 +202,17 @@ irqaff: xps eth0 tx-1: $(qfile eth0 tx-1): \"z\" is not a hex digit"
 	run --separate-stderr -2 irqaff check -q "$SNAP"
 	assert_output ""
 	assert_equal "$stderr" "irqaff: $SNAP:1: CPU list \"1-\": region \"1-\" ends where a number should be"
+}
+
+@test "check says what a queue line wants and which of its CPUs are offline" {
+	rm -rf "$ROOT"
+	make_root --cpus 8 --nic eth0:2 --queues --offline 5 --xps eth0:1=2-3
+	printf 'xps eth0 tx-1 5\nxps eth0 tx-0 4-5\n' >"$BATS_TEST_TMPDIR/q"
+	run -1 --separate-stderr irqaff check "$BATS_TEST_TMPDIR/q"
+	assert_output 'xps eth0 tx-0: none (want 4-5, but CPU 5 offline: 4 kept)
+xps eth0 tx-1: 2-3 (want 5, but CPU 5 offline: none kept)'
+	# the other side: every CPU wanted is online, the line as before
+	printf 'xps eth0 tx-1 4\n' >"$BATS_TEST_TMPDIR/q"
+	run -1 --separate-stderr irqaff check "$BATS_TEST_TMPDIR/q"
+	assert_output 'xps eth0 tx-1: 2-3 (want 4)'
 }

@@ -264,7 +264,7 @@ col_tops() {
 	assert_output $'CPU STATE   IRQS\n  2 online     1\n  3 offline    0'
 	run --separate-stderr -0 irqaff show -o IRQ,AFFINITY,EFFECTIVE 30-31
 	assert_output $'IRQ AFFINITY EFFECTIVE\n 30 3        -\n 31 2        2'
-	run --separate-stderr -0 irqaff show -n cpu:3
+	run --separate-stderr -1 irqaff show -n cpu:3
 	assert_output ""
 	run --separate-stderr -1 irqaff isolate --check 3
 	assert_output 'default: default_smp_affinity 0-3 includes CPU 3: new IRQs start there
@@ -387,8 +387,9 @@ EOF2
 3 530006'
 	run --separate-stderr -0 irqaff cpus -J -o cpu,total --irqs 24
 	assert_output '{"cpus":[{"cpu":0,"total":250000},{"cpu":1,"total":null},{"cpu":2,"total":250002},{"cpu":3,"total":250003}]}'
-	# a question: an IRQ that does not exist counts nothing, with a note
-	run --separate-stderr -0 irqaff cpus -n -o cpu,total --irqs 99 0
+	# a question: an IRQ that does not exist counts nothing, with a note,
+	# and the status is 1, as grep's
+	run --separate-stderr -1 irqaff cpus -n -o cpu,total --irqs 99 0
 	assert_output '0 0'
 	assert_equal "$stderr" 'irqaff: note: IRQ 99 does not exist'
 	run --separate-stderr -2 irqaff cpus --irqs 'x,,'

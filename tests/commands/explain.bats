@@ -45,7 +45,7 @@ irq 34 virtio1-input.0: pending: runs on CPU 2, outside the requested 0-1: its P
 	run --separate-stderr -0 irqaff explain -v
 	assert_output $'irq 30 a: ok: 1 requested, runs on CPU 1\nirq 31: ok: 2 requested, runs on CPU 2, no handler'
 	run --separate-stderr -0 irqaff explain -J
-	assert_output '{"irqs":[{"irq":30,"name":"a","requested":"1","effective":"1","findings":[],"notes":[]},{"irq":31,"name":"","requested":"2","effective":"2","findings":[],"notes":[]}]}'
+	assert_output '{"irqs":[{"irq":30,"name":"a","requested":"1","requested_cpus":[1],"requested_nodes":[0],"effective":"1","effective_cpus":[1],"effective_nodes":[0],"findings":[],"notes":[]},{"irq":31,"name":"","requested":"2","requested_cpus":[2],"requested_nodes":[0],"effective":"2","effective_cpus":[2],"effective_nodes":[0],"findings":[],"notes":[]}]}'
 }
 
 @test "single-target is said only with -v, in no controller's words" {
@@ -164,7 +164,7 @@ irq 14 arm-pmu: per-cpu: a per-CPU interrupt: it fires on each CPU, and cannot b
 		--isolated 7 --irq 30=nvme0q8 --affinity 7 --managed 30 \
 		--irq-node 0
 	run --separate-stderr -0 irqaff explain -J
-	assert_output '{"irqs":[{"irq":30,"name":"nvme0q8","requested":"7","effective":"7","findings":[],"notes":[{"code":"managed","text":"the kernel manages its affinity (a queue of a multi-queue device) and refuses to move it"},{"code":"shutdown","text":"all its CPUs (7) are offline: the kernel manages it, so it is shut down until one of them comes back online"}]}]}'
+	assert_output '{"irqs":[{"irq":30,"name":"nvme0q8","requested":"7","requested_cpus":[7],"requested_nodes":[],"effective":"7","effective_cpus":[7],"effective_nodes":[],"findings":[],"notes":[{"code":"managed","text":"the kernel manages its affinity (a queue of a multi-queue device) and refuses to move it"},{"code":"shutdown","text":"all its CPUs (7) are offline: the kernel manages it, so it is shut down until one of them comes back online"}]}]}'
 }
 
 @test "isolated: an IRQ on an isolated or nohz_full CPU" {
@@ -226,7 +226,7 @@ irq 32: ok: 1 requested, runs on CPU 1, no handler'
 	make_root --cpus 8 --nodes 2 --offline 7 --isolated 6 --irq 30=a \
 		--affinity 6-7 --irq-node 0 --hint 1 --idle 30 --debugfs
 	run --separate-stderr -1 irqaff explain -J
-	assert_output '{"irqs":[{"irq":30,"name":"a","requested":"6-7","effective":"6","findings":[{"code":"isolated","text":"runs on CPU 6, isolated (isolcpus or nohz_full)"},{"code":"remote-node","text":"its device is on node 0, and it runs on CPU 6 (node 1): each interrupt crosses NUMA nodes"}],"notes":[{"code":"offline","text":"requested CPU 7 is offline; should the rest go offline too, the kernel moves it to every online CPU and leaves it there"},{"code":"hint","text":"its driver suggests CPU 1 (affinity_hint); 6-7 is requested"},{"code":"idle","text":"has not fired since boot"}]}]}'
+	assert_output '{"irqs":[{"irq":30,"name":"a","requested":"6-7","requested_cpus":[6,7],"requested_nodes":[1],"effective":"6","effective_cpus":[6],"effective_nodes":[1],"findings":[{"code":"isolated","text":"runs on CPU 6, isolated (isolcpus or nohz_full)"},{"code":"remote-node","text":"its device is on node 0, and it runs on CPU 6 (node 1): each interrupt crosses NUMA nodes"}],"notes":[{"code":"offline","text":"requested CPU 7 is offline; should the rest go offline too, the kernel moves it to every online CPU and leaves it there"},{"code":"hint","text":"its driver suggests CPU 1 (affinity_hint); 6-7 is requested"},{"code":"idle","text":"has not fired since boot"}]}]}'
 }
 
 @test "names are escaped in text and valid in JSON" {
@@ -234,7 +234,7 @@ irq 32: ok: 1 requested, runs on CPU 1, no handler'
 	run --separate-stderr -1 irqaff explain
 	assert_output 'irq 30 a\033[2Jb: isolated: runs on CPU 1, isolated (isolcpus or nohz_full)'
 	run --separate-stderr -1 irqaff explain -J
-	assert_output '{"irqs":[{"irq":30,"name":"a\u001b[2Jb","requested":"1","effective":"1","findings":[{"code":"isolated","text":"runs on CPU 1, isolated (isolcpus or nohz_full)"}],"notes":[]}]}'
+	assert_output '{"irqs":[{"irq":30,"name":"a\u001b[2Jb","requested":"1","requested_cpus":[1],"requested_nodes":[0],"effective":"1","effective_cpus":[1],"effective_nodes":[0],"findings":[{"code":"isolated","text":"runs on CPU 1, isolated (isolcpus or nohz_full)"}],"notes":[]}]}'
 }
 
 @test "several IRQ lists are one union: explain nvme0q1 nvme0q2" {
@@ -246,15 +246,15 @@ irq 31 nvme0q2: isolated: runs on CPU 2, isolated (isolcpus or nohz_full)'
 	assert_equal "$stderr" ''
 }
 
-@test "an empty selection is no error: nothing printed, status 0, a note for a name" {
+@test "an empty selection prints nothing, status 1 as grep, a note for a name" {
 	make_root --cpus 4 --isolated 3 --irq 30=a --affinity 3
-	run --separate-stderr -0 irqaff explain cpu:2
+	run --separate-stderr -1 irqaff explain cpu:2
 	assert_output ''
 	assert_equal "$stderr" ''
-	run --separate-stderr -0 irqaff explain -v 'eth9-*'
+	run --separate-stderr -1 irqaff explain -v 'eth9-*'
 	assert_output ''
 	assert_equal "$stderr" 'irqaff: note: IRQ list "eth9-*": "eth9-*" matches no IRQ'
-	run --separate-stderr -0 irqaff explain -J 31
+	run --separate-stderr -1 irqaff explain -J 31
 	assert_output '{"irqs":[]}'
 	assert_equal "$stderr" 'irqaff: note: IRQ 31 does not exist'
 	# the IRQs that are there are still explained
@@ -281,4 +281,37 @@ irq 31 nvme0q2: isolated: runs on CPU 2, isolated (isolcpus or nohz_full)'
 	run --separate-stderr -0 irqaff explain -v
 	assert_output 'irq 30 a: ok: 1 requested, runs on no CPU yet (no effective affinity: not started)'
 	assert_equal "$stderr" ''
+}
+
+@test "a move pending off an isolated CPU is pending in explain and in isolate --check, status 1 in both" {
+	# requested on 0-1, still running on isolated 6 (the move waits)
+	make_root --cpus 8 --isolated 6-7 --irq 30=a --affinity 0-1 \
+		--effective 6 --irq 31=b --affinity 0-1 --effective 6 --idle 31 \
+		--irq 32=c --affinity 0-1 --effective 1
+	# idle, 31 would be detail; on an isolated CPU it needs attention
+	run --separate-stderr -1 irqaff explain
+	assert_output 'irq 30 a: pending: runs on CPU 6, outside the requested 0-1: its IO-APIC controller applies a move at the next interrupt
+irq 31 b: pending: runs on CPU 6, outside the requested 0-1: its IO-APIC controller applies a move at the next interrupt, and it has not fired since boot'
+	assert_equal "$stderr" ''
+	run --separate-stderr -1 irqaff isolate --check 6-7
+	assert_line 'irq 30 a: movable, move pending to CPU 0-1, on CPU 6'
+	assert_line 'irq 31 b: movable, move pending to CPU 0-1, on CPU 6'
+	refute_line --partial 'irq 32'
+	# the other side: once the move applied, neither finds anything
+	printf '0\n' >"$(irq_dir 30)/effective_affinity_list"
+	printf '1\n' >"$(irq_dir 31)/effective_affinity_list"
+	run --separate-stderr -0 irqaff explain
+	assert_output ''
+}
+
+@test "an IRQ requested entirely off its device's node is remote-node before it has moved" {
+	make_root --cpus 8 --nodes 2 --irq 30=a --affinity 4-5 --effective 0 \
+		--irq-node 0 --idle 30 --irq 31=b --affinity 0-1 --effective 0 \
+		--irq-node 0 --idle 31 --irq 32=c --affinity 3-4 --effective 3 \
+		--irq-node 0 --idle 32
+	run --separate-stderr -1 irqaff explain
+	assert_output 'irq 30 a: remote-node: its device is on node 0, and it is requested on CPU 4-5 (node 1): once the move applies, each interrupt crosses NUMA nodes'
+	run --separate-stderr -0 irqaff explain -J 31
+	run jq -c '.irqs[] | [.requested_cpus, .requested_nodes, .effective_nodes, [.findings[].code]]' <<<"$output"
+	assert_output '[[0,1],[0],[0],[]]'
 }

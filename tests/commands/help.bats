@@ -115,7 +115,8 @@ CPUs, comma-separated as the kernel's lists: N, a-b, a-b:used/group,
 
 Exit status:
   0  every IRQ has its CPUs, changed or not
-  1  nothing could be changed, or a file could not be read
+  1  an item matched nothing (nothing written), nothing could be
+     changed, or a file could not be read
   2  bad usage or bad input; nothing written
   3  some changes made and some failed, each one reported
   4  every change made, but standard output failed"
@@ -179,8 +180,8 @@ Masks, as the kernel's: 32-bit hex words, comma-separated, the last
 	run -1 irqaff check "$BATS_TEST_TMPDIR/snap"
 	run -2 --separate-stderr irqaff check "$BATS_TEST_TMPDIR/none"
 	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/none: No such file or directory"
-	# restore reads the same file: a file that cannot be read is status 1
-	run -1 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/none"
+	# restore reads the same file: a file that cannot be read is status 2
+	run -2 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/none"
 }
 
 @test "a read-only command whose output fails exits 1, a writing one 4" {

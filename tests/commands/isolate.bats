@@ -68,7 +68,11 @@ settle() {
 		default_smp_affinity; do
 		printf 'Files %s/before/proc/irq/%s and %s/proc/irq/%s differ\n' \
 			"$BATS_TEST_TMPDIR" "$f" "$ROOT" "$f"
-	done)"
+	done)
+Only in $ROOT: var"
+	# and its state file, which remembers the CPUs
+	run find "$ROOT/var" -type f
+	assert_output "$ROOT/var/lib/irqaff/isolated"
 }
 
 @test "an IRQ left with no online CPU goes to its node's housekeeping CPUs" {
@@ -406,4 +410,48 @@ CPU 3: isolated from interrupts'
 	run --separate-stderr -0 irqaff isolate 4-7
 	assert_equal "$stderr" ''
 	assert_file "$(list_of 31)" $'0-3\n'
+}
+
+@test "isolate remembers its CPUs: set, spread and balance leave them out or warn, until --undo" {
+	rm -rf "$ROOT"
+	make_root --cpus 8 --nic eth0:4
+	irqaff isolate -q 6-7
+	assert_equal "$(<"$ROOT/var/lib/irqaff/isolated")" '6-7'
+	run -0 --separate-stderr irqaff spread -n dev:eth0
+	assert_equal "$stderr" "irqaff: spreading eth0's 5 IRQs over CPU 0-5: node 0 (eth0's node), 6-7 isolated (irqaff isolate) left out"
+	run -0 --separate-stderr irqaff set -n 24 7
+	assert_output 'irq 24: 0-5 -> 7'
+	assert_equal "$stderr" 'irqaff: warning: CPU 7 is isolated (irqaff isolate): IRQs there interrupt the tasks isolated on them'
+	# the other side: CPU 5 is not isolated
+	run -0 --separate-stderr irqaff set -n 24 5
+	assert_equal "$stderr" ''
+	run -0 --separate-stderr irqaff balance -n -J --sample-from "$ROOT/proc/interrupts" \
+		--sample-from "$ROOT/proc/interrupts" -i 1 dev:eth0
+	run jq -c '[.cpus, .isolated]' <<<"$output"
+	assert_output '["0-5","6-7"]'
+	# -n and --check remember nothing
+	irqaff isolate -n -q 5
+	irqaff isolate --check -q 4 || true
+	assert_equal "$(<"$ROOT/var/lib/irqaff/isolated")" '6-7'
+	# --again isolates them again
+	irqaff set -q dev:eth0 0-7
+	run -0 --separate-stderr irqaff isolate --again -q
+	assert_equal "$(lists 24)" '0-5'
+	# --undo forgets them
+	run -0 --separate-stderr irqaff isolate --undo
+	assert_output ''
+	[[ ! -e $ROOT/var/lib/irqaff/isolated ]]
+	run -0 --separate-stderr irqaff spread -n dev:eth0
+	assert_equal "$stderr" "irqaff: spreading eth0's 5 IRQs over CPU 0-7: node 0 (eth0's node)"
+	run -0 --separate-stderr irqaff set -n 24 7
+	assert_equal "$stderr" ''
+	# nothing remembered: --again and --undo do nothing
+	local before
+	before=$(tree_sum)
+	run -0 --separate-stderr irqaff isolate --again
+	assert_output ''
+	run -0 --separate-stderr irqaff isolate --undo
+	assert_equal "$(tree_sum)" "$before"
+	run -2 --separate-stderr irqaff isolate --undo 6-7
+	run -2 --separate-stderr irqaff isolate --again 6-7
 }

@@ -146,7 +146,7 @@ tx-0  0-3 -
 rx-1  -   -
 tx-1  1   -'
 	run -0 --separate-stderr irqaff queues -J -o queue,xps,rps
-	assert_output '{"queues":[{"queue":"rx-0","xps":null,"rps":"2-3"},{"queue":"tx-0","xps":"0-3","rps":null},{"queue":"rx-1","xps":null,"rps":""},{"queue":"tx-1","xps":"1","rps":null}]}'
+	assert_output '{"queues":[{"queue":"rx-0","xps":null,"xps_cpus":null,"rps":"2-3","rps_cpus":[2,3]},{"queue":"tx-0","xps":"0-3","xps_cpus":[0,1,2,3],"rps":null,"rps_cpus":null},{"queue":"rx-1","xps":null,"xps_cpus":null,"rps":"","rps_cpus":[]},{"queue":"tx-1","xps":"1","xps_cpus":[1],"rps":null,"rps_cpus":null}]}'
 }
 
 @test "masks of 64 CPUs: two words" {
@@ -220,7 +220,7 @@ tx-2 3   yes'
 	make_root --cpus 4 --nic eth0:2 --xps eth0:0=0-3 --nic eth1:1
 	rename_action 26 eth0-TxRx-1 eth0-unused
 	run -0 --separate-stderr irqaff queues -J
-	assert_output '{"queues":[{"dev":"eth0","queue":"rx-0","irq":25,"affinity":"0-3","cpus":"1","xps":null,"rps":"","aligned":null},{"dev":"eth0","queue":"tx-0","irq":25,"affinity":"0-3","cpus":"1","xps":"0-3","rps":null,"aligned":true},{"dev":"eth0","queue":"rx-1","irq":null,"affinity":null,"cpus":null,"xps":null,"rps":"","aligned":null},{"dev":"eth0","queue":"tx-1","irq":null,"affinity":null,"cpus":null,"xps":"","rps":null,"aligned":null},{"dev":"eth1","queue":"rx-0","irq":28,"affinity":"0-3","cpus":"0","xps":null,"rps":"","aligned":null},{"dev":"eth1","queue":"tx-0","irq":28,"affinity":"0-3","cpus":"0","xps":null,"rps":null,"aligned":null}]}'
+	assert_output '{"queues":[{"dev":"eth0","queue":"rx-0","irq":25,"affinity":"0-3","affinity_cpus":[0,1,2,3],"cpus":"1","cpus_cpus":[1],"xps":null,"xps_cpus":null,"rps":"","rps_cpus":[],"aligned":null},{"dev":"eth0","queue":"tx-0","irq":25,"affinity":"0-3","affinity_cpus":[0,1,2,3],"cpus":"1","cpus_cpus":[1],"xps":"0-3","xps_cpus":[0,1,2,3],"rps":null,"rps_cpus":null,"aligned":true},{"dev":"eth0","queue":"rx-1","irq":null,"affinity":null,"affinity_cpus":null,"cpus":null,"cpus_cpus":null,"xps":null,"xps_cpus":null,"rps":"","rps_cpus":[],"aligned":null},{"dev":"eth0","queue":"tx-1","irq":null,"affinity":null,"affinity_cpus":null,"cpus":null,"cpus_cpus":null,"xps":"","xps_cpus":[],"rps":null,"rps_cpus":null,"aligned":null},{"dev":"eth1","queue":"rx-0","irq":28,"affinity":"0-3","affinity_cpus":[0,1,2,3],"cpus":"0","cpus_cpus":[0],"xps":null,"xps_cpus":null,"rps":"","rps_cpus":[],"aligned":null},{"dev":"eth1","queue":"tx-0","irq":28,"affinity":"0-3","affinity_cpus":[0,1,2,3],"cpus":"0","cpus_cpus":[0],"xps":null,"xps_cpus":null,"rps":null,"rps_cpus":null,"aligned":null}]}'
 	assert_equal "$stderr" ''
 	if command -v jq >/dev/null; then
 		run -0 jq -r '.queues[] | select(.aligned) | .dev + " " + .queue' \
@@ -260,9 +260,9 @@ t\tb\\"q  rx-0   27
 t\tb\\"q  tx-0   27'
 	run -0 --separate-stderr irqaff queues -J -o dev $'t\tb\\"q'
 	assert_output '{"queues":[{"dev":"t\u0009b\\\"q"},{"dev":"t\u0009b\\\"q"}]}'
-	run -2 --separate-stderr irqaff queues $'e\033[2Jx,n\033'
+	run -1 --separate-stderr irqaff queues -n $'n\033'
 	assert_output ''
-	assert_equal "$stderr" 'irqaff: interface list "e\033[2Jx,n\033": interface n\033 does not exist'
+	assert_equal "$stderr" 'irqaff: note: interface list "n\033": interface n\033 does not exist'
 }
 
 @test "an interface without queues, and one with queues but no IRQ" {
@@ -279,32 +279,46 @@ eth0 tx-0   25 0-3      1    -   -   -
 lo   rx-0    - -        -    -   -   -
 lo   tx-0    - -        -    -   -   -'
 	assert_equal "$stderr" ''
-	run -2 --separate-stderr irqaff queues lo,eth1
-	assert_output ''
+	run -0 --separate-stderr irqaff queues -n lo,eth1
+	assert_output 'lo rx-0 - - - - - -
+lo tx-0 - - - - - -'
 	assert_equal "$stderr" \
-		'irqaff: interface list "lo,eth1": interface eth1 has no queues'
+		'irqaff: note: interface list "lo,eth1": interface eth1 has no queues'
 	# an empty queues directory is none
 	mkdir "$ROOT/sys/devices/pci0000:00/0000:3c:00.0/net/eth1/queues"
-	run -2 --separate-stderr irqaff queues eth1
+	run -1 --separate-stderr irqaff queues -n eth1
+	assert_output ''
 	assert_equal "$stderr" \
-		'irqaff: interface list "eth1": interface eth1 has no queues'
+		'irqaff: note: interface list "eth1": interface eth1 has no queues'
 }
 
-@test "an unknown interface is bad input, as dev: of set (show only notes it)" {
+@test "an unknown interface is noted and picks nothing, as dev: of show" {
 	make_root --cpus 4 --queues --nic eth0:1
-	run -2 --separate-stderr irqaff set -n dev:nosuch 0
-	run -0 --separate-stderr irqaff show -n dev:nosuch
-	run -2 --separate-stderr irqaff queues eth0,nosuch
+	run -1 --separate-stderr irqaff set -n dev:nosuch 0
+	run -1 --separate-stderr irqaff show -n dev:nosuch
 	assert_output ''
 	assert_equal "$stderr" \
-		'irqaff: interface list "eth0,nosuch": interface nosuch does not exist'
-	run -2 --separate-stderr irqaff queues -J nosuch
-	assert_output ''
-	local arg
-	for arg in . .. eth0/.. ../net/eth0 ''; do
+		'irqaff: note: IRQ list "dev:nosuch": device nosuch has no IRQs or does not exist'
+	# grep's rule: a list of which some interface matches is exit 0
+	run -0 --separate-stderr irqaff queues -n -o dev,queue eth0,nosuch
+	assert_output $'eth0 rx-0\neth0 tx-0'
+	assert_equal "$stderr" \
+		'irqaff: note: interface list "eth0,nosuch": interface nosuch does not exist'
+	run -1 --separate-stderr irqaff queues -J nosuch
+	assert_output '{"queues":[]}'
+	assert_equal "$stderr" \
+		'irqaff: note: interface list "nosuch": interface nosuch does not exist'
+	# a name no interface can have is bad input, and so is an empty item
+	local arg before
+	before=$(tree_sum)
+	for arg in . .. eth0/.. ../net/eth0 eth0,..; do
 		run -2 --separate-stderr irqaff queues "$arg"
 		assert_output ''
+		assert_equal "$stderr" "irqaff: interface list \"$arg\": \"${arg#eth0,}\" is no interface name"
 	done
+	assert_equal "$(tree_sum)" "$before"
+	run -2 --separate-stderr irqaff queues ''
+	assert_output ''
 	assert_equal "$stderr" 'irqaff: interface list "": empty item'
 	run -2 --separate-stderr irqaff queues eth0,
 	assert_equal "$stderr" 'irqaff: interface list "eth0,": empty item'

@@ -62,7 +62,11 @@ EOF
 	run --separate-stderr irqaff restore --by-number "$SNAP"
 	assert_failure 3
 	assert_output ""
-	assert_equal "$stderr" "irqaff: $SNAP:7: IRQ 43 does not exist
+	# each line applied to an IRQ with another name now is noted
+	assert_equal "$stderr" "irqaff: note: $SNAP:4: IRQ 40 is \"nvme0q0\" here, \"eth0\" in the snapshot; matched by its number (--by-number)
+irqaff: note: $SNAP:5: IRQ 41 is \"nvme0q1\" here, \"eth0-TxRx-0\" in the snapshot; matched by its number (--by-number)
+irqaff: note: $SNAP:6: IRQ 42 is \"nvme0q2\" here, \"eth0-TxRx-1\" in the snapshot; matched by its number (--by-number)
+irqaff: $SNAP:7: IRQ 43 does not exist
 irqaff: $SNAP:8: IRQ 50 does not exist
 irqaff: $SNAP:9: IRQ 51 does not exist
 irqaff: $SNAP:10: IRQ 52 does not exist"
@@ -231,10 +235,10 @@ irqaff: $SNAP:3: CPU list \"1-\": region \"1-\" ends where a number should be"
 	assert_file "$(list_of 41)" $'0-7\n'
 }
 
-@test "a file that cannot be read is status 1 for restore, 2 for check, as is a missing operand" {
+@test "a file that cannot be read is status 2 for restore and check, as is a missing operand" {
 	tree
 	run --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/none"
-	assert_failure 1
+	assert_failure 2
 	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/none: No such file or directory"
 	run --separate-stderr irqaff check "$BATS_TEST_TMPDIR/none"
 	assert_failure 2
@@ -648,15 +652,16 @@ irqaff: $SNAP:6: \"nvme0q0\" matches 1 IRQs, not the 2 of the snapshot"
 	save_layout
 	irqaff set -q 40-52 7
 	keep_tree
+	# one that matches nothing is status 1
 	run --separate-stderr irqaff restore --only dev:eth9 "$SNAP"
-	assert_failure 2
+	assert_failure 1
 	assert_output ""
 	assert_equal "$stderr" "irqaff: IRQ list \"dev:eth9\": device eth9 has no IRQs or does not exist"
 	run --separate-stderr irqaff restore --only 5- "$SNAP"
 	assert_failure 2
 	assert_equal "$stderr" "irqaff: IRQ list \"5-\": \"5-\" is not an IRQ or range"
 	run --separate-stderr irqaff check --only 99 "$SNAP"
-	assert_failure 2
+	assert_failure 1
 	assert_output ""
 	assert_equal "$stderr" "irqaff: IRQ 99 does not exist"
 	run changed_files
@@ -873,21 +878,29 @@ irqaff: $SNAP:12: \"xps\" takes an interface, a queue and a CPU set, as in \"xps
 	tree
 	printf 'default 0-3\neth0-TxRx-* 2-3\neth9-* 1\nxps eth0 tx-0 1\n' >"$SNAP"
 	before=$(tree_sum)
-	# a line that matches nothing is not bad input
+	# a line that matches nothing is no bad input, but fails -t as it
+	# fails restore: status 1, the line named
+	run --separate-stderr irqaff restore -t "$SNAP"
+	assert_failure 1
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $SNAP:3: \"eth9-*\" matches no IRQ
+irqaff: $SNAP:4: xps eth0 tx-0: no such queue"
+	run --separate-stderr irqaff restore --test -J "$SNAP"
+	assert_failure 1
+	assert_output ""
+	# optional, they pass
+	printf 'default 0-3\neth0-TxRx-* 2-3\n?eth9-* 1\n?xps eth0 tx-0 1\n' >"$SNAP"
 	run --separate-stderr irqaff restore -t "$SNAP"
 	assert_success
 	assert_output ""
 	assert_equal "$stderr" ""
-	run --separate-stderr irqaff restore --test -J "$SNAP"
-	assert_success
-	assert_output ""
 	printf 'eth0-TxRx-* 8\nxps eth0 tx-0 1-\n' >"$SNAP"
 	run --separate-stderr irqaff restore -t "$SNAP"
 	assert_failure 2
 	assert_output ""
 	assert_equal "$stderr" "irqaff: $SNAP:1: CPU list \"8\": CPU 8 is beyond the last possible CPU 7
 irqaff: $SNAP:2: CPU list \"1-\": region \"1-\" ends where a number should be"
-	run -2 irqaff restore -t --only 'dev:eth9' "$SNAP"
+	run -1 irqaff restore -t --only 'dev:eth9' "$SNAP"
 	assert_equal "$(tree_sum)" "$before"
 }
 
@@ -937,13 +950,13 @@ EOF2
 	assert_success
 	assert_line 'xps end0 tx-0 2-3'
 	assert_line 'rps end0 rx-0 1'
-	# a name that is no interface is still bad input
+	# a name that is no interface matches nothing: status 1
 	run --separate-stderr irqaff restore --only dev:end9 "$SNAP"
-	assert_failure 2
+	assert_failure 1
 	assert_equal "$stderr" 'irqaff: IRQ list "dev:end9": device end9 has no IRQs or does not exist'
 	run -2 irqaff restore --only dev:.. "$SNAP"
 	# and elsewhere a device without IRQs selects nothing
-	run -2 irqaff set -n dev:end0 0
+	run -1 irqaff set -n dev:end0 0
 }
 
 @test "a queue write the kernel refuses is said in its own words, with its errno in -J" {
@@ -987,8 +1000,8 @@ EOF2
 	printf '1\n' >"$(qfile eth0 rx-0)"
 	run --separate-stderr -1 irqaff check "$SNAP"
 	assert_output - <<'EOF2'
-rps eth0 rx-0: 0 (want none)
-xps eth0 tx-0: 0 (want 0-2)
+rps eth0 rx-0: 0 (want 2-3, but CPU 3 offline, 2 isolated or nohz_full: none kept)
+xps eth0 tx-0: 0 (want 0-3, but CPU 3 offline: 0-2 kept)
 EOF2
 	run --separate-stderr -3 irqaff restore -q "$SNAP"
 	assert_output ''
@@ -996,4 +1009,42 @@ EOF2
 irqaff: $SNAP:3: rps eth0 rx-0: CPUs \"2-3\": none would be kept: the kernel keeps only online CPUs that are neither isolated nor nohz_full in rps_cpus"
 	assert_file "$(qfile eth0 tx-0)" $'7\n'
 	assert_file "$(qfile eth0 rx-0)" $'1\n'
+}
+
+@test "restore and check exit 2 for a missing file; restore -t fails a misspelt pattern as restore does" {
+	make_root --cpus 8 --nic eth0:2
+	local before
+	before=$(tree_sum)
+	run -2 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/nosuch"
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/nosuch: No such file or directory"
+	run -2 --separate-stderr irqaff check "$BATS_TEST_TMPDIR/nosuch"
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/nosuch: No such file or directory"
+	printf 'eth0-TxRX-* 1\n' >"$BATS_TEST_TMPDIR/typo"
+	run -1 --separate-stderr irqaff restore -t "$BATS_TEST_TMPDIR/typo"
+	assert_output ''
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/typo:1: \"eth0-TxRX-*\" matches no IRQ"
+	local want=$stderr
+	run -1 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/typo"
+	assert_equal "$stderr" "$want"
+	assert_equal "$(tree_sum)" "$before"
+	# the other side: spelt right, -t passes and writes nothing
+	printf 'eth0-TxRx-* 1\n' >"$BATS_TEST_TMPDIR/ok"
+	run -0 --separate-stderr irqaff restore -t "$BATS_TEST_TMPDIR/ok"
+	assert_output ''
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "restore --by-number notes a line whose IRQ has another name now, and applies it" {
+	make_root --cpus 8 --nic eth0:2
+	printf '25 1 "eth9-TxRx-0"\n26 2 "eth0-TxRx-1"\n' >"$BATS_TEST_TMPDIR/bn"
+	run -0 --separate-stderr irqaff restore --by-number "$BATS_TEST_TMPDIR/bn"
+	assert_output ''
+	assert_equal "$stderr" "irqaff: note: $BATS_TEST_TMPDIR/bn:1: IRQ 25 is \"eth0-TxRx-0\" here, \"eth9-TxRx-0\" in the snapshot; matched by its number (--by-number)"
+	assert_equal "$(lists 25 26)" $'1\n2'
+	# the other side: the names agree, nothing is said
+	run -0 --separate-stderr irqaff restore --by-number "$BATS_TEST_TMPDIR/bn"
+	assert_equal "${stderr_lines[*]}" "irqaff: note: $BATS_TEST_TMPDIR/bn:1: IRQ 25 is \"eth0-TxRx-0\" here, \"eth9-TxRx-0\" in the snapshot; matched by its number (--by-number)"
+	printf '26 3 "eth0-TxRx-1"\n' >"$BATS_TEST_TMPDIR/bn"
+	run -0 --separate-stderr irqaff restore --by-number "$BATS_TEST_TMPDIR/bn"
+	assert_equal "$stderr" ''
 }

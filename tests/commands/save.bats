@@ -281,11 +281,11 @@ EOF2
 	assert_output ""
 }
 
-@test "save --only with a bad selector is bad input and writes nothing" {
+@test "save --only with a selector that matches nothing is status 1 and writes nothing" {
 	tree
 	printf 'old\n' >"$SNAP"
 	run --separate-stderr irqaff save -o "$SNAP" --only dev:eth9
-	assert_failure 2
+	assert_failure 1
 	assert_output ""
 	assert_equal "$stderr" "irqaff: IRQ list \"dev:eth9\": device eth9 has no IRQs or does not exist"
 	assert_file "$SNAP" $'old\n'

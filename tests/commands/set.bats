@@ -356,7 +356,7 @@ irq 26: 0-7 -> 2-3"
 	local before
 	before=$(tree_sum)
 	run --separate-stderr irqaff set 24,99 1
-	assert_failure 2
+	assert_failure 1
 	assert_output ""
 	assert_equal "$stderr" "irqaff: IRQ 99 does not exist"
 	assert_equal "$(tree_sum)" "$before"
@@ -524,6 +524,6 @@ $(usage_of set)"
 	run --separate-stderr -2 irqaff set -J 24 9
 	assert_output ''
 	assert_equal "$stderr" 'irqaff: CPU list "9": CPU 9 is beyond the last possible CPU 7'
-	run --separate-stderr -2 irqaff set -J 99 1
+	run --separate-stderr -1 irqaff set -J 99 1
 	assert_output ''
 }

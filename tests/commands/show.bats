@@ -178,7 +178,7 @@ $(usage_of show)"
 	assert_equal "$stderr" ""
 	run jq -c '.interrupts[0]' <<<"$output"
 	assert_success
-	assert_output '{"irq":24,"affinity":"2-3","effective":"2","node":0,"total":750003,"name":"acpi"}'
+	assert_output '{"irq":24,"affinity":"2-3","affinity_cpus":[2,3],"affinity_nodes":[1],"effective":"2","effective_cpus":[2],"effective_nodes":[1],"node":0,"total":750003,"name":"acpi"}'
 }
 
 @test "show -J has one object per IRQ with the right types" {
@@ -206,7 +206,7 @@ $(usage_of show)"
 	assert_success
 	run jq -c '.interrupts' <<<"$output"
 	assert_success
-	assert_output '[{"irq":25,"hint":null,"device":null},{"irq":40,"hint":"0-1","device":"eth0"}]'
+	assert_output '[{"irq":25,"hint":null,"hint_cpus":null,"device":null},{"irq":40,"hint":"0-1","hint_cpus":[0,1],"device":"eth0"}]'
 }
 
 @test "show -J -m prints masks as strings" {
@@ -214,7 +214,7 @@ $(usage_of show)"
 	assert_success
 	run jq -c '.interrupts' <<<"$output"
 	assert_success
-	assert_output '[{"irq":24,"affinity":"c","effective":"4"}]'
+	assert_output '[{"irq":24,"affinity":"c","affinity_cpus":[2,3],"affinity_nodes":[1],"effective":"4","effective_cpus":[2],"effective_nodes":[1]}]'
 }
 
 @test "show -J escapes quotes and backslashes in names" {
@@ -290,7 +290,7 @@ $(usage_of show)"
 	run --separate-stderr irqaff show -J 24
 	assert_success
 	run jq -c '.interrupts' <<<"$output"
-	assert_output '[{"irq":24,"affinity":"2-3","effective":null,"node":null,"total":750003,"name":"acpi"}]'
+	assert_output '[{"irq":24,"affinity":"2-3","affinity_cpus":[2,3],"affinity_nodes":[1],"effective":null,"effective_cpus":null,"effective_nodes":null,"node":null,"total":750003,"name":"acpi"}]'
 }
 
 @test "show reads smp_affinity where the list files are absent" {
@@ -369,28 +369,33 @@ $(usage_of show)"
 	assert_output '[{"irq":60,"name":"orphan"}]'
 }
 
-@test "show with a selector that matches nothing prints no rows: status 0, a note" {
-	run --separate-stderr -0 irqaff show 99
+@test "show with a selector that matches nothing prints no rows: status 1, a note, as grep" {
+	run --separate-stderr -1 irqaff show 99
 	assert_output "IRQ AFFINITY EFFECTIVE NODE TOTAL NAME"
 	assert_equal "$stderr" "irqaff: note: IRQ 99 does not exist"
-	run --separate-stderr -0 irqaff show -n 'eth9-*'
+	run --separate-stderr -1 irqaff show -n 'eth9-*'
 	assert_output ""
 	assert_equal "$stderr" 'irqaff: note: IRQ list "eth9-*": "eth9-*" matches no IRQ'
-	run --separate-stderr -0 irqaff show -J 'eth9-*' dev:eth9
+	run --separate-stderr -1 irqaff show -J 'eth9-*' dev:eth9
 	assert_output '{"interrupts":[]}'
 	assert_equal "$stderr" 'irqaff: note: IRQ list "eth9-*": "eth9-*" matches no IRQ
 irqaff: note: IRQ list "dev:eth9": device eth9 has no IRQs or does not exist'
 	# -q: the same answer, without the notes
-	run --separate-stderr -0 irqaff show -q -J 'eth9-*' dev:eth9
+	run --separate-stderr -1 irqaff show -q -J 'eth9-*' dev:eth9
 	assert_output '{"interrupts":[]}'
 	assert_equal "$stderr" ""
-	# a CPU no IRQ runs on is an answer, not a mistake: no note
-	run --separate-stderr -0 irqaff show -o irq cpu:3
+	# a CPU no IRQ runs on is an answer, not a mistake: no note, but the
+	# status is 1 all the same
+	run --separate-stderr -1 irqaff show -o irq cpu:3
 	assert_output "IRQ"
 	assert_equal "$stderr" ""
-	run --separate-stderr -0 irqaff show -J -i 0.01 -c 2 -o irq cpu:3
+	run --separate-stderr -1 irqaff show -J -i 0.01 -c 2 -o irq cpu:3
 	assert_equal "$(jq -c 'del(.time, .interval)' <<<"$output")" '{"interrupts":[]}
 {"interrupts":[]}'
+	# the other side: one item that matches is status 0, the rest noted
+	run --separate-stderr -0 irqaff show -n -o irq 99,24
+	assert_output "24"
+	assert_equal "$stderr" "irqaff: note: IRQ 99 does not exist"
 	# a bad selector is still bad input
 	run --separate-stderr -2 irqaff show 24,,25
 	assert_output ""
@@ -488,4 +493,32 @@ $(usage_of show)"
 	assert_equal "$stderr" 'irqaff: show: -s takes one column'
 	run --separate-stderr -2 irqaff show -s rate
 	assert_equal "${stderr%%$'\n'*}" 'irqaff: show: RATE needs -i'
+}
+
+@test "show -J gives each CPU set as an array too, and the nodes of the requested and effective CPUs" {
+	rm -rf "$ROOT"
+	make_root --cpus 8 --nodes 2 --irq 24=a --affinity 0-1,6 --effective 6 \
+		--irq 25=b --affinity 2-3 --effective 2
+	run -0 --separate-stderr irqaff show -J -o irq,affinity,effective,online,hint
+	assert_output '{"interrupts":[{"irq":24,"affinity":"0-1,6","affinity_cpus":[0,1,6],"affinity_nodes":[0,1],"effective":"6","effective_cpus":[6],"effective_nodes":[1],"online":"0-1,6","online_cpus":[0,1,6],"hint":null,"hint_cpus":null},{"irq":25,"affinity":"2-3","affinity_cpus":[2,3],"affinity_nodes":[0],"effective":"2","effective_cpus":[2],"effective_nodes":[0],"online":"2-3","online_cpus":[2,3],"hint":null,"hint_cpus":null}]}'
+	# with -m the string is a mask, the array still the CPU numbers
+	run -0 --separate-stderr irqaff show -J -m -o irq,affinity 24
+	assert_output '{"interrupts":[{"irq":24,"affinity":"43","affinity_cpus":[0,1,6],"affinity_nodes":[0,1]}]}'
+}
+
+@test "the man page's jq line lists the IRQs that run off their device's node, and only those" {
+	command -v jq >/dev/null || skip "jq is not installed"
+	rm -rf "$ROOT"
+	make_root --cpus 64 --nodes 2 --threads 2 --nic eth0:8:1 --nic eth1:4:0
+	local line
+	# the command, from its first line to the end of its literal block
+	line=$(awk '/^irqaff show -J dev:eth0 \| jq / { on = 1 } /^```/ { on = 0 }
+		on' "$BATS_TEST_DIRNAME/../man/irqaff.8.scd")
+	[[ -n $line ]]
+	run -0 --separate-stderr bash -c "$line"
+	assert_output '32 eth0-TxRx-7'
+	# moved onto its node, it is no longer listed
+	printf '16\n' >"$(irq_dir 32)/effective_affinity_list"
+	run -0 --separate-stderr bash -c "$line"
+	assert_output ''
 }

@@ -293,10 +293,10 @@ irq 29 eth1-TxRx-1: 3"
 	assert_equal "$(tree_sum)" "$sum"
 }
 
-@test "spread rejects an IRQ that does not exist" {
+@test "spread rejects an IRQ that does not exist with status 1, as grep" {
 	nic
 	run --separate-stderr irqaff spread 99
-	assert_failure 2
+	assert_failure 1
 	assert_equal "$stderr" "irqaff: IRQ 99 does not exist"
 }
 
@@ -365,7 +365,7 @@ topology_opens() {
 	assert_line --index 0 'irq 25 virtio0-input.0: 0'
 	refute_line --partial 'irq 32 '
 	run -0 --separate-stderr irqaff spread -n dev:eth0
-	assert_equal "$stderr" "irqaff: spreading eth0's 9 IRQs over CPU 0-7: node 0 (eth0's node)
+	assert_equal "$stderr" "irqaff: spreading eth0's 7 IRQs over CPU 0-7: node 0 (eth0's node)
 irqaff: note: irq 24 virtio0-config serves no queue; left where it is
 irqaff: note: 1 kernel-managed IRQ left out of the plan"
 	assert_equal "$(tree_sum)" "$before"
@@ -382,7 +382,7 @@ irq 29 virtio0-input.2: 2
 irq 30 virtio0-output.2: 2
 irq 31 virtio0-input.3: 3
 irq 32 virtio0-output.3: 3'
-	assert_equal "$stderr" "irqaff: spreading eth0's 9 IRQs over CPU 0-7: node 0 (eth0's node)
+	assert_equal "$stderr" "irqaff: spreading eth0's 8 IRQs over CPU 0-7: node 0 (eth0's node)
 irqaff: note: irq 24 virtio0-config serves no queue; left where it is"
 	run -0 --separate-stderr irqaff spread -q --xps dev:eth0
 	assert_output ''
@@ -423,7 +423,7 @@ irq 33 eth3-rx-0: 7
 irq 34 eth3-rx-1: 4
 irq 35 eth3-tx-0: 7
 irq 36 eth3-tx-1: 4'
-	assert_equal "$stderr" 'irqaff: spreading 13 IRQs over CPU 4-7: 4-7 as asked
+	assert_equal "$stderr" 'irqaff: spreading 10 IRQs over CPU 4-7: 4-7 as asked
 irqaff: note: irq 26 eth1 serves no queue; left where it is
 irqaff: note: irq 31 eth2-event-4 serves no queue; left where it is
 irqaff: note: irq 32 eth3 serves no queue; left where it is'
@@ -445,7 +445,7 @@ irqaff: note: irq 32 eth3 serves no queue; left where it is'
 irq 26 eth0-TxRx-1: 5
 irq 27 eth0-tx-2: 6
 irq 28 eth0-tx-3: 7'
-	assert_equal "$stderr" 'irqaff: spreading 5 IRQs over CPU 4-7: 4-7 as asked
+	assert_equal "$stderr" 'irqaff: spreading 4 IRQs over CPU 4-7: 4-7 as asked
 irqaff: note: irq 24 eth0 serves no queue; left where it is'
 	run -0 --separate-stderr irqaff spread -n -c 4-7 dev:eth1
 	assert_output 'irq 29 eth1: 4
@@ -480,4 +480,12 @@ rx-2 - -
 tx-2 2 yes
 rx-3 - -
 tx-3 3 yes'
+}
+
+@test "spread's note counts the IRQs it spreads, not the control or managed ones it leaves" {
+	make_root --cpus 8 --virtio-nic eth0:4
+	run -0 --separate-stderr irqaff spread -n dev:eth0
+	# 9 IRQs, the config IRQ left where it is: 8 spread
+	assert_equal "${stderr_lines[0]}" "irqaff: spreading eth0's 8 IRQs over CPU 0-7: node 0 (eth0's node)"
+	assert_equal "$(grep -c '^irq ' <<<"$output")" 8
 }

@@ -157,15 +157,32 @@ eth0 tx-1: - unchanged'
 	assert_output 'eth0 rx-1: 1 -> -'
 }
 
-@test "bad interfaces, queues and CPUs: exit 2, one line naming the token, tree unchanged" {
+@test "an interface or queue that does not exist: exit 1, one line naming it, tree unchanged" {
 	make_root --cpus 4 --nic eth0:4 --nic eth1:1 --queues
 	snapshot
 	local -a cases=(
 		'xps eth9 1|irqaff: xps: interface "eth9" does not exist'
-		'xps :0 1|irqaff: xps: interface "" does not exist'
-		'rps ../eth0 1|irqaff: rps: interface "../eth0" does not exist'
 		'xps eth0:4 1|irqaff: xps: queues "eth0:4": interface eth0 has no tx-4'
 		'rps eth0:0,9 1|irqaff: rps: queues "eth0:0,9": interface eth0 has no rx-9'
+	)
+	local c
+	for c in "${cases[@]}"; do
+		# shellcheck disable=SC2086
+		run -1 --separate-stderr irqaff ${c%%|*}
+		assert_output ''
+		assert_equal "$stderr" "${c#*|}"
+	done
+	# the other side: the last queue exists
+	run -0 --separate-stderr irqaff xps -n eth0:3 1
+	unchanged
+}
+
+@test "bad interfaces, queues and CPUs: exit 2, one line naming the token, tree unchanged" {
+	make_root --cpus 4 --nic eth0:4 --nic eth1:1 --queues
+	snapshot
+	local -a cases=(
+		'xps :0 1|irqaff: xps: interface "" does not exist'
+		'rps ../eth0 1|irqaff: rps: interface "../eth0" does not exist'
 		'xps eth0:70000 1|irqaff: xps: queues "eth0:70000": a number is beyond the last queue number 65535'
 		'xps eth0:rx-1 1|irqaff: xps: queues "eth0:rx-1": region "rx-1": "rx" is not a number'
 		'rps eth0:tx-0 1|irqaff: rps: queues "eth0:tx-0": region "tx-0": "tx" is not a number'
@@ -330,10 +347,10 @@ rx-2 0'
 @test "xps -J and rps -J print nothing on bad input" {
 	make_root --cpus 4 --nic eth0:3 --queues
 	snapshot
-	run -2 --separate-stderr irqaff rps -J eth0:7 1
+	run -1 --separate-stderr irqaff rps -J eth0:7 1
 	assert_output ''
 	assert_equal "$stderr" 'irqaff: rps: queues "eth0:7": interface eth0 has no rx-7'
-	run -2 --separate-stderr irqaff xps -J eth9 1
+	run -1 --separate-stderr irqaff xps -J eth9 1
 	assert_output ''
 	unchanged
 }

@@ -92,7 +92,7 @@ mark_managed() {
 	mark_managed 28 29
 	run --separate-stderr -0 irqaff spread -n --linear dev:nvme0
 	assert_output 'irq 27 nvme0q0: 0'
-	assert_equal "$stderr" "irqaff: spreading nvme0's 3 IRQs over CPU 0-3: node 0 (nvme0's node)
+	assert_equal "$stderr" "irqaff: spreading nvme0's 1 IRQ over CPU 0-3: node 0 (nvme0's node)
 irqaff: note: 2 kernel-managed IRQs left out of the plan"
 }
 
@@ -212,7 +212,7 @@ debian() {
 	assert_equal "$stderr" 'irqaff: irq 28: cannot set 1: managed by the kernel, it cannot be moved by user space (refused by the kernel)'
 	run --separate-stderr -0 irqaff spread -n --linear dev:nvme0
 	assert_output 'irq 27 nvme0q0: 0'
-	assert_equal "$stderr" "irqaff: spreading nvme0's 3 IRQs over CPU 0-3: node 0 (nvme0's node)
+	assert_equal "$stderr" "irqaff: spreading nvme0's 1 IRQ over CPU 0-3: node 0 (nvme0's node)
 irqaff: note: 2 kernel-managed IRQs left out of the plan"
 	assert_equal "$(tree_sum)" "$before"
 	run --separate-stderr -1 irqaff isolate --check 0
@@ -263,7 +263,7 @@ timer() {
 	assert_output '[[false,true]]'
 	run --separate-stderr -0 irqaff spread -n --linear 0-1
 	assert_output 'irq 1 i8042: 0'
-	assert_equal "$stderr" 'irqaff: spreading 2 IRQs over CPU 0-3: every CPU
+	assert_equal "$stderr" 'irqaff: spreading 1 IRQ over CPU 0-3: every CPU
 irqaff: note: 1 IRQ that user space cannot move left out of the plan'
 }
 

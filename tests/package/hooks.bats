@@ -548,3 +548,24 @@ or its --banirq option, or stop it (systemctl disable --now irqbalance)"
 	run systemd-analyze verify --man=no "$UNIT"
 	assert_failure
 }
+
+@test "the boot unit isolates the CPUs isolate remembered again, after the restore" {
+	local -a lines argv
+	mapfile -t lines < <(sed -n 's/^ExecStart=//p' "$UNIT")
+	assert_equal "${#lines[@]}" 2
+	assert_equal "${lines[1]}" "$(dirname "$IRQAFF_BIN")/irqaff isolate --again"
+	read -ra argv <<<"${lines[1]}"
+	# none remembered: nothing to do, nothing written
+	local before
+	before=$(tree_sum)
+	run -0 --separate-stderr env -i "PATH=$PATH" "IRQAFF_ROOT=$ROOT" "${argv[@]}"
+	assert_output ''
+	assert_equal "$(tree_sum)" "$before"
+	# remembered, then undone by a reboot's fresh affinities
+	irqaff isolate -q 6-7
+	irqaff set -q all 0-7
+	run -0 --separate-stderr env -i "PATH=$PATH" "IRQAFF_ROOT=$ROOT" "${argv[@]}"
+	assert_equal "$(lists 24 28)" $'0-5\n0-5'
+	assert_equal "$(<"$ROOT/proc/irq/default_smp_affinity")" \
+		"$(kmask 8 0-5)"
+}

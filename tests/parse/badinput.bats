@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
 # Bad input: every command that takes an IRQ list or a CPU set refuses
 # each malformed value with exit 2 and one "irqaff: " line on standard
-# error, prints nothing, and leaves every file of the tree as it was.
+# error, prints nothing, and leaves every file of the tree as it was. A
+# well-formed IRQ list that matches nothing is refused the same way but
+# with exit 1, as grep exits 1 when nothing matches.
 # Values go after "--", so those starting with "-" are operands too.
 
 bats_require_minimum_version 1.5.0
@@ -19,9 +21,15 @@ setup() {
 	# Empty and blank: bad everywhere but in mask and list, where the
 	# kernel reads them as the empty set.
 	BLANK=('' ' ' $'\t' '  ,  ')
-	# (blank items of a list would each get a line: "  ,  " is left out)
-	BAD_IRQS=("${BAD[@]}" '' ' ' $'\t' '9999' '16-23' 'nosuch*'
-		'dev:nosuch' 'dev:' '24,,25' '0,9999')
+	# Malformed as an IRQ list: exit 2.
+	BAD_IRQS=('99999999999999999999' '-0' '1--2' '1-2-3' '3-1'
+		"$long_number" '' 'dev:' '24,,25')
+	# Well formed (numbers, ranges, globs, dev:) but matching nothing:
+	# exit 1. (Blank items of a list would each get a line: "  ,  " is
+	# left out.)
+	NONE_IRQS=('+1' '0x' '0xg' '0-7:0/0' '0-7:9/8' '-v' "$long_word"
+		$'\xff' $'caf\xc3\xa9' $'0\x01' ' ' $'\t' '9999' '16-23'
+		'nosuch*' 'dev:nosuch' '0,9999' '24,9999')
 	BAD_CPUS=("${BAD[@]}" "${BLANK[@]}" '4' '0-4' 'node:7' 'node:x'
 		'0,node:7')
 	TREE=$(tree_sum)
@@ -35,7 +43,7 @@ refused() {
 	local value=$1 why='' LC_ALL=C
 	shift
 	run --separate-stderr irqaff "$@"
-	if ((status != 2)); then
+	if ((status != ${WANT_STATUS:-2})); then
 		why="exit status $status"
 	elif [[ -n $output ]]; then
 		why="standard output"
@@ -104,6 +112,12 @@ refuses_each() {
 	refuses_each BAD_IRQS set -- @ 0-1
 }
 
+@test "set refuses with exit 1 every IRQ list that matches nothing, writing nothing" {
+	WANT_STATUS=1 refuses_each NONE_IRQS set -- @ 0-1
+	# the other side: an IRQ that exists is set
+	run -0 irqaff set -- 24 0-1
+}
+
 @test "set refuses every bad CPU set and writes nothing" {
 	refuses_each BAD_CPUS set -- 24-26 @
 	refuses_each BAD_CPUS set -n -- 24 @
@@ -124,8 +138,9 @@ refuses_each() {
 @test "set takes what follows -- as operands, options included" {
 	refuses -v set -- 24 -v
 	refuses -n set -- 24 -n
-	refuses -v set -- -v 1
-	refuses -n set -- -n 1
+	# as IRQ lists they are globs that match nothing: exit 1
+	WANT_STATUS=1 refuses -v set -- -v 1
+	WANT_STATUS=1 refuses -n set -- -n 1
 	refuses --mask set -n -- 24 --mask
 	[[ $stderr == 'irqaff: CPU list "--mask": '* ]]
 }
@@ -139,17 +154,41 @@ refuses_each() {
 	refuses_each masks default --mask -- @
 }
 
-@test "show refuses every bad IRQ list, but not one that selects nothing" {
-	# most of BAD are globs, and 9999, 16-23, nosuch*, dev:nosuch and
-	# 0,9999 only select nothing: show notes each and prints no rows
-	local -a bad=('' 'dev:' '24,,25' 'cpu:' 'cpu:9')
+@test "show refuses every bad IRQ list, exits 1 for one that selects nothing" {
+	local -a bad=("${BAD_IRQS[@]}" 'cpu:' 'cpu:9')
 	refuses_each bad show -- @
-	run --separate-stderr -0 irqaff show -n -- 'nosuch*'
-	assert_output ""
+	# the rest only select nothing: show notes each, prints no rows and
+	# exits 1, as grep
+	local v
+	for v in '+1' '0x' '9999' '16-23' 'nosuch*' 'dev:nosuch'; do
+		run --separate-stderr -1 irqaff show -n -- "$v"
+		assert_output ""
+		[[ $stderr == "irqaff: note: "* ]]
+	done
+	run --separate-stderr -1 irqaff show -J -- 'nosuch*'
+	assert_output '{"interrupts":[]}'
+	assert_equal "$stderr" 'irqaff: note: IRQ list "nosuch*": "nosuch*" matches no IRQ'
+	# of several items, one that matches is enough (the other is noted)
+	run --separate-stderr -0 irqaff show -n -o irq -- 24,9999
+	assert_output "24"
+	assert_equal "$stderr" 'irqaff: note: IRQ 9999 does not exist'
+	unchanged
 }
 
 @test "spread refuses every bad IRQ list and writes nothing" {
 	refuses_each BAD_IRQS spread -- @
+}
+
+@test "spread refuses with exit 1 every IRQ list that matches nothing, writing nothing" {
+	WANT_STATUS=1 refuses_each NONE_IRQS spread -- @
+	# a malformed CPU list is exit 2 whatever the IRQ list picks
+	local v
+	for v in "${NONE_IRQS[@]}" dev:eth0; do
+		run --separate-stderr -2 irqaff spread -c 0-7:0/0 -- "$v"
+		assert_output ""
+		assert_equal "$stderr" 'irqaff: CPU list "0-7:0/0": region "0-7:0/0" has a group size of 0'
+	done
+	unchanged
 }
 
 @test "spread refuses every bad --cpus set and writes nothing" {
@@ -214,10 +253,66 @@ refuses_each() {
 @test "a bad value names its token in the message" {
 	run --separate-stderr -2 irqaff set -- 24 0-7:9/8
 	assert_equal "$stderr" 'irqaff: CPU list "0-7:9/8": region "0-7:9/8" uses 9 CPUs out of groups of 8'
-	run --separate-stderr -2 irqaff set -- 9999 1
+	run --separate-stderr -1 irqaff set -- 9999 1
 	assert_equal "$stderr" 'irqaff: IRQ 9999 does not exist'
-	run --separate-stderr -2 irqaff set -- 'nosuch*' 1
+	run --separate-stderr -1 irqaff set -- 'nosuch*' 1
 	assert_equal "$stderr" 'irqaff: IRQ list "nosuch*": "nosuch*" matches no IRQ'
 	run --separate-stderr -2 irqaff set -- 24 $'caf\xc3\xa9'
 	assert_equal "$stderr" 'irqaff: CPU list "caf\303\251": region "caf\303\251": "caf\303\251" is not a number'
+}
+
+# Grep's rule, command by command: a well-formed selection that matches
+# nothing is exit 1 with its note (writers: their error) and the tree
+# unchanged; one item that matches is the other side.
+@test "every command exits 1 for a selection that matches nothing, 0 for one that matches" {
+	rm -rf "$ROOT"
+	make_root --cpus 4 --nic eth0:2 --queues
+	irqaff save "$BATS_TEST_TMPDIR/snap"
+	TREE=$(tree_sum)
+	local note='irqaff: note: IRQ list "dev:eth9": device eth9 has no IRQs or does not exist'
+	local error='irqaff: IRQ list "dev:eth9": device eth9 has no IRQs or does not exist'
+	local -a cmd
+	local line want
+	while IFS='|' read -r line want; do
+		read -ra cmd <<<"$line"
+		run --separate-stderr irqaff "${cmd[@]}" dev:eth9
+		assert_equal "$line: $status" "$line: 1"
+		assert_equal "$stderr" "${!want}"
+		run --separate-stderr irqaff "${cmd[@]}" dev:eth0
+		assert_equal "$line dev:eth0: $status" "$line dev:eth0: 0"
+	done <<-'EOF'
+		show -n|note
+		show -J|note
+		explain -v|note
+		cpus -J --irqs|note
+		spread -n|error
+		save --only|error
+	EOF
+	run --separate-stderr -1 irqaff set -n dev:eth9 0-1
+	assert_equal "$stderr" "$error"
+	run --separate-stderr -0 irqaff set -n dev:eth0 0-1
+	local ints=$ROOT/proc/interrupts
+	run --separate-stderr -1 irqaff balance -n --sample-from "$ints" \
+		--sample-from "$ints" -i 1 dev:eth9
+	assert_equal "$stderr" "$error"
+	run --separate-stderr -0 irqaff balance -n --sample-from "$ints" \
+		--sample-from "$ints" -i 1 dev:eth0
+	run --separate-stderr -1 irqaff check --only dev:eth9 "$BATS_TEST_TMPDIR/snap"
+	assert_equal "$stderr" "$error"
+	run --separate-stderr -0 irqaff check --only dev:eth0 "$BATS_TEST_TMPDIR/snap"
+	run --separate-stderr -1 irqaff restore --only dev:eth9 "$BATS_TEST_TMPDIR/snap"
+	assert_output ''
+	assert_equal "$stderr" "$error"
+	run --separate-stderr -0 irqaff restore -n --only dev:eth0 "$BATS_TEST_TMPDIR/snap"
+	# interfaces: queues notes, xps and rps refuse
+	run --separate-stderr -1 irqaff queues eth9
+	assert_equal "$stderr" 'irqaff: note: interface list "eth9": interface eth9 does not exist'
+	run --separate-stderr -0 irqaff queues eth0
+	run --separate-stderr -1 irqaff xps eth9 1
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: xps: interface "eth9" does not exist'
+	run --separate-stderr -1 irqaff rps eth9:0 1
+	assert_equal "$stderr" 'irqaff: rps: interface "eth9" does not exist'
+	run --separate-stderr -0 irqaff rps -n eth0:0 1
+	unchanged
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # IRQ selectors, shared by set, spread, show and explain: numbers, ranges,
 # all, globs over whole action names, dev:NAME, cpu:LIST; an item that
-# matches nothing is an error and nothing is written.
+# matches nothing is refused with exit 1 (grep's rule; a malformed one exit
+# 2) and nothing is written.
 
 bats_require_minimum_version 1.5.0
 
@@ -86,14 +87,14 @@ setup() {
 
 @test "a glob does not match a piece of an action name cut at its comma" {
 	refused a
-	assert_failure 2
+	assert_failure 1
 	assert_output ""
 	assert_equal "$stderr" 'irqaff: IRQ list "a": "a" matches no IRQ'
 }
 
 @test "a glob is matched against action names, not the joined NAME column" {
 	refused '*b, c*'
-	assert_failure 2
+	assert_failure 1
 	assert_output ""
 	assert_equal "$stderr" 'irqaff: IRQ list "*b, c*": " c*" matches no IRQ'
 }
@@ -129,34 +130,34 @@ setup() {
 	assert_output "$(printf '%s\n' 24 25 30 41 42 50 51 52)"
 }
 
-@test "a number that is no IRQ is an error" {
+@test "a number that is no IRQ is refused with exit 1" {
 	refused 99
-	assert_failure 2
+	assert_failure 1
 	assert_output ""
 	assert_equal "$stderr" "irqaff: IRQ 99 does not exist"
 }
 
-@test "a range with no IRQ in it is an error" {
+@test "a range with no IRQ in it is refused with exit 1" {
 	refused 90-99
-	assert_failure 2
+	assert_failure 1
 	assert_equal "$stderr" 'irqaff: IRQ list "90-99": no IRQ in 90-99'
 }
 
-@test "a glob that matches nothing is an error" {
+@test "a glob that matches nothing is refused with exit 1" {
 	refused 'nomatch*'
-	assert_failure 2
+	assert_failure 1
 	assert_equal "$stderr" 'irqaff: IRQ list "nomatch*": "nomatch*" matches no IRQ'
 }
 
-@test "a device that does not exist is an error" {
+@test "a device that does not exist is refused with exit 1" {
 	refused dev:eth9
-	assert_failure 2
+	assert_failure 1
 	assert_equal "$stderr" 'irqaff: IRQ list "dev:eth9": device eth9 has no IRQs or does not exist'
 }
 
 @test "the first item that matches nothing is reported, in one line" {
 	refused 24,98,99
-	assert_failure 2
+	assert_failure 1
 	assert_output ""
 	assert_equal "$stderr" "irqaff: IRQ 98 does not exist"
 }
@@ -203,9 +204,21 @@ setup() {
 	assert_equal "$stderr" 'irqaff: IRQ list "dev:../../../proc": "dev:../../../proc" names no device'
 }
 
+@test "dev:. and dev:.. name no device: bad input, where dev:.x only matches nothing" {
+	local sel
+	for sel in dev:. dev:.. 'dev:"."' 'dev:".."'; do
+		selected "$sel"
+		assert_failure 2
+		assert_equal "$stderr" "irqaff: IRQ list \"$sel\": \"$sel\" names no device"
+	done
+	selected dev:.x
+	assert_failure 1
+	assert_equal "$stderr" 'irqaff: note: IRQ list "dev:.x": device .x has no IRQs or does not exist'
+}
+
 @test "a selector with a newline is quoted on one line" {
 	refused $'no\nsuch'
-	assert_failure 2
+	assert_failure 1
 	assert_equal "$stderr" 'irqaff: IRQ list "no\nsuch": "no\nsuch" matches no IRQ'
 }
 
@@ -229,12 +242,12 @@ setup() {
 	local before
 	before=$(tree_sum)
 	run --separate-stderr irqaff set 'eth0-*,24,nosuch' 1
-	assert_failure 2
+	assert_failure 1
 	assert_output ""
 	assert_equal "$stderr" 'irqaff: IRQ list "eth0-*,24,nosuch": "nosuch" matches no IRQ'
 	# of several that match nothing, the first is named
 	run --separate-stderr irqaff set 'nosuch,24,9999,dev:nosuch' 1
-	assert_failure 2
+	assert_failure 1
 	assert_equal "$stderr" 'irqaff: IRQ list "nosuch,24,9999,dev:nosuch": "nosuch" matches no IRQ'
 	assert_equal "$(tree_sum)" "$before"
 }
@@ -279,7 +292,7 @@ cpu_root() {
 	cpu_root
 	run --separate-stderr irqaff show cpu:3 -J -o irq,affinity,effective
 	assert_success
-	assert_output '{"interrupts":[{"irq":25,"affinity":"2-5","effective":"3"},{"irq":26,"affinity":"3","effective":"3"}]}'
+	assert_output '{"interrupts":[{"irq":25,"affinity":"2-5","affinity_cpus":[2,3,4,5],"affinity_nodes":[0,1],"effective":"3","effective_cpus":[3],"effective_nodes":[0]},{"irq":26,"affinity":"3","affinity_cpus":[3],"affinity_nodes":[0],"effective":"3","effective_cpus":[3],"effective_nodes":[0]}]}'
 	assert_equal "$stderr" ""
 }
 
@@ -293,7 +306,7 @@ cpu_root() {
 	assert_output "$(printf '%s\n' 27 28)"
 	run --separate-stderr irqaff show -J -o irq,affinity,effective cpu:6-7
 	assert_success
-	assert_output '{"interrupts":[{"irq":27,"affinity":"4-7","effective":null},{"irq":28,"affinity":"0-7","effective":null}]}'
+	assert_output '{"interrupts":[{"irq":27,"affinity":"4-7","affinity_cpus":[4,5,6,7],"affinity_nodes":[1],"effective":null,"effective_cpus":null,"effective_nodes":null},{"irq":28,"affinity":"0-7","affinity_cpus":[0,1,2,3,4,5,6,7],"affinity_nodes":[0,1],"effective":null,"effective_cpus":null,"effective_nodes":null}]}'
 }
 
 @test "cpu: reads the effective mask file where there is no list file" {
@@ -452,18 +465,18 @@ cpu_root() {
 	assert_equal "$stderr" 'irqaff: IRQ list "cpu:1\n2": CPU list "1\n2": a newline before the end'
 }
 
-@test "cpu: that picks no IRQ is an error" {
+@test "cpu: that picks no IRQ is refused with exit 1" {
 	cpu_root
 	refused cpu:7
-	assert_failure 2
+	assert_failure 1
 	assert_output ""
 	assert_equal "$stderr" 'irqaff: IRQ list "cpu:7": no IRQ runs on CPU 7'
 	refused 24,cpu:5,7
-	assert_failure 2
+	assert_failure 1
 	assert_equal "$stderr" 'irqaff: IRQ list "24,cpu:5,7": no IRQ runs on CPU 5,7'
 	# an item before it that matches nothing is named first
 	refused 99,cpu:7
-	assert_failure 2
+	assert_failure 1
 	assert_equal "$stderr" "irqaff: IRQ 99 does not exist"
 }
 
@@ -471,9 +484,14 @@ cpu_root() {
 	local before arg
 	cpu_root
 	before=$(tree_sum)
-	for arg in cpu: 24,cpu:x cpu:7 24,cpu:5,7; do
+	for arg in cpu: 24,cpu:x; do
 		run --separate-stderr irqaff set "$arg" 1
 		assert_failure 2
+		assert_output ""
+	done
+	for arg in cpu:7 24,cpu:5,7; do
+		run --separate-stderr irqaff set "$arg" 1
+		assert_failure 1
 		assert_output ""
 	done
 	assert_equal "$stderr" 'irqaff: IRQ list "24,cpu:5,7": no IRQ runs on CPU 5,7'
@@ -515,8 +533,11 @@ cpu_root() {
 		dev:"a\000"|"dev:"a\\000"": unknown escape in a string
 		dev:""|"dev:""" names no device
 		dev:"a/b"|"dev:"a/b"" names no device
-		dev:"eth9"|device eth9 has no IRQs or does not exist
 	EOF
+	# well formed, but it matches nothing
+	refused 'dev:"eth9"'
+	assert_failure 1
+	assert_equal "$stderr" 'irqaff: IRQ list "dev:"eth9"": device eth9 has no IRQs or does not exist'
 }
 
 @test "a trailing comma is an empty item, after cpu: as after any other item" {
