@@ -513,7 +513,7 @@ $(usage_of show)"
 	local line
 	# the command, from its first line to the end of its literal block
 	line=$(awk '/^irqaff show -J dev:eth0 \| jq / { on = 1 } /^```/ { on = 0 }
-		on' "$BATS_TEST_DIRNAME/../man/irqaff.8.scd")
+		on' "$BATS_TEST_DIRNAME/../../man/irqaff-show.8.scd")
 	[[ -n $line ]]
 	run -0 --separate-stderr bash -c "$line"
 	assert_output '32 eth0-TxRx-7'

@@ -239,9 +239,10 @@ renders_with() {
 # a command (a sample of output or of a file) is not run. /etc/ and /root/
 # are moved into the test directory. "cp /proc/interrupts FILE" copies the
 # tree's, its modification time that of a clock that only "sleep N" moves
-# (by N seconds, without sleeping).
+# (by N seconds, without sleeping). A command with an open quote at the
+# end of its line goes on over the next lines.
 @test "every example in the man pages runs and prints what the page shows" {
-	local block=0 in=0 line cmd= want= failed= src had
+	local block=0 in=0 open=0 line cmd= want= failed= src had q
 	local -a cmds=() wants=()
 
 	run_block() {
@@ -290,12 +291,21 @@ renders_with() {
 				continue
 			fi
 			((in)) || continue
+			if ((open)); then
+				# a command whose quotes span lines goes on
+				cmds[${#cmds[@]} - 1]+=$'\n'$line
+				q=${cmds[${#cmds[@]} - 1]//[^\']/}
+				open=$((${#q} % 2))
+				continue
+			fi
 			if [[ $line == 'irqaff '* || $line == 'less '* ||
 				$line == 'cp /proc/interrupts '* ||
 				$line =~ ^sleep\ [0-9]+$ ]]; then
 				line=${line//\/etc\//$BATS_TEST_TMPDIR/etc/}
 				cmds+=("${line//\/root\//$BATS_TEST_TMPDIR/home/}")
 				wants+=("")
+				q=${line//[^\']/}
+				open=$((${#q} % 2))
 			elif ((${#cmds[@]} > 0)); then
 				want=${wants[${#wants[@]} - 1]}
 				wants[${#wants[@]} - 1]=${want:+$want$'\n'}$line
@@ -313,7 +323,7 @@ renders_with() {
 	local conf=$MAN/irqaff.conf.5.scd n=0 f
 	make_root --cpus 64 --nodes 2 --threads 2 --nic eth0:8:1 \
 		--nic eth1:4:0 --legacy 16 --queues --nvme nvme0:4:1:80 \
-		--managed 80-84
+		--managed 80-84 --irq '19=ehci_hcd:usb1|i801_smbus'
 	awk -v dir="$BATS_TEST_TMPDIR" '
 		/^```/ { if (on) close(f); else f = dir "/sample" ++k; on = !on
 			next }
