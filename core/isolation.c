@@ -225,8 +225,7 @@ isolation_remember(const struct cpuset *cpus)
 	char *list = xformat(cpus, false), *text;
 	int rc;
 
-	if (asprintf(&text, "%s\n", list) == -1)
-		err(1, NULL);
+	text = xasprintf("%s\n", list);
 	rc = procfs_state_write(PATH_STATE_ISOLATED, text);
 	if (rc != 0)
 		warnc(-rc, "%s", procfs_path(PATH_STATE_ISOLATED));
@@ -256,15 +255,12 @@ isolation_why(const struct isolated *iso, const struct cpuset *set)
 	bool i = cpuset_intersects(set, iso->isolcpus);
 	bool n = cpuset_intersects(set, iso->nohz);
 	bool r = cpuset_intersects(set, iso->remembered);
-	char *s;
 
 	if (!i && !n && !r)
 		n = true;
-	if (asprintf(&s, "%s%s%s%s%s", i ? "isolcpus=" : "",
+	return xasprintf("%s%s%s%s%s", i ? "isolcpus=" : "",
 	    i && (n || r) ? ", " : "", n ? "nohz_full=" : "", n && r ? ", " :
-	    "", r ? "irqaff isolate" : "") == -1)
-		err(1, NULL);
-	return s;
+	    "", r ? "irqaff isolate" : "");
 }
 
 /*
