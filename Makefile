@@ -176,7 +176,8 @@ GROUP ?= parse core commands package harness
 
 check: irqaff $(MANPAGES) $(B)/fault.so $(UNITS)
 	@start=$$(date +%s); rc=0; \
-	( set -ex; tests/layers; for u in $(UNITS); do $$u; done; \
+	( set -x; tests/layers && \
+	for u in $(UNITS); do $$u || exit; done && \
 	$(BATS_ENV) IRQAFF_BIN=$(CURDIR)/irqaff $(BATS) $(BATS_JOBS) \
 		$(addprefix tests/,$(GROUP)) ) || rc=$$?; \
 	echo "make check: $$(( $$(date +%s) - start )) s wall," \
