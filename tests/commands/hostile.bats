@@ -52,7 +52,7 @@ limits_memory() {
 }
 
 @test "a path with control bytes is escaped in messages" {
-	run --separate-stderr -1 irqaff restore $'/nonexistent/a\nb\e[31m'
+	run --separate-stderr -2 irqaff restore $'/nonexistent/a\nb\e[31m'
 	assert_equal "$stderr" 'irqaff: /nonexistent/a\nb\033[31m: No such file or directory'
 }
 
