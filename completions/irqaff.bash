@@ -35,7 +35,7 @@ _irqaff_options()
 		o=(-m --mask -n --dry-run -v --verbose -J --json) ;;
 	isolate)
 		o=(-n --dry-run -v --verbose -q --quiet -J --json -m --mask
-			--check --accept) ;;
+			--check --accept --again --undo) ;;
 	explain)
 		o=(-v --verbose -J --json) ;;
 	cpus)

@@ -334,6 +334,8 @@ complete -c irqaff -n $c -l check \
     -d 'write nothing; exit 0 when no interrupt runs there'
 complete -c irqaff -n $c -l accept \
     -d 'with --check, let pending moves and unmovable IRQs pass'
+complete -c irqaff -n $c -l again -d 'isolate the remembered CPUs again'
+complete -c irqaff -n $c -l undo -d 'forget the CPUs isolate remembered'
 complete -c irqaff -n '__irqaff_arg isolate 0' -a '(__irqaff_cpus "" noall)'
 
 set c '__fish_seen_subcommand_from explain'

@@ -139,7 +139,7 @@ queues xps rps save restore check mask list help"
 @test "bash completes the options of isolate and explain" {
 	complete_line irqaff isolate -
 	assert_equal "$reply" "-n --dry-run -v --verbose -q --quiet -J --json \
--m --mask --check --accept -h --help"
+-m --mask --check --accept --again --undo -h --help"
 	complete_line irqaff isolate --c
 	assert_equal "$reply" "--check"
 	complete_line irqaff explain -
