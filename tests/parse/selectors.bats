@@ -531,6 +531,7 @@ cpu_root() {
 		dev:"lan"x,1|"dev:"lan"x": no comma after the closing quote
 		dev:"a\8"|"dev:"a\\8"": unknown escape in a string
 		dev:"a\000"|"dev:"a\\000"": unknown escape in a string
+		dev:"a\400"|"dev:"a\\400"": unknown escape in a string
 		dev:""|"dev:""" names no device
 		dev:"a/b"|"dev:"a/b"" names no device
 	EOF
@@ -538,6 +539,10 @@ cpu_root() {
 	refused 'dev:"eth9"'
 	assert_failure 1
 	assert_equal "$stderr" 'irqaff: IRQ list "dev:"eth9"": device eth9 has no IRQs or does not exist'
+	# \377 is the last byte an octal escape can name, \400 (above) is not
+	refused 'dev:"a\377"'
+	assert_failure 1
+	assert_equal "$stderr" 'irqaff: IRQ list "dev:"a\\377"": device a\377 has no IRQs or does not exist'
 }
 
 @test "a trailing comma is an empty item, after cpu: as after any other item" {
