@@ -101,6 +101,24 @@ main_usage(FILE *fp)
 	return EXIT_OK;
 }
 
+/* help, help help, help COMMAND. */
+static int
+main_help(int argc, char *argv[])
+{
+	const struct command *cmd;
+
+	if (argc == 1 || (argc == 2 && strcmp(argv[1], "help") == 0))
+		return cli_exit_output(main_usage(stdout));
+	if (argc > 2) {
+		warnx("help takes one command");
+		return main_usage(stderr);
+	}
+	if ((cmd = find_command(argv[1], false)) == NULL)
+		return main_usage(stderr);
+	cli_usage(stdout, cmd);
+	return cli_exit_output(EXIT_OK);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -147,20 +165,8 @@ main(int argc, char *argv[])
 		argc = 1;
 		argv = show;
 	}
-	if (strcmp(argv[0], "help") == 0) {
-		if (argc == 1)
-			return cli_exit_output(main_usage(stdout));
-		if (argc > 2) {
-			warnx("help takes one command");
-			return main_usage(stderr);
-		}
-		if (strcmp(argv[1], "help") == 0)
-			return cli_exit_output(main_usage(stdout));
-		if ((cmd = find_command(argv[1], false)) == NULL)
-			return main_usage(stderr);
-		cli_usage(stdout, cmd);
-		return cli_exit_output(EXIT_OK);
-	}
+	if (strcmp(argv[0], "help") == 0)
+		return main_help(argc, argv);
 	if ((cmd = find_command(argv[0], true)) == NULL)
 		return main_usage(stderr);
 	if ((rc = procfs_init(root)) != 0) {
