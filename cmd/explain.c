@@ -180,13 +180,6 @@ fill_totals(struct irqview *v, size_t n)
 	free(known);
 }
 
-/* "CPU 3" or "CPU 0-3": a set as the sentences name it. */
-static char *
-cpus(const struct cpuset *set)
-{
-	return xformat(set, false);
-}
-
 /*
  * The family of a chip that applies a move at the next interrupt
  * (machine_chip_family()), NULL for one that moves at once or is not
@@ -251,8 +244,8 @@ find_pending(const struct irqview *v, const struct live *l, bool isolated,
 	struct findings *to = idle && !isolated ? info : need;
 	char *r, *e;
 
-	r = cpus(v->req);
-	e = cpus(l->eff);
+	r = xformat(v->req, false);
+	e = xformat(l->eff, false);
 	if (v->state & IRQ_PENDING)
 		findings_add(to, "pending", "runs on CPU %s, "
 		    "outside the requested %s: debugfs shows the move "
@@ -285,8 +278,8 @@ find_offline(struct explain *ex, const struct irqview *v,
 	char *r, *o;
 
 	cpuset_andnot(off, ex->m.online);
-	r = cpus(v->req);
-	o = cpus(off);
+	r = xformat(v->req, false);
+	o = xformat(off, false);
 	if (cpuset_empty(l->req) && (v->state & IRQ_MANAGED))
 		findings_add(info, "shutdown", "all its CPUs (%s) are "
 		    "offline: the kernel manages it, so it is shut down until "
@@ -325,8 +318,8 @@ find_placement(struct explain *ex, const struct irqview *v,
 		find_pending(v, l, isolation_place(l->req, l->eff,
 		    ex->m.isolated) == PLACE_PENDING, need, info);
 	else if (cpuset_count(l->eff) == 1 && cpuset_count(l->req) > 1) {
-		r = cpus(v->req);
-		e = cpus(l->eff);
+		r = xformat(v->req, false);
+		e = xformat(l->eff, false);
 		findings_add(info, "single-target", "%s requested, delivered "
 		    "to CPU %s only: the kernel delivers each interrupt to "
 		    "one CPU of the set", r, e);
@@ -349,7 +342,7 @@ find_isolated(struct explain *ex, const struct irqview *v,
 	iso = xcpudup(live_on(l));
 	cpuset_and(iso, ex->m.isolated);
 	if (!cpuset_empty(iso)) {
-		s = cpus(iso);
+		s = xformat(iso, false);
 		/* a managed queue of an isolated CPU serves only that CPU */
 		findings_add(v->state & IRQ_MANAGED ? info : need, "isolated",
 		    "%s on CPU %s, isolated (isolcpus or nohz_full)",
@@ -386,13 +379,13 @@ find_node(struct explain *ex, const struct irqview *v, const struct live *l,
 	    (local = machine_node(&ex->m, v->node)) == NULL)
 		return;
 	if ((there = remote_node(ex, on, local)) >= 0) {
-		s = cpus(on);
+		s = xformat(on, false);
 		findings_add(need, "remote-node", "its device is on node %d, "
 		    "and it %s on CPU %s (node %d): each interrupt crosses "
 		    "NUMA nodes", v->node, l->eff != NULL ? "runs" :
 		    "may run", s, there);
 	} else if ((there = remote_node(ex, l->req, local)) >= 0) {
-		s = cpus(l->req);
+		s = xformat(l->req, false);
 		findings_add(need, "remote-node", "its device is on node %d, "
 		    "and it is requested on CPU %s (node %d): once the move "
 		    "applies, each interrupt crosses NUMA nodes", v->node, s,
@@ -438,8 +431,8 @@ find_all(struct explain *ex, const struct irqview *v, struct findings *need,
 	}
 	if (v->hint != NULL && !cpuset_empty(v->hint) &&
 	    !cpuset_equal(v->hint, v->req)) {
-		h = cpus(v->hint);
-		r = cpus(v->req);
+		h = xformat(v->hint, false);
+		r = xformat(v->req, false);
 		findings_add(info, "hint", "its driver suggests CPU %s "
 		    "(affinity_hint); %s is requested", h, *r ? r : "none");
 		free(h);
@@ -479,8 +472,8 @@ print_text(const struct explain *ex, const struct irqview *v,
 	if (ex->detail)
 		print_lines(v->irq, name, info);
 	if (ex->verbose && need->n == 0 && info->n == 0) {
-		r = cpus(v->req);
-		e = v->eff != NULL ? cpus(v->eff) : NULL;
+		r = xformat(v->req, false);
+		e = v->eff != NULL ? xformat(v->eff, false) : NULL;
 		/* an empty effective set: the IRQ is not started */
 		printf("irq %u%s%s: ok: %s requested%s%s%s\n", v->irq,
 		    *name ? " " : "", name, *r ? r : "none",
@@ -498,7 +491,7 @@ print_text(const struct explain *ex, const struct irqview *v,
 static void
 json_set(struct explain *ex, const char *key, const struct cpuset *set)
 {
-	char *s = cpus(set);
+	char *s = xformat(set, false);
 
 	printf(",\"%s\":\"%s\",\"%s_cpus\":", key, s, key);
 	columns_json_cpus(stdout, s, ex->m.nbits);
