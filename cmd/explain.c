@@ -314,7 +314,7 @@ find_placement(struct explain *ex, const struct irqview *v,
 	find_offline(ex, v, l, need, info);
 	if (cpuset_empty(l->req) || l->eff == NULL)
 		return;
-	if (!cpuset_subset(l->eff, v->req))
+	if (isolation_move_pending(v->req, l->eff))
 		find_pending(v, l, isolation_place(l->req, l->eff,
 		    ex->m.isolated) == PLACE_PENDING, need, info);
 	else if (cpuset_count(l->eff) == 1 && cpuset_count(l->req) > 1) {

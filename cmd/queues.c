@@ -12,6 +12,7 @@
 
 #include "cmd/columns.h"
 #include "cmd/commands.h"
+#include "core/isolation.h"
 #include "core/machine.h"
 #include "core/netqueue.h"
 #include "core/xalloc.h"
@@ -45,7 +46,7 @@ static const struct option queues_opts[] = {
 
 enum col {
 	C_DEV, C_QUEUE, C_IRQ, C_AFFINITY, C_CPUS, C_XPS, C_RPS, C_ALIGNED,
-	NCOLS
+	C_PENDING, NCOLS
 };
 
 static const struct column columns[NCOLS] = {
@@ -67,6 +68,8 @@ static const struct column columns[NCOLS] = {
 	    .help = "rx queues: the CPUs its packets go on to (rps_cpus)" },
 	[C_ALIGNED] = { .name = "ALIGNED", .key = "aligned", .kind = COL_BOOL,
 	    .help = "tx queues: XPS is AFFINITY, not CPUS (yes, no)" },
+	[C_PENDING] = { .name = "PENDING", .key = "pending", .kind = COL_BOOL,
+	    .help = "CPUS outside AFFINITY: a move not applied yet (yes, no)" },
 };
 
 static const unsigned int default_cols[] = {
@@ -76,7 +79,7 @@ static const unsigned int default_cols[] = {
 static void
 queues_columns(FILE *fp)
 {
-	fprintf(fp, "\nColumns (all by default):\n");
+	fprintf(fp, "\nColumns (all but PENDING by default):\n");
 	columns_help(fp, columns, NCOLS);
 }
 
@@ -171,6 +174,9 @@ add_row(struct queues *qs, const struct netif *nif, const struct netqueue *q)
 	if (q->kind == NQ_TX && q->cpus != NULL && s->rc_req == 0)
 		row->cell[C_ALIGNED] = xstrdup(cpuset_equal(q->cpus, s->req) ?
 		    "yes" : "no");
+	if (s->rc_req == 0 && s->rc_eff == 0)
+		row->cell[C_PENDING] = xstrdup(isolation_move_pending(s->req,
+		    s->eff) ? "yes" : "no");
 }
 
 /*
@@ -320,7 +326,7 @@ print_json(const struct queues *qs)
 				printf("null");
 			else if (c == C_IRQ)
 				printf("%s", v);
-			else if (c == C_ALIGNED)
+			else if (c == C_ALIGNED || c == C_PENDING)
 				printf("%s", strcmp(v, "yes") == 0 ? "true" :
 				    "false");
 			else

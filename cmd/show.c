@@ -57,6 +57,8 @@ static const struct column columns[NCOLS] = {
 	[C_RATE] = { .name = "RATE", .key = "rate", .kind = COL_NUMBER,
 	    .right = true,
 	    .help = "interrupts per second over the interval (-i)" },
+	[C_PENDING] = { .name = "PENDING", .key = "pending", .kind = COL_BOOL,
+	    .help = "runs outside AFFINITY: a move not applied yet (yes, no)" },
 };
 
 static int show_main(int, char *[]);

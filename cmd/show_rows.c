@@ -14,6 +14,7 @@
 #include "core/counts.h"
 #include "core/device.h"
 #include "core/irqinfo.h"
+#include "core/isolation.h"
 #include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
@@ -47,6 +48,22 @@ number(unsigned long long v)
 	return xstrdup(buf);
 }
 
+/* PENDING: unknown ("-") without both the requested and effective sets. */
+static char *
+pending(struct show *sh, unsigned int irq)
+{
+	struct cpuset *req = xcpuset(sh->m.nbits);
+	char *out = NULL;
+
+	if (machine_affinity_read(irq, AFF_REQUESTED, req, NULL) == 0 &&
+	    machine_effective_read(sh->m.online, irq, sh->scratch,
+	    NULL) == 0 && !cpuset_empty(sh->scratch))
+		out = xstrdup(isolation_move_pending(req, sh->scratch) ?
+		    "yes" : "no");
+	cpuset_free(req);
+	return out;
+}
+
 static void
 row_sets(struct show *sh, struct row *row)
 {
@@ -73,6 +90,8 @@ row_sets(struct show *sh, struct row *row)
 	    (mv = machine_irq_movable(irq)) != MOVABLE_UNKNOWN)
 		row->cell[C_MANAGED] = xstrdup(mv == MOVABLE_MANAGED ? "yes" :
 		    mv == MOVABLE_NO ? "unmovable" : "no");
+	if (sh->want[C_PENDING])
+		row->cell[C_PENDING] = pending(sh, irq);
 }
 
 static struct row *

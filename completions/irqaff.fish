@@ -153,7 +153,7 @@ end
 
 function __irqaff_columns
     __irqaff_column_list IRQ AFFINITY EFFECTIVE NODE TOTAL NAME HINT ONLINE \
-        CHIP HWIRQ TYPE FLOW DEVICE MANAGED RATE
+        CHIP HWIRQ TYPE FLOW DEVICE MANAGED RATE PENDING
 end
 
 function __irqaff_cpus_columns
@@ -206,7 +206,7 @@ function __irqaff_queue_arg
 end
 
 function __irqaff_queues_columns
-    __irqaff_column_list DEV QUEUE IRQ AFFINITY CPUS XPS RPS ALIGNED
+    __irqaff_column_list DEV QUEUE IRQ AFFINITY CPUS XPS RPS ALIGNED PENDING
 end
 
 complete -c irqaff -f

@@ -330,6 +330,16 @@ isolation_place(const struct cpuset *req, const struct cpuset *on,
 	return PLACE_OFF;
 }
 
+/*
+ * An IRQ requested on req that runs on eff outside it has a move pending;
+ * explain, show and queues say so by this one rule.
+ */
+bool
+isolation_move_pending(const struct cpuset *req, const struct cpuset *eff)
+{
+	return eff != NULL && !cpuset_empty(eff) && !cpuset_subset(eff, req);
+}
+
 void
 isolation_cpus_free(struct isolated *iso)
 {

@@ -45,6 +45,7 @@ enum place {
 
 enum place isolation_place(const struct cpuset *, const struct cpuset *,
 	    const struct cpuset *);
+bool	 isolation_move_pending(const struct cpuset *, const struct cpuset *);
 void	 isolation_cpus(struct isolated *, struct machine *);
 struct cpuset *isolation_remembered(struct machine *);
 int	 isolation_remember(const struct cpuset *);

@@ -424,3 +424,20 @@ EOF2
 	assert_line 'eth0 tx-0: 2'
 	refute_line --partial 'tx-1'
 }
+
+@test "PENDING, asked for: yes where CPUS leaves AFFINITY, as explain says" {
+	make_root --cpus 4 --queues --nic eth0:2
+	# IRQ 25 runs on 1: requested 0 it is pending, requested 1 it is not
+	printf '0\n' >"$(irq_dir 25)/smp_affinity_list"
+	run -0 --separate-stderr irqaff queues -o +pending eth0
+	assert_equal "$stderr" ""
+	assert_output 'DEV  QUEUE IRQ AFFINITY CPUS XPS RPS ALIGNED PENDING
+eth0 rx-0   25 0        1    -   -   -       yes
+eth0 tx-0   25 0        1    -   -   no      yes
+eth0 rx-1   26 0-3      2    -   -   -       no
+eth0 tx-1   26 0-3      2    -   -   no      no'
+	run -0 --separate-stderr irqaff queues -J -o queue,pending eth0
+	assert_output '{"queues":[{"queue":"rx-0","pending":true},{"queue":"tx-0","pending":true},{"queue":"rx-1","pending":false},{"queue":"tx-1","pending":false}]}'
+	run -1 --separate-stderr irqaff explain 25
+	assert_output --partial 'pending'
+}

@@ -522,3 +522,21 @@ $(usage_of show)"
 	run -0 --separate-stderr bash -c "$line"
 	assert_output ''
 }
+
+@test "PENDING: yes where EFFECTIVE leaves AFFINITY, no inside it, - without the file" {
+	# IRQ 41 runs on 2: requested 0-1 it is pending, 2 or 2-3 it is not
+	printf '0-1\n' >"$(irq_dir 41)/smp_affinity_list"
+	printf '2\n' >"$(irq_dir 42)/smp_affinity_list"
+	printf '2\n' >"$(irq_dir 42)/effective_affinity_list"
+	rm "$(irq_dir 51)"/effective_affinity*
+	run -0 --separate-stderr irqaff show -o +PENDING 41,42,50,51
+	assert_equal "$stderr" ""
+	assert_output "$(lines \
+		'IRQ AFFINITY EFFECTIVE NODE   TOTAL NAME        PENDING' \
+		' 41 0-1      2            1 1260003 eth0-TxRx-0 yes' \
+		' 42 2        2            1 1290003 eth0-TxRx-1 no' \
+		' 50 0-3      2            0 1530003 nvme0q0     no' \
+		' 51 0-3      -            0 1560003 nvme0q1     -')"
+	run -0 --separate-stderr irqaff show -J -o irq,pending 41,42,51
+	assert_output '{"interrupts":[{"irq":41,"pending":true},{"irq":42,"pending":false},{"irq":51,"pending":null}]}'
+}

@@ -176,7 +176,8 @@ eth0,eth1 eth0,eth1-TxRx-0 eth0,eth1-TxRx-1 eth0,all eth0,dev: eth0,cpu:"
 	complete_line irqaff show -o IRQ,NAME,
 	assert_equal "$reply" "IRQ,NAME,AFFINITY IRQ,NAME,EFFECTIVE IRQ,NAME,NODE \
 IRQ,NAME,TOTAL IRQ,NAME,HINT IRQ,NAME,ONLINE IRQ,NAME,CHIP IRQ,NAME,HWIRQ \
-IRQ,NAME,TYPE IRQ,NAME,FLOW IRQ,NAME,DEVICE IRQ,NAME,MANAGED IRQ,NAME,RATE"
+IRQ,NAME,TYPE IRQ,NAME,FLOW IRQ,NAME,DEVICE IRQ,NAME,MANAGED IRQ,NAME,RATE \
+IRQ,NAME,PENDING"
 	# in any case, after --output= and + too
 	complete_line irqaff show --output=irq,I
 	assert_equal "$reply" ""
@@ -184,7 +185,7 @@ IRQ,NAME,TYPE IRQ,NAME,FLOW IRQ,NAME,DEVICE IRQ,NAME,MANAGED IRQ,NAME,RATE"
 	assert_equal "$reply" "+HINT,HWIRQ"
 	complete_line irqaff cpus -o CPU,NODE,STATE,IRQS,TOTAL,T
 	assert_equal "$reply" "CPU,NODE,STATE,IRQS,TOTAL,TOP"
-	complete_line irqaff queues -o DEV,QUEUE,IRQ,AFFINITY,CPUS,XPS,RPS,
+	complete_line irqaff queues -o DEV,QUEUE,IRQ,AFFINITY,CPUS,XPS,RPS,A
 	assert_equal "$reply" "DEV,QUEUE,IRQ,AFFINITY,CPUS,XPS,RPS,ALIGNED"
 }
 
