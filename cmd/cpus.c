@@ -81,9 +81,11 @@ static const struct column columns[NCOLS] = {
 	    .help = "interrupts per second over the interval (-i)" },
 	[C_TOP] = { .name = "TOP", .key = "top", .kind = COL_STRING,
 	    .help = "its busiest IRQs, NAME(IRQ) each; by rate with -i" },
+	[C_SYSTEM] = { .name = "SYSTEM", .key = "system", .kind = COL_STRING,
+	    .help = "rows with no IRQ (LOC, RES, IPI0...): sum and busiest" },
 };
 
-/* All but RATE, which -i adds. */
+/* All but RATE, which -i adds, and SYSTEM, which JSON has. */
 static const unsigned int default_cols[] = {
 	C_CPU, C_NODE, C_STATE, C_IRQS, C_TOTAL, C_TOP
 };
@@ -91,7 +93,8 @@ static const unsigned int default_cols[] = {
 static void
 cpus_columns(FILE *fp)
 {
-	fprintf(fp, "\nColumns (all by default; RATE with -i only):\n");
+	fprintf(fp, "\nColumns (all by default but SYSTEM, in JSON only; "
+	    "RATE with -i only):\n");
 	columns_help(fp, columns, NCOLS);
 }
 
@@ -124,6 +127,74 @@ state_words(const struct cpus *c, int cpu, const char *words[3])
 	words[0] = cpuset_test(c->m.online, cpu) ? "online" : "offline";
 	words[1] = cpuset_test(c->isolated, cpu) ? "isolated" : NULL;
 	words[2] = cpuset_test(c->nohz, cpu) ? "nohz_full" : NULL;
+}
+
+/*
+ * A CPU's count of the row without an IRQ, or its rate with -i; false
+ * when it has none (offline, or the name is new).
+ */
+static bool
+sys_value(const struct cpus *c, int cpu, size_t i, double *v)
+{
+	unsigned long long now = c->sys[cpu * NSYS + i];
+	unsigned long long was = c->syswas[cpu * NSYS + i];
+
+	if (!c->rows[cpu].counted)
+		return false;
+	if (!c->sm.on) {
+		*v = now;
+		return true;
+	}
+	if (!c->rows[cpu].rated || i >= c->nsyswas || now < was)
+		return false;
+	*v = (now - was) / c->sm.elapsed;
+	return true;
+}
+
+/* SYSTEM: "SUM NAME", the sum of those rows and the busiest of them. */
+static char *
+sys_cell(const struct cpus *c, int cpu, bool escape)
+{
+	double v, sum = 0, most = -1;
+	size_t i, top = 0;
+	char *name, *s;
+
+	for (i = 0; i < c->nsys; i++)
+		if (sys_value(c, cpu, i, &v)) {
+			sum += v;
+			if (v > most) {
+				most = v;
+				top = i;
+			}
+		}
+	if (most < 0)
+		return NULL;
+	name = escape ? xescaped(c->sysname[top]) : c->sysname[top];
+	s = c->sm.on ? xasprintf("%.1f %s", sum, name) :
+	    xasprintf("%.0f %s", sum, name);
+	if (escape)
+		free(name);
+	return s;
+}
+
+/* "system": {"NMI": 0, "LOC": 3306}, or rates with -i; null for none. */
+static void
+json_sys(const struct cpus *c, int cpu)
+{
+	const char *sep = "{";
+	double v;
+	size_t i;
+
+	for (i = 0; i < c->nsys; i++) {
+		printf("%s", sep);
+		text_json_string(stdout, c->sysname[i]);
+		if (!sys_value(c, cpu, i, &v))
+			printf(":null");
+		else
+			printf(c->sm.on ? ":%.1f" : ":%.0f", v);
+		sep = ",";
+	}
+	printf("%s", c->nsys > 0 ? "}" : "{}");
 }
 
 /* A cell as text; owned, NULL for "-". */
@@ -174,6 +245,9 @@ cell(struct cpus *c, int cpu, enum col col, bool escape)
 			free(s);
 			s = item;
 		}
+		break;
+	case C_SYSTEM:
+		s = sys_cell(c, cpu, escape);
 		break;
 	default:
 		break;
@@ -242,7 +316,9 @@ json_cell(struct cpus *c, int cpu, enum col col)
 				printf(",\"count\":%u}", count);
 		}
 		putchar(']');
-	} else {
+	} else if (col == C_SYSTEM)
+		json_sys(c, cpu);
+	else {
 		v = cell(c, cpu, col, false);
 		printf("%s", v ? v : "null");
 		free(v);
@@ -317,7 +393,8 @@ cpus_options(int argc, char *argv[], struct cpus *c)
 			return cli_usage_error(&cpus_command, "RATE needs -i");
 	if (c->ncols == 0)
 		for (k = 0; k < NCOLS; k++)
-			if (k != C_RATE || c->sm.on)
+			if ((k != C_RATE || c->sm.on) &&
+			    (k != C_SYSTEM || c->json))
 				c->cols[c->ncols++] = k;
 	return EXIT_OK;
 }
@@ -367,6 +444,10 @@ cpus_free(struct cpus *c)
 	for (i = 0; i < c->nnames; i++)
 		free(c->names[i].name);
 	free(c->names);
+	for (i = 0; i < c->nsys; i++)
+		free(c->sysname[i]);
+	free(c->sys);
+	free(c->syswas);
 	free(c->total);
 	free(c->top);
 	free(c->colsums.sums);
@@ -413,6 +494,8 @@ cpus_main(int argc, char *argv[])
 	c.nohz = xcpudup(c.m.sys_nohz);
 	c.rows = xcalloc(c.m.nbits, sizeof(*c.rows));
 	c.total = xcalloc(c.m.nbits, sizeof(*c.total));
+	c.sys = xcalloc((size_t)c.m.nbits * NSYS, sizeof(*c.sys));
+	c.syswas = xcalloc((size_t)c.m.nbits * NSYS, sizeof(*c.syswas));
 	c.keep = c.sm.on;
 	c.top = xcalloc(c.m.nbits, sizeof(*c.top));
 	c.colsums.sums = xcalloc(c.m.nbits, sizeof(*c.colsums.sums));

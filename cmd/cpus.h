@@ -17,8 +17,10 @@
 #include "lib/fields.h"
 
 #define NTOP	3
+#define NSYS	64	/* names of rows without an IRQ followed */
 
-enum col { C_CPU, C_NODE, C_STATE, C_IRQS, C_TOTAL, C_RATE, C_TOP, NCOLS };
+enum col { C_CPU, C_NODE, C_STATE, C_IRQS, C_TOTAL, C_RATE, C_TOP, C_SYSTEM,
+	NCOLS };
 
 /*
  * An IRQ among a CPU's busiest: its count, or its count in a sample, as
@@ -66,6 +68,10 @@ struct cpus {
 	unsigned int	 cols[NCOLS * 2];
 	size_t		 ncols;
 	bool		 json, noheadings;
+	/* rows without an IRQ (NMI:, LOC:, IPI0:): by CPU * NSYS + name */
+	char		*sysname[NSYS];
+	size_t		 nsys, nsyswas;	/* names now, and in the read before */
+	unsigned long long *sys, *syswas;
 	struct sampling	 sm;
 };
 

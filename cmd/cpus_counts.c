@@ -139,6 +139,31 @@ add_row(struct cpus *c, const struct counts *rd, const struct irqrow *r,
 }
 
 /*
+ * A row without an IRQ (NMI:, LOC:, IPI0:) with a count for each CPU:
+ * its counts under its name. ERR: and MIS:, one count and no text, are
+ * not a CPU's.
+ */
+static void
+add_sys(struct cpus *c, const struct counts *rd, const struct irqrow *r)
+{
+	size_t i;
+	unsigned int k;
+
+	if (r->ncounts != rd->ncols || (r->chiplen == 0 && r->nameslen == 0))
+		return;
+	for (i = 0; i < c->nsys; i++)
+		if (strlen(c->sysname[i]) == r->labellen &&
+		    memcmp(c->sysname[i], r->label, r->labellen) == 0)
+			break;
+	if (i == NSYS)
+		return;
+	if (i == c->nsys)
+		c->sysname[c->nsys++] = xstrndup(r->label, r->labellen);
+	for (k = 0; k < r->ncounts; k++)
+		c->sys[rd->cpu[k] * NSYS + i] = rd->v[k];
+}
+
+/*
  * The columns of proc/interrupts, summed by CPU in one pass, and the
  * cells followed; first: the pass that also keeps the names.
  */
@@ -149,11 +174,14 @@ cpus_read_counts(struct cpus *c, bool first)
 	struct irqrow r;
 	unsigned int k, irq, wide = 0;
 	size_t at = 0;
-	int prc;
+	int prc, nx;
 
 	if (counts_open(&rd, c->m.nbits, COUNTS_CPUS | COUNTS_EACH |
-	    (c->sm.on ? 0 : COUNTS_FIELDS)) != 0)
+	    COUNTS_NAMED | (c->sm.on ? 0 : COUNTS_FIELDS)) != 0)
 		return -1;
+	memcpy(c->syswas, c->sys, c->m.nbits * NSYS * sizeof(*c->sys));
+	memset(c->sys, 0, c->m.nbits * NSYS * sizeof(*c->sys));
+	c->nsyswas = c->nsys;
 	for (k = 0; k < c->m.nbits; k++) {
 		c->rows[k].counted = rd.col[k] >= 0;
 		c->rows[k].delta = c->total[k] = 0;
@@ -167,9 +195,12 @@ cpus_read_counts(struct cpus *c, bool first)
 	c->last = -1;
 	if (c->keep)
 		counts_kept_begin(&c->now, &rd);
-	while (counts_next(&rd, &irq) == 1) {
+	while ((nx = counts_next(&rd, &irq)) > 0) {
 		prc = counts_row(&rd, &r);
-		if (prc == 0)
+		if (nx == 2) {
+			if (prc == 0)
+				add_sys(c, &rd, &r);
+		} else if (prc == 0)
 			add_row(c, &rd, &r, first, &at);
 		/* "%10u": the kernel cannot have printed it */
 		else if (prc == -ERANGE && !wide++)

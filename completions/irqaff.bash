@@ -10,7 +10,7 @@ _irqaff_commands='show set spread balance default isolate explain cpus queues
 xps rps save restore check mask list'
 _irqaff_columns='IRQ AFFINITY EFFECTIVE NODE TOTAL NAME HINT ONLINE CHIP
 HWIRQ TYPE FLOW DEVICE MANAGED RATE PENDING'
-_irqaff_cpus_columns='CPU NODE STATE IRQS TOTAL RATE TOP'
+_irqaff_cpus_columns='CPU NODE STATE IRQS TOTAL RATE TOP SYSTEM'
 _irqaff_queues_columns='DEV QUEUE IRQ AFFINITY CPUS XPS RPS ALIGNED PENDING'
 
 # The options of one command, as its --help lists them.

@@ -157,7 +157,7 @@ function __irqaff_columns
 end
 
 function __irqaff_cpus_columns
-    __irqaff_column_list CPU NODE STATE IRQS TOTAL RATE TOP
+    __irqaff_column_list CPU NODE STATE IRQS TOTAL RATE TOP SYSTEM
 end
 
 # Network interfaces with queues, after the token's last comma; with

@@ -94,16 +94,24 @@ counts_open(struct counts *rd, unsigned int nbits, int flags)
 }
 
 /*
- * The next numbered row (NMI:, LOC: and the like are passed over): 1
- * and its IRQ, 0 at the end, or -errno (said by counts_close()).
+ * The next numbered row (NMI:, LOC: and the like are passed over, or
+ * with COUNTS_NAMED found as 2): 1 and its IRQ, 0 at the end, or -errno
+ * (said by counts_close()).
  */
 int
 counts_next(struct counts *rd, unsigned int *irq)
 {
+	int rc;
+
+	rd->named = false;
 	while (rd->rc == 1 &&
 	    (rd->rc = procfs_lines_next(&rd->l, &rd->line, &rd->len)) == 1)
-		if (interrupts_irq(rd->line, irq) == 0)
+		if ((rc = interrupts_irq(rd->line, irq)) == 0)
 			return 1;
+		else if (rc == -ENOENT && (rd->flags & COUNTS_NAMED)) {
+			rd->named = true;
+			return 2;
+		}
 	return rd->rc;
 }
 
@@ -119,7 +127,9 @@ counts_row(struct counts *rd, struct irqrow *row)
 
 	if (rd->flags & COUNTS_TOTAL)
 		flags |= ROW_TOTAL;
-	if (rd->flags & COUNTS_FIELDS)
+	if (rd->named)
+		flags |= ROW_NAMED;
+	else if (rd->flags & COUNTS_FIELDS)
 		flags |= ROW_FIELDS;
 	return interrupts_parse(rd->line, rd->len, rd->ncols, flags, row,
 	    (rd->flags & COUNTS_EACH) ? rd->v : NULL);

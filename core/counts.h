@@ -20,6 +20,7 @@ enum {
 	COUNTS_TOTAL = 4,	/* the sum of a row's counts */
 	COUNTS_QUIET = 8,	/* say nothing; return -errno */
 	COUNTS_FIELDS = 16,	/* with EACH: v only without irqrow.fields */
+	COUNTS_NAMED = 32,	/* counts_next() also finds NMI:, LOC: rows */
 };
 
 /* One pass; cpu and v are owned. */
@@ -29,6 +30,7 @@ struct counts {
 	size_t			 len;
 	int			 flags;
 	int			 rc;	/* of the last line read */
+	bool			 named;	/* the row found is NMI:, LOC: ... */
 	unsigned int		 nbits, ncols;
 	unsigned int		*cpu;	/* by column: its CPU (COUNTS_CPUS) */
 	int			*col;	/* by CPU: its column or -1 (same) */

@@ -343,6 +343,24 @@ label(const char *line, unsigned int *irq, const char **colon)
 	return 0;
 }
 
+/* "%*s:": a word of letters, digits or '_' (NMI, IPI0), and its colon. */
+static int
+word_label(const char *line, const char **word, size_t *len,
+    const char **colon)
+{
+	const char *p = skip_space(line), *q;
+
+	for (q = p; interrupts_digit(*q) || *q == '_' ||
+	    (*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z'); q++)
+		;
+	if (q == p || *q != ':')
+		return -EINVAL;
+	*word = p;
+	*len = q - p;
+	*colon = q;
+	return 0;
+}
+
 /* Only the label of a row: 0, -ENOENT (NMI:, LOC:) or -EINVAL. */
 int
 interrupts_irq(const char *line, unsigned int *irq)
@@ -355,7 +373,8 @@ interrupts_irq(const char *line, unsigned int *irq)
 /*
  * "%*d:", one " %10u" per online CPU, then the chip, hwirq, trigger,
  * flow and action names (see split_rest() and split_hwirq()). Rows whose
- * label is not a number (NMI:, LOC:) return -ENOENT. len is
+ * label is not a number (NMI:, LOC:) return -ENOENT, or with ROW_NAMED
+ * are read with their word in label. len is
  * strlen(line); the counts are summed with ROW_TOTAL only, and stored
  * in counts unless it is NULL. Counts in the kernel's widths are also
  * left as row->fields, and with ROW_FIELDS only there.
@@ -364,17 +383,23 @@ int
 interrupts_parse(const char *line, size_t len, unsigned int ncounts,
     int flags, struct irqrow *row, unsigned long long *counts)
 {
-	const char *p, *colon;
+	const char *p, *colon, *word = NULL;
 	unsigned long long total;
-	unsigned int irq;
+	unsigned int irq = 0;
+	size_t wordlen = 0;
 	struct tail t;
 	bool wide = false;
 	int rc;
 
-	if ((rc = label(line, &irq, &colon)) != 0)
+	if ((rc = label(line, &irq, &colon)) == -ENOENT &&
+	    (flags & ROW_NAMED))
+		rc = word_label(line, &word, &wordlen, &colon);
+	if (rc != 0)
 		return rc;
 	memset(row, 0, sizeof(*row));
 	row->irq = irq;
+	row->label = word;
+	row->labellen = wordlen;
 	p = colon + 1;
 	if (!(flags & ROW_BYTEWISE) &&
 	    fields_counts(p, line + len, ncounts, &total)) {

@@ -30,6 +30,9 @@ struct irqrow {
 	size_t			 nameslen;
 	/* the counts in the kernel's widths: ncounts fields, or NULL */
 	const char		*fields;
+	/* with ROW_NAMED, a row labelled by a word (NMI, LOC, IPI0), or NULL */
+	const char		*label;
+	size_t			 labellen;
 };
 
 /* The width of each of the fields: " %10u" */
@@ -40,6 +43,7 @@ enum {
 	ROW_TOTAL	= 1,	/* sum the counts into total */
 	ROW_BYTEWISE	= 2,	/* read the counts a byte at a time (tests) */
 	ROW_FIELDS	= 4,	/* counts only for a row without fields */
+	ROW_NAMED	= 8,	/* also rows labelled by a word: NMI:, IPI0: */
 };
 
 int	 interrupts_header(const char *, unsigned int *);

@@ -153,7 +153,7 @@ col_tops() {
 @test "cpus CPUS: only those rows; -J has numbers, lists and null" {
 	make_root --cpus 4 --offline 1 --irq 24=a --affinity 0 --idle 24
 	run --separate-stderr -0 irqaff cpus -J 0-1
-	assert_output '{"cpus":[{"cpu":0,"node":0,"state":["online"],"irqs":1,"total":0,"top":[]},{"cpu":1,"node":null,"state":["offline"],"irqs":0,"total":null,"top":[]}]}'
+	assert_output '{"cpus":[{"cpu":0,"node":0,"state":["online"],"irqs":1,"total":0,"top":[],"system":{"NMI":1,"LOC":1000}},{"cpu":1,"node":null,"state":["offline"],"irqs":0,"total":null,"top":[],"system":{"NMI":null,"LOC":null}}]}'
 	run --separate-stderr -0 irqaff cpus -o +IRQS -n 0
 	assert_output '0 0 online 1 0 - 1'
 }
@@ -492,4 +492,45 @@ set_row() {
 	run --separate-stderr -1 irqaff cpus -n -o cpu,total
 	assert_output ''
 	assert_equal "$stderr" "irqaff: $ROOT/proc/interrupts: no CPU header naming possible CPUs"
+}
+
+# dump NAME: a root whose proc/interrupts is that real dump, all CPUs online
+dump() {
+	ROOT=$BATS_TEST_TMPDIR/$1
+	mkdir -p "$ROOT/proc/irq" "$ROOT/sys/devices/system/cpu"
+	grep -v '^#' "$BATS_TEST_DIRNAME/../fixtures/interrupts/$1.txt" \
+		>"$ROOT/proc/interrupts"
+	echo "0-$2" >"$ROOT/sys/devices/system/cpu/possible"
+	echo "0-$2" >"$ROOT/sys/devices/system/cpu/online"
+}
+
+@test "cpus SYSTEM: the rows without an IRQ, per CPU, from real x86 and arm64 dumps" {
+	dump x86_64-kvm-qemu-guest-virtio 0
+	run --separate-stderr -0 irqaff --root "$ROOT" cpus -o cpu,total,system
+	assert_output $'CPU TOTAL SYSTEM\n  0  9876 3306 LOC'
+	# ERR: and MIS:, a count for no CPU, are left out
+	run --separate-stderr -0 irqaff --root "$ROOT" cpus -J -o cpu,system
+	assert_output '{"cpus":[{"cpu":0,"system":{"NMI":0,"LOC":3306,"SPU":0,"PMI":0,"IWI":0,"RTR":0,"RES":0,"CAL":0,"TLB":0}}]}'
+	dump arm64-rk3399-gicv3 5
+	run --separate-stderr -0 irqaff --root "$ROOT" cpus -n -o cpu,system 0-1
+	assert_output $'0 9072996 IPI4\n1 37200545 IPI0'
+	run --separate-stderr -0 irqaff --root "$ROOT" cpus -J -o system 1
+	assert_output '{"cpus":[{"system":{"IPI0":29367897,"IPI1":79148,"IPI2":0,"IPI3":0,"IPI4":7612504,"IPI5":140996,"IPI6":0}}]}'
+}
+
+@test "cpus -i SYSTEM: rates of the rows without an IRQ; a name new in the second read has none" {
+	make_root --cpus 2 --no-sysirq --irq 24=a
+	printf '%s\n' '           CPU0       CPU1' \
+		'LOC:        100        200   Local timer interrupts' \
+		'RES:          5          5   Rescheduling interrupts' >"$BATS_TEST_TMPDIR/a"
+	printf '%s\n' '           CPU0       CPU1' \
+		'LOC:        300        201   Local timer interrupts' \
+		'RES:          9          5   Rescheduling interrupts' \
+		'CAL:          7          7   Function call interrupts' >"$BATS_TEST_TMPDIR/b"
+	run --separate-stderr -0 irqaff cpus -i 2 -n -o cpu,system \
+		--sample-from "$BATS_TEST_TMPDIR/a" --sample-from "$BATS_TEST_TMPDIR/b"
+	assert_output $'0 102.0 LOC\n1 0.5 LOC'
+	run --separate-stderr -0 irqaff cpus -i 2 -J -o cpu,system 0 \
+		--sample-from "$BATS_TEST_TMPDIR/a" --sample-from "$BATS_TEST_TMPDIR/b"
+	assert_output --regexp '"cpus":\[\{"cpu":0,"system":\{"LOC":100\.0,"RES":2\.0,"CAL":null\}\}\]\}$'
 }

@@ -328,7 +328,7 @@ isolated_cpus() {
 
 @test "bash completes the column names cpus --help lists after -o" {
 	complete_line irqaff cpus -o ''
-	assert_equal "$reply" "CPU NODE STATE IRQS TOTAL RATE TOP"
+	assert_equal "$reply" "CPU NODE STATE IRQS TOTAL RATE TOP SYSTEM"
 	assert_equal "$reply" "$(irqaff cpus --help |
 		sed -n '/^Columns/,/^$/s/^  \([A-Z]*\) .*/\1/p' | paste -sd ' ')"
 }
@@ -337,7 +337,7 @@ isolated_cpus() {
 	complete_line irqaff cpus -o T
 	assert_equal "$reply" "TOTAL TOP"
 	complete_line irqaff cpus -o CPU,S
-	assert_equal "$reply" "CPU,STATE"
+	assert_equal "$reply" "CPU,STATE CPU,SYSTEM"
 	complete_line irqaff cpus -i 1 -o +R
 	assert_equal "$reply" "+RATE"
 	complete_line irqaff cpus --output=CPU,I
@@ -922,6 +922,7 @@ eth1-TxRx-1 all dev: cpu:"
 	assert_output - <<-'EOF'
 		irq,NAME,NODE,TOTAL,TYPE	columns to print
 		+CPU,NODE,STATE,IRQS,TOTAL,RATE	columns to print
+		+CPU,NODE,STATE,IRQS,TOTAL,SYSTEM	columns to print
 		+CPU,NODE,STATE,IRQS,TOTAL,TOP	columns to print
 		eth1,eth0
 	EOF
