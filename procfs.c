@@ -663,6 +663,23 @@ procfs_file_lines(struct lines *l, const char *path, size_t max)
 	return 0;
 }
 
+bool
+procfs_tty(FILE *fp)
+{
+	return isatty(fileno(fp)) == 1;
+}
+
+/* A key from standard input: 1, 0 at its end, or -errno. */
+int
+procfs_tty_key(char *c)
+{
+	ssize_t n;
+
+	while ((n = read(STDIN_FILENO, c, 1)) < 0 && errno == EINTR)
+		continue;
+	return n < 0 ? -errno : (int)n;
+}
+
 /* A file's modification time, in nanoseconds since the epoch. */
 int
 procfs_file_mtime(const char *path, long long *ns)

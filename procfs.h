@@ -92,6 +92,10 @@ int		 procfs_file_replace(const char *, const char *, size_t);
 int		 procfs_state_write(const char *, const char *);
 int		 procfs_state_remove(const char *);
 
+/* The terminal of the live view: standard input and output. */
+bool		 procfs_tty(FILE *);
+int		 procfs_tty_key(char *);
+
 /*
  * An open affinity file: its contents as read at open, and after a write
  * what reads back. Each write is one write(2) of the whole value.

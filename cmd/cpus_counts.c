@@ -138,18 +138,14 @@ add_row(struct cpus *c, const struct counts *rd, const struct irqrow *r,
 		}
 }
 
-/*
- * A row without an IRQ (NMI:, LOC:, IPI0:) with a count for each CPU:
- * its counts under its name. ERR: and MIS:, one count and no text, are
- * not a CPU's.
- */
+/* A row without an IRQ (NMI:, LOC:, IPI0:): a CPU's counts, by name. */
 static void
 add_sys(struct cpus *c, const struct counts *rd, const struct irqrow *r)
 {
 	size_t i;
 	unsigned int k;
 
-	if (r->ncounts != rd->ncols || (r->chiplen == 0 && r->nameslen == 0))
+	if (!counts_cpu_row(rd, r))
 		return;
 	for (i = 0; i < c->nsys; i++)
 		if (strlen(c->sysname[i]) == r->labellen &&

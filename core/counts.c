@@ -136,6 +136,18 @@ counts_row(struct counts *rd, struct irqrow *row)
 }
 
 /*
+ * Whether a row without an IRQ (NMI:, LOC:, IPI0:) is a CPU's: a count
+ * for each CPU and its description. ERR: and MIS:, one count and no
+ * text, are the machine's.
+ */
+bool
+counts_cpu_row(const struct counts *rd, const struct irqrow *row)
+{
+	return rd->named && row->ncounts == rd->ncols &&
+	    (row->chiplen > 0 || row->nameslen > 0);
+}
+
+/*
  * Ends a pass, at its end or before: 0, or the error that stopped it,
  * said unless COUNTS_QUIET (a bad header was said by counts_open()).
  */
