@@ -441,6 +441,15 @@ cli_sampling_next(struct sampling *sm, bool json)
 		    localtime(&wall));
 }
 
+/* Seconds until the next read is due; none with --sample-from. */
+double
+cli_sampling_left(const struct sampling *sm)
+{
+	double left = sm->start + sm->interval - clock_now();
+
+	return sm->nfrom > 0 || left < 0 ? 0 : left;
+}
+
 void
 cli_sampling_free(struct sampling *sm)
 {

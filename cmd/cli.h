@@ -70,6 +70,7 @@ int	 cli_sampling_option(const struct command *, int, const char *,
 int	 cli_sampling_check(const struct command *, struct sampling *);
 void	 cli_sampling_begin(struct sampling *);
 void	 cli_sampling_next(struct sampling *, bool);
+double	 cli_sampling_left(const struct sampling *);
 void	 cli_sampling_head(const struct sampling *, long long, bool);
 void	 cli_sampling_free(struct sampling *);
 
