@@ -18,7 +18,7 @@
 static const struct command *const commands[] = {
 	&show_command, &set_command, &spread_command, &balance_command,
 	&default_command, &isolate_command, &explain_command, &cpus_command,
-	&queues_command, &xps_command, &rps_command, &save_command,
+	&top_command, &queues_command, &xps_command, &rps_command, &save_command,
 	&restore_command, &check_command, &mask_command, &list_command,
 };
 

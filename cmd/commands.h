@@ -15,6 +15,7 @@ extern const struct command default_command;
 extern const struct command isolate_command;
 extern const struct command explain_command;
 extern const struct command cpus_command;
+extern const struct command top_command;
 extern const struct command queues_command;
 extern const struct command save_command;
 extern const struct command restore_command;
