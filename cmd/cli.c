@@ -50,7 +50,8 @@ static const struct {
 	{ "explain", EXIT_OK, "no selected IRQ has a finding that needs "
 	    "attention" },
 	{ "check", EXIT_OK, "the machine matches the snapshot" },
-	{ "show cpus queues", EXIT_FAIL, "nothing matched the selection, a "
+	{ "top", EXIT_OK, "the screens were drawn, or q ended the view" },
+	{ "show cpus queues top", EXIT_FAIL, "nothing matched the selection, a "
 	    "file could not be read, or\n     standard output failed" },
 	{ "save", EXIT_FAIL, "nothing matched --only, a file could not be "
 	    "read, or the\n     snapshot could not be written" },
@@ -68,7 +69,7 @@ static const struct {
 	{ "check", EXIT_FAIL, "the machine differs from the snapshot, "
 	    "nothing matched --only,\n     or one of its files could not be "
 	    "read" },
-	{ "show cpus queues explain save mask list", EXIT_USAGE,
+	{ "show cpus queues explain save mask list top", EXIT_USAGE,
 	    "bad usage or bad input" },
 	{ "set spread balance default isolate restore xps rps", EXIT_USAGE,
 	    "bad usage or bad input; nothing written" },

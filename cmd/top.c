@@ -29,7 +29,7 @@ const struct command top_command = {
 	    "[--sample-from file ...] [irqs ...]",
 	.options =
 	    "  -i, --interval SECS     a screen every SECS (default 2)\n"
-	    "      --count COUNT       COUNT screens, then exit\n"
+	    "      --count COUNT       COUNT screens, then exit (plain: 1)\n"
 	    "  -s, --sort KEY          rate (default), total, irq or name\n"
 	    "  -a, --all               also the IRQs with no interrupt in the "
 	    "interval\n"
@@ -408,7 +408,8 @@ run(struct top *t)
 {
 	long long n, count = t->sm.count;
 
-	if (count == 0 && t->sm.nfrom > 0)
+	/* plain, one screen as cpus -i takes one sample; live, until q */
+	if (count == 0 && (t->sm.nfrom > 0 || !t->scr.on))
 		count = 1;
 	cli_sampling_begin(&t->sm);
 	if (read_counts(t) != 0)

@@ -46,7 +46,7 @@ synopsis() {
 
 @test "only the commands that write list statuses 3 and 4" {
 	local cmd
-	for cmd in show cpus queues explain save check mask list; do
+	for cmd in show cpus top queues explain save check mask list; do
 		assert_equal "$(help_statuses "$cmd")" "0 1 2"
 	done
 	for cmd in set spread balance isolate restore xps rps; do
@@ -83,7 +83,7 @@ synopsis() {
 	assert_equal "$missing" ""
 	# show spread set balance explain save restore check cpus take IRQs;
 	# set spread balance cpus default isolate xps rps mask take CPUs
-	assert_equal "$irqs $cpus" "9 9"
+	assert_equal "$irqs $cpus" "10 9"
 }
 
 @test "a command taking IRQs but no CPU set points at set's help for cpu:CPUS" {
