@@ -6,8 +6,8 @@
 # needs only bash, not the bash-completion package. The root is --root or
 # IRQAFF_ROOT.
 
-_irqaff_commands='show set spread balance default isolate explain cpus queues
-xps rps save restore check mask list'
+_irqaff_commands='show set spread balance default isolate explain cpus top
+queues xps rps save restore check mask list'
 _irqaff_columns='IRQ AFFINITY EFFECTIVE NODE TOTAL NAME HINT ONLINE CHIP
 HWIRQ TYPE FLOW DEVICE MANAGED RATE PENDING'
 _irqaff_cpus_columns='CPU NODE STATE IRQS TOTAL RATE TOP SYSTEM'
@@ -41,6 +41,9 @@ _irqaff_options()
 	cpus)
 		o=(-o --output -n --noheadings -J --json -i --interval
 			--count --sample-from --irqs) ;;
+	top)
+		o=(-i --interval --count -s --sort -a --all -b --batch
+			--sample-from) ;;
 	queues)
 		o=(-J --json -n --noheadings -o --output) ;;
 	xps | rps)
@@ -75,7 +78,10 @@ _irqaff_takes_value()
 	show:-c | show:--count | queues:-o | queues:--output) return 0 ;;
 	save:--only | restore:--only | check:--only) return 0 ;;
 	cpus:--irqs) return 0 ;;
-	show:--sample-from | cpus:--sample-from | balance:--sample-from)
+	top:-i | top:--interval | top:--count | top:-s | top:--sort)
+		return 0 ;;
+	show:--sample-from | cpus:--sample-from | balance:--sample-from | \
+		top:--sample-from)
 		return 0 ;;
 	balance:--plan) return 0 ;;
 	esac
@@ -445,7 +451,7 @@ _irqaff()
 		_irqaff_complete_cpus "$cur"
 		return 0 ;;
 	save:-o | save:--output | show:--sample-from | cpus:--sample-from | \
-		balance:--sample-from | balance:--plan)
+		balance:--sample-from | balance:--plan | top:--sample-from)
 		_irqaff_complete_files "$cur"
 		return 0 ;;
 	save:--only | restore:--only | check:--only | cpus:--irqs)
@@ -457,10 +463,13 @@ _irqaff()
 	queues:-o | queues:--output)
 		_irqaff_complete_columns "$cur" '' "$_irqaff_queues_columns"
 		return 0 ;;
+	top:-s | top:--sort)
+		_irqaff_reply "$cur" rate total irq name
+		return 0 ;;
 	mask:-b | mask:--bits | list:-b | list:--bits | cpus:-i | \
 		cpus:--interval | cpus:-c | cpus:--count | show:-i | \
 		show:--interval | show:-c | show:--count | balance:-i | \
-		balance:--interval)
+		balance:--interval | top:-i | top:--interval | top:--count)
 		COMPREPLY=()
 		return 0 ;;
 	esac
@@ -484,6 +493,10 @@ _irqaff()
 	cpus:--irqs=*)
 		_irqaff_complete_irqs "$cur" --irqs=
 		return 0 ;;
+	top:--sort=*)
+		_irqaff_reply "$cur" --sort=rate --sort=total --sort=irq \
+			--sort=name
+		return 0 ;;
 	*:-*)
 		# shellcheck disable=SC2046
 		_irqaff_reply "$cur" $(_irqaff_options "$cmd")
@@ -491,7 +504,7 @@ _irqaff()
 	esac
 
 	case $cmd:$npos in
-	show:0 | set:0 | spread:0 | balance:0 | explain:0)
+	show:0 | set:0 | spread:0 | balance:0 | explain:0 | top:*)
 		_irqaff_complete_irqs "$cur" ;;
 	set:1 | default:0 | cpus:0 | xps:1 | rps:1)
 		_irqaff_complete_cpus "$cur" ;;

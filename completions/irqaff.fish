@@ -2,8 +2,8 @@
 # names (asked of irqaff itself), dev: devices, interfaces with queues,
 # node: NUMA nodes, columns.
 
-set -l commands show set spread balance default isolate explain cpus queues \
-    xps rps save restore check mask list
+set -l commands show set spread balance default isolate explain cpus top \
+    queues xps rps save restore check mask list
 
 # The root irqaff will use: --root, else IRQAFF_ROOT.
 function __irqaff_root
@@ -51,13 +51,18 @@ function __irqaff_position
                     'cpus:-c' 'cpus:--count' 'queues:-o' 'queues:--output' \
                     'save:--only' 'restore:--only' 'check:--only' \
                     'show:--sample-from' 'cpus:--sample-from' \
-                    'balance:--sample-from'
+                    'balance:--sample-from' 'top:-i' 'top:--interval' \
+                    'top:--count' 'top:-s' 'top:--sort' 'top:--sample-from'
                     set skip 1
                 case '*:-*'
                 case '*'
                     set n (math $n + 1)
             end
         end
+    end
+    if test $skip -eq 1
+        # the current token is an option's value
+        set n value
     end
     echo $cmd $n
 end
@@ -229,6 +234,8 @@ complete -c irqaff -n $nocmd -a isolate -d 'keep interrupts off a set of CPUs'
 complete -c irqaff -n $nocmd -a explain -d 'say why IRQs run where they run'
 complete -c irqaff -n $nocmd -a cpus \
     -d 'show where interrupts land, CPU by CPU'
+complete -c irqaff -n $nocmd -a top \
+    -d 'watch interrupts live, the busiest IRQs first'
 complete -c irqaff -n $nocmd -a queues \
     -d 'show network queues, their IRQs and XPS/RPS'
 complete -c irqaff -n $nocmd -a xps \
@@ -358,6 +365,21 @@ complete -c irqaff -n $c -l sample-from -r -F \
 complete -c irqaff -n $c -l irqs -x -a '(__irqaff_irqs)' \
     -d 'count only these IRQs'
 complete -c irqaff -n '__irqaff_arg cpus 0' -a '(__irqaff_cpus)'
+
+set c '__fish_seen_subcommand_from top'
+complete -c irqaff -n $c -s i -l interval -x \
+    -d 'a screen every number of seconds'
+complete -c irqaff -n $c -l count -x -d 'number of screens, then exit'
+complete -c irqaff -n $c -s s -l sort -x -a 'rate total irq name' \
+    -d 'sort the IRQs'
+complete -c irqaff -n $c -s a -l all \
+    -d 'also the IRQs with no interrupt in the interval'
+complete -c irqaff -n $c -s b -l batch \
+    -d 'plain lines, as when not on a terminal'
+complete -c irqaff -n $c -l sample-from -r -F \
+    -d 'read a saved /proc/interrupts, once a read'
+complete -c irqaff -n 'string match -qr "^top [0-9]+\$" -- (__irqaff_position)' \
+    -a '(__irqaff_irqs)'
 
 set c '__fish_seen_subcommand_from queues'
 complete -c irqaff -n $c -s J -l json -d 'print JSON'

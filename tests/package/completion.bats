@@ -80,7 +80,7 @@ help_commands() {
 @test "bash completes the command names" {
 	complete_line irqaff ''
 	assert_equal "$reply" "show set spread balance default isolate explain cpus \
-queues xps rps save restore check mask list help"
+top queues xps rps save restore check mask list help"
 }
 
 @test "bash completes the commands irqaff --help lists, and help, no more, no fewer" {
@@ -326,6 +326,24 @@ isolated_cpus() {
 	assert_equal "$reply" "eth1-TxRx-0 eth1-TxRx-1"
 }
 
+@test "bash completes top: its options, sort keys, IRQs as often as given" {
+	complete_line irqaff top -
+	assert_equal "$reply" "-i --interval --count -s --sort -a --all -b --batch \
+--sample-from -h --help"
+	complete_line irqaff top -s ''
+	assert_equal "$reply" "rate total irq name"
+	complete_line irqaff top -a --sort=t
+	assert_equal "$reply" "total"
+	complete_line irqaff top -i ''
+	assert_equal "$reply" ""
+	complete_line irqaff top --count ''
+	assert_equal "$reply" ""
+	complete_line irqaff top 4
+	assert_equal "$reply" "41 42 43"
+	complete_line irqaff top -s irq 41 eth1-
+	assert_equal "$reply" "eth1-TxRx-0 eth1-TxRx-1"
+}
+
 @test "bash completes the column names cpus --help lists after -o" {
 	complete_line irqaff cpus -o ''
 	assert_equal "$reply" "CPU NODE STATE IRQS TOTAL RATE TOP SYSTEM"
@@ -452,7 +470,7 @@ queue_dirs() {
 	mkdir "$BATS_TEST_TMPDIR/saved"
 	touch "$BATS_TEST_TMPDIR/saved/a" "$BATS_TEST_TMPDIR/saved/b"
 	cd "$BATS_TEST_TMPDIR"
-	for cmd in show cpus balance; do
+	for cmd in show cpus balance top; do
 		complete_line irqaff "$cmd" --sample-from saved/
 		assert_equal "$cmd: $reply" "$cmd: saved/a saved/b"
 		complete_line irqaff "$cmd" --sample-from saved/a -J --sample-from s
@@ -596,12 +614,22 @@ zsh_complete() {
 	assert_output "0 1"
 }
 
-@test "zsh completes --sample-from for show, cpus and balance, as often as given" {
+@test "zsh completes top's options, sort keys and IRQs" {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	run zsh_complete 'irqaff top -a -'
+	assert_output "--batch --count --help --interval --sample-from --sort -b -h -i -s"
+	run zsh_complete 'irqaff top -s '
+	assert_output "rate total irq name"
+	run zsh_complete 'irqaff top -s irq 41 4'
+	assert_output "41 42 43"
+}
+
+@test "zsh completes --sample-from for show, cpus, balance and top, as often as given" {
 	command -v zsh >/dev/null || skip "zsh is not installed"
 	local cmd
 	mkdir "$BATS_TEST_TMPDIR/saved"
 	touch "$BATS_TEST_TMPDIR/saved/a" "$BATS_TEST_TMPDIR/saved/b"
-	for cmd in show cpus balance; do
+	for cmd in show cpus balance top; do
 		run zsh_complete "irqaff $cmd --sample-from /dev/null --sample-f"
 		assert_output "--sample-from"
 		run zsh_complete "irqaff $cmd --sample-from $BATS_TEST_TMPDIR/saved/"
@@ -799,6 +827,24 @@ zsh_complete() {
 		+RATE	columns to print
 		0,node:0
 		0,node:1
+	EOF
+}
+
+@test "fish completes top's sort keys and IRQs, nothing after -i" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
+		complete -C 'irqaff top -s '
+		complete -C 'irqaff top -i '
+		complete -C 'irqaff top -s irq 41 4'"
+	assert_success
+	assert_output - <<-'EOF'
+		irq	sort the IRQs
+		name	sort the IRQs
+		rate	sort the IRQs
+		total	sort the IRQs
+		41
+		42
+		43
 	EOF
 }
 
