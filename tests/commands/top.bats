@@ -271,9 +271,10 @@ SYSTEM/s    0.0    0.0    0.0^[[K^M
 # printed. Returns once the view waits for keys (its first screen drawn).
 live() {
 	mkfifo "$BATS_TEST_TMPDIR/keys"
-	script -qfec "stty cols 80 rows 24; irqaff top $*; echo status \$?;
-		stty -a" /dev/null <"$BATS_TEST_TMPDIR/keys" \
-		>"$BATS_TEST_TMPDIR/screen" 3>&- &
+	# the shell says its process ID, the one irqaff then has
+	script -qfec "stty cols 80 rows 24; sh -c 'echo pid \$\$;
+		exec irqaff top $*'; echo status \$?; stty -a" /dev/null \
+		<"$BATS_TEST_TMPDIR/keys" >"$BATS_TEST_TMPDIR/screen" 3>&- &
 	LIVE=$!
 	exec 5>"$BATS_TEST_TMPDIR/keys"
 	drawn 'irqaff top: rates in'
@@ -341,6 +342,6 @@ sorted() {
 @test "top on a terminal: a signal ends it as any program, the terminal as it was" {
 	make_root --cpus 2 --irq 24=a
 	live -i 600
-	kill -TERM "$(pgrep -P "$(pgrep -P "$LIVE")")"
+	kill -TERM "$(sed -n 's/^pid \([0-9]*\).*/\1/p' "$BATS_TEST_TMPDIR/screen")"
 	ended 143
 }
