@@ -49,7 +49,8 @@ same_rows() {	# K1 K2 GOT [rate]
 	  if (!(($1, $2) in lo)) good = 0
 	  else if (rate != "") good = $3 == sprintf("%.1f", h - l)
 	  else good = $3 ~ /^[0-9]+$/ && $3 + 0 >= l + 0 && $3 + 0 <= h + 0
-	  if (!good) { print "IRQAFF-# cpu " $1 " " $2 ": " $3 ", kernel " l ".." h; bad++ } }
+	  if (!good) { print "IRQAFF-# cpu " $1 " " $2 ": " $3 ", kernel " \
+		(rate != "" ? h - l : l ".." h); bad++ } }
 	END { for (c in want) if (got[c] != want[c]) {
 		print "IRQAFF-# cpu " c ":" got[c] "; kernel:" want[c]; bad++ }
 	  exit (bad > 0) }' "$1" "$2" "$3"
@@ -74,7 +75,8 @@ same_sums() {	# K1 K2 TABLE [rate]
 	  }
 	  if (rate != "") good = $2 == sprintf("%.1f", sh - sl) && $3 == top
 	  else good = good && $2 ~ /^[0-9]+$/ && $2 + 0 >= sl && $2 + 0 <= sh
-	  if (!good) { print "IRQAFF-# cpu " $1 ": " $2 " " $3 ", kernel " sl ".." sh (rate != "" ? " " top : ""); bad++ } }
+	  if (!good) { print "IRQAFF-# cpu " $1 ": " $2 " " $3 ", kernel " \
+		(rate != "" ? sh - sl " " top : sl ".." sh); bad++ } }
 	END { for (c in n) if (!(c in seen)) { print "IRQAFF-# cpu " c ": no row"; bad++ }
 	  exit (bad > 0) }' "$1" "$2" "$3"
 }
@@ -127,5 +129,11 @@ expect "cpus -J --sample-from: each system object has the rows' rates, (count2 -
 run irqaff cpus -o cpu,system -n -i 1 --sample-from /tmp/sys.1 --sample-from /tmp/sys.2
 squeeze
 expect "cpus -o cpu,system --sample-from: SYSTEM is the sum of the rates and the busiest" \
+	true same_sums $k1 $k2 $out rate
+# Nothing moved: every rate 0, and of equal rows the first is the busiest.
+run irqaff cpus -o cpu,system -n -i 1 --sample-from /tmp/sys.1 --sample-from /tmp/sys.1
+squeeze
+cp $k1 $k2
+expect "cpus -o cpu,system --sample-from one read twice: 0.0 and the first row" \
 	true same_sums $k1 $k2 $out rate
 rm -f /tmp/sys.1 /tmp/sys.2 $k1 $k2 $got
