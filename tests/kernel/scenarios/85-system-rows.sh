@@ -88,7 +88,7 @@ sys_rows /tmp/sys.1 >$k1
 sys_rows /tmp/sys.2 >$k2
 json_rows >$got
 expect "kernel: rows without an IRQ number, a count for each CPU" true [ -s $k1 ]
-echo "IRQAFF-# rows: $(awk '$1 == c { printf "%s ", $2 }' c="$(head -n 1 $k1 | cut -d' ' -f1)" $k1)"
+echo "IRQAFF-# rows: $(awk '$1 == c { printf "%s%s", s, $2; s = " " }' c="$(head -n 1 $k1 | cut -d' ' -f1)" $k1)"
 case $(uname -m):$(uname -r) in
 aarch64:5.*|aarch64:6.[0-9].*)
 	expect "kernel: IPI0 is such a row before 6.12" true grep -q '^0 IPI0 ' $k1 ;;
