@@ -586,3 +586,10 @@ irqaff: note: eth0: the XPS of 2 tx queues is left where it is, not on their IRQ
 	run -0 --separate-stderr irqaff spread dev:eth0
 	assert_equal "$stderr" "irqaff: spreading eth0's 5 IRQs over CPU 0-3: node 0 (eth0's node)"
 }
+
+@test "spread's XPS note escapes the interface's name" {
+	make_root --cpus 4 --queues --nic $'e\033[2Jx:2' --xps $'e\033[2Jx:0=0-3'
+	run -0 --separate-stderr irqaff spread -n 24-26
+	assert_equal "$stderr" "irqaff: spreading e\\033[2Jx's 3 IRQs over CPU 0-3: node 0 (e\\033[2Jx's node)
+irqaff: note: e\\033[2Jx: the XPS of 1 tx queue is left where it is, not on its IRQ's new CPU; add --xps to move it too"
+}
