@@ -48,10 +48,11 @@ typedef int	 found_fn(const struct netif *, const struct netqueue *,
  * Each tx queue the planned IRQs serve (netqueue_ifmatch(), as queues
  * finds them) given to fn, in interface and queue order, read only on
  * their interfaces; a queue without xps_cpus (a device of one queue) is
- * left out. 0, or -EIO when an interface could not be read or fn failed.
+ * left out. 0, or -EIO when an interface could not be read or fn failed;
+ * quiet, an interface or a mask that cannot be read is not said.
  */
 static int
-each_queue(struct machine *m, const struct change *c, size_t k,
+each_queue(struct machine *m, const struct change *c, size_t k, bool quiet,
     found_fn *fn, void *arg)
 {
 	struct netif nif;
@@ -65,7 +66,9 @@ each_queue(struct machine *m, const struct change *c, size_t k,
 	for (i = 0; i < nn; i++) {
 		if (!serves_plan(names[i], c, k))
 			continue;
-		if ((rc = netqueue_ifread(m, names[i], &nif)) != 0) {
+		rc = quiet ? netqueue_ifread_quiet(m, names[i], &nif) :
+		    netqueue_ifread(m, names[i], &nif);
+		if (rc != 0) {
 			if (rc != -ENODEV && rc != -ENOENT)
 				status = -EIO;
 			continue;
@@ -130,7 +133,7 @@ xpsfollow_plan(struct machine *m, const char *cmd, const struct change *c,
 	struct xqlist l = { NULL, 0 };
 	int status;
 
-	status = each_queue(m, c, k, add_queue, &l);
+	status = each_queue(m, c, k, false, add_queue, &l);
 	if (status == 0 && l.n == 0)
 		warnx("%s: --xps: no transmit queue with XPS is served by "
 		    "these IRQs", cmd);
@@ -166,8 +169,8 @@ add_stale(const struct netif *nif, const struct netqueue *q, size_t ci,
 /*
  * The interfaces whose tx queues the plan leaves behind without --xps:
  * XPS set and not their IRQ's new CPUs (an empty mask is XPS off), each
- * interface once with how many, in interface order. Files that cannot
- * be read leave their queues out.
+ * interface once with how many, in interface order. A file that cannot
+ * be read leaves its queue out, in silence.
  */
 void
 xpsfollow_stale(struct machine *m, const struct change *c, size_t k,
@@ -175,7 +178,7 @@ xpsfollow_stale(struct machine *m, const struct change *c, size_t k,
 {
 	struct stalelist l = { c, NULL, 0 };
 
-	(void)each_queue(m, c, k, add_stale, &l);
+	(void)each_queue(m, c, k, true, add_stale, &l);
 	*vp = l.v;
 	*np = l.n;
 }

@@ -593,3 +593,26 @@ irqaff: note: eth0: the XPS of 2 tx queues is left where it is, not on their IRQ
 	assert_equal "$stderr" "irqaff: spreading e\\033[2Jx's 3 IRQs over CPU 0-3: node 0 (e\\033[2Jx's node)
 irqaff: note: e\\033[2Jx: the XPS of 1 tx queue is left where it is, not on its IRQ's new CPU; add --xps to move it too"
 }
+
+@test "spread without --xps reads the queues' masks for its note in silence: one it cannot read is left out" {
+	stale_nics
+	printf 'zz\n' >"$ROOT/sys/class/net/eth0/queues/tx-0/xps_cpus"
+	printf 'zz\n' >"$ROOT/sys/class/net/eth0/queues/rx-1/rps_cpus"
+	run -0 --separate-stderr irqaff spread dev:eth0,dev:eth1,dev:eth2
+	assert_equal "$stderr" "irqaff: spreading 11 IRQs over CPU 0-3: every CPU
+irqaff: note: eth0: the XPS of 1 tx queue is left where it is, not on its IRQ's new CPU; add --xps to move it too
+irqaff: note: eth1: the XPS of 1 tx queue is left where it is, not on its IRQ's new CPU; add --xps to move it too"
+	assert_equal "$(lists 25 26 27 28)" "1
+2
+3
+0"
+	assert_file "$ROOT/sys/class/net/eth0/queues/tx-0/xps_cpus" $'zz\n'
+	# --xps still refuses it before any write
+	run -1 --separate-stderr irqaff spread -q --xps -c 2-3 dev:eth0
+	assert_equal "$stderr" "irqaff: $ROOT/sys/class/net/eth0/queues/tx-0/xps_cpus: \"z\" is not a hex digit
+irqaff: $ROOT/sys/class/net/eth0/queues/rx-1/rps_cpus: \"z\" is not a hex digit"
+	assert_equal "$(lists 25 26 27 28)" "1
+2
+3
+0"
+}
