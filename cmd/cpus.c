@@ -75,7 +75,7 @@ static const struct column columns[NCOLS] = {
 	    .right = true, .help = "IRQs whose effective CPUs include it" },
 	[C_TOTAL] = { .name = "TOTAL", .key = "total", .kind = COL_NUMBER,
 	    .right = true,
-	    .help = "interrupts it handled (numbered rows of /proc/interrupts)" },
+	    .help = "interrupts it handled in numbered rows (others: SYSTEM)" },
 	[C_RATE] = { .name = "RATE", .key = "rate", .kind = COL_NUMBER,
 	    .right = true,
 	    .help = "interrupts per second over the interval (-i)" },

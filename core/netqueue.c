@@ -122,10 +122,11 @@ netqueue_path(const struct netif *nif, const struct netqueue *q, char *buf,
  * A queue's CPUs, a kernel mask of nr_cpu_ids bits (net-sysfs.c
  * xps_cpus_show(), show_rps_map()). A file that is not there, or that
  * the kernel will not read (ENOENT: xps_cpus of a single-queue device),
- * leaves cpus NULL in silence; any other failure is said.
+ * leaves cpus NULL in silence; any other failure is said, unless quiet.
  */
 static void
-read_mask(struct machine *m, const struct netif *nif, struct netqueue *q)
+read_mask(struct machine *m, const struct netif *nif, struct netqueue *q,
+    bool quiet)
 {
 	char rel[PATH_MAX];
 	struct perr pe;
@@ -134,7 +135,7 @@ read_mask(struct machine *m, const struct netif *nif, struct netqueue *q)
 	netqueue_path(nif, q, rel, sizeof(rel));
 	q->cpus = xcpuset(m->nbits);
 	if ((rc = netqueue_read_mask(rel, q->cpus, &pe)) != 0) {
-		if (rc != -ENOENT)
+		if (rc != -ENOENT && !quiet)
 			warnx("%s", pe.msg);
 		cpuset_free(q->cpus);
 		q->cpus = NULL;
@@ -196,10 +197,10 @@ netqueue_ifname_ok(const char *name)
  * An interface's queues and their CPUs, with no IRQ yet (netqueue_ifmatch()).
  * 0; -ENODEV when there is no such interface, -ENOENT when it has no
  * queues directory, in silence; another -errno after saying why. A mask
- * that cannot be read is the queue's err.
+ * that cannot be read is the queue's err; quiet, nothing is said.
  */
-int
-netqueue_ifread(struct machine *m, const char *name, struct netif *nif)
+static int
+ifread(struct machine *m, const char *name, struct netif *nif, bool quiet)
 {
 	char rel[PATH_MAX], **dirs;
 	enum nqkind kind;
@@ -218,7 +219,7 @@ netqueue_ifread(struct machine *m, const char *name, struct netif *nif)
 		/* sys/class/net/bonding_masters is a file */
 		if (rc == -ENOTDIR)
 			return -ENODEV;
-		if (rc != -ENOENT)
+		if (rc != -ENOENT && !quiet)
 			warnc(-rc, "%s", procfs_path(rel));
 		return rc;
 	}
@@ -233,8 +234,21 @@ netqueue_ifread(struct machine *m, const char *name, struct netif *nif)
 	if (nif->nq > 0)
 		qsort(nif->q, nif->nq, sizeof(*nif->q), cmpqueue);
 	for (i = 0; i < nif->nq; i++)
-		read_mask(m, nif, &nif->q[i]);
+		read_mask(m, nif, &nif->q[i], quiet);
 	return 0;
+}
+
+int
+netqueue_ifread(struct machine *m, const char *name, struct netif *nif)
+{
+	return ifread(m, name, nif, false);
+}
+
+/* As netqueue_ifread(), saying nothing: for a note, not an answer. */
+int
+netqueue_ifread_quiet(struct machine *m, const char *name, struct netif *nif)
+{
+	return ifread(m, name, nif, true);
 }
 
 /* The queue rx-N or tx-N, or NULL. */

@@ -59,6 +59,8 @@ int		 netqueue_ifnames(char ***, size_t *);
 bool		 netqueue_ifname_ok(const char *);
 int		 netqueue_ifread(struct machine *, const char *,
     struct netif *);
+int		 netqueue_ifread_quiet(struct machine *, const char *,
+    struct netif *);
 /* Each queue's IRQ, from the action names of its device's IRQs. */
 void		 netqueue_ifmatch(struct netif *);
 /* Its device link's last name (owned), or NULL. */

@@ -1,7 +1,8 @@
 /*
  * Transmit queues whose XPS follows their IRQ (spread --xps, balance
  * --xps): the queues the planned IRQs serve, each mask file checked
- * before any write, set to its IRQ's new CPUs once the IRQ is there.
+ * before any write, set to its IRQ's new CPUs once the IRQ is there; and,
+ * without --xps, the queues whose XPS a plan leaves apart from its IRQ.
  */
 #include <err.h>
 #include <errno.h>
@@ -39,32 +40,35 @@ serves_plan(const char *name, const struct change *c, size_t k)
 	return yes;
 }
 
+/* A tx queue the plan's change ci serves: 0, or -EIO (said). */
+typedef int	 found_fn(const struct netif *, const struct netqueue *,
+		    size_t, void *);
+
 /*
- * The tx queues the planned IRQs serve (netqueue_ifmatch(), as queues finds
- * them), in interface and queue order, read only on their interfaces; a queue without xps_cpus (a device
- * of one queue) is left out. 0, or -EIO after saying which mask file
- * cannot be read or written as it is; cmd names the command in the
- * warning that no queue follows.
+ * Each tx queue the planned IRQs serve (netqueue_ifmatch(), as queues
+ * finds them) given to fn, in interface and queue order, read only on
+ * their interfaces; a queue without xps_cpus (a device of one queue) is
+ * left out. 0, or -EIO when an interface could not be read or fn failed;
+ * quiet, an interface or a mask that cannot be read is not said.
  */
-int
-xpsfollow_plan(struct machine *m, const char *cmd, const struct change *c,
-    size_t k, struct xq **vp, size_t *np)
+static int
+each_queue(struct machine *m, const struct change *c, size_t k, bool quiet,
+    found_fn *fn, void *arg)
 {
 	struct netif nif;
 	struct netqueue *q;
-	struct xq *v = NULL, *x;
-	char **names, *dev, name[32], rel[PATH_MAX];
-	size_t nn, n = 0, i, j, ci;
+	char **names;
+	size_t nn, i, j, ci;
 	int rc, status = 0;
 
-	*vp = NULL;
-	*np = 0;
 	if (netqueue_ifnames(&names, &nn) != 0)
 		return -EIO;
 	for (i = 0; i < nn; i++) {
 		if (!serves_plan(names[i], c, k))
 			continue;
-		if ((rc = netqueue_ifread(m, names[i], &nif)) != 0) {
+		rc = quiet ? netqueue_ifread_quiet(m, names[i], &nif) :
+		    netqueue_ifread(m, names[i], &nif);
+		if (rc != 0) {
 			if (rc != -ENODEV && rc != -ENOENT)
 				status = -EIO;
 			continue;
@@ -76,35 +80,117 @@ xpsfollow_plan(struct machine *m, const char *cmd, const struct change *c,
 				continue;
 			for (ci = 0; ci < k && (int)c[ci].irq != q->irq; ci++)
 				;
-			if (ci == k)
-				continue;
-			if (netqueue_check(&nif, q) != 0) {
+			if (ci < k && fn(&nif, q, ci, arg) != 0)
 				status = -EIO;
-				continue;
-			}
-			v = xreallocarray(v, n + 1, sizeof(*v));
-			x = &v[n++];
-			memset(x, 0, sizeof(*x));
-			netqueue_name(q, name, sizeof(name));
-			netqueue_path(&nif, q, rel, sizeof(rel));
-			x->dev = xstrdup(nif.name);
-			x->queue = xstrdup(name);
-			dev = xescaped(nif.name);
-			x->label = xasprintf("%s %s", dev, name);
-			free(dev);
-			x->rel = xstrdup(rel);
-			x->ci = ci;
-			x->old = xcpudup(q->cpus);
 		}
 		netqueue_iffree(&nif);
 	}
 	procfs_dir_free(names, nn);
-	if (status == 0 && n == 0)
+	return status;
+}
+
+struct xqlist {
+	struct xq	*v;
+	size_t		 n;
+};
+
+/* A queue to follow its IRQ, once its mask file is checked. */
+static int
+add_queue(const struct netif *nif, const struct netqueue *q, size_t ci,
+    void *arg)
+{
+	struct xqlist *l = arg;
+	struct xq *x;
+	char name[32], rel[PATH_MAX], *dev;
+
+	if (netqueue_check(nif, q) != 0)
+		return -EIO;
+	l->v = xreallocarray(l->v, l->n + 1, sizeof(*l->v));
+	x = &l->v[l->n++];
+	memset(x, 0, sizeof(*x));
+	netqueue_name(q, name, sizeof(name));
+	netqueue_path(nif, q, rel, sizeof(rel));
+	x->dev = xstrdup(nif->name);
+	x->queue = xstrdup(name);
+	dev = xescaped(nif->name);
+	x->label = xasprintf("%s %s", dev, name);
+	free(dev);
+	x->rel = xstrdup(rel);
+	x->ci = ci;
+	x->old = xcpudup(q->cpus);
+	return 0;
+}
+
+/*
+ * The tx queues the planned IRQs serve (each_queue()). 0, or -EIO after
+ * saying which mask file cannot be read or written as it is; cmd names
+ * the command in the warning that no queue follows.
+ */
+int
+xpsfollow_plan(struct machine *m, const char *cmd, const struct change *c,
+    size_t k, struct xq **vp, size_t *np)
+{
+	struct xqlist l = { NULL, 0 };
+	int status;
+
+	status = each_queue(m, c, k, false, add_queue, &l);
+	if (status == 0 && l.n == 0)
 		warnx("%s: --xps: no transmit queue with XPS is served by "
 		    "these IRQs", cmd);
-	*vp = v;
-	*np = n;
+	*vp = l.v;
+	*np = l.n;
 	return status;
+}
+
+struct stalelist {
+	const struct change	*c;
+	struct xpsstale		*v;
+	size_t			 n;
+};
+
+/* A queue with XPS set (not empty) that is not its IRQ's new CPUs. */
+static int
+add_stale(const struct netif *nif, const struct netqueue *q, size_t ci,
+    void *arg)
+{
+	struct stalelist *l = arg;
+
+	if (q->cpus == NULL || cpuset_empty(q->cpus) ||
+	    cpuset_equal(q->cpus, l->c[ci].want))
+		return 0;
+	if (l->n == 0 || strcmp(l->v[l->n - 1].dev, nif->name) != 0) {
+		l->v = xreallocarray(l->v, l->n + 1, sizeof(*l->v));
+		l->v[l->n++] = (struct xpsstale){ xstrdup(nif->name), 0 };
+	}
+	l->v[l->n - 1].n++;
+	return 0;
+}
+
+/*
+ * The interfaces whose tx queues the plan leaves behind without --xps:
+ * XPS set and not their IRQ's new CPUs (an empty mask is XPS off), each
+ * interface once with how many, in interface order. A file that cannot
+ * be read leaves its queue out, in silence.
+ */
+void
+xpsfollow_stale(struct machine *m, const struct change *c, size_t k,
+    struct xpsstale **vp, size_t *np)
+{
+	struct stalelist l = { c, NULL, 0 };
+
+	(void)each_queue(m, c, k, true, add_stale, &l);
+	*vp = l.v;
+	*np = l.n;
+}
+
+void
+xpsfollow_stale_free(struct xpsstale *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i].dev);
+	free(v);
 }
 
 /*

@@ -1,7 +1,7 @@
 /*
  * Transmit queues whose XPS follows their IRQ: found for a plan of IRQ
  * changes, checked before any write, applied after their IRQ, and listed
- * in a JSON result.
+ * in a JSON result; without --xps, those a plan leaves apart.
  */
 #ifndef IRQAFF_XPSFOLLOW_H
 #define IRQAFF_XPSFOLLOW_H
@@ -24,6 +24,12 @@ struct xq {
 	enum apply_result	 r;
 };
 
+/* An interface whose XPS a plan without --xps leaves apart; owned. */
+struct xpsstale {
+	char	*dev;
+	size_t	 n;		/* its tx queues apart from their IRQ */
+};
+
 int	 xpsfollow_plan(struct machine *, const char *,
 	    const struct change *, size_t, struct xq **, size_t *);
 void	 xpsfollow_apply(struct machine *, const struct change *,
@@ -34,5 +40,8 @@ void	 xpsfollow_write(struct machine *, const struct change *, size_t,
 void	 xpsfollow_json(FILE *, const struct change *, const struct xq *,
     size_t);
 void	 xpsfollow_free(struct xq *, size_t);
+void	 xpsfollow_stale(struct machine *, const struct change *, size_t,
+	    struct xpsstale **, size_t *);
+void	 xpsfollow_stale_free(struct xpsstale *, size_t);
 
 #endif

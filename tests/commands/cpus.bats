@@ -534,3 +534,21 @@ dump() {
 		--sample-from "$BATS_TEST_TMPDIR/a" --sample-from "$BATS_TEST_TMPDIR/b"
 	assert_output --regexp '"cpus":\[\{"cpu":0,"system":\{"LOC":100\.0,"RES":2\.0,"CAL":null\}\}\]\}$'
 }
+
+@test "cpus --help: TOTAL counts the numbered rows and points to SYSTEM for the others" {
+	run -0 --separate-stderr irqaff cpus --help
+	run -0 sed -n '/^Columns/,/^$/p' <<<"$output"
+	assert_output 'Columns (all by default but SYSTEM, in JSON only; RATE with -i only):
+  CPU     CPU number
+  NODE    NUMA node
+  STATE   online or offline, isolated, nohz_full
+  IRQS    IRQs whose effective CPUs include it
+  TOTAL   interrupts it handled in numbered rows (others: SYSTEM)
+  RATE    interrupts per second over the interval (-i)
+  TOP     its busiest IRQs, NAME(IRQ) each; by rate with -i
+  SYSTEM  rows with no IRQ (LOC, RES, IPI0...): sum and busiest'
+	# the page says it too
+	run -0 grep -A4 '^\*TOTAL\*$' "$BATS_TEST_DIRNAME/../../man/irqaff-cpus.8.scd"
+	assert_line --partial 'rows without an IRQ number, NMI, LOC, RES'
+	assert_line --partial 'are in *SYSTEM*'
+}

@@ -489,3 +489,130 @@ tx-3 3 yes'
 	assert_equal "${stderr_lines[0]}" "irqaff: spreading eth0's 8 IRQs over CPU 0-7: node 0 (eth0's node)"
 	assert_equal "$(grep -c '^irq ' <<<"$output")" 8
 }
+
+# xps_masks DEV...: "DEV tx-K MASK" for each tx queue's xps_cpus.
+xps_masks() {
+	local d f
+	for d in "$@"; do
+		for f in "$ROOT/sys/class/net/$d/queues"/tx-*/xps_cpus; do
+			f=${f%/xps_cpus}
+			printf '%s %s %s\n' "$d" "${f##*/}" "$(<"$f/xps_cpus")"
+		done
+	done
+}
+
+# eth0 24-28 (tx-0 on CPU 1, tx-1 on 2, tx-2 on 3, tx-3 on 0), eth1 29-31
+# (tx-0 on 2, tx-1 on 3), eth2 32-34 (tx-0 on 1, tx-1 on 2). Apart from
+# their IRQ's new CPU: eth0 tx-0 (a superset) and tx-3 (another CPU),
+# eth1 tx-0; on it: eth0 tx-1, eth2 tx-0; XPS off (empty): eth0 tx-2,
+# eth1 tx-1, eth2 tx-1.
+stale_nics() {
+	make_root --cpus 4 --queues \
+		--nic eth0:4 --xps eth0:0=0-3 --xps eth0:1=2 --xps eth0:3=1 \
+		--nic eth1:2 --xps eth1:0=3 \
+		--nic eth2:2 --xps eth2:0=1
+}
+
+STALE_NOTES="irqaff: note: eth0: the XPS of 2 tx queues is left where it is, not on their IRQs' new CPUs; add --xps to move it too
+irqaff: note: eth1: the XPS of 1 tx queue is left where it is, not on its IRQ's new CPU; add --xps to move it too"
+
+@test "spread without --xps notes once per interface the tx queues whose XPS it leaves apart from their IRQs" {
+	stale_nics
+	local before
+	before=$(xps_masks eth0 eth1 eth2)
+	assert_equal "$before" 'eth0 tx-0 f
+eth0 tx-1 4
+eth0 tx-2 0
+eth0 tx-3 2
+eth1 tx-0 8
+eth1 tx-1 0
+eth2 tx-0 2
+eth2 tx-1 0'
+	# a dry run says it too: it tells what the run would do
+	run -0 --separate-stderr irqaff spread -n dev:eth0,dev:eth1,dev:eth2
+	assert_equal "$stderr" "irqaff: spreading 11 IRQs over CPU 0-3: every CPU
+$STALE_NOTES"
+	run -0 --separate-stderr irqaff spread -J -n dev:eth0,dev:eth1,dev:eth2
+	assert_equal "$stderr" "$STALE_NOTES"
+	run -0 jq -c 'keys' <<<"$output"
+	assert_output '["changed","dry_run","failed","managed","pool","unchanged","unmovable"]'
+	run -0 --separate-stderr irqaff spread dev:eth0,dev:eth1,dev:eth2
+	assert_output ''
+	assert_equal "$stderr" "irqaff: spreading 11 IRQs over CPU 0-3: every CPU
+$STALE_NOTES"
+	assert_equal "$(lists 25 26 27 28 30 31 33 34)" "1
+2
+3
+0
+2
+3
+1
+2"
+	# the note only: no xps_cpus written
+	assert_equal "$(xps_masks eth0 eth1 eth2)" "$before"
+}
+
+@test "spread's XPS note: not with --xps, nor -q, nor once the XPS follows" {
+	stale_nics
+	run -0 --separate-stderr irqaff spread -q -n dev:eth0,dev:eth1,dev:eth2
+	assert_equal "$stderr" ''
+	run -0 --separate-stderr irqaff spread -q -J -n dev:eth0,dev:eth1
+	assert_equal "$stderr" ''
+	run -0 --separate-stderr irqaff spread --xps dev:eth0,dev:eth1,dev:eth2
+	assert_equal "$stderr" 'irqaff: spreading 11 IRQs over CPU 0-3: every CPU'
+	assert_equal "$(xps_masks eth0 eth1 eth2)" 'eth0 tx-0 2
+eth0 tx-1 4
+eth0 tx-2 8
+eth0 tx-3 1
+eth1 tx-0 4
+eth1 tx-1 8
+eth2 tx-0 2
+eth2 tx-1 4'
+	# every queue on its IRQ's CPU now: nothing to say
+	run -0 --separate-stderr irqaff spread dev:eth0,dev:eth1,dev:eth2
+	assert_equal "$stderr" 'irqaff: spreading 11 IRQs over CPU 0-3: every CPU'
+	# a plan on CPU 2 and 3 leaves tx-0 (1 -> 3) and tx-3 (0 -> 2) apart
+	run -0 --separate-stderr irqaff spread -n -c 2-3 dev:eth0
+	assert_equal "$stderr" "irqaff: spreading 5 IRQs over CPU 2-3: 2-3 as asked
+irqaff: note: eth0: the XPS of 2 tx queues is left where it is, not on their IRQs' new CPUs; add --xps to move it too"
+}
+
+@test "spread's XPS note: none when XPS is off (every xps_cpus empty) or the tree has no queues" {
+	make_root --cpus 4 --nic eth0:4 --queues
+	run -0 --separate-stderr irqaff spread dev:eth0
+	assert_equal "$stderr" "irqaff: spreading eth0's 5 IRQs over CPU 0-3: node 0 (eth0's node)"
+	assert_equal "$(xps_masks eth0)" "$(printf 'eth0 tx-%d 0\n' 0 1 2 3)"
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 4 --nic eth0:4
+	run -0 --separate-stderr irqaff spread dev:eth0
+	assert_equal "$stderr" "irqaff: spreading eth0's 5 IRQs over CPU 0-3: node 0 (eth0's node)"
+}
+
+@test "spread's XPS note escapes the interface's name" {
+	make_root --cpus 4 --queues --nic $'e\033[2Jx:2' --xps $'e\033[2Jx:0=0-3'
+	run -0 --separate-stderr irqaff spread -n 24-26
+	assert_equal "$stderr" "irqaff: spreading e\\033[2Jx's 3 IRQs over CPU 0-3: node 0 (e\\033[2Jx's node)
+irqaff: note: e\\033[2Jx: the XPS of 1 tx queue is left where it is, not on its IRQ's new CPU; add --xps to move it too"
+}
+
+@test "spread without --xps reads the queues' masks for its note in silence: one it cannot read is left out" {
+	stale_nics
+	printf 'zz\n' >"$ROOT/sys/class/net/eth0/queues/tx-0/xps_cpus"
+	printf 'zz\n' >"$ROOT/sys/class/net/eth0/queues/rx-1/rps_cpus"
+	run -0 --separate-stderr irqaff spread dev:eth0,dev:eth1,dev:eth2
+	assert_equal "$stderr" "irqaff: spreading 11 IRQs over CPU 0-3: every CPU
+irqaff: note: eth0: the XPS of 1 tx queue is left where it is, not on its IRQ's new CPU; add --xps to move it too
+irqaff: note: eth1: the XPS of 1 tx queue is left where it is, not on its IRQ's new CPU; add --xps to move it too"
+	assert_equal "$(lists 25 26 27 28)" "1
+2
+3
+0"
+	assert_file "$ROOT/sys/class/net/eth0/queues/tx-0/xps_cpus" $'zz\n'
+	# --xps still refuses it before any write
+	run -1 --separate-stderr irqaff spread -q --xps -c 2-3 dev:eth0
+	assert_equal "$stderr" "irqaff: $ROOT/sys/class/net/eth0/queues/tx-0/xps_cpus: \"z\" is not a hex digit
+irqaff: $ROOT/sys/class/net/eth0/queues/rx-1/rps_cpus: \"z\" is not a hex digit"
+	assert_equal "$(lists 25 26 27 28)" "1
+2
+3
+0"
+}
