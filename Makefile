@@ -8,6 +8,8 @@ SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+# The boot units, each made from systemd/NAME.in.
+SERVICES = irqaff-restore.service irqaff-isolate.service
 # The interface hooks go where ifupdown, networkd-dispatcher and
 # NetworkManager look, under /etc whatever PREFIX is: ifupdown reads only
 # /etc/network.
@@ -259,9 +261,11 @@ install: irqaff $(MANPAGES)
 	install -m 0644 completions/_irqaff $(DESTDIR)$(ZSHCOMPDIR)/_irqaff
 	install -m 0644 completions/irqaff.fish \
 		$(DESTDIR)$(FISHCOMPDIR)/irqaff.fish
-	sed 's|@SBINDIR@|$(SBINDIR)|g' systemd/irqaff-restore.service.in \
-		> $(DESTDIR)$(SYSTEMDUNITDIR)/irqaff-restore.service
-	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/irqaff-restore.service
+	for u in $(SERVICES); do \
+		sed 's|@SBINDIR@|$(SBINDIR)|g' systemd/$$u.in \
+			> $(DESTDIR)$(SYSTEMDUNITDIR)/$$u && \
+		chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$u || exit 1; \
+	done
 	for h in $(HOOKS); do \
 		install -d $(DESTDIR)$(SYSCONFDIR)/$${h%/*} && \
 		sed 's|@SBINDIR@|$(SBINDIR)|g' hooks/irqaff-ifup.in \
@@ -277,7 +281,7 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man5/irqaff.conf.5 \
 		$(DESTDIR)$(BASHCOMPDIR)/irqaff $(DESTDIR)$(ZSHCOMPDIR)/_irqaff \
 		$(DESTDIR)$(FISHCOMPDIR)/irqaff.fish \
-		$(DESTDIR)$(SYSTEMDUNITDIR)/irqaff-restore.service
+		$(SERVICES:%=$(DESTDIR)$(SYSTEMDUNITDIR)/%)
 	rm -f $(HOOKS:%=$(DESTDIR)$(SYSCONFDIR)/%)
 
 # The Debian package, built from a copy of this tree in $(B)/deb: the

@@ -187,8 +187,13 @@ teardown() {
 	assert_output "irqaff: $unitdir/irqaff-restore.service"
 	run -0 grep -x 'ExecStart=/usr/sbin/irqaff restore ${IRQAFF_CONF}' \
 		"$unitdir/irqaff-restore.service"
+	run -0 dpkg -S irqaff-isolate.service
+	assert_output "irqaff: $unitdir/irqaff-isolate.service"
+	run -0 grep -x 'ExecStart=/usr/sbin/irqaff isolate --again' \
+		"$unitdir/irqaff-isolate.service"
 	# Enabled the Debian way (deb-systemd-helper), not started.
 	assert [ -L /etc/systemd/system/multi-user.target.wants/irqaff-restore.service ]
+	assert [ -L /etc/systemd/system/multi-user.target.wants/irqaff-isolate.service ]
 	for h in /etc/network/if-up.d/irqaff \
 	    /etc/networkd-dispatcher/configured.d/irqaff \
 	    /etc/NetworkManager/dispatcher.d/90-irqaff; do

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # The interface hook (hooks/irqaff-ifup.in), run as ifupdown,
-# networkd-dispatcher and NetworkManager run it, and the boot unit's
-# command lines (systemd/irqaff-restore.service.in), against trees.
+# networkd-dispatcher and NetworkManager run it, and the boot units'
+# conditions and command lines (systemd/irqaff-restore.service.in,
+# systemd/irqaff-isolate.service.in), against trees.
 
 bats_require_minimum_version 1.5.0
 
@@ -16,9 +17,12 @@ setup() {
 	sed -e "s|@SBINDIR@|$bin|g" -e "s|/etc/|$ETC/|g" \
 		"$src/hooks/irqaff-ifup.in" >"$HOOK"
 	chmod 0755 "$HOOK"
-	UNIT=$BATS_TEST_TMPDIR/irqaff-restore.service
+	RESTORE=$BATS_TEST_TMPDIR/irqaff-restore.service
+	ISOLATE=$BATS_TEST_TMPDIR/irqaff-isolate.service
 	sed "s|@SBINDIR@|$bin|g" "$src/systemd/irqaff-restore.service.in" \
-		>"$UNIT"
+		>"$RESTORE"
+	sed "s|@SBINDIR@|$bin|g" "$src/systemd/irqaff-isolate.service.in" \
+		>"$ISOLATE"
 	make_root --cpus 8 --nic eth0:2 --nic eth1:2 --legacy 4
 	CONF=$BATS_TEST_TMPDIR/irqaff.conf
 	cat >"$CONF" <<-'EOF'
@@ -120,33 +124,111 @@ untouched() {
 	assert_output ""
 }
 
-# unit_exec KEY: run the unit's KEY= command line (ExecCondition=,
-# ExecStart=) as systemd does: its prefixes (-@:+!) dropped, split at
-# blanks, ${IRQAFF_CONF} one word, with the environment the unit sets:
-# IRQAFF_CONF from Environment=, or from its EnvironmentFile= when the
-# test wrote that file; both paths moved under $BATS_TEST_TMPDIR.
+# unit_exec UNIT KEY [N]: run UNIT's Nth KEY= command line (the first
+# by default; ExecCondition=, ExecStart=) as systemd does: its prefixes
+# (-@:+!) dropped, split at blanks, ${IRQAFF_CONF} one word, with the
+# environment the unit sets: IRQAFF_CONF from Environment=, or from its
+# EnvironmentFile= when the test wrote that file, both paths moved under
+# $BATS_TEST_TMPDIR; none when the unit sets none.
 unit_exec() {
-	local line conf envfile i
+	local unit=$1 key=$2 n=${3:-1} line conf envfile i
 	local -a argv=()
-	line=$(sed -n "s/^$1=[-@:+!]*//p" "$UNIT")
-	conf=$(sed -n 's/^Environment=IRQAFF_CONF=//p' "$UNIT")
+	line=$(sed -n "s/^$key=[-@:+!]*//p" "$unit" | sed -n "${n}p")
+	conf=$(sed -n 's/^Environment=IRQAFF_CONF=//p' "$unit")
 	conf=${conf:+$BATS_TEST_TMPDIR$conf}
-	envfile=$BATS_TEST_TMPDIR$(sed -n 's/^EnvironmentFile=-//p' "$UNIT")
-	if [ -f "$envfile" ]; then
+	envfile=$(sed -n 's/^EnvironmentFile=-//p' "$unit")
+	envfile=${envfile:+$BATS_TEST_TMPDIR$envfile}
+	if [ -n "$envfile" ] && [ -f "$envfile" ]; then
 		conf=$(sed -n 's/^IRQAFF_CONF=//p' "$envfile")
 	fi
-	if [ -z "$line" ] || [ -z "$conf" ]; then
-		printf 'unit_exec: no %s= or no IRQAFF_CONF in %s\n' "$1" \
-			"$UNIT" >&2
+	if [ -z "$line" ]; then
+		printf 'unit_exec: no %s= number %s in %s\n' "$key" "$n" \
+			"$unit" >&2
 		return 1
 	fi
 	read -ra argv <<<"$line"
 	for i in "${!argv[@]}"; do
 		# shellcheck disable=SC2016
-		[ "${argv[i]}" != '${IRQAFF_CONF}' ] || argv[i]=$conf
+		[ "${argv[i]}" != '${IRQAFF_CONF}' ] && continue
+		if [ -z "$conf" ]; then
+			printf 'unit_exec: no IRQAFF_CONF in %s\n' "$unit" >&2
+			return 1
+		fi
+		argv[i]=$conf
 	done
-	env -i "PATH=$PATH" "IRQAFF_ROOT=$ROOT" "IRQAFF_CONF=$conf" \
-		"${argv[@]}"
+	env -i "PATH=$PATH" "IRQAFF_ROOT=$ROOT" \
+		${conf:+"IRQAFF_CONF=$conf"} "${argv[@]}"
+}
+
+# unit_conditions UNIT: 0 when each of UNIT's Condition*= lines holds, 1
+# when one does not (systemd then skips the unit). The paths are taken
+# under $ROOT, where irqaff keeps its state when IRQAFF_ROOT is set, as
+# it does under / at boot. Only ConditionPathExists= (and its "!" form)
+# is known; any other Condition or Assert line is an error (2).
+unit_conditions() {
+	local key value
+	while IFS='=' read -r key value; do
+		case $key in
+		ConditionPathExists)
+			if [ "${value#!}" != "$value" ]; then
+				[ ! -e "$ROOT${value#!}" ] || return 1
+			else
+				[ -e "$ROOT$value" ] || return 1
+			fi
+			;;
+		*)
+			printf 'unit_conditions: unknown %s=\n' "$key" >&2
+			return 2
+			;;
+		esac
+	done < <(grep -E '^(Condition|Assert)' "$1")
+}
+
+# unit_start UNIT: start UNIT as systemd does: skipped when a condition
+# fails or an ExecCondition= exits 1 to 254, failed when one exits
+# otherwise, else each ExecStart= in turn until one fails. Prints "NAME:
+# skipped", "NAME: done" or "NAME: failed N"; the commands' output
+# passes through.
+unit_start() {
+	local unit=$1 name=${1##*/} key n rc
+	unit_conditions "$unit" || {
+		printf '%s: skipped\n' "$name"
+		return
+	}
+	for key in ExecCondition ExecStart; do
+		for ((n = 1; n <= $(grep -c "^$key=" "$unit"); n++)); do
+			rc=0
+			unit_exec "$unit" "$key" "$n" || rc=$?
+			[ "$rc" -eq 0 ] && continue
+			if [ "$key" = ExecCondition ] && [ "$rc" -lt 255 ]; then
+				printf '%s: skipped\n' "$name"
+			else
+				printf '%s: failed %s\n' "$name" "$rc"
+			fi
+			return
+		done
+	done
+	printf '%s: done\n' "$name"
+}
+
+# boot: start the boot units in their After= order, each whatever came
+# of the one before (neither Requires= the other).
+boot() {
+	unit_start "$RESTORE"
+	unit_start "$ISOLATE"
+}
+
+# rebooted: every IRQ and the default affinity back to all 8 CPUs, as
+# the kernel sets them at boot; the state under /var/lib stays. Keeps a
+# copy of the tree in $BEFORE.
+rebooted() {
+	local dir
+	for dir in "$ROOT"/proc/irq/*/; do
+		printf '0-7\n' >"$dir/smp_affinity_list"
+		printf 'ff\n' >"$dir/smp_affinity"
+	done
+	printf 'ff\n' >"$ROOT/proc/irq/default_smp_affinity"
+	cp -a "$ROOT" "$BEFORE"
 }
 
 # conf_in_envfile FILE: /etc/default/irqaff, under $BATS_TEST_TMPDIR,
@@ -436,40 +518,40 @@ interrupt vectors on the target CPUs (No space left on device)"
 }
 
 @test "the boot unit no longer waits for network-online.target" {
-	run grep -v '^#' "$UNIT"
+	run grep -v '^#' "$RESTORE"
 	refute_output --partial network-online
-	run grep -x 'After=network.target irqbalance.service' "$UNIT"
+	run grep -x 'After=network.target irqbalance.service' "$RESTORE"
 	assert_success
-	run grep -c '^ExecStart=.* -q ' "$UNIT"
+	run grep -c '^ExecStart=.* -q ' "$RESTORE"
 	assert_output 0
 }
 
 @test "the boot unit is skipped without the configuration file" {
-	run grep -x 'Environment=IRQAFF_CONF=/etc/irqaff.conf' "$UNIT"
+	run grep -x 'Environment=IRQAFF_CONF=/etc/irqaff.conf' "$RESTORE"
 	assert_success
-	run grep -x 'EnvironmentFile=-/etc/default/irqaff' "$UNIT"
+	run grep -x 'EnvironmentFile=-/etc/default/irqaff' "$RESTORE"
 	assert_success
 	# 1 to 254: systemd skips the unit, as a failed condition
-	run --separate-stderr unit_exec ExecCondition
+	run --separate-stderr unit_exec "$RESTORE" ExecCondition
 	assert_failure 1
 	assert_output ""
 	assert_equal "$stderr" ""
 	conf_in_envfile "$BATS_TEST_TMPDIR/absent.conf"
-	run --separate-stderr unit_exec ExecCondition
+	run --separate-stderr unit_exec "$RESTORE" ExecCondition
 	assert_failure 1
 	assert_output ""
 	assert_equal "$stderr" ""
 	conf_in_envfile "$CONF"
-	run unit_exec ExecCondition
+	run unit_exec "$RESTORE" ExecCondition
 	assert_success
 }
 
 @test "the boot unit restores the whole configuration that /etc/default/irqaff names" {
 	conf_in_envfile "$CONF"
 	cp -a "$ROOT" "$BEFORE"
-	run unit_exec ExecCondition
+	run unit_exec "$RESTORE" ExecCondition
 	assert_success
-	run --separate-stderr unit_exec ExecStart
+	run --separate-stderr unit_exec "$RESTORE" ExecStart
 	assert_success
 	assert_output ""
 	assert_equal "$stderr" ""
@@ -491,9 +573,9 @@ interrupt vectors on the target CPUs (No space left on device)"
 @test "the boot unit restores /etc/irqaff.conf without /etc/default/irqaff" {
 	mkdir -p "$ETC"
 	cp "$CONF" "$ETC/irqaff.conf"
-	run unit_exec ExecCondition
+	run unit_exec "$RESTORE" ExecCondition
 	assert_success
-	run --separate-stderr unit_exec ExecStart
+	run --separate-stderr unit_exec "$RESTORE" ExecStart
 	assert_success
 	assert_output ""
 	assert_equal "$stderr" ""
@@ -508,9 +590,9 @@ interrupt vectors on the target CPUs (No space left on device)"
 	cp -a "$ROOT" "$BEFORE"
 	msg="irqaff: $ETC/irqaff.conf: no entries: the file is empty or holds only comments"
 	# a missing file skips the unit; an empty one runs it, and it fails
-	run unit_exec ExecCondition
+	run unit_exec "$RESTORE" ExecCondition
 	assert_success
-	run --separate-stderr -2 unit_exec ExecStart
+	run --separate-stderr -2 unit_exec "$RESTORE" ExecStart
 	assert_output ""
 	assert_equal "$stderr" "$msg"
 	# the hook never fails a bring-up, but says why it did nothing
@@ -527,7 +609,7 @@ interrupt vectors on the target CPUs (No space left on device)"
 	rm -rf "$ROOT"
 	make_root --cpus 8 --nic eth0:2 --nic eth1:2 --legacy 4 --irqbalance
 	conf_in_envfile "$CONF"
-	run --separate-stderr unit_exec ExecStart
+	run --separate-stderr unit_exec "$RESTORE" ExecStart
 	assert_success
 	assert_output ""
 	assert_equal "$stderr" "irqaff: warning: irqbalance is running and \
@@ -535,37 +617,158 @@ may move these IRQs again; keep it off them with IRQBALANCE_BANNED_CPULIST \
 or its --banirq option, or stop it (systemctl disable --now irqbalance)"
 }
 
-@test "systemd-analyze verify accepts the boot unit" {
+@test "systemd-analyze verify accepts the boot units" {
+	local unit
 	command -v systemd-analyze >/dev/null ||
 		skip "systemd-analyze is not installed"
-	run systemd-analyze verify --man=no "$UNIT"
+	run systemd-analyze verify --man=no "$RESTORE" "$ISOLATE"
 	assert_success
 	assert_output ""
 	# and it does check: a unit whose binary is missing fails
-	sed 's|@SBINDIR@|/nonexistent|g' \
-		"$BATS_TEST_DIRNAME/../../systemd/irqaff-restore.service.in" \
-		>"$UNIT"
-	run systemd-analyze verify --man=no "$UNIT"
-	assert_failure
+	for unit in irqaff-restore irqaff-isolate; do
+		sed 's|@SBINDIR@|/nonexistent|g' \
+			"$BATS_TEST_DIRNAME/../../systemd/$unit.service.in" \
+			>"$BATS_TEST_TMPDIR/$unit.service"
+		run systemd-analyze verify --man=no \
+			"$BATS_TEST_TMPDIR/$unit.service"
+		assert_failure
+	done
 }
 
-@test "the boot unit isolates the CPUs isolate remembered again, after the restore" {
-	local -a lines argv
-	mapfile -t lines < <(sed -n 's/^ExecStart=//p' "$UNIT")
-	assert_equal "${#lines[@]}" 2
-	assert_equal "${lines[1]}" "$(dirname "$IRQAFF_BIN")/irqaff isolate --again"
-	read -ra argv <<<"${lines[1]}"
-	# none remembered: nothing to do, nothing written
-	local before
-	before=$(tree_sum)
-	run -0 --separate-stderr env -i "PATH=$PATH" "IRQAFF_ROOT=$ROOT" "${argv[@]}"
-	assert_output ''
-	assert_equal "$(tree_sum)" "$before"
-	# remembered, then undone by a reboot's fresh affinities
+@test "each boot unit runs one command, under its own condition, the isolation after the restore" {
+	local bin
+	bin=$(dirname "$IRQAFF_BIN")
+	run grep -E '^(Condition|Assert|Exec|After|Requires|Wants|Also|WantedBy)' \
+		"$RESTORE"
+	assert_output - <<-EOF
+		After=network.target irqbalance.service
+		ExecCondition=/usr/bin/test -e \${IRQAFF_CONF}
+		ExecStart=$bin/irqaff restore \${IRQAFF_CONF}
+		WantedBy=multi-user.target
+		Also=irqaff-isolate.service
+	EOF
+	run grep -E '^(Condition|Assert|Exec|After|Requires|Wants|Also|WantedBy|Environment)' \
+		"$ISOLATE"
+	assert_output - <<-EOF
+		After=network.target irqbalance.service irqaff-restore.service
+		ConditionPathExists=/var/lib/irqaff/isolated
+		ExecStart=$bin/irqaff isolate --again
+		WantedBy=multi-user.target
+	EOF
+}
+
+@test "isolate --again, the isolation unit's command, writes nothing when no CPUs are remembered" {
+	rebooted
+	run --separate-stderr unit_exec "$ISOLATE" ExecStart
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+	run changed
+	assert_output ""
+	assert [ ! -e "$ROOT/var/lib/irqaff" ]
+}
+
+@test "at boot without the configuration, the CPUs isolate remembered are isolated again" {
 	irqaff isolate -q 6-7
-	irqaff set -q all 0-7
-	run -0 --separate-stderr env -i "PATH=$PATH" "IRQAFF_ROOT=$ROOT" "${argv[@]}"
-	assert_equal "$(lists 24 28)" $'0-5\n0-5'
-	assert_equal "$(<"$ROOT/proc/irq/default_smp_affinity")" \
-		"$(kmask 8 0-5)"
+	rebooted
+	run --separate-stderr boot
+	assert_success
+	assert_output - <<-'EOF'
+		irqaff-restore.service: skipped
+		irqaff-isolate.service: done
+	EOF
+	assert_equal "$stderr" ""
+	run lists 0 1 2 3 24 25 26 27 28 29
+	assert_output $'0-5\n0-5\n0-5\n0-5\n0-5\n0-5\n0-5\n0-5\n0-5\n0-5'
+	assert_file "$ROOT/proc/irq/default_smp_affinity" $'3f\n'
+	assert_file "$ROOT/var/lib/irqaff/isolated" $'6-7\n'
+	run changed
+	assert_output - <<-'EOF'
+		proc/irq/0/smp_affinity_list
+		proc/irq/1/smp_affinity_list
+		proc/irq/2/smp_affinity_list
+		proc/irq/24/smp_affinity_list
+		proc/irq/25/smp_affinity_list
+		proc/irq/26/smp_affinity_list
+		proc/irq/27/smp_affinity_list
+		proc/irq/28/smp_affinity_list
+		proc/irq/29/smp_affinity_list
+		proc/irq/3/smp_affinity_list
+		proc/irq/default_smp_affinity
+	EOF
+}
+
+@test "at boot with the configuration and no CPUs remembered, only the restore runs" {
+	mkdir -p "$ETC"
+	cp "$CONF" "$ETC/irqaff.conf"
+	rebooted
+	run --separate-stderr boot
+	assert_success
+	assert_output - <<-'EOF'
+		irqaff-restore.service: done
+		irqaff-isolate.service: skipped
+	EOF
+	assert_equal "$stderr" ""
+	run lists 0 1 24 25 26 27 28 29
+	assert_output $'0\n0-7\n1\n2-3\n2-3\n0-7\n6\n6'
+	assert_file "$ROOT/proc/irq/default_smp_affinity" $'3f\n'
+	assert [ ! -e "$ROOT/var/lib/irqaff" ]
+	run changed
+	assert_output - <<-'EOF'
+		proc/irq/0/smp_affinity_list
+		proc/irq/24/smp_affinity_list
+		proc/irq/25/smp_affinity_list
+		proc/irq/26/smp_affinity_list
+		proc/irq/28/smp_affinity_list
+		proc/irq/29/smp_affinity_list
+		proc/irq/default_smp_affinity
+	EOF
+}
+
+@test "at boot with neither the configuration nor CPUs remembered, nothing runs" {
+	rebooted
+	run --separate-stderr boot
+	assert_success
+	assert_output - <<-'EOF'
+		irqaff-restore.service: skipped
+		irqaff-isolate.service: skipped
+	EOF
+	assert_equal "$stderr" ""
+	run changed
+	assert_output ""
+	assert [ ! -e "$ROOT/var/lib/irqaff" ]
+}
+
+@test "at boot with both, the restore runs, then the remembered CPUs are isolated again" {
+	mkdir -p "$ETC"
+	cp "$CONF" "$ETC/irqaff.conf"
+	irqaff isolate -q 6-7
+	rebooted
+	run --separate-stderr boot
+	assert_success
+	assert_output - <<-'EOF'
+		irqaff-restore.service: done
+		irqaff-isolate.service: done
+	EOF
+	assert_equal "$stderr" ""
+	# the restore's CPUs, then 6 and 7 taken out: eth1's queues, on 6
+	# alone, go to the housekeeping CPUs
+	run lists 0 1 2 3 24 25 26 27 28 29
+	assert_output $'0\n0-5\n0-5\n0-5\n1\n2-3\n2-3\n0-5\n0-5\n0-5'
+	assert_file "$ROOT/proc/irq/default_smp_affinity" $'3f\n'
+	assert_file "$ROOT/var/lib/irqaff/isolated" $'6-7\n'
+	run changed
+	assert_output - <<-'EOF'
+		proc/irq/0/smp_affinity_list
+		proc/irq/1/smp_affinity_list
+		proc/irq/2/smp_affinity_list
+		proc/irq/24/smp_affinity_list
+		proc/irq/25/smp_affinity_list
+		proc/irq/26/smp_affinity_list
+		proc/irq/27/smp_affinity_list
+		proc/irq/28/smp_affinity_list
+		proc/irq/29/smp_affinity_list
+		proc/irq/3/smp_affinity_list
+		proc/irq/default_smp_affinity
+	EOF
 }

@@ -43,6 +43,7 @@ expected_files() {
 			755 etc/NetworkManager/dispatcher.d/90-irqaff
 			755 etc/network/if-up.d/irqaff
 			755 etc/networkd-dispatcher/configured.d/irqaff
+			644 usr/lib/systemd/system/irqaff-isolate.service
 			644 usr/lib/systemd/system/irqaff-restore.service
 			755 usr/sbin/irqaff
 			644 usr/share/bash-completion/completions/irqaff
@@ -73,6 +74,7 @@ expected_files() {
 			755 etc/NetworkManager/dispatcher.d/90-irqaff
 			755 etc/network/if-up.d/irqaff
 			755 etc/networkd-dispatcher/configured.d/irqaff
+			644 usr/local/lib/systemd/system/irqaff-isolate.service
 			644 usr/local/lib/systemd/system/irqaff-restore.service
 			755 usr/local/sbin/irqaff
 			644 usr/local/share/bash-completion/completions/irqaff
@@ -251,13 +253,17 @@ zsh_complete() {
 	assert_output --regexp '^irqaff [0-9]+\.[0-9]+\.[0-9]+$'
 }
 
-@test "the installed systemd unit runs the binary from SBINDIR" {
+@test "the installed systemd units run the binary from SBINDIR" {
+	local unit
 	install_into
-	run grep -c '@SBINDIR@' "$DEST/usr/lib/systemd/system/irqaff-restore.service"
-	assert_output 0
-	run grep -E '^ExecStart=[-@:+!]*/usr/sbin/irqaff( |$)' \
-		"$DEST/usr/lib/systemd/system/irqaff-restore.service"
-	assert_success
+	for unit in irqaff-restore irqaff-isolate; do
+		run sed 's|/usr/sbin/irqaff |@SBINDIR@/irqaff |' \
+			"$DEST/usr/lib/systemd/system/$unit.service"
+		assert_output "$(cat "$REPO/systemd/$unit.service.in")"
+		run grep -c '^ExecStart=/usr/sbin/irqaff ' \
+			"$DEST/usr/lib/systemd/system/$unit.service"
+		assert_output 1
+	done
 }
 
 @test "the installed interface hooks are one script that runs the binary from SBINDIR" {
@@ -282,9 +288,10 @@ zsh_complete() {
 	[ -f "$DEST/usr/man/man8/irqaff-balance.8" ]
 	[ ! -e "$DEST/usr/sbin" ]
 	[ ! -e "$DEST/etc" ]
-	run grep -E '^ExecStart=[-@:+!]*/usr/bin/irqaff( |$)' \
-		"$DEST/usr/lib/systemd/system/irqaff-restore.service"
-	assert_success
+	run grep -l '^ExecStart=/usr/bin/irqaff ' \
+		"$DEST/usr/lib/systemd/system/irqaff-restore.service" \
+		"$DEST/usr/lib/systemd/system/irqaff-isolate.service"
+	assert_equal "${#lines[@]}" 2
 	run grep -l '^/usr/bin/irqaff restore ' \
 		"$DEST/opt/etc/network/if-up.d/irqaff" \
 		"$DEST/opt/etc/networkd-dispatcher/configured.d/irqaff" \
@@ -308,6 +315,7 @@ zsh_complete() {
 		755 etc/NetworkManager/dispatcher.d/90-irqaff
 		755 etc/network/if-up.d/irqaff
 		755 etc/networkd-dispatcher/configured.d/irqaff
+		644 usr/local/lib/systemd/system/irqaff-isolate.service
 		644 usr/local/lib/systemd/system/irqaff-restore.service
 		755 usr/local/sbin/irqaff
 		644 usr/local/share/man/man5/irqaff.conf.5
