@@ -29,7 +29,7 @@ const struct command top_command = {
 	    "[--sample-from file ...] [irqs ...]",
 	.options =
 	    "  -i, --interval SECS     a screen every SECS (default 2)\n"
-	    "      --count COUNT       COUNT screens, then exit (plain: 1)\n"
+	    "      --count COUNT       COUNT screens, then end (plain: 1)\n"
 	    "  -s, --sort KEY          rate (default), total, irq or name\n"
 	    "  -a, --all               also the IRQs with no interrupt in the "
 	    "interval\n"
