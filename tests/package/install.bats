@@ -64,6 +64,7 @@ expected_files() {
 			644 usr/share/man/man8/irqaff-set.8
 			644 usr/share/man/man8/irqaff-show.8
 			644 usr/share/man/man8/irqaff-spread.8
+			644 usr/share/man/man8/irqaff-top.8
 			644 usr/share/man/man8/irqaff-xps.8
 			644 usr/share/man/man8/irqaff.8
 			644 usr/share/zsh/vendor-completions/_irqaff
@@ -94,6 +95,7 @@ expected_files() {
 			644 usr/local/share/man/man8/irqaff-set.8
 			644 usr/local/share/man/man8/irqaff-show.8
 			644 usr/local/share/man/man8/irqaff-spread.8
+			644 usr/local/share/man/man8/irqaff-top.8
 			644 usr/local/share/man/man8/irqaff-xps.8
 			644 usr/local/share/man/man8/irqaff.8
 			644 usr/local/share/zsh/site-functions/_irqaff
@@ -334,6 +336,7 @@ zsh_complete() {
 		644 usr/local/share/man/man8/irqaff-set.8
 		644 usr/local/share/man/man8/irqaff-show.8
 		644 usr/local/share/man/man8/irqaff-spread.8
+		644 usr/local/share/man/man8/irqaff-top.8
 		644 usr/local/share/man/man8/irqaff-xps.8
 		644 usr/local/share/man/man8/irqaff.8
 	EOF
