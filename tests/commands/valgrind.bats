@@ -133,6 +133,35 @@ grinds() {
 	grinds 0 cpus -i 0.1 -o cpu,irqs,rate,top
 }
 
+@test "top is clean under valgrind, from saved reads and the tree's, on a terminal too" {
+	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b c=$BATS_TEST_TMPDIR/c
+	snapshot_interrupts "$a"
+	add_count 24 1 1000 25 2 5
+	snapshot_interrupts "$b"
+	add_count 24 2 500
+	snapshot_interrupts "$c"
+	grinds 0 top -i 1 --count 2 --sample-from "$a" --sample-from "$b" \
+		--sample-from "$c"
+	grinds 0 top -a -s name -i 1 --sample-from "$a" --sample-from "$b"
+	grinds 1 top -i 0.1 99
+	# the kernel's clock: a title that differs from run to run
+	run --separate-stderr valgrind -q --error-exitcode=99 \
+		--leak-check=full --errors-for-leak-kinds=definite,indirect \
+		irqaff top -a -i 0.1 --count 2
+	assert_success
+	assert_equal "$(grep -v '^--[0-9]*-- ' <<<"$stderr")" ''
+	assert_equal "$(grep -cE ' over [0-9]+\.[0-9]{2} s ' <<<"$output")" 2
+	grinds 2 top -s x
+	# the terminal's screen is drawn, keys set up and given back
+	run script -qec "valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite,indirect irqaff top -i 1 \
+		--count 2 --sample-from $a --sample-from $b --sample-from $c
+		echo status \$?" /dev/null
+	assert_success
+	assert_output --partial $'status 0\r'
+	refute_output --partial '=='
+}
+
 @test "show -i is clean under valgrind" {
 	grinds 0 show -i 0.1 -o irq,total,rate
 	grinds 0 show -i 0.1 -o irq,rate 24-26
