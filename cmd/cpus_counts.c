@@ -142,19 +142,11 @@ add_row(struct cpus *c, const struct counts *rd, const struct irqrow *r,
 static void
 add_sys(struct cpus *c, const struct counts *rd, const struct irqrow *r)
 {
-	size_t i;
 	unsigned int k;
+	int i;
 
-	if (!counts_cpu_row(rd, r))
+	if ((i = counts_cpu_label(rd, r, c->sysname, &c->nsys, NSYS)) < 0)
 		return;
-	for (i = 0; i < c->nsys; i++)
-		if (strlen(c->sysname[i]) == r->labellen &&
-		    memcmp(c->sysname[i], r->label, r->labellen) == 0)
-			break;
-	if (i == NSYS)
-		return;
-	if (i == c->nsys)
-		c->sysname[c->nsys++] = xstrndup(r->label, r->labellen);
 	for (k = 0; k < r->ncounts; k++)
 		c->sys[rd->cpu[k] * NSYS + i] = rd->v[k];
 }

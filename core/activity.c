@@ -82,23 +82,15 @@ add_irq(struct activity *a, const struct counts *rd, const struct irqrow *r)
 	ai->rated = row_delta(a, &a->was, r->irq, rd, r, &ai->delta);
 }
 
-/* A CPU's row without an IRQ, followed by its name's place. */
+/* A CPU's row without an IRQ, followed by its label's place. */
 static void
 add_system(struct activity *a, const struct counts *rd,
     const struct irqrow *r)
 {
-	size_t i;
+	int i;
 
-	if (!counts_cpu_row(rd, r))
+	if ((i = counts_cpu_label(rd, r, a->sysname, &a->nsys, ACT_NSYS)) < 0)
 		return;
-	for (i = 0; i < a->nsys; i++)
-		if (strlen(a->sysname[i]) == r->labellen &&
-		    memcmp(a->sysname[i], r->label, r->labellen) == 0)
-			break;
-	if (i == ACT_NSYS)
-		return;
-	if (i == a->nsys)
-		a->sysname[a->nsys++] = xstrndup(r->label, r->labellen);
 	if (counts_keep(&a->sysnow, rd, &(struct irqrow){ .irq = i,
 	    .ncounts = r->ncounts }))
 		row_delta(a, &a->syswas, i, rd, r, NULL);

@@ -148,6 +148,29 @@ counts_cpu_row(const struct counts *rd, const struct irqrow *row)
 }
 
 /*
+ * Such a row's place among the labels kept in names (NMI, LOC, ...),
+ * a new label added while there is room for cap: its index, or -1 for
+ * a row that is not a CPU's or a label that finds no room.
+ */
+int
+counts_cpu_label(const struct counts *rd, const struct irqrow *row,
+    char **names, size_t *n, size_t cap)
+{
+	size_t i;
+
+	if (!counts_cpu_row(rd, row))
+		return -1;
+	for (i = 0; i < *n; i++)
+		if (strlen(names[i]) == row->labellen &&
+		    memcmp(names[i], row->label, row->labellen) == 0)
+			return i;
+	if (*n == cap)
+		return -1;
+	names[*n] = xstrndup(row->label, row->labellen);
+	return (*n)++;
+}
+
+/*
  * Ends a pass, at its end or before: 0, or the error that stopped it,
  * said unless COUNTS_QUIET (a bad header was said by counts_open()).
  */

@@ -59,6 +59,8 @@ int		 counts_open(struct counts *, unsigned int, int);
 int		 counts_next(struct counts *, unsigned int *);
 int		 counts_row(struct counts *, struct irqrow *);
 bool		 counts_cpu_row(const struct counts *, const struct irqrow *);
+int		 counts_cpu_label(const struct counts *, const struct irqrow *,
+		    char **, size_t *, size_t);
 int		 counts_close(struct counts *);
 
 void		 counts_kept_begin(struct counts_kept *,
