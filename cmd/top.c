@@ -64,6 +64,7 @@ struct top {
 	const struct act_irq	**shown;
 	struct cpuset		*set;
 	long long		 wide;		/* activity's, of any read */
+	char			*widepath;	/* the file it was read from */
 };
 
 #define LABELW	9	/* "SYSTEM/s " */
@@ -398,8 +399,10 @@ read_counts(struct top *t)
 {
 	if (activity_read(&t->act) != 0)
 		return -1;
-	if (t->wide < 0)
+	if (t->wide < 0 && t->act.wide >= 0) {
 		t->wide = t->act.wide;
+		t->widepath = xstrdup(counts_path());
+	}
 	return 0;
 }
 
@@ -459,7 +462,8 @@ top_main(int argc, char *argv[])
 	/* "%10u": the kernel cannot have printed it; said once, at the end */
 	if (t.wide >= 0)
 		warnx("%s: IRQ %lld: a count wider than 32 bits; its row is "
-		    "left out", counts_path(), t.wide);
+		    "left out", t.widepath, t.wide);
+	free(t.widepath);
 	cpuset_free(t.set);
 	free(t.shown);
 	activity_free(&t.act);
