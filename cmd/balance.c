@@ -505,6 +505,8 @@ run(struct balance *b, const char *arg)
 	c = xcalloc(b->n + 1, sizeof(*c));
 	for (i = 0; i < b->n; i++)
 		c[i] = (struct change){ b->it[i].irq, b->it[i].want, false };
+	if (!b->quiet && !b->xps)
+		result_xps_stale_note(&b->m, c, b->n);
 	if ((b->xps && xpsfollow_plan(&b->m, "balance", c, b->n, &xq,
 	    &nx) != 0) || balance_show_plan(b, xq, nx) != 0)
 		goto out;

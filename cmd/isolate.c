@@ -41,7 +41,8 @@ const struct command isolate_command = {
 	    "      --accept   with --check, exit 0 also when only pending moves and\n"
 	    "                 IRQs user space cannot move remain\n"
 	    "      --again    isolate the CPUs remembered again (the boot unit);\n"
-	    "                 none remembered: nothing to do\n"
+	    "                 none remembered: nothing to do; a file that\n"
+	    "                 cannot be used: status 2\n"
 	    "      --undo     forget the CPUs isolate remembered: set, spread and\n"
 	    "                 balance use them again\n",
 	.more_help = isolate_help,
@@ -478,6 +479,23 @@ isolate_free(struct isolate *is)
 	machine_free(&is->m);
 }
 
+/*
+ * --again: the CPUs remembered, or NULL when none are. A file that
+ * cannot be used is bad input (the boot unit fails), one that cannot be
+ * read status 1; nothing is written either way.
+ */
+static int
+remembered(struct machine *m, struct cpuset **again)
+{
+	struct perr pe;
+	int rc;
+
+	if ((rc = isolation_remembered(m, again, &pe)) == 0)
+		return EXIT_OK;
+	warnx("isolate --again: %s; nothing written", pe.msg);
+	return rc == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+}
+
 static int
 isolate_main(int argc, char *argv[])
 {
@@ -493,7 +511,11 @@ isolate_main(int argc, char *argv[])
 		return isolation_forget() == 0 ? EXIT_OK : EXIT_FAIL;
 	if (machine_load(&is.m) != 0)
 		return EXIT_FAIL;
-	if (is.again && (again = isolation_remembered(&is.m)) == NULL) {
+	if (is.again && (status = remembered(&is.m, &again)) != EXIT_OK) {
+		machine_free(&is.m);
+		return status;
+	}
+	if (is.again && again == NULL) {
 		machine_free(&is.m);
 		return EXIT_OK;
 	}

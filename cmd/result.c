@@ -1,8 +1,8 @@
 /*
  * What every command that writes shares: its -n, -v and -J, and its
  * result. The lines of -n and -v are printed as each file is written
- * (core/apply.c); here are the notes after them, the exit status and the
- * JSON object of -J (JSON RESULTS in irqaff(8)).
+ * (core/apply.c); here are the notes before and after them, the exit
+ * status and the JSON object of -J (JSON RESULTS in irqaff(8)).
  */
 #include <err.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 #include "cmd/cli.h"
 #include "cmd/result.h"
 #include "core/xalloc.h"
+#include "core/xpsfollow.h"
 #include "lib/text.h"
 
 /*
@@ -198,4 +199,29 @@ result_leftout_free(struct leftout *lo)
 	free(lo->irq);
 	free(lo->why);
 	memset(lo, 0, sizeof(*lo));
+}
+
+/*
+ * Without --xps (spread, balance): "note: eth0: the XPS of 4 tx queues is
+ * left where it is, not on their IRQs' new CPUs; add --xps to move it
+ * too", once per interface xpsfollow_stale() finds for the plan c.
+ */
+void
+result_xps_stale_note(struct machine *m, const struct change *c, size_t k)
+{
+	struct xpsstale *v;
+	size_t n, i;
+	char *dev;
+
+	xpsfollow_stale(m, c, k, &v, &n);
+	for (i = 0; i < n; i++) {
+		dev = xescaped(v[i].dev);
+		warnx("note: %s: the XPS of %zu tx queue%s is left where it "
+		    "is, not on %s new CPU%s; add --xps to move it too", dev,
+		    v[i].n, v[i].n == 1 ? "" : "s",
+		    v[i].n == 1 ? "its IRQ's" : "their IRQs'",
+		    v[i].n == 1 ? "" : "s");
+		free(dev);
+	}
+	xpsfollow_stale_free(v, n);
 }

@@ -42,5 +42,7 @@ void	 result_leftout_add(struct leftout *, unsigned int, bool);
 void	 result_leftout_note(const struct leftout *);
 void	 result_leftout_tally(const struct leftout *, struct tally *, int);
 void	 result_leftout_free(struct leftout *);
+void	 result_xps_stale_note(struct machine *, const struct change *,
+	    size_t);
 
 #endif

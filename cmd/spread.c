@@ -348,30 +348,6 @@ control_note(unsigned int irq)
 	free(raw);
 }
 
-/*
- * "note: eth0: the XPS of 4 tx queues is left where it is, not on their
- * IRQs' new CPUs; add --xps to move it too", once per interface.
- */
-static void
-stale_note(struct machine *m, const struct change *c, size_t k)
-{
-	struct xpsstale *v;
-	size_t n, i;
-	char *dev;
-
-	xpsfollow_stale(m, c, k, &v, &n);
-	for (i = 0; i < n; i++) {
-		dev = xescaped(v[i].dev);
-		warnx("note: %s: the XPS of %zu tx queue%s is left where it "
-		    "is, not on %s new CPU%s; add --xps to move it too", dev,
-		    v[i].n, v[i].n == 1 ? "" : "s",
-		    v[i].n == 1 ? "its IRQ's" : "their IRQs'",
-		    v[i].n == 1 ? "" : "s");
-		free(dev);
-	}
-	xpsfollow_stale_free(v, n);
-}
-
 /* -J: with --xps the "xps" member, then the "pool". */
 struct xps_json {
 	const struct change	*c;
@@ -474,7 +450,7 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	if (!sp->quiet)
 		result_leftout_note(&lo);
 	if (!sp->quiet && !sp->xps)
-		stale_note(&sp->m, c, k);
+		result_xps_stale_note(&sp->m, c, k);
 	if (sp->xps && xpsfollow_plan(&sp->m, "spread", c, k, &xq, &nx) != 0) {
 		status = EXIT_FAIL;
 		goto out;

@@ -4,6 +4,7 @@
  * command line that says otherwise. Each finding says what to change.
  */
 #include <err.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,13 +190,15 @@ managed_irq_only(struct machine *m, const struct bootargs *b)
  * (isolcpus= with domain), the nohz_full file (nohz_full=; absent on a
  * kernel built without CONFIG_NO_HZ_FULL, which ignores the parameter),
  * and from the command line only isolcpus=managed_irq without domain,
- * which no file shows.
+ * which no file shows; and those irqaff isolate remembered, none when
+ * its file cannot be used, said as a warning.
  */
 void
 isolation_cpus(struct isolated *iso, struct machine *m)
 {
 	struct bootargs boot;
 	const struct cpuset *mi;
+	struct perr pe;
 
 	memset(&boot, 0, sizeof(boot));
 	read_cmdline(m, &boot);
@@ -205,17 +208,69 @@ isolation_cpus(struct isolated *iso, struct machine *m)
 		cpuset_or(iso->isolcpus, mi);
 	iso->all = xcpudup(iso->isolcpus);
 	cpuset_or(iso->all, iso->nohz);
-	if ((iso->remembered = machine_file(m, PATH_STATE_ISOLATED)) == NULL)
+	if (isolation_remembered(m, &iso->remembered, &pe) != 0)
+		warnx("warning: %s; taken as no CPU isolated by irqaff "
+		    "isolate", pe.msg);
+	if (iso->remembered == NULL)
 		iso->remembered = xcpuset(m->nbits);
 	cpuset_or(iso->all, iso->remembered);
 	bootargs_free(&boot);
 }
 
-/* The CPUs isolate remembered, owned; NULL when none are. */
-struct cpuset *
-isolation_remembered(struct machine *m)
+/* The state file's one line: a CPU list of possible CPUs, not empty. */
+static int
+parse_state(struct machine *m, const char *buf, struct cpuset *set,
+    struct perr *pe)
 {
-	return machine_file(m, PATH_STATE_ISOLATED);
+	const char *nl = strchr(buf, '\n');
+	int cpu;
+
+	if (nl != NULL && nl[1] != '\0')
+		return perr_set(pe, EINVAL, "holds more than one line");
+	if (cpulist_parse(set, buf, pe) != 0)
+		return -EINVAL;
+	if (cpuset_empty(set))
+		return perr_set(pe, EINVAL, "holds no CPU");
+	for (cpu = cpuset_first(set); cpu >= 0; cpu = cpuset_next(set,
+	    cpu + 1))
+		if (!cpuset_test(m->possible, cpu))
+			return perr_set(pe, EINVAL, "CPU %d is not possible",
+			    cpu);
+	return 0;
+}
+
+/*
+ * The CPUs isolate remembered (isolation_remember()): 0 with *setp owned,
+ * or NULL when there is no file (never isolated, or --undo since). A file
+ * that is not one line with a list of possible CPUs (one remembered on a
+ * machine with more, or damaged) is -EINVAL; one that cannot be read,
+ * its -errno; pe then says why, naming the file.
+ */
+int
+isolation_remembered(struct machine *m, struct cpuset **setp,
+    struct perr *pe)
+{
+	struct cpuset *set;
+	struct perr why;
+	char *buf;
+	int rc;
+
+	*setp = NULL;
+	if ((rc = procfs_read(PATH_STATE_ISOLATED, &buf)) == -ENOENT)
+		return 0;
+	if (rc != 0)
+		return perr_set(pe, -rc, "%s: %s",
+		    procfs_path(PATH_STATE_ISOLATED), strerror(-rc));
+	set = xcpuset(m->nbits);
+	rc = parse_state(m, buf, set, &why);
+	free(buf);
+	if (rc != 0) {
+		cpuset_free(set);
+		return perr_set(pe, EINVAL, "%s: %s",
+		    procfs_path(PATH_STATE_ISOLATED), why.msg);
+	}
+	*setp = set;
+	return 0;
 }
 
 /* Remembers the CPUs isolate kept free, for set, spread and balance. */

@@ -13,6 +13,7 @@
 
 struct cpuset;
 struct findings;
+struct perr;
 struct machine;
 
 /* The CPUs to keep free and what else bears on them; owned but m. */
@@ -47,7 +48,8 @@ enum place isolation_place(const struct cpuset *, const struct cpuset *,
 	    const struct cpuset *);
 bool	 isolation_move_pending(const struct cpuset *, const struct cpuset *);
 void	 isolation_cpus(struct isolated *, struct machine *);
-struct cpuset *isolation_remembered(struct machine *);
+int	 isolation_remembered(struct machine *, struct cpuset **,
+	    struct perr *);
 int	 isolation_remember(const struct cpuset *);
 int	 isolation_forget(void);
 char	*isolation_why(const struct isolated *, const struct cpuset *);

@@ -9,6 +9,7 @@ setup() {
 	load ../test_helper/common-setup
 	_common_setup
 	load ../test_helper/balance
+	load ../test_helper/queues
 }
 
 # plan_lines: the plan's lines without their RATE column.
@@ -487,4 +488,127 @@ imbalance_of() {
 	assert_equal "$rc" 0
 	run grep '^xps ' "$out"
 	assert_output 'xps eth0 tx-1: 2 -> 1'
+}
+
+# eth0 24-28, eth1 29-31, each IRQ asking for CPU 0-3 and running on one
+# (25 on CPU 1, 26 on 2, 27 on 3, 28 on 0, 30 on 2, 31 on 3), where the
+# plan of stale_counts keeps it. Apart from their IRQ's CPU: eth0 tx-0
+# (a superset) and tx-3 (another CPU), eth1 tx-0; on it: eth0 tx-1; XPS
+# off (empty): eth0 tx-2, eth1 tx-1.
+stale_nics() {
+	make_root --cpus 4 --queues \
+		--nic eth0:4 --xps eth0:0=0-3 --xps eth0:1=2 --xps eth0:3=1 \
+		--nic eth1:2 --xps eth1:0=3
+}
+STALE_COUNTS="25 2 1000 26 3 1000 27 4 1000 28 1 1000 30 3 100 31 4 100"
+STALE_XPS='eth0 tx-0 f
+eth0 tx-1 4
+eth0 tx-2 0
+eth0 tx-3 2
+eth1 tx-0 8
+eth1 tx-1 0'
+STALE_NOTES="irqaff: note: eth0: the XPS of 2 tx queues is left where it is, not on their IRQs' new CPUs; add --xps to move it too
+irqaff: note: eth1: the XPS of 1 tx queue is left where it is, not on its IRQ's new CPU; add --xps to move it too"
+
+@test "balance without --xps notes once per interface the tx queues whose XPS it leaves apart from their IRQs" {
+	stale_nics
+	assert_equal "$(xps_masks eth0 eth1)" "$STALE_XPS"
+	# a dry run says it too: it tells what the run would do
+	measure "$STALE_COUNTS" -n 25-28,30,31
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" "$STALE_NOTES"
+	run plan_lines
+	assert_output 'IRQ  OLD NEW NAME
+25  0-3 1 eth0-TxRx-0
+26  0-3 2 eth0-TxRx-1
+27  0-3 3 eth0-TxRx-2
+28  0-3 0 eth0-TxRx-3
+30  0-3 2 eth1-TxRx-0
+31  0-3 3 eth1-TxRx-1'
+	# -J: on standard error only, the object as without the note
+	measure "$STALE_COUNTS" -J -n 25-28,30,31
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" "$STALE_NOTES"
+	run -0 jq -c 'keys' "$out"
+	assert_output '["changed","cpus","dry_run","failed","freed","imbalance","interval","isolated","loads","managed","plan","unchanged","unmovable"]'
+	measure "$STALE_COUNTS" 25-28,30,31
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" "$STALE_NOTES"
+	assert_equal "$(lists 25 26 27 28 30 31)" $'1\n2\n3\n0\n2\n3'
+	# the note only: no xps_cpus written
+	assert_equal "$(xps_masks eth0 eth1)" "$STALE_XPS"
+	# the IRQs stay where they are now, their XPS still apart: said again
+	measure "$STALE_COUNTS" 25-28,30,31
+	assert_equal "$rc" 0
+	assert_equal "$(head -n 1 "$out")" 'no IRQ to move'
+	assert_equal "$(<"$err")" "$STALE_NOTES"
+}
+
+@test "balance's XPS note: not with --xps, nor -q, nor once the XPS follows" {
+	stale_nics
+	measure "$STALE_COUNTS" -q -n 25-28,30,31
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" ''
+	measure "$STALE_COUNTS" -q -J -n 25-28,30,31
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" ''
+	measure "$STALE_COUNTS" --xps 25-28,30,31
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" ''
+	assert_equal "$(xps_masks eth0 eth1)" 'eth0 tx-0 2
+eth0 tx-1 4
+eth0 tx-2 8
+eth0 tx-3 1
+eth1 tx-0 4
+eth1 tx-1 8'
+	# every queue on its IRQ's CPU now: nothing to say
+	measure "$STALE_COUNTS" 25-28,30,31
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" ''
+	# one IRQ moved apart from its queue's XPS: one queue said
+	measure "27 4 5000" -n --cpus 2 27
+	assert_equal "$rc" 0
+	run plan_lines
+	assert_output $'IRQ  OLD NEW NAME\n27  3 2 eth0-TxRx-2'
+	assert_equal "$(<"$err")" "irqaff: note: eth0: the XPS of 1 tx queue is left where it is, not on its IRQ's new CPU; add --xps to move it too"
+}
+
+@test "balance's XPS note: none when XPS is off (every xps_cpus empty) or the tree has no queues" {
+	make_root --cpus 4 --queues --nic eth0:4
+	measure "25 2 1000 26 3 1000 27 4 1000 28 1 1000" 25-28
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" ''
+	assert_equal "$(lists 25 26 27 28)" $'1\n2\n3\n0'
+	assert_equal "$(xps_masks eth0)" "$(printf 'eth0 tx-%d 0\n' 0 1 2 3)"
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 4 --nic eth0:4
+	measure "25 2 1000 26 3 1000 27 4 1000 28 1 1000" 25-28
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" ''
+}
+
+@test "balance's XPS note escapes the interface's name" {
+	make_root --cpus 4 --queues --nic $'e\033[2Jx:2' --xps $'e\033[2Jx:0=0-3'
+	measure "25 2 1000 26 3 1000" -n 25,26
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" "irqaff: note: e\\033[2Jx: the XPS of 1 tx queue is left where it is, not on its IRQ's new CPU; add --xps to move it too"
+}
+
+@test "balance --plan says the XPS it leaves apart; restore of the plan applies it as it is and says nothing of it" {
+	stale_nics
+	local plan=$BATS_TEST_TMPDIR/plan.conf
+	measure "$STALE_COUNTS" -n --plan "$plan" 25-28,30,31
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" "$STALE_NOTES"
+	# no queue line without --xps
+	run grep -c '^xps ' "$plan"
+	assert_output 0
+	# the plan on standard output, the note on standard error
+	measure "$STALE_COUNTS" -n --plan - 25-28,30,31
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" "$STALE_NOTES"
+	assert_equal "$(sed -n 3p "$out")" 'plan 0-3'
+	run -0 --separate-stderr irqaff restore "$plan"
+	assert_equal "$stderr" ''
+	assert_equal "$(lists 25 26 27 28 30 31)" $'1\n2\n3\n0\n2\n3'
+	assert_equal "$(xps_masks eth0 eth1)" "$STALE_XPS"
 }

@@ -455,3 +455,96 @@ CPU 3: isolated from interrupts'
 	run -2 --separate-stderr irqaff isolate --undo 6-7
 	run -2 --separate-stderr irqaff isolate --again 6-7
 }
+
+# remember TEXT: the state file isolate writes, holding TEXT.
+remember() {
+	mkdir -p "$ROOT/var/lib/irqaff"
+	printf '%s' "$1" >"$ROOT/var/lib/irqaff/isolated"
+}
+
+@test "isolate --again takes a state naming the last possible CPU, and refuses one past it with status 2, writing nothing" {
+	rm -rf "$ROOT"
+	make_root --cpus 8 --nic eth0:4
+	remember $'7\n'
+	run -0 --separate-stderr irqaff isolate --again -q
+	assert_equal "$stderr" ''
+	assert_equal "$(lists 24 25)" $'0-6\n0-6'
+	irqaff set -q all 0-7
+	local before
+	remember $'8\n'
+	before=$(tree_sum)
+	run -2 --separate-stderr irqaff isolate --again
+	assert_output ''
+	assert_equal "$stderr" "irqaff: isolate --again: $ROOT/var/lib/irqaff/isolated: CPU 8 is beyond the last possible CPU 7; nothing written"
+	assert_equal "$(tree_sum)" "$before"
+	# as the boot unit found it: more CPUs than this machine has
+	remember $'6-9\n'
+	before=$(tree_sum)
+	run -2 --separate-stderr irqaff isolate --again -q -n
+	assert_output ''
+	assert_equal "$stderr" "irqaff: isolate --again: $ROOT/var/lib/irqaff/isolated: CPU 9 is beyond the last possible CPU 7; nothing written"
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "isolate --again refuses a malformed state with status 2, naming the file, and writes nothing" {
+	rm -rf "$ROOT"
+	make_root --cpus 8 --nic eth0:4
+	local text why before
+	while IFS='|' read -r text why; do
+		remember "$(printf '%b' "$text")"
+		before=$(tree_sum)
+		run -2 --separate-stderr irqaff isolate --again -q
+		assert_output ''
+		assert_equal "$stderr" "irqaff: isolate --again: $ROOT/var/lib/irqaff/isolated: $why; nothing written"
+		assert_equal "$(tree_sum)" "$before"
+	done <<-'EOF'
+		junk\n|region "junk": "junk" is not a number
+		7-6\n|region "7-6" runs backwards
+		\n|holds no CPU
+		|holds no CPU
+		6-7\n5\n|holds more than one line
+	EOF
+	# one line without its newline is still one line
+	remember '6-7'
+	run -0 --separate-stderr irqaff isolate --again -q
+	assert_equal "$stderr" ''
+	assert_equal "$(lists 24)" '0-5'
+}
+
+@test "isolate --again: a state that cannot be read is status 1, and writes nothing" {
+	rm -rf "$ROOT"
+	make_root --cpus 8 --nic eth0:4
+	mkdir -p "$ROOT/var/lib/irqaff/isolated"
+	local before
+	before=$(tree_sum)
+	run -1 --separate-stderr irqaff isolate --again -q
+	assert_equal "$stderr" "irqaff: isolate --again: $ROOT/var/lib/irqaff/isolated: Is a directory; nothing written"
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "a state isolate cannot use: spread, balance and set warn, naming the file, and leave no CPU out for it" {
+	rm -rf "$ROOT"
+	make_root --cpus 8 --nic eth0:4
+	local warn="irqaff: warning: $ROOT/var/lib/irqaff/isolated: CPU 8 is beyond the last possible CPU 7; taken as no CPU isolated by irqaff isolate"
+	remember $'6-8\n'
+	run -0 --separate-stderr irqaff spread -n dev:eth0
+	assert_equal "$stderr" "$warn
+irqaff: spreading eth0's 5 IRQs over CPU 0-7: node 0 (eth0's node)"
+	# -q is no notes: this is a problem, said all the same
+	run -0 --separate-stderr irqaff spread -q -n dev:eth0
+	assert_equal "$stderr" "$warn"
+	run -0 --separate-stderr irqaff set -n 24 7
+	assert_output 'irq 24: 0-7 -> 7'
+	assert_equal "$stderr" "$warn"
+	run -0 --separate-stderr irqaff balance -n -J --sample-from "$ROOT/proc/interrupts" \
+		--sample-from "$ROOT/proc/interrupts" -i 1 dev:eth0
+	assert_equal "$stderr" "$warn"
+	run jq -c '[.cpus, .isolated]' <<<"$output"
+	assert_output '["0-7",""]'
+	# the other side: the last possible CPU is remembered, and left out
+	remember $'6-7\n'
+	run -0 --separate-stderr irqaff spread -n dev:eth0
+	assert_equal "$stderr" "irqaff: spreading eth0's 5 IRQs over CPU 0-5: node 0 (eth0's node), 6-7 isolated (irqaff isolate) left out"
+	run -0 --separate-stderr irqaff set -n 24 7
+	assert_equal "$stderr" 'irqaff: warning: CPU 7 is isolated (irqaff isolate): IRQs there interrupt the tasks isolated on them'
+}

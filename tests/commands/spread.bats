@@ -10,6 +10,7 @@ setup() {
 	load ../test_helper/common-setup
 	_common_setup
 	load ../test_helper/spread
+	load ../test_helper/queues
 }
 
 # nic (test_helper/spread.bash) with CPU 9 isolated, 26 nohz_full and 15
@@ -488,17 +489,6 @@ tx-3 3 yes'
 	# 9 IRQs, the config IRQ left where it is: 8 spread
 	assert_equal "${stderr_lines[0]}" "irqaff: spreading eth0's 8 IRQs over CPU 0-7: node 0 (eth0's node)"
 	assert_equal "$(grep -c '^irq ' <<<"$output")" 8
-}
-
-# xps_masks DEV...: "DEV tx-K MASK" for each tx queue's xps_cpus.
-xps_masks() {
-	local d f
-	for d in "$@"; do
-		for f in "$ROOT/sys/class/net/$d/queues"/tx-*/xps_cpus; do
-			f=${f%/xps_cpus}
-			printf '%s %s %s\n' "$d" "${f##*/}" "$(<"$f/xps_cpus")"
-		done
-	done
 }
 
 # eth0 24-28 (tx-0 on CPU 1, tx-1 on 2, tx-2 on 3, tx-3 on 0), eth1 29-31

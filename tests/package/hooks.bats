@@ -698,6 +698,30 @@ or its --banirq option, or stop it (systemctl disable --now irqbalance)"
 	EOF
 }
 
+@test "at boot, a remembered state naming a CPU this machine cannot have fails the isolation unit with status 2, writing nothing" {
+	mkdir -p "$ROOT/var/lib/irqaff"
+	printf '6-9\n' >"$ROOT/var/lib/irqaff/isolated"
+	rebooted
+	run --separate-stderr boot
+	assert_success
+	assert_output - <<-'EOF'
+		irqaff-restore.service: skipped
+		irqaff-isolate.service: failed 2
+	EOF
+	assert_equal "$stderr" "irqaff: isolate --again: $ROOT/var/lib/irqaff/isolated: CPU 9 is beyond the last possible CPU 7; nothing written"
+	run changed
+	assert_output ""
+	# the last possible CPU is one it can have
+	printf '7\n' >"$ROOT/var/lib/irqaff/isolated"
+	run --separate-stderr boot
+	assert_output - <<-'EOF'
+		irqaff-restore.service: skipped
+		irqaff-isolate.service: done
+	EOF
+	assert_equal "$stderr" ""
+	assert_file "$ROOT/proc/irq/default_smp_affinity" $'7f\n'
+}
+
 @test "at boot with the configuration and no CPUs remembered, only the restore runs" {
 	mkdir -p "$ETC"
 	cp "$CONF" "$ETC/irqaff.conf"
