@@ -27,6 +27,7 @@ parked() {
 }
 
 @test "chips by family: one name for every device (6.1) or one per device (6.12)" {
+	# as booted: 6.12 on x86 PCI-MSIX-BDF, on arm64 ITS-PCI-MSIX-BDF
 	make_root --cpus 4 \
 		--irq 30=a --affinity 0-1 --effective 3 --chip PCI-MSIX-0000:00:05.0 --hwirq 0-edge \
 		--irq 31=b --affinity 0-1 --effective 3 --chip PCI-MSI-0000:00:04.0 --hwirq 0-edge \
