@@ -237,7 +237,8 @@ renders_with() {
 # controller with kernel-managed queues); in a block, a line starting with "irqaff " or "less " is a command and
 # the lines after it, if any, its exact standard output; a block without
 # a command (a sample of output or of a file) is not run. /etc/ and /root/
-# are moved into the test directory. "cp /proc/interrupts FILE" copies the
+# are moved into the test directory; "less" is cat, as a minimal system
+# has no pager. "cp /proc/interrupts FILE" copies the
 # tree's, its modification time that of a clock that only "sleep N" moves
 # (by N seconds, without sleeping). A command with an open quote at the
 # end of its line goes on over the next lines.
@@ -245,6 +246,7 @@ renders_with() {
 	local block=0 in=0 open=0 line cmd= want= failed= src had q
 	local -a cmds=() wants=()
 
+	less() { cat -- "$@"; }
 	run_block() {
 		local i got rc clock=1700000000 f
 		rm -rf "$BATS_TEST_TMPDIR/root" "$BATS_TEST_TMPDIR/etc" \
