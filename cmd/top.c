@@ -127,9 +127,12 @@ draw_title(struct top *t)
 				sum += t->act.cpu[cpu].irqs +
 				    t->act.cpu[cpu].system;
 		}
-	if (t->act.reads < 2)
+	if (t->act.reads < 2 && t->sm.timed)
 		s = xasprintf("irqaff top: rates in %.2f s  %u CPUs%s",
 		    t->sm.interval, n, keys);
+	else if (t->act.reads < 2)
+		s = xasprintf("irqaff top: rates at the next copy  %u CPUs%s",
+		    n, keys);
 	else
 		s = xasprintf("%s  over %.2f s  %.1f interrupts/s on %u CPUs%s",
 		    t->sm.stamp, t->sm.elapsed, sum / t->sm.elapsed, n, keys);

@@ -249,6 +249,14 @@ IRQ   RATE   TOTAL AFFINITY EFFECT^[[K^M
 	run -0 on_pty 35 14 irqaff top --count 2 "$FROM"
 	assert_equal "$(screen 3 | head -1)" \
 		'2026-01-02 03:04:05  over 1.00 s  1^[[K^M'
+	# without -i the interval is the copies' times, not known yet
+	touch -d '2026-01-02 03:04:03 UTC' "$BATS_TEST_TMPDIR/r0"
+	touch -d '2026-01-02 03:04:04 UTC' "$BATS_TEST_TMPDIR/r1"
+	run -0 on_pty 80 14 irqaff top --count 2 "${FROM#-i 1 }"
+	assert_equal "$(screen 1 | head -1)" \
+		'irqaff top: rates at the next copy  4 CPUs  q quits, r t i n sort^[[K^M'
+	assert_equal "$(screen 3 | head -1)" \
+		'2026-01-02 03:04:05  over 1.00 s  1010.0 interrupts/s on 4 CPUs  q quits, r t i ^[[K^M'
 }
 
 @test "top on a terminal: CPU rows on half of the screen at most, IRQs on the rest" {
