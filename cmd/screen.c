@@ -1,7 +1,8 @@
 /*
  * The live view's terminal: its size, keys read one at a time, the
- * signals that end or resize the view, and the state it was found in,
- * given back at the end. Not a terminal: plain lines.
+ * signals that end, stop or resize the view, and the state it was found
+ * in, given back at the end and while stopped. Not a terminal: plain
+ * lines.
  */
 #include <limits.h>
 #include <poll.h>
@@ -18,7 +19,7 @@
 
 #define CSI	"\033["
 
-static volatile sig_atomic_t quit, resized;
+static volatile sig_atomic_t quit, resized, stopped;
 static sigset_t waiting;	/* the mask found: signals arrive in ppoll() */
 static const int quits[] = { SIGINT, SIGTERM, SIGHUP };
 
@@ -33,6 +34,13 @@ on_resize(int sig)
 {
 	(void)sig;
 	resized = 1;
+}
+
+static void
+on_stop(int sig)
+{
+	(void)sig;
+	stopped = 1;
 }
 
 static size_t
@@ -63,54 +71,99 @@ measure(struct screen *s)
 	s->cols = env_size("COLUMNS", 80);
 }
 
+static void
+catch(int sig, void (*handler)(int), sigset_t *hold)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigaction(sig, &sa, NULL);
+	sigaddset(hold, sig);
+}
+
 /*
- * The signals that end the view or resize it caught, and held back but
- * in screen_wait(): none is lost between a test and the wait.
+ * The signals that end, stop or resize the view caught, and held back
+ * but in screen_wait(): none is lost between a test and the wait.
  */
 static void
 catch_signals(void)
 {
-	struct sigaction sa;
 	sigset_t hold;
 	size_t i;
 
-	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&hold);
-	sa.sa_handler = on_quit;
-	for (i = 0; i < nitems(quits); i++) {
-		sigaction(quits[i], &sa, NULL);
-		sigaddset(&hold, quits[i]);
-	}
-	sa.sa_handler = on_resize;
-	sigaction(SIGWINCH, &sa, NULL);
-	sigaddset(&hold, SIGWINCH);
+	for (i = 0; i < nitems(quits); i++)
+		catch(quits[i], on_quit, &hold);
+	catch(SIGWINCH, on_resize, &hold);
+	catch(SIGTSTP, on_stop, &hold);
 	sigprocmask(SIG_BLOCK, &hold, &waiting);
+}
+
+static void
+take_terminal(struct screen *s)
+{
+	if (s->keys)
+		tcsetattr(fileno(stdin), TCSADRAIN, &s->raw);
+	fputs(CSI "?25l" CSI "2J", stdout);
+}
+
+static void
+give_terminal(struct screen *s)
+{
+	fputs(CSI "?25h", stdout);
+	fflush(stdout);
+	if (s->keys)
+		tcsetattr(fileno(stdin), TCSADRAIN, &s->saved);
+}
+
+/*
+ * ^Z: the terminal as it was found while stopped, as the shell expects
+ * it; taken again when continued, at its size then.
+ */
+static void
+suspend(struct screen *s)
+{
+	sigset_t tstp;
+
+	give_terminal(s);
+	sigemptyset(&tstp);
+	sigaddset(&tstp, SIGTSTP);
+	signal(SIGTSTP, SIG_DFL);
+	sigprocmask(SIG_UNBLOCK, &tstp, NULL);
+	raise(SIGTSTP);
+	sigprocmask(SIG_BLOCK, &tstp, NULL);
+	catch(SIGTSTP, on_stop, &tstp);
+	stopped = 0;
+	take_terminal(s);
+	measure(s);
 }
 
 /* Drawn in place when standard output is a terminal, unless plain. */
 void
 screen_open(struct screen *s, bool plain)
 {
-	struct termios raw;
-
 	memset(s, 0, sizeof(*s));
 	if (plain || !procfs_tty(stdout))
 		return;
 	s->on = true;
 	measure(s);
 	catch_signals();
-	/* keys without Enter and without echo; ^C still a signal */
+	/* keys without Enter and without echo; ^C and ^Z still signals */
 	if (procfs_tty(stdin) && tcgetattr(fileno(stdin), &s->saved) == 0) {
-		raw = s->saved;
-		raw.c_lflag &= ~(ICANON | ECHO);
-		raw.c_cc[VMIN] = 1;
-		raw.c_cc[VTIME] = 0;
-		s->keys = tcsetattr(fileno(stdin), TCSANOW, &raw) == 0;
+		s->raw = s->saved;
+		s->raw.c_lflag &= ~(ICANON | ECHO);
+		s->raw.c_cc[VMIN] = 1;
+		s->raw.c_cc[VTIME] = 0;
+		s->keys = tcsetattr(fileno(stdin), TCSANOW, &s->raw) == 0;
 	}
 	fputs(CSI "?25l" CSI "2J", stdout);
 }
 
-/* Up to seconds, for a key, a signal that ends the view or a new size. */
+/*
+ * Up to seconds, for a key, a signal that ends the view, or a new size
+ * (after a stop too: the frame is drawn anew).
+ */
 int
 screen_wait(struct screen *s, double seconds)
 {
@@ -124,6 +177,10 @@ screen_wait(struct screen *s, double seconds)
 	n = ppoll(&pfd, s->keys ? 1 : 0, &ts, &waiting);
 	if (quit)
 		return SCREEN_QUIT;
+	if (stopped) {
+		suspend(s);
+		return SCREEN_RESIZE;
+	}
 	if (resized) {
 		resized = 0;
 		measure(s);
@@ -192,10 +249,7 @@ screen_close(struct screen *s)
 {
 	if (!s->on)
 		return;
-	fputs(CSI "?25h", stdout);
-	fflush(stdout);
-	if (s->keys)
-		tcsetattr(fileno(stdin), TCSADRAIN, &s->saved);
+	give_terminal(s);
 	if (quit) {
 		signal(quit, SIG_DFL);
 		sigprocmask(SIG_SETMASK, &waiting, NULL);

@@ -12,7 +12,7 @@
 struct screen {
 	bool		 on;		/* drawn in place on a terminal */
 	bool		 keys;		/* keys read from the terminal */
-	struct termios	 saved;
+	struct termios	 saved, raw;
 	size_t		 rows, cols;
 	size_t		 used;		/* lines of the frame drawn */
 	char		 key;		/* the last one read */

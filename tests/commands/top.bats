@@ -355,6 +355,47 @@ sorted() {
 	ended 143
 }
 
+# drawn_twice TEXT: wait for a second line with TEXT on the screen.
+drawn_twice() {
+	local i
+	for ((i = 0; i < 1200; i++)); do
+		[ "$(grep -c -- "$1" "$BATS_TEST_TMPDIR/screen")" -ge 2 ] &&
+			return 0
+		sleep 0.05
+	done
+	echo "drawn_twice: \"$1\" not drawn again" >&2
+	return 1
+}
+
+@test "top on a terminal: ^Z gives the terminal back while stopped, fg takes it again" {
+	make_root --cpus 2 --irq 24=a
+	mkfifo "$BATS_TEST_TMPDIR/keys"
+	# bash -m: the view a job of its own in the foreground, as at a prompt
+	script -qfec "stty cols 80 rows 24; bash -mc 'irqaff top -i 600;
+		echo stopped \$?; stty -a; fg; echo status \$?'" /dev/null \
+		<"$BATS_TEST_TMPDIR/keys" >"$BATS_TEST_TMPDIR/screen" 3>&- &
+	LIVE=$!
+	exec 5>"$BATS_TEST_TMPDIR/keys"
+	drawn 'irqaff top: rates in'
+	printf '\032' >&5
+	drawn 'stopped 148'
+	drawn_twice 'irqaff top: rates in'
+	printf q >&5
+	exec 5>&-
+	wait "$LIVE"
+	run cat -v "$BATS_TEST_TMPDIR/screen"
+	# stopped: the cursor shown, a line at a time and echoed
+	assert_equal "$(grep -A2 -F '^[[J' <<<"$output" | head -3 |
+		sed 's/  *\(irqaff\|\/\).*//')" '^[[J^[[?25h^M
+[1]+  Stopped
+stopped 148^M'
+	assert_equal "$(sed -n '/^stopped/,/irqaff top -i 600^M$/p' <<<"$output" |
+		grep -cE '[^-]icanon .*[^-]echo ')" 1
+	# continued: hidden and drawn anew, then q ends it as before
+	assert_output --regexp 'irqaff top -i 600\^M'$'\n''\^\[\[\?25l\^\[\[2J\^\[\[Hirqaff top: rates in'
+	assert_equal "$(tail -n 1 <<<"$output")" '^[[J^[[?25hstatus 0^M'
+}
+
 @test "top on a terminal that says 0 by 0: LINES and COLUMNS, else 24 by 80; 1 column is 1" {
 	three_reads
 	run -0 on_pty 0 0 LINES=9 COLUMNS=20 irqaff top -a --count 2 "$FROM"
