@@ -1,9 +1,10 @@
 # The host side of the real-kernel tier, sourced by tests/kernel/run and
-# bench/quality/run: fetch Debian's packages, build and pack an initramfs,
-# boot one guest under qemu (TCG).
+# bench/quality/run: fetch Debian's kernels and busybox, cross-build irqaff,
+# stage and pack an initramfs, boot one guest under qemu (TCG).
 #
 # Sets here (this folder), top, cache and timeout_s; the sourcing script
-# defines qemu_args BOOT (the machine, one argument a line) before boot.
+# defines qemu_args MACHINE (one argument a line) before boot. A boot is
+# named MACHINE@KERNEL, or MACHINE alone for Debian 12's 6.1.
 # shellcheck shell=bash
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -14,11 +15,22 @@ say() { printf '%s\n' "$*"; }
 note() { printf '# %s\n' "$*"; }
 
 arch_of() { case $1 in arm64*) echo arm64 ;; *) echo amd64 ;; esac; }
+kernel_of() { case $1 in *@*) echo "${1#*@}" ;; *) echo 6.1 ;; esac; }
+
+# Debian's release of each kernel.
+suite_of() {	# KERNEL
+	case $1 in 5.10) echo bullseye ;; 6.12) echo trixie ;; *) echo bookworm ;; esac
+}
+
+# Where a kernel's package is unpacked, with its release in DIR/release.
+kdir_of() {	# ARCH KERNEL
+	echo "$cache/$1-$2"
+}
 
 # What a missing tool means: the boots of that architecture are skipped.
 missing_for() {	# ARCH -> the first missing tool, or nothing
 	local t
-	local tools="cpio readelf dpkg timeout"
+	local tools="cpio readelf dpkg apt-get timeout xz"
 	case $1 in
 	amd64) tools="$tools qemu-system-x86_64" ;;
 	arm64) tools="$tools qemu-system-aarch64 aarch64-linux-gnu-gcc" ;;
@@ -32,26 +44,8 @@ missing_for() {	# ARCH -> the first missing tool, or nothing
 	fi
 }
 
-# Debian's kernel and busybox-static for ARCH, unpacked once into
-# $cache/ARCH/root; the kernel release is in $cache/ARCH/release.
-fetch_packages() {	# ARCH
-	local a=$1 d=$cache/$1 kpkg suffix=
-	[ "$a" = arm64 ] && suffix=:arm64
-	if [ -s "$d/release" ] && [ -d "$d/root/lib/modules/$(cat "$d/release")" ] &&
-	    [ -x "$d/root/bin/busybox" ]; then
-		return 0
-	fi
-	command -v apt-get >/dev/null || { echo "apt-get missing"; return 1; }
-	kpkg=$(apt-cache depends "linux-image-$a$suffix" 2>/dev/null |
-		sed -n 's/^ *Depends: \(linux-image-[0-9][^:]*\).*/\1/p' | head -n 1)
-	[ -n "$kpkg" ] || { echo "no linux-image-$a$suffix in apt (apt-get update?)"; return 1; }
-	rm -rf "$d"
-	fetch_debs "$d" "$kpkg$suffix" "busybox-static$suffix" || return 1
-	echo "${kpkg#linux-image-}" >"$d/release"
-}
-
-# Debian packages PKGs downloaded into DIR/deb and unpacked into DIR/root,
-# never installed.
+# Debian packages PKGs, from the host's apt, downloaded into DIR/deb and
+# unpacked into DIR/root, never installed.
 fetch_debs() {	# DIR PKG...
 	local d=$1 f
 	shift
@@ -62,6 +56,64 @@ fetch_debs() {	# DIR PKG...
 	for f in "$d"/deb/*.deb; do
 		dpkg -x "$f" "$d/root" || { echo "dpkg -x $f failed"; return 1; }
 	done
+}
+
+# busybox-static for ARCH, from the host's release; the path of busybox.
+# Debian 12 ships bin/busybox, 13 usr/bin/busybox (merged /usr).
+busybox_of() {	# ARCH
+	local f
+	for f in "$cache/busybox-$1/root/bin/busybox" \
+	    "$cache/busybox-$1/root/usr/bin/busybox"; do
+		[ -x "$f" ] && { echo "$f"; return 0; }
+	done
+	return 1
+}
+fetch_busybox() {	# ARCH
+	local suffix=
+	busybox_of "$1" >/dev/null && return 0
+	[ "$1" = arm64 ] && suffix=:arm64
+	rm -rf "$cache/busybox-$1"
+	fetch_debs "$cache/busybox-$1" "busybox-static$suffix" || return 1
+	busybox_of "$1" >/dev/null || { echo "busybox-static has no busybox"; return 1; }
+}
+
+# Debian's kernel KERNEL for ARCH, from its own release whatever the host
+# runs, with a private apt configuration under $cache/apt-SUITE-ARCH (its
+# own sources.list naming the host's mirror, lists and cache; the host's
+# apt is untouched), unpacked once into kdir_of ARCH KERNEL.
+fetch_kernel() {	# ARCH KERNEL
+	local a=$1 k=$2 suite d apt kpkg mirror
+	suite=$(suite_of "$k")
+	d=$(kdir_of "$a" "$k")
+	apt=$cache/apt-$suite-$a
+	if [ -s "$d/release" ] && [ -e "$d/root/boot/vmlinuz-$(cat "$d/release")" ]; then
+		return 0
+	fi
+	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" \
+		"$apt/parts" || return 1
+	# the host's own Debian mirror, whatever apt is configured with
+	# shellcheck disable=SC2016 # $(URI) is apt's, not the shell's
+	mirror=$(apt-get indextargets --format '$(URI)' 2>/dev/null |
+		sed -n 's|/dists/.*||p' | grep -v -- '-security$' | head -n 1)
+	[ -n "$mirror" ] || { echo "no Debian mirror in the host's apt"; return 1; }
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" \
+		>"$apt/sources.list"
+	local o=(-o "Dir::Etc::sourcelist=$apt/sources.list"
+		-o "Dir::Etc::sourceparts=$apt/parts"
+		-o "Dir::State::lists=$apt/lists" -o "Dir::Cache=$apt/cache"
+		-o APT::Architecture="$a" -o APT::Architectures="$a"
+		-o Acquire::Languages=none)
+	apt-get -q "${o[@]}" update >"$apt/update.log" 2>&1 ||
+		{ echo "apt-get update for $suite failed (see $apt/update.log)"; return 1; }
+	kpkg=$(apt-cache "${o[@]}" depends "linux-image-$a" 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-image-[0-9][^:]*\).*/\1/p' | head -n 1)
+	[ -n "$kpkg" ] || { echo "no linux-image-$a in $suite"; return 1; }
+	rm -rf "$d" && mkdir -p "$d/deb" || return 1
+	(cd "$d/deb" && apt-get -q "${o[@]}" download "$kpkg") \
+		>"$d/download.log" 2>&1 ||
+		{ echo "apt-get download failed (see $d/download.log)"; return 1; }
+	dpkg -x "$d"/deb/*.deb "$d/root" || { echo "dpkg -x failed"; return 1; }
+	echo "${kpkg#linux-image-}" >"$d/release"
 }
 
 # irqaff for ARCH: the tree's own for amd64; for arm64 a cross build in a
@@ -84,22 +136,40 @@ build_irqaff() {	# ARCH -> path
 	echo "$src/irqaff"
 }
 
-# The modules NAMEs need, dependencies first, as paths under lib/modules.
-module_order() {	# ARCH NAME...
+# A kernel's modules directory: lib/modules, or usr/lib/modules where
+# the package is merged-/usr (Debian 13).
+mods_of() {	# KDIR
+	local rel
+	rel=$(cat "$1/release")
+	if [ -d "$1/root/lib/modules/$rel" ]; then
+		echo "$1/root/lib/modules/$rel"
+	else
+		echo "$1/root/usr/lib/modules/$rel"
+	fi
+}
+
+# A module, uncompressed (Debian 13's are .ko.xz), on stdout.
+module_cat() {	# PATH
+	case $1 in *.xz) xz -dc "$1" ;; *) cat "$1" ;; esac
+}
+
+# The modules NAMEs need, dependencies first, as paths under the modules
+# directory; a module built in is none.
+module_order() {	# KDIR NAME...
 	local mods
-	mods=$cache/$1/root/lib/modules/$(cat "$cache/$1/release")
+	mods=$(mods_of "$1")
 	shift
 	local -A path=() seen=()
 	local f b
 	while read -r f; do
-		b=${f##*/}; b=${b%.ko}; path[${b//-/_}]=$f
-	done < <(find "$mods/kernel" -name '*.ko')
+		b=${f##*/}; b=${b%.xz}; b=${b%.ko}; path[${b//-/_}]=$f
+	done < <(find "$mods/kernel" -name '*.ko' -o -name '*.ko.xz')
 	visit() {
 		local m=${1//-/_} d
 		[ -n "${seen[$m]:-}" ] && return
 		seen[$m]=1
 		[ -n "${path[$m]:-}" ] || return 0	# built in
-		for d in $(tr '\0' '\n' <"${path[$m]}" |
+		for d in $(module_cat "${path[$m]}" | tr '\0' '\n' |
 		    sed -n 's/^depends=//p' | head -n 1 | tr ',' ' '); do
 			visit "$d"
 		done
@@ -143,28 +213,38 @@ copy_libs() {	# FILE DEST DIR...
 	done
 }
 
-# The initramfs for ARCH, $cache/ARCH/initrd: busybox, irqaff, libraries,
-# modules, /init, the assertion library and the scenarios.
-build_initrd() {	# ARCH IRQAFF
-	stage_initrd "$1" "$2" "$cache/$1/initrd.d" &&
-		pack_initrd "$cache/$1/initrd.d" "$cache/$1/initrd"
+# The scenarios into DIR: all, or those IRQAFF_KERNEL_SCENARIOS names
+# (comma-separated beginnings of their file names, "85" or "85-system").
+copy_scenarios() {	# DIR
+	local f w want=${IRQAFF_KERNEL_SCENARIOS:-} keep
+	for f in "$here"/scenarios/*.sh; do
+		keep=${want:+no}
+		for w in ${want//,/ }; do
+			case ${f##*/} in "$w"*) keep= ;; esac
+		done
+		[ -z "$keep" ] || continue
+		cp "$f" "$1/" || return 1
+	done
+	[ -n "$(ls "$1")" ] || { note "no scenario begins with $IRQAFF_KERNEL_SCENARIOS"; return 1; }
 }
 
 pack_initrd() {	# DIR FILE
 	(cd "$1" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$2"
 }
 
-# The initramfs's files in DIR.
-stage_initrd() {	# ARCH IRQAFF DIR
-	local a=$1 bin=$2 d=$cache/$1 s=$3
-	local rel libdirs wanted
+# The initramfs's files in DIR for ARCH's KERNEL: busybox, irqaff,
+# libraries, modules (uncompressed: busybox's insmod reads no .xz), /init,
+# the assertion library and the scenarios.
+stage_initrd() {	# ARCH KERNEL IRQAFF DIR
+	local a=$1 bin=$3 s=$4 d rel libdirs wanted
+	d=$(kdir_of "$a" "$2")
 	rel=$(cat "$d/release")
 	rm -rf "$s" && mkdir -p "$s"/{bin,sbin,proc,sys,dev,tmp,run,lib/modules,scenarios} || return 1
-	cp "$d/root/bin/busybox" "$s/bin/busybox"
+	cp "$(busybox_of "$a")" "$s/bin/busybox" || return 1
 	cp "$bin" "$s/bin/irqaff"
 	cp "$here/init" "$s/init"
 	cp "$here/lib.sh" "$s/lib.sh"
-	cp "$here"/scenarios/*.sh "$s/scenarios/"
+	copy_scenarios "$s/scenarios" || return 1
 	chmod 0755 "$s/init" "$s/bin/irqaff"
 	case $a in
 	amd64)
@@ -176,32 +256,48 @@ stage_initrd() {	# ARCH IRQAFF DIR
 	esac
 	# shellcheck disable=SC2086
 	copy_libs "$bin" "$s" $libdirs || return 1
-	local m
+	local m b
 	# shellcheck disable=SC2086
-	for m in $(module_order "$a" $wanted); do
-		cp "$m" "$s/lib/modules/"
-		echo "${m##*/}" >>"$s/lib/modules/order"
+	for m in $(module_order "$d" $wanted); do
+		b=${m##*/}; b=${b%.xz}
+		module_cat "$m" >"$s/lib/modules/$b" || return 1
+		echo "$b" >>"$s/lib/modules/order"
 	done
 	cp "$d/root/boot/config-$rel" "$s/config"
+}
+
+# The initramfs for ARCH's KERNEL, beside the kernel: KDIR/initrd.
+build_initrd() {	# ARCH KERNEL IRQAFF
+	local d
+	d=$(kdir_of "$1" "$2")
+	stage_initrd "$1" "$2" "$3" "$d/initrd.d" &&
+		pack_initrd "$d/initrd.d" "$d/initrd"
 }
 
 # Boot BOOT, leave its console in $cache/log/BOOT.log. The caller may set
 # boot_initrd (another initramfs), boot_logdir and boot_prefix (an array:
 # a command qemu runs under, such as ip netns exec NS).
 boot() {	# BOOT MODE
-	local b=$1 mode=$2 a qemu console extra=() append='' line
+	local b=$1 mode=$2 a k qemu console extra=() append='' line kd
+	local machine=${1%@*}
 	a=$(arch_of "$b")
+	k=$(kernel_of "$b")
+	kd=$(kdir_of "$a" "$k")
 	case $a in
 	amd64) qemu=qemu-system-x86_64 console=ttyS0 ;;
 	arm64) qemu=qemu-system-aarch64 console=ttyAMA0 ;;
 	esac
+	# 6.12 under TCG: "Oops: int3" in sched_clock_cpu(), whose static key
+	# late_initcall sched_clock_init_late() flips as the other CPUs run
+	# it. With the TSC unstable from the start that key is never flipped.
+	[ "$a@$k" = amd64@6.12 ] && append=" tsc=unstable"
 	while IFS= read -r line; do
 		[ -n "$line" ] || continue
 		case $line in
 		"-append "*) append="$append ${line#-append }" ;;
 		*) read -ra words <<<"$line"; extra+=("${words[@]}") ;;
 		esac
-	done < <(qemu_args "$b")
+	done < <(qemu_args "$machine")
 	local logdir=${boot_logdir:-$cache/log}
 	mkdir -p "$logdir"
 	local log=$logdir/$b.log start end
@@ -209,9 +305,9 @@ boot() {	# BOOT MODE
 	timeout -k 10 "$timeout_s" ${boot_prefix[@]+"${boot_prefix[@]}"} \
 		"$qemu" -accel tcg -nodefaults -display none \
 		-no-reboot -serial "file:$log" \
-		-kernel "$cache/$a/root/boot/vmlinuz-$(cat "$cache/$a/release")" \
-		-initrd "${boot_initrd:-$cache/$a/initrd}" \
-		-append "console=$console panic=-1 quiet loglevel=3 irqaff_boot=$b irqaff_mode=$mode$append ${IRQAFF_KERNEL_APPEND:-}" \
+		-kernel "$kd/root/boot/vmlinuz-$(cat "$kd/release")" \
+		-initrd "${boot_initrd:-$kd/initrd}" \
+		-append "console=$console panic=-1 quiet loglevel=3 irqaff_boot=$machine irqaff_mode=$mode$append ${IRQAFF_KERNEL_APPEND:-}" \
 		"${extra[@]}" >"$logdir/$b.qemu" 2>&1
 	local rc=$?
 	end=$(date +%s)
@@ -220,4 +316,3 @@ boot() {	# BOOT MODE
 	[ $rc = 124 ] && note "$b: timed out after ${timeout_s}s"
 	return $rc
 }
-

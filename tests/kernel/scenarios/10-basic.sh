@@ -15,6 +15,7 @@ done
 run irqaff explain
 expect "explain exits 0 on the untouched machine" status 0
 expect "explain prints nothing on stderr" no_stderr
+expect "explain prints nothing on the untouched machine" output ''
 expect "explain says nothing of IRQs without a handler" no_grep 'idle: has not fired'
 expect "explain says nothing of normal single-target delivery" no_grep 'single-target'
 expect "explain says nothing of offline CPUs in a request for every CPU" no_grep ': offline:'

@@ -27,3 +27,10 @@ if [ -n "$v" ]; then
 else
 	skip "virtio-net" "no virtio-net interface"
 fi
+
+# One rule for managed IRQs: explain -v says managed of every IRQ show
+# calls managed (issue 36 item 6).
+run irqaff explain -v
+for i in $(irqs_named '^nvme[0-9]+q[1-9][0-9]*$'); do
+	expect "explain -v says irq $i is managed" grep "^irq $i [^ ]+: managed: "
+done
