@@ -150,7 +150,7 @@ teardown() {
 	assert_line --regexp ' \./usr/share/doc/irqaff/README\.md(\.gz)?$'
 	assert_line --regexp \
 		' \./usr/share/doc/irqaff/examples/irqaff\.conf(\.gz)?$'
-	# the snapshot as tests/save.bats keeps it
+	# the snapshot as tests/commands/save.bats keeps it
 	example=$(grep -o '\./usr/share/doc/irqaff/examples/irqaff\.conf.*' \
 		<<<"$output")
 	dpkg-deb --fsys-tarfile "$DEB" | tar -xO "$example" | zcat -f |

@@ -13,7 +13,7 @@ setup() {
 
 # load_dump KIND: a tree with as many CPUs as KIND.txt's header names and
 # that dump as its proc/interrupts; no sys/kernel/irq, so that everything
-# show prints comes from the dump (tests/sysirq.bats checks the other).
+# show prints comes from the dump (tests/core/sysirq.bats checks the other).
 load_dump() {
 	local dump=$FIXTURES/$1.txt ncpus
 	ncpus=$(grep -v -m 1 '^# ' "$dump" | wc -w)
