@@ -214,7 +214,9 @@ live_shape() {
 	FNR == at + 2 || FNR == at + 3 {
 		if ($1 != (FNR == at + 2 ? "IRQS/s" : "SYSTEM/s")) bad("line " FNR ": " $0)
 		for (i = 2; i <= NF; i++) cells[screens] += $i
-		if (FNR == at + 3 && ((d = cells[screens] - rate) > 0.05 * (ncpu + 1) || -d > 0.05 * (ncpu + 1)))
+		# each of 2 x ncpu cells and the title rounded to 0.1
+		tol = 0.05 * (2 * ncpu + 1) + 1e-6
+		if (FNR == at + 3 && ((d = cells[screens] - rate) > tol || -d > tol))
 			bad("screen " screens ": the CPU rows add up to " cells[screens] ", the title says " rate)
 	}
 	FNR == at + 4 && $0 != "" { bad("line " FNR " is not blank") }
