@@ -315,3 +315,29 @@ irq 31 b: pending: runs on CPU 6, outside the requested 0-1: its IO-APIC control
 	run jq -c '.irqs[] | [.requested_cpus, .requested_nodes, .effective_nodes, [.findings[].code]]' <<<"$output"
 	assert_output '[[0,1],[0],[0],[]]'
 }
+
+@test "an affinity file that cannot be read is said and exits 1; one missing is only unknown" {
+	local f ok31='irq 31 b: ok: 2 requested, runs on CPU 2'
+	for f in smp_affinity effective_affinity affinity_hint; do
+		make_root --dir "$BATS_TEST_TMPDIR/$f" --cpus 4 --irq 30=a \
+			--affinity 1 --hint 1 --irq 31=b --affinity 2
+		printf 'zz\n' | tee "$(irq_dir 30)/${f}_list" >"$(irq_dir 30)/$f"
+		# without it 30 would be "ok" and the exit status 0
+		run --separate-stderr -1 irqaff explain -v
+		assert_equal "$stderr" "irqaff: irq 30: $(irq_dir 30)/${f}_list: region \"zz\": \"zz\" is not a number"
+		case $f in
+		smp_affinity) assert_output "$ok31" ;;
+		effective_affinity) assert_output "irq 30 a: ok: 1 requested
+$ok31" ;;
+		affinity_hint) assert_output "irq 30 a: ok: 1 requested, runs on CPU 1
+$ok31" ;;
+		esac
+	done
+	run --separate-stderr -1 irqaff explain -J
+	assert_output '{"irqs":[{"irq":30,"name":"a","requested":"1","requested_cpus":[1],"requested_nodes":[0],"effective":"1","effective_cpus":[1],"effective_nodes":[0],"findings":[],"notes":[]},{"irq":31,"name":"b","requested":"2","requested_cpus":[2],"requested_nodes":[0],"effective":"2","effective_cpus":[2],"effective_nodes":[0],"findings":[],"notes":[]}]}'
+	make_root --dir "$BATS_TEST_TMPDIR/gone" --cpus 4 --irq 30=a --affinity 1
+	rm "$(irq_dir 30)"/effective_affinity* "$(irq_dir 30)"/affinity_hint*
+	run --separate-stderr -0 irqaff explain -v
+	assert_output 'irq 30 a: ok: 1 requested'
+	assert_equal "$stderr" ''
+}
