@@ -119,7 +119,7 @@ give_terminal(struct screen *s)
 
 /*
  * ^Z: the terminal as it was found while stopped, as the shell expects
- * it; taken again when continued, at its size then.
+ * it; taken again when continued.
  */
 static void
 suspend(struct screen *s)
@@ -136,7 +136,6 @@ suspend(struct screen *s)
 	catch(SIGTSTP, on_stop, &tstp);
 	stopped = 0;
 	take_terminal(s);
-	measure(s);
 }
 
 /* Drawn in place when standard output is a terminal, unless plain. */
@@ -179,7 +178,7 @@ screen_wait(struct screen *s, double seconds)
 		return SCREEN_QUIT;
 	if (stopped) {
 		suspend(s);
-		return SCREEN_RESIZE;
+		resized = 1;	/* drawn anew, at its size then */
 	}
 	if (resized) {
 		resized = 0;
