@@ -21,24 +21,6 @@
 #include "parse.h"
 #include "procfs.h"
 
-/* The busiest eligible CPU's load over their mean, or -1 with no load. */
-static double
-imbalance(const struct balance *b, const uint64_t *load)
-{
-	uint64_t max = 0, sum = 0;
-	unsigned int n = 0;
-	int c;
-
-	for (c = cpuset_first(b->elig); c >= 0;
-	    c = cpuset_next(b->elig, c + 1)) {
-		sum += load[c];
-		n++;
-		if (load[c] > max)
-			max = load[c];
-	}
-	return sum == 0 ? -1 : (double)max * n / sum;
-}
-
 static double
 rate(const struct balance *b, uint64_t count)
 {
@@ -50,62 +32,117 @@ static bool
 shown(const struct balance *b, int cpu)
 {
 	return cpuset_test(b->elig, cpu) || (cpuset_test(b->m.online, cpu) &&
-	    (b->before[cpu] > 0 || b->after[cpu] > 0));
+	    (b->p.before[cpu] > 0 || b->p.after[cpu] > 0));
 }
 
 static bool
-moves(const struct item *it)
+moves(const struct balitem *it)
 {
-	char s[16];
+	return it->why != BAL_KEEP;
+}
 
-	snprintf(s, sizeof(s), "%d", it->cpu);
-	return strcmp(it->old, s) != 0;
+static const char *const why_word[] = {
+	[BAL_KEEP] = "keep", [BAL_MOVE] = "move", [BAL_PAIR] = "pair"
+};
+
+static const char *const still_word[] = {
+	[BAL_MOVES] = NULL, [BAL_IDLE] = "idle", [BAL_EVEN] = "even",
+	[BAL_ONE] = "one-irq"
+};
+
+/* "no IRQ to move", and why. */
+static void
+print_still(const struct balance *b)
+{
+	char *raw, *name;
+
+	switch (b->p.still) {
+	case BAL_MOVES:
+		return;
+	case BAL_IDLE:
+		printf("no IRQ to move: the IRQs it may move are quiet (at "
+		    "most %d interrupts each in %.1f s)\n", PLACEMENT_QUIET,
+		    b->sm.elapsed);
+		return;
+	case BAL_EVEN:
+		printf("no IRQ to move: already even (no move lowers the "
+		    "busiest CPU beyond the noise)\n");
+		return;
+	case BAL_ONE:
+		raw = select_names(b->p.one_irq);
+		name = xescaped(raw);
+		printf("no IRQ to move: the busiest CPU, %d, holds irq %u "
+		    "(%s) at %.1f/s, above the mean of the CPUs alone; %s\n",
+		    b->p.one_cpu, b->p.one_irq, name,
+		    rate(b, b->p.one_count), b->p.one_item ?
+		    "one IRQ cannot be split" :
+		    machine_irq_movable(b->p.one_irq) >= MOVABLE_MANAGED ?
+		    "user space cannot move it" : "it is not selected");
+		free(name);
+		free(raw);
+		return;
+	}
+}
+
+static int
+listlen(const struct cpuset *set)
+{
+	char *list = xformat(set, false);
+	int len = strlen(list);
+
+	free(list);
+	return len;
 }
 
 static void
-print_plan(const struct balance *b, const struct xq *xq, size_t nx)
+print_plan(const struct balance *b, const struct change *c,
+    const struct xq *xq, size_t nx)
 {
-	char *name, *raw, *old, *new, r[32];
+	const struct balitem *it;
+	char *name, *raw, *new, *old, r[32];
 	int wr = 4, wo = 3, wn = 3, wi = 3, len;
 	size_t i, shown_n = 0;
 
-	for (i = 0; i < b->n; i++) {
-		if (!b->verbose && !moves(&b->it[i]))
+	for (i = 0; i < b->p.n; i++) {
+		it = &b->p.it[i];
+		if (!b->verbose && !moves(it))
 			continue;
 		shown_n++;
-		len = snprintf(r, sizeof(r), "%.1f", rate(b, b->it[i].count));
+		len = snprintf(r, sizeof(r), "%.1f", rate(b, it->count));
 		wr = len > wr ? len : wr;
-		len = strlen(b->it[i].old);
+		len = listlen(it->old);
 		wo = len > wo ? len : wo;
-		len = snprintf(r, sizeof(r), "%d", b->it[i].cpu);
+		len = listlen(it->want);
 		wn = len > wn ? len : wn;
-		len = snprintf(r, sizeof(r), "%u", b->it[i].irq);
+		len = snprintf(r, sizeof(r), "%u", it->irq);
 		wi = len > wi ? len : wi;
 	}
-	if (shown_n == 0)
-		printf("no IRQ to move\n");
-	else
+	print_still(b);
+	if (shown_n > 0)
 		printf("%*s %*s %*s %*s NAME\n", wi, "IRQ", wr, "RATE", wo,
 		    "OLD", wn, "NEW");
-	/* in IRQ order, for people */
-	for (i = 0; i < b->n; i++) {
-		if (!b->verbose && !moves(&b->it[i]))
+	for (i = 0; i < b->p.n; i++) {
+		it = &b->p.it[i];
+		if (!b->verbose && !moves(it))
 			continue;
-		raw = select_names(b->it[i].irq);
+		raw = select_names(it->irq);
 		name = xescaped(raw);
-		old = b->it[i].old;
-		if (b->it[i].rated)
-			snprintf(r, sizeof(r), "%.1f", rate(b, b->it[i].count));
+		old = xformat(it->old, false);
+		new = xformat(it->want, false);
+		if (it->rated)
+			snprintf(r, sizeof(r), "%.1f", rate(b, it->count));
 		else
 			strlcpy(r, "-", sizeof(r));
-		printf("%*u %*s %*s %*d %s\n", wi, b->it[i].irq, wr, r, wo,
-		    *old ? old : "-", wn, b->it[i].cpu, name);
+		printf("%*u %*s %*s %*s %s\n", wi, it->irq, wr, r, wo,
+		    *old ? old : "-", wn, *new ? new : "-", name);
+		free(old);
+		free(new);
 		free(name);
 		free(raw);
 	}
 	for (i = 0; i < nx; i++) {
 		old = xformat(xq[i].old, false);
-		new = xformat(b->it[xq[i].ci].want, false);
+		new = xformat(c[xq[i].ci].want, false);
 		if (b->verbose || strcmp(old, new) != 0)
 			printf("xps %s: %s -> %s\n", xq[i].label,
 			    *old ? old : "-", new);
@@ -127,21 +164,26 @@ print_loads(const struct balance *b)
 			continue;
 		len = snprintf(s, sizeof(s), "%d", c);
 		wc = len > wc ? len : wc;
-		len = snprintf(s, sizeof(s), "%.1f", rate(b, b->before[c]));
+		len = snprintf(s, sizeof(s), "%.1f", rate(b, b->p.before[c]));
 		wb = len > wb ? len : wb;
-		len = snprintf(s, sizeof(s), "%.1f", rate(b, b->after[c]));
+		len = snprintf(s, sizeof(s), "%.1f", rate(b, b->p.after[c]));
 		wa = len > wa ? len : wa;
 	}
 	printf("\n%*s %*s %*s\n", wc, "CPU", wb, "BEFORE", wa, "AFTER");
 	for (c = 0; c < (int)b->m.nbits; c++)
 		if (shown(b, c))
 			printf("%*d %*.1f %*.1f\n", wc, c, wb,
-			    rate(b, b->before[c]), wa, rate(b, b->after[c]));
-	ib = imbalance(b, b->before);
-	ia = imbalance(b, b->after);
+			    rate(b, b->p.before[c]), wa,
+			    rate(b, b->p.after[c]));
+	ib = balplan_imbalance(&b->p, b->p.before);
+	ia = balplan_imbalance(&b->p, b->p.after);
 	list = xformat(b->elig, false);
-	if (ib < 0 && ia < 0)
+	if (ib == -1 && ia == -1)
 		printf("\nimbalance: - (no interrupts on CPUs %s)\n", list);
+	else if (ib == -2 || ia == -2)
+		printf("\nimbalance: - (fewer than %d interrupts on the "
+		    "busiest of CPUs %s: too few to compare)\n",
+		    BALPLAN_FIGURE, list);
 	else
 		printf("\nimbalance: %.2f -> %.2f (the busiest of CPUs %s "
 		    "over their mean)\n", ib < 0 ? 0 : ib, ia < 0 ? 0 : ia,
@@ -162,8 +204,8 @@ json_imbalance(const char *key, double v)
 static void
 print_json_plan(const struct balance *b)
 {
-	const struct item *it;
-	char *list, *name;
+	const struct balitem *it;
+	char *list, *name, *old, *new;
 	const char *sep = "";
 	size_t i;
 	int c;
@@ -174,12 +216,22 @@ print_json_plan(const struct balance *b)
 	list = xformat(b->left, false);
 	printf("\"isolated\":\"%s\",\"imbalance\":{", list);
 	free(list);
-	json_imbalance("before", imbalance(b, b->before));
+	json_imbalance("before", balplan_imbalance(&b->p, b->p.before));
 	putchar(',');
-	json_imbalance("after", imbalance(b, b->after));
-	printf("},\"plan\":[");
-	for (i = 0; i < b->n; i++) {
-		it = &b->it[i];
+	json_imbalance("after", balplan_imbalance(&b->p, b->p.after));
+	printf("},\"no_move\":");
+	if (still_word[b->p.still] == NULL)
+		printf("null");
+	else
+		printf("\"%s\"", still_word[b->p.still]);
+	if (b->p.still == BAL_ONE)
+		printf(",\"busiest\":{\"cpu\":%d,\"irq\":%u,\"count\":%"
+		    PRIu64 ",\"rate\":%.1f,\"planned\":%s}", b->p.one_cpu,
+		    b->p.one_irq, b->p.one_count, rate(b, b->p.one_count),
+		    b->p.one_item ? "true" : "false");
+	printf(",\"plan\":[");
+	for (i = 0; i < b->p.n; i++) {
+		it = &b->p.it[i];
 		name = select_names(it->irq);
 		printf("%s{\"irq\":%u,\"name\":", sep, it->irq);
 		text_json_string(stdout, name);
@@ -188,7 +240,12 @@ print_json_plan(const struct balance *b)
 			    it->count, rate(b, it->count));
 		else
 			printf(",\"count\":null,\"rate\":null");
-		printf(",\"old\":\"%s\",\"new\":\"%d\"}", it->old, it->cpu);
+		old = xformat(it->old, false);
+		new = xformat(it->want, false);
+		printf(",\"old\":\"%s\",\"new\":\"%s\",\"reason\":\"%s\"}",
+		    old, new, why_word[it->why]);
+		free(old);
+		free(new);
 		sep = ",";
 		free(name);
 	}
@@ -200,8 +257,9 @@ print_json_plan(const struct balance *b)
 		printf("%s{\"cpu\":%d,\"eligible\":%s,\"before\":{\"count\":%"
 		    PRIu64 ",\"rate\":%.1f},\"after\":{\"count\":%" PRIu64
 		    ",\"rate\":%.1f}}", sep, c,
-		    cpuset_test(b->elig, c) ? "true" : "false", b->before[c],
-		    rate(b, b->before[c]), b->after[c], rate(b, b->after[c]));
+		    cpuset_test(b->elig, c) ? "true" : "false",
+		    b->p.before[c], rate(b, b->p.before[c]), b->p.after[c],
+		    rate(b, b->p.after[c]));
 		sep = ",";
 	}
 	putchar(']');
@@ -215,8 +273,8 @@ balance_members(void *arg)
 
 	print_json_plan(bj->b);
 	printf(",\"freed\":[");
-	for (i = 0; i < bj->b->nfreed; i++)
-		printf("%s%u", i > 0 ? "," : "", bj->b->freed[i]);
+	for (i = 0; i < bj->b->p.nfreed; i++)
+		printf("%s%u", i > 0 ? "," : "", bj->b->p.freed[i]);
 	putchar(']');
 	if (bj->b->xps)
 		xpsfollow_json(stdout, bj->c, bj->xq, bj->nx);
@@ -230,12 +288,14 @@ balance_members(void *arg)
  * why.
  */
 static int
-plan_write(const struct balance *b, const struct xq *xq, size_t nx)
+plan_write(const struct balance *b, const struct change *c,
+    const struct xq *xq, size_t nx)
 {
-	char *text = NULL, *list;
+	const struct balitem *it;
+	char *text = NULL, *list, *old, *new;
 	size_t len = 0, i;
 	FILE *fp;
-	int rc = 0, c;
+	int rc = 0, cpu;
 
 	fp = xmemstream(&text, &len);
 	list = xformat(b->elig, false);
@@ -243,24 +303,32 @@ plan_write(const struct balance *b, const struct xq *xq, size_t nx)
 	    "# restore applies it as it is; see irqaff.conf(5)\nplan %s\n",
 	    b->sm.elapsed, list);
 	free(list);
-	for (i = 0; i < b->n; i++) {
-		fprintf(fp, "%u %d", b->it[i].irq, b->it[i].cpu);
-		snapshot_put_names(fp, b->it[i].irq);
-		if (b->it[i].rated)
-			fprintf(fp, " # %.1f/s,", rate(b, b->it[i].count));
+	for (i = 0; i < b->p.n; i++) {
+		it = &b->p.it[i];
+		new = xformat(it->want, false);
+		old = xformat(it->old, false);
+		fprintf(fp, "%u %s", it->irq, new);
+		snapshot_put_names(fp, it->irq);
+		if (it->rated)
+			fprintf(fp, " # %.1f/s,", rate(b, it->count));
 		else
 			fprintf(fp, " # no rate,");
-		fprintf(fp, " was %s\n", *b->it[i].old ? b->it[i].old : "-");
+		fprintf(fp, " was %s\n", *old ? old : "-");
+		free(old);
+		free(new);
 	}
 	for (i = 0; i < nx; i++) {
+		new = xformat(c[xq[i].ci].want, false);
 		fputs("xps ", fp);
 		snapshot_put_dev(fp, xq[i].dev);
-		fprintf(fp, " %s %d\n", xq[i].queue, b->it[xq[i].ci].cpu);
+		fprintf(fp, " %s %s\n", xq[i].queue, new);
+		free(new);
 	}
-	for (c = 0; c < (int)b->m.nbits; c++)
-		if (shown(b, c))
-			fprintf(fp, "# CPU %d: %.1f/s -> %.1f/s\n", c,
-			    rate(b, b->before[c]), rate(b, b->after[c]));
+	for (cpu = 0; cpu < (int)b->m.nbits; cpu++)
+		if (shown(b, cpu))
+			fprintf(fp, "# CPU %d: %.1f/s -> %.1f/s\n", cpu,
+			    rate(b, b->p.before[cpu]),
+			    rate(b, b->p.after[cpu]));
 	xmemclose(fp);
 	if (strcmp(b->planfile, "-") == 0)
 		fwrite(text, 1, len, stdout);
@@ -272,13 +340,14 @@ plan_write(const struct balance *b, const struct xq *xq, size_t nx)
 
 /* The plan for people, or with --plan FILE in FILE; 0, or -1 if said. */
 int
-balance_show_plan(const struct balance *b, const struct xq *xq, size_t nx)
+balance_show_plan(const struct balance *b, const struct change *c,
+    const struct xq *xq, size_t nx)
 {
-	if (b->planfile != NULL && plan_write(b, xq, nx) != 0)
+	if (b->planfile != NULL && plan_write(b, c, xq, nx) != 0)
 		return -1;
 	if (b->json || (b->planfile != NULL && strcmp(b->planfile, "-") == 0))
 		return 0;
-	print_plan(b, xq, nx);
+	print_plan(b, c, xq, nx);
 	print_loads(b);
 	return fflush(stdout) == 0 ? 0 : -1;
 }

@@ -5,8 +5,7 @@
  * two CPUs by more than the measurement's noise (placement_worth());
  * a plan made afresh, heaviest first (longest processing time), replaces
  * that one only when its busiest CPU is lower by more than the noise.
- * Idle IRQs then follow their receive partner, stay on their CPU, or
- * are dealt out by count. spread's plan, by count alone, is here too.
+ * Quiet IRQs are not placed. spread's plan, by count alone, is here too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,23 +13,29 @@
 #include "core/placement.h"
 #include "core/xalloc.h"
 
+#define QUIET	PLACEMENT_QUIET
+
 /*
- * A count of at most this over the interval is within three standard
- * deviations of none (3 * sqrt(9) = 9): the IRQ is planned as idle, and
- * a CPU that counted no more is as good as one that counted nothing.
+ * Whether a count over the interval is beyond three standard deviations
+ * of none (3 * sqrt(9) = 9): a CPU that counted no more is as good as
+ * one that counted nothing, and an IRQ no more is quiet.
  */
-#define QUIET	9
+bool
+placement_busy(uint64_t count)
+{
+	return count > QUIET;
+}
 
 static bool
 busy(const struct place_item *it)
 {
-	return it->load > QUIET;
+	return placement_busy(it->load);
 }
 
-/* One plan being made: each CPU's load, IRQs planned, idle IRQs. */
+/* One plan being made: each CPU's load and IRQs planned. */
 struct state {
 	uint64_t	*load;
-	uint32_t	*nirq, *nidle;
+	uint32_t	*nirq;
 	int		*cpu;		/* by item */
 };
 
@@ -64,16 +69,6 @@ better(const struct state *st, const struct place_cpu *x,
 	if (st->nirq[x->cpu] != st->nirq[y->cpu])
 		return st->nirq[x->cpu] < st->nirq[y->cpu];
 	return x->pos < y->pos;
-}
-
-/* For idle IRQs: fewer idle IRQs, then as better(). */
-static bool
-emptier(const struct state *st, const struct place_cpu *x,
-    const struct place_cpu *y)
-{
-	if (st->nidle[x->cpu] != st->nidle[y->cpu])
-		return st->nidle[x->cpu] < st->nidle[y->cpu];
-	return better(st, x, y);
 }
 
 static int
@@ -224,53 +219,11 @@ plan_busy(const struct placement *p, struct state *st, const size_t *order,
 	return busiest(p, st);
 }
 
-/*
- * The idle IRQs: one without a receive partner stays on its CPU, or
- * goes where its set has the fewest idle IRQs; then an idle transmit
- * IRQ goes where its partner went, as the driver pairs them
- * (virtnet_set_affinity()).
- */
-static void
-plan_idle(const struct placement *p, struct state *st)
-{
-	const struct place_item *it;
-	size_t i, k, pass;
-	int cpu;
-
-	memset(st->nidle, 0, p->nbits * sizeof(*st->nidle));
-	for (pass = 0; pass < 3; pass++)
-		for (i = 0; i < p->n; i++) {
-			it = &p->items[i];
-			if (busy(it) || (pass == 2) != (it->partner >= 0))
-				continue;
-			if (pass == 0 && it->home < 0)
-				continue;
-			if (pass == 1 && it->home >= 0)
-				continue;
-			cpu = -1;
-			if (pass == 0)
-				cpu = it->home;
-			else if (pass == 2) {
-				cpu = st->cpu[it->partner];
-				for (k = 0; k < p->sets[it->set].n; k++)
-					if (p->sets[it->set].v[k].cpu == cpu)
-						break;
-				if (k == p->sets[it->set].n)
-					cpu = -1;
-			}
-			if (cpu < 0)
-				cpu = pick(st, &p->sets[it->set], emptier);
-			put(st, p, i, cpu);
-			st->nidle[cpu]++;
-		}
-}
-
 static void
 state_init(struct state *st, const struct placement *p)
 {
 	st->load = xcalloc(p->nbits, sizeof(*st->load));
 	st->nirq = xcalloc(p->nbits, sizeof(*st->nirq));
-	st->nidle = xcalloc(p->nbits, sizeof(*st->nidle));
 	st->cpu = xcalloc(p->n + 1, sizeof(*st->cpu));
 }
 
@@ -279,7 +232,6 @@ state_free(struct state *st)
 {
 	free(st->load);
 	free(st->nirq);
-	free(st->nidle);
 	free(st->cpu);
 }
 
@@ -302,7 +254,6 @@ placement_plan(struct placement *p)
 	p->fresh = mfresh < mkeep && placement_worth(mkeep - mfresh, mkeep,
 	    mfresh);
 	st = p->fresh ? &fresh : &keep;
-	plan_idle(p, st);
 	for (i = 0; i < p->n; i++)
 		p->items[i].cpu = st->cpu[i];
 	memcpy(p->load, st->load, p->nbits * sizeof(*p->load));

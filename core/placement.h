@@ -22,17 +22,18 @@ struct place_set {
 	size_t		 n;
 };
 
+/* A count over the interval within the noise of none: see placement_busy(). */
+#define PLACEMENT_QUIET	9
+
 /*
- * An IRQ to place: its interrupts in the interval (0: idle), the one
- * CPU it runs on when that is in its set (else -1), and for an idle
- * transmit IRQ the item of its receive partner (else -1). cpu is the
- * plan's answer.
+ * An IRQ to place: its interrupts in the interval, the one CPU it runs
+ * on when that is in its set (else -1). cpu is the plan's answer, -1
+ * for a quiet IRQ, which the plan does not place.
  */
 struct place_item {
 	uint64_t	 load;
 	int		 home;
 	size_t		 set;
-	long		 partner;
 	int		 cpu;
 };
 
@@ -53,6 +54,7 @@ struct placement {
 	bool		 fresh;
 };
 
+bool	 placement_busy(uint64_t);
 bool	 placement_worth(uint64_t, uint64_t, uint64_t);
 void	 placement_plan(struct placement *);
 void	 placement_round_robin(const long *, size_t, const int *, size_t,

@@ -53,13 +53,13 @@ plan_lines() {
 	measure "24 2 5000 25 3 4000 26 4 3000 27 1 2000 28 1 1500"
 	assert_equal "$rc" 0
 	run cat "$out"
-	assert_line --index 0 'no IRQ to move'
+	assert_line --index 0 'no IRQ to move: the busiest CPU, 1, holds irq 24 (a) at 5000.0/s, above the mean of the CPUs alone; one IRQ cannot be split'
 	assert_line 'imbalance: 1.29 -> 1.29 (the busiest of CPUs 0-3 over their mean)'
 	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$sum"
 	# 28 onto CPU 3 would lower CPU 0 by 100, not a tenth of it
 	measure "24 2 5000 25 3 4000 26 4 2000 27 1 2100 28 1 1500"
 	assert_equal "$rc" 0
-	assert_equal "$(head -n 1 "$out")" 'no IRQ to move'
+	assert_equal "$(head -n 1 "$out")" 'no IRQ to move: the busiest CPU, 1, holds irq 24 (a) at 5000.0/s, above the mean of the CPUs alone; one IRQ cannot be split'
 	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$sum"
 }
 
@@ -70,7 +70,7 @@ plan_lines() {
 		--irq 26=c --affinity 1
 	measure "24 1 9000 25 1 1000 26 2 7000"
 	assert_equal "$rc" 0
-	assert_equal "$(head -n 1 "$out")" 'no IRQ to move'
+	assert_equal "$(head -n 1 "$out")" 'no IRQ to move: already even (no move lowers the busiest CPU beyond the noise)'
 	run lists 24 25 26
 	assert_output $'0\n0\n1'
 	# 8999 + 1001: moving b lowers it by 1001, more than a tenth: moved
@@ -191,10 +191,10 @@ plan_lines() {
 	assert_output '[24]'
 	measure "24 1 10" 24
 	run lists 0 24
-	assert_output $'0-1\n0'
+	assert_output $'0-1\n0-1'
 }
 
-@test "ties go to the first threads of cores, then to lower CPUs; quiet IRQs stay where they run" {
+@test "ties go to the first threads of cores, then to lower CPUs; quiet IRQs keep what they request" {
 	# 4 cores of 2 threads: CPU c and c + 4 share a core
 	make_root --cpus 8 --threads 2 --irq 24=a --affinity 0 --irq 25=b \
 		--affinity 0 --irq 26=c --affinity 0 --irq 27=d --affinity 0 \
@@ -203,7 +203,7 @@ plan_lines() {
 	measure "24 1 1000 25 1 1000 26 1 1000 27 1 1000 28 1 1000"
 	assert_equal "$rc" 0
 	run lists 24 25 26 27 28 29 30
-	assert_output $'1\n2\n3\n4\n0\n5\n6'
+	assert_output $'1\n2\n3\n4\n0\n0-7\n0-7'
 }
 
 @test "quiet IRQs keep an allowed CPU, a busy one too: they add no load" {
@@ -212,7 +212,7 @@ plan_lines() {
 	measure "24 1 1000"
 	run lists 24 25 26
 	assert_output $'0\n0\n0'
-	assert_equal "$(head -n 1 "$out")" 'no IRQ to move'
+	assert_equal "$(head -n 1 "$out")" 'no IRQ to move: the busiest CPU, 0, holds irq 24 (a) at 1000.0/s, above the mean of the CPUs alone; one IRQ cannot be split'
 }
 
 @test "balance -J: the result of set and spread, with the plan, the loads and the imbalance" {
@@ -222,7 +222,7 @@ plan_lines() {
 	# .imbalance[] += 0: jq 1.7 would print the literal 2.000, jq 1.6 and
 	# any arithmetic the number
 	run jq -c 'del(.interval) | .imbalance[] += 0 | .plan[].rate |= (. > 0) | .loads[].before.rate |= (. >= 0) | .loads[].after.rate |= (. >= 0)' "$out"
-	assert_output '{"dry_run":true,"changed":[{"irq":25,"name":"b","old":"0","new":"1"}],"unchanged":1,"failed":[],"managed":[],"unmovable":[],"cpus":"0-1","isolated":"","imbalance":{"before":2,"after":1.5},"plan":[{"irq":24,"name":"a\"\u001b","count":3000,"rate":true,"old":"0","new":"0"},{"irq":25,"name":"b","count":1000,"rate":true,"old":"0","new":"1"}],"loads":[{"cpu":0,"eligible":true,"before":{"count":4000,"rate":true},"after":{"count":3000,"rate":true}},{"cpu":1,"eligible":true,"before":{"count":0,"rate":true},"after":{"count":1000,"rate":true}}],"freed":[]}'
+	assert_output '{"dry_run":true,"changed":[{"irq":25,"name":"b","old":"0","new":"1"}],"unchanged":0,"failed":[],"managed":[],"unmovable":[],"cpus":"0-1","isolated":"","imbalance":{"before":2,"after":1.5},"no_move":null,"plan":[{"irq":24,"name":"a\"\u001b","count":3000,"rate":true,"old":"0","new":"0","reason":"keep"},{"irq":25,"name":"b","count":1000,"rate":true,"old":"0","new":"1","reason":"move"}],"loads":[{"cpu":0,"eligible":true,"before":{"count":4000,"rate":true},"after":{"count":3000,"rate":true}},{"cpu":1,"eligible":true,"before":{"count":0,"rate":true},"after":{"count":1000,"rate":true}}],"freed":[]}'
 	run jq '.interval == 1' "$out"
 	assert_output true
 	run lists 24 25
@@ -259,6 +259,7 @@ plan_lines() {
 	local a b
 	a=$(awk '/eth0-TxRx-0/ { sub(":", "", $1); print $1 }' "$ROOT/proc/interrupts")
 	b=$(awk '/eth0-TxRx-1/ { sub(":", "", $1); print $1 }' "$ROOT/proc/interrupts")
+	pile_on 0 "$a" "$b"
 	measure "$a 1 2000 $b 1 1000" --xps "$a,$b"
 	assert_equal "$rc" 0
 	local xa xb
@@ -386,7 +387,7 @@ imbalance_of() {
 	measure "24 1 300 25 1 200" -J
 	assert_equal "$rc" 0
 	run jq -c 'keys_unsorted' "$out"
-	assert_output '["dry_run","changed","unchanged","failed","managed","unmovable","interval","cpus","isolated","imbalance","plan","loads","freed"]'
+	assert_output '["dry_run","changed","unchanged","failed","managed","unmovable","interval","cpus","isolated","imbalance","no_move","plan","loads","freed"]'
 	[[ $(<"$err") == 'irqaff: warning: irqbalance is running and may move'* ]]
 	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --irq 24=a --affinity 0 \
 		--irq 25=b --affinity 0 --irqbalance
@@ -402,8 +403,9 @@ imbalance_of() {
 }
 
 @test "a CPU that comes online during the interval has no count for it" {
-	# 24 runs on CPU 3, offline at the first read: no count, a quiet IRQ;
-	# the plan's CPUs are those online at the start
+	# 24 runs on CPU 3, offline at the first read: no count, a quiet IRQ
+	# that keeps what it requests; the plan's CPUs are those online at
+	# the start
 	make_root --cpus 4 --offline 3 --irq 24=a --affinity 3 --effective 3 \
 		--irq 25=b --affinity 0 --irq 26=c --affinity 1
 	cp "$ROOT/proc/interrupts" "$BATS_TEST_TMPDIR/first"
@@ -414,7 +416,7 @@ imbalance_of() {
 	run -0 irqaff balance -n -J -i 1 --sample-from "$BATS_TEST_TMPDIR/first" \
 		--sample-from "$BATS_TEST_TMPDIR/second"
 	run jq -c '[.plan[] | [.irq, .count, .new]], [.loads[] | [.cpu, .before.count]]' <<<"$output"
-	assert_output '[[24,null,"2"],[25,500,"0"],[26,400,"1"]]
+	assert_output '[[24,null,"3"],[25,500,"0"],[26,400,"1"]]
 [[0,500],[1,400],[2,0]]'
 }
 
@@ -439,7 +441,7 @@ imbalance_of() {
 	cp "$BATS_TEST_TMPDIR/i" "$ROOT/proc/interrupts"
 	measure "24 1 300 25 1 200" -J
 	run jq -c '[.plan[].irq], .unchanged, [.changed[].irq]' "$out"
-	assert_output $'[24,25]\n1\n[25]'
+	assert_output $'[24,25]\n0\n[25]'
 	run lists 24 25 26
 	assert_output $'0\n1\n0-1'
 }
@@ -484,27 +486,33 @@ imbalance_of() {
 	# 0, below or above it ("2" against "1" is 1 with glibc)
 	make_root --cpus 4 --nic eth0:2 --xps eth0:0=1 --xps eth0:1=2
 	irqaff set -q 25,26 1
-	measure "25 2 2000 26 2 1000" -n --xps 25,26
+	settle_effective
+	measure "25 2 2000 26 2 1000" -n --xps --cpus 1,3 25,26
 	assert_equal "$rc" 0
 	run grep '^xps ' "$out"
-	assert_output 'xps eth0 tx-1: 2 -> 1'
+	assert_output 'xps eth0 tx-1: 2 -> 3'
+	measure "25 2 2000 26 2 1000" -n --xps --cpus 0-1 25,26
+	assert_equal "$rc" 0
+	run grep '^xps ' "$out"
+	assert_output 'xps eth0 tx-1: 2 -> 0'
 }
 
-# eth0 24-28, eth1 29-31, each IRQ asking for CPU 0-3 and running on one
-# (25 on CPU 1, 26 on 2, 27 on 3, 28 on 0, 30 on 2, 31 on 3), where the
-# plan of stale_counts keeps it. Apart from their IRQ's CPU: eth0 tx-0
-# (a superset) and tx-3 (another CPU), eth1 tx-0; on it: eth0 tx-1; XPS
-# off (empty): eth0 tx-2, eth1 tx-1.
+# eth0 24-28, eth1 29-31, each IRQ asking for CPU 0-3 and all running
+# on CPU 0; the plan of STALE_COUNTS moves 25 to CPU 2, 26 to 3 and 30
+# to 1, and keeps the others (28 stays at home on 0, 27 and 31 are
+# quiet). Apart from their IRQ's new CPU: eth0 tx-0 (a superset) and
+# tx-1 (another CPU), eth1 tx-0; XPS off (empty): eth0 tx-2, eth1 tx-1.
 stale_nics() {
 	make_root --cpus 4 --queues \
-		--nic eth0:4 --xps eth0:0=0-3 --xps eth0:1=2 --xps eth0:3=1 \
+		--nic eth0:4 --xps eth0:0=0-3 --xps eth0:1=2 --xps eth0:3=2 \
 		--nic eth1:2 --xps eth1:0=3
+	pile_on 0 25 26 27 28 30 31
 }
-STALE_COUNTS="25 2 1000 26 3 1000 27 4 1000 28 1 1000 30 3 100 31 4 100"
+STALE_COUNTS="25 1 1000 26 1 1000 27 1 1000 28 1 1000 30 1 2000 31 1 5"
 STALE_XPS='eth0 tx-0 f
 eth0 tx-1 4
 eth0 tx-2 0
-eth0 tx-3 2
+eth0 tx-3 4
 eth1 tx-0 8
 eth1 tx-1 0'
 STALE_NOTES="irqaff: note: eth0: the XPS of 2 tx queues is left where it is, not on their IRQs' new CPUs; add --xps to move it too
@@ -519,29 +527,28 @@ irqaff: note: eth1: the XPS of 1 tx queue is left where it is, not on its IRQ's 
 	assert_equal "$(<"$err")" "$STALE_NOTES"
 	run plan_lines
 	assert_output 'IRQ  OLD NEW NAME
-25  0-3 1 eth0-TxRx-0
-26  0-3 2 eth0-TxRx-1
-27  0-3 3 eth0-TxRx-2
-28  0-3 0 eth0-TxRx-3
-30  0-3 2 eth1-TxRx-0
-31  0-3 3 eth1-TxRx-1'
+25  0-3 2 eth0-TxRx-0
+26  0-3 3 eth0-TxRx-1
+30  0-3 1 eth1-TxRx-0'
 	# -J: on standard error only, the object as without the note
 	measure "$STALE_COUNTS" -J -n 25-28,30,31
 	assert_equal "$rc" 0
 	assert_equal "$(<"$err")" "$STALE_NOTES"
 	run -0 jq -c 'keys' "$out"
-	assert_output '["changed","cpus","dry_run","failed","freed","imbalance","interval","isolated","loads","managed","plan","unchanged","unmovable"]'
+	assert_output '["changed","cpus","dry_run","failed","freed","imbalance","interval","isolated","loads","managed","no_move","plan","unchanged","unmovable"]'
 	measure "$STALE_COUNTS" 25-28,30,31
 	assert_equal "$rc" 0
 	assert_equal "$(<"$err")" "$STALE_NOTES"
-	assert_equal "$(lists 25 26 27 28 30 31)" $'1\n2\n3\n0\n2\n3'
+	assert_equal "$(lists 25 26 27 28 30 31)" $'2\n3\n0-3\n0-3\n1\n0-3'
 	# the note only: no xps_cpus written
 	assert_equal "$(xps_masks eth0 eth1)" "$STALE_XPS"
-	# the IRQs stay where they are now, their XPS still apart: said again
-	measure "$STALE_COUNTS" 25-28,30,31
+	# the IRQs stay where they are now: balance writes nothing, and the
+	# XPS it did not move is no longer its to speak of
+	settle_effective
+	measure "25 3 1000 26 4 1000 27 1 1000 28 1 1000 30 2 2000 31 1 5" 25-28,30,31
 	assert_equal "$rc" 0
-	assert_equal "$(head -n 1 "$out")" 'no IRQ to move'
-	assert_equal "$(<"$err")" "$STALE_NOTES"
+	assert_equal "$(head -n 1 "$out")" 'no IRQ to move: already even (no move lowers the busiest CPU beyond the noise)'
+	assert_equal "$(<"$err")" ''
 }
 
 @test "balance's XPS note: not with --xps, nor -q, nor once the XPS follows" {
@@ -555,40 +562,44 @@ irqaff: note: eth1: the XPS of 1 tx queue is left where it is, not on its IRQ's 
 	measure "$STALE_COUNTS" --xps 25-28,30,31
 	assert_equal "$rc" 0
 	assert_equal "$(<"$err")" ''
-	assert_equal "$(xps_masks eth0 eth1)" 'eth0 tx-0 2
-eth0 tx-1 4
-eth0 tx-2 8
-eth0 tx-3 1
-eth1 tx-0 4
-eth1 tx-1 8'
+	assert_equal "$(xps_masks eth0 eth1)" 'eth0 tx-0 4
+eth0 tx-1 8
+eth0 tx-2 0
+eth0 tx-3 4
+eth1 tx-0 2
+eth1 tx-1 0'
 	# every queue on its IRQ's CPU now: nothing to say
+	settle_effective
 	measure "$STALE_COUNTS" 25-28,30,31
 	assert_equal "$rc" 0
 	assert_equal "$(<"$err")" ''
 	# one IRQ moved apart from its queue's XPS: one queue said
-	measure "27 4 5000" -n --cpus 2 27
+	measure "26 4 5000" -n --cpus 2 26
 	assert_equal "$rc" 0
 	run plan_lines
-	assert_output $'IRQ  OLD NEW NAME\n27  3 2 eth0-TxRx-2'
+	assert_output $'IRQ  OLD NEW NAME\n26  3 2 eth0-TxRx-1'
 	assert_equal "$(<"$err")" "irqaff: note: eth0: the XPS of 1 tx queue is left where it is, not on its IRQ's new CPU; add --xps to move it too"
 }
 
 @test "balance's XPS note: none when XPS is off (every xps_cpus empty) or the tree has no queues" {
 	make_root --cpus 4 --queues --nic eth0:4
-	measure "25 2 1000 26 3 1000 27 4 1000 28 1 1000" 25-28
+	pile_on 0 25 26 27 28
+	measure "25 1 1000 26 1 1000 27 1 1000 28 1 1000" 25-28
 	assert_equal "$rc" 0
 	assert_equal "$(<"$err")" ''
-	assert_equal "$(lists 25 26 27 28)" $'1\n2\n3\n0'
+	assert_equal "$(lists 25 26 27 28)" $'1\n2\n3\n0-3'
 	assert_equal "$(xps_masks eth0)" "$(printf 'eth0 tx-%d 0\n' 0 1 2 3)"
 	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 4 --nic eth0:4
-	measure "25 2 1000 26 3 1000 27 4 1000 28 1 1000" 25-28
+	pile_on 0 25 26 27 28
+	measure "25 1 1000 26 1 1000 27 1 1000 28 1 1000" 25-28
 	assert_equal "$rc" 0
 	assert_equal "$(<"$err")" ''
 }
 
 @test "balance's XPS note escapes the interface's name" {
 	make_root --cpus 4 --queues --nic $'e\033[2Jx:2' --xps $'e\033[2Jx:0=0-3'
-	measure "25 2 1000 26 3 1000" -n 25,26
+	pile_on 0 25 26
+	measure "25 1 1000 26 1 1000" -n 25,26
 	assert_equal "$rc" 0
 	assert_equal "$(<"$err")" "irqaff: note: e\\033[2Jx: the XPS of 1 tx queue is left where it is, not on its IRQ's new CPU; add --xps to move it too"
 }
@@ -609,6 +620,6 @@ eth1 tx-1 8'
 	assert_equal "$(sed -n 3p "$out")" 'plan 0-3'
 	run -0 --separate-stderr irqaff restore "$plan"
 	assert_equal "$stderr" ''
-	assert_equal "$(lists 25 26 27 28 30 31)" $'1\n2\n3\n0\n2\n3'
+	assert_equal "$(lists 25 26 27 28 30 31)" $'2\n3\n0-3\n0-3\n1\n0-3'
 	assert_equal "$(xps_masks eth0 eth1)" "$STALE_XPS"
 }

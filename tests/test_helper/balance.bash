@@ -25,3 +25,15 @@ measure() {
 		--sample-from "$ROOT/proc/interrupts" "$@" >"$out" 2>"$err" ||
 		rc=$?
 }
+
+# pile_on CPU IRQ...: the IRQs run on CPU, whatever they request, as
+# after a boot that gave them all one CPU (effective_affinity*).
+pile_on() {
+	local cpu=$1 irq d
+	shift
+	for irq; do
+		d=$ROOT/proc/irq/$irq
+		printf '%s\n' "$cpu" >"$d/effective_affinity_list"
+		printf '%s\n' "$(kmask "$_T_NCPUS" "$cpu")" >"$d/effective_affinity"
+	done
+}

@@ -15,8 +15,7 @@ static int failed, ran;
 
 /*
  * A problem on CPUs 0..ncpu-1, all in one set in CPU order unless
- * split gives the first CPU of a second set; loads, homes and partners
- * by item.
+ * split gives the first CPU of a second set; loads and homes by item.
  */
 struct problem {
 	int		 ncpu, split;
@@ -24,7 +23,6 @@ struct problem {
 	size_t		 n;
 	uint64_t	 load[16];
 	int		 home[16];
-	long		 partner[16];
 };
 
 static void
@@ -44,8 +42,7 @@ solve(const struct problem *pb, int *cpu, uint64_t *after, bool *fresh)
 	sets[1] = (struct place_set){ pc + pb->split,
 	    (size_t)(pb->ncpu - pb->split) };
 	for (i = 0; i < pb->n; i++)
-		it[i] = (struct place_item){ pb->load[i], pb->home[i], 0,
-		    pb->partner[i] ? pb->partner[i] - 1 : -1, -1 };
+		it[i] = (struct place_item){ pb->load[i], pb->home[i], 0, -1 };
 	p = (struct placement){ NCPU, pb->fixed, after, sets,
 	    pb->split ? 2 : 1, it, pb->n, false };
 	placement_plan(&p);
@@ -195,19 +192,8 @@ idle(void)
 
 	pb = (struct problem){ .ncpu = 3, .n = 4, .load = { 0, 0, 0, 0 },
 	    .home = { 0, 0, -1, -1 } };
-	expect("idle IRQs keep their CPU; the rest go by count", &pb,
-	    "0 0 1 2");
-	pb = (struct problem){ .ncpu = 2, .n = 5,
-	    .load = { 0, 0, 0, 0, 0 }, .home = { -1, -1, -1, -1, -1 } };
-	expect("no CPU gets two more idle IRQs than another", &pb,
-	    "0 1 0 1 0");
-	/* rx (item 0) busy and moved; its tx (item 2) idle follows it */
-	pb = (struct problem){ .ncpu = 2, .n = 3, .load = { 1000, 1000, 0 },
-	    .home = { 0, 0, 0 }, .partner = { 0, 0, 1 } };
-	expect("an idle tx IRQ goes where its rx partner goes", &pb,
-	    "1 0 1");
-	pb.partner[2] = 0;
-	expect("without a partner it stays", &pb, "1 0 0");
+	expect("idle IRQs are not placed, homeless or not", &pb,
+	    "-1 -1 -1 -1");
 }
 
 /* A count of 9 is noise (3 * sqrt(9)), 10 is not. */
@@ -217,11 +203,10 @@ quiet(void)
 	struct problem pb;
 
 	pb = (struct problem){ .ncpu = 2, .n = 3, .load = { 1000, 1000, 9 },
-	    .home = { 0, 0, 0 }, .partner = { 0, 0, 1 } };
-	expect("a tx IRQ that counted 9 is quiet: it follows its partner",
-	    &pb, "1 0 1");
+	    .home = { 0, 0, 0 } };
+	expect("an IRQ that counted 9 is quiet: not placed", &pb, "1 0 -1");
 	pb.load[2] = 10;
-	expect("one that counted 10 is busy: it stays", &pb, "1 0 0");
+	expect("one that counted 10 is busy: placed, at home", &pb, "1 0 0");
 	/* CPU 1 is not the busiest: only a quiet CPU may take its IRQ */
 	pb = (struct problem){ .ncpu = 3, .n = 3, .fixed = { 0, 0, 9 },
 	    .load = { 5000, 1000, 1000 }, .home = { 0, 1, 1 } };
