@@ -623,3 +623,101 @@ eth1 tx-1 0'
 	assert_equal "$(lists 25 26 27 28 30 31)" $'2\n3\n0-3\n0-3\n1\n0-3'
 	assert_equal "$(xps_masks eth0 eth1)" "$STALE_XPS"
 }
+
+@test "on an idle machine balance writes nothing and says so: no IRQ pinned where it last ran" {
+	# as a freshly booted guest: sets of many CPUs, each IRQ delivered to
+	# one of them, no interrupts in the interval
+	make_root --cpus 8 --irq 24=i8042 --affinity 0-7 --effective 3 \
+		--irq 25=ttyS0 --affinity 0-3 --effective 1 \
+		--irq 26=rtc0 --affinity 0-7 --effective 0
+	local sum
+	sum=$(tree_sum "$ROOT/proc/irq")
+	measure "24 4 9 25 2 9"
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" ''
+	run cat "$out"
+	assert_line --index 0 'no IRQ to move: the IRQs it may move are quiet (at most 9 interrupts each in 1.0 s)'
+	assert_line 'imbalance: - (fewer than 900 interrupts on the busiest of CPUs 0-7: too few to compare)'
+	measure "24 4 0" -J
+	assert_equal "$rc" 0
+	run jq -c '[.changed, .no_move, .imbalance, [.plan[].reason]]' "$out"
+	assert_output '[[],"idle",{"before":null,"after":null},["keep","keep","keep"]]'
+	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$sum"
+	# 10 interrupts are not quiet: 24 is busy, at home on CPU 3, kept
+	measure "24 4 10"
+	assert_equal "$rc" 0
+	assert_equal "$(head -n 1 "$out")" 'no IRQ to move: the busiest CPU, 3, holds irq 24 (i8042) at 10.0/s, above the mean of the CPUs alone; one IRQ cannot be split'
+	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$sum"
+}
+
+@test "a pending move is no home: the IRQ is not read as running on the CPU it is leaving" {
+	# 24 asks for CPU 4-5 and still runs on 3 (moved, not yet delivered)
+	make_root --cpus 8 --irq 24=a --affinity 4-5 --effective 3 \
+		--irq 25=b --affinity 4 --effective 3 --irq 26=c --affinity 0
+	measure "26 1 100"
+	assert_equal "$rc" 0
+	run lists 24 25 26
+	assert_output $'4-5\n4\n0'
+	# busy, it has no home: placed where the plan puts it, one CPU of
+	# those balance may use; 25 asks for one CPU, and is at home there
+	measure "24 4 3000 25 4 2000 26 1 100"
+	assert_equal "$rc" 0
+	run plan_lines
+	assert_output $'IRQ  OLD NEW NAME\n24  4-5 1 a'
+	run lists 24 25 26
+	assert_output $'1\n4\n0'
+}
+
+@test "a busy rx/tx pair on two CPUs is joined on one, and a pair moves together" {
+	make_root --cpus 4 --virtio-nic eth0:1 --queues
+	pile_on 1 25
+	pile_on 2 26
+	measure "25 2 3000 26 3 2000" -n -J 25,26
+	assert_equal "$rc" 0
+	run jq -r '.plan[] | "\(.irq) \(.old) \(.new) \(.reason)"' "$out"
+	assert_output $'25 0-3 0 move\n26 0-3 0 pair'
+	measure "25 2 3000 26 3 2000" 25,26
+	run lists 25 26
+	assert_output $'0\n0'
+	# both on CPU 1 with another busy IRQ: they leave it together
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 4 --virtio-nic eth0:1 \
+		--queues --irq 40=x --affinity 1
+	pile_on 1 25 26
+	measure "25 2 3000 26 2 1000 40 2 6000" 25,26,40
+	assert_equal "$rc" 0
+	run lists 25 26 40
+	assert_output $'0\n0\n1'
+}
+
+@test "the imbalance figure needs 900 interrupts on the busiest CPU, before and after" {
+	make_root --cpus 2 --irq 24=a --affinity 0 --irq 25=b --affinity 0
+	measure "24 1 449 25 1 450" -n
+	assert_equal "$rc" 0
+	run grep '^imbalance' "$out"
+	assert_output 'imbalance: - (fewer than 900 interrupts on the busiest of CPUs 0-1: too few to compare)'
+	measure "24 1 450 25 1 450" -n -J
+	run jq -c '.imbalance' "$out"
+	assert_output '{"before":2,"after":1}'
+}
+
+@test "nothing to move because of one IRQ: which, and whether it can be moved at all" {
+	# the busiest CPU's load is a kernel-managed IRQ
+	make_root --cpus 2 --irq 24=q0 --affinity 0 --managed 24 \
+		--irq 25=b --affinity 1
+	measure "24 1 5000 25 2 1000" -J
+	assert_equal "$rc" 0
+	run jq -c '[.no_move, .busiest]' "$out"
+	assert_output '["one-irq",{"cpu":0,"irq":24,"count":5000,"rate":5000,"planned":false}]'
+	measure "24 1 5000 25 2 1000"
+	assert_equal "$(head -n 1 "$out")" 'no IRQ to move: the busiest CPU, 0, holds irq 24 (q0) at 5000.0/s, above the mean of the CPUs alone; user space cannot move it'
+	# one left out of the selection
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --irq 24=a --affinity 0 \
+		--irq 25=b --affinity 1
+	measure "24 1 5000 25 2 1000" 25
+	assert_equal "$(head -n 1 "$out")" 'no IRQ to move: the busiest CPU, 0, holds irq 24 (a) at 5000.0/s, above the mean of the CPUs alone; it is not selected'
+	# what else the busiest CPU counted is more than noise: even, not one
+	make_root --dir "$BATS_TEST_TMPDIR/r3" --cpus 2 --irq 24=a --affinity 0 \
+		--irq 25=b --affinity 0 --irq 26=c --affinity 1
+	measure "24 1 5000 25 1 10 26 2 1000"
+	assert_equal "$(head -n 1 "$out")" 'no IRQ to move: already even (no move lowers the busiest CPU beyond the noise)'
+}
