@@ -346,24 +346,49 @@ restore_members(void *arg)
 }
 
 /*
- * A balance plan (a plan line) is applied whole or not at all, as it
- * was reviewed: no problem may stand (a line that picks no IRQ, a CPU
- * of the plan offline or isolated now: snapshot_resolve() said each),
- * and every IRQ's file must take its set. EXIT_OK, or EXIT_FAIL after
- * saying so; tl then holds the refused.
+ * Each IRQ a line picks and each queue line, checked as they would be
+ * written (apply_check()); the refused go to tl and qtl.
+ */
+static void
+restore_check(struct run *r)
+{
+	size_t nq = r->s.nqueues, n = 0, i;
+	struct change *c = xcalloc(r->mi.nums.n + 1, sizeof(*c));
+	struct qchange *q = xcalloc(nq + 1, sizeof(*q));
+	struct cpuset **kept = xcalloc(nq + 1, sizeof(*kept));
+	char (*label)[128] = xcalloc(nq + 1, sizeof(*label));
+
+	for (i = 0; i < r->mi.nums.n; i++)
+		if (r->mi.v[i].by != NULL)
+			c[n++] = (struct change){ r->mi.nums.v[i],
+			    r->mi.v[i].by->want, false };
+	for (i = 0; i < nq; i++) {
+		snapshot_queue_label(r->s.queues[i].e, label[i],
+		    sizeof(label[i]));
+		kept[i] = restore_queue_kept(r, r->s.queues[i].e);
+		q[i] = (struct qchange){ label[i], r->s.queues[i].rel,
+		    kept[i] };
+	}
+	apply_check(&r->m, c, n, q, nq, &r->tl, &r->qtl);
+	for (i = 0; i < nq; i++)
+		cpuset_free(kept[i]);
+	free(label);
+	free(kept);
+	free(q);
+	free(c);
+}
+
+/*
+ * A balance plan (a plan line) is applied whole or not at all, as it was
+ * reviewed: no problem may stand (snapshot_resolve() said each), and
+ * every file it writes must take its set (restore_check()). EXIT_OK, or
+ * EXIT_FAIL after saying so; tl and qtl then hold the refused.
  */
 static int
 plan_fits(struct run *r)
 {
-	struct tally pre = { 0 };
-	size_t i;
-
-	for (i = 0; r->tl.failed == 0 && i < r->mi.nums.n; i++)
-		if (r->mi.v[i].by != NULL)
-			apply_irq(&r->m, r->mi.nums.v[i], r->mi.v[i].by->want,
-			    APPLY_DRYRUN | APPLY_JSON, &pre);
-	apply_tally_refused(&r->tl, &pre);
-	if (r->tl.failed == 0)
+	restore_check(r);
+	if (r->tl.failed + r->qtl.failed == 0)
 		return EXIT_OK;
 	warnx("%s: a plan is applied whole or not at all: nothing written; "
 	    "make a new one", r->s.label);
@@ -430,17 +455,22 @@ restore_main(int argc, char *argv[])
 	r.tl.failed = snapshot_resolve(&r.s, &r.mi,
 	    r.only_arg != NULL ? &r.only : NULL);
 	restore_problems_say(&r.s, false);
+	/* a plan: the same checks for restore, -n and -t */
+	if (r.s.plan != NULL && (status = plan_fits(&r)) != EXIT_OK) {
+		if (!r.test)
+			result_json(&r.tl, r.flags, restore_members, &r);
+		goto out;
+	}
 	if (r.test) {
 		/* what restore would take and match, each miss said: no more */
 		status = r.tl.failed > 0 ? EXIT_FAIL : EXIT_OK;
 		goto out;
 	}
-	if (r.s.plan != NULL && (status = plan_fits(&r)) != EXIT_OK) {
-		result_json(&r.tl, r.flags, restore_members, &r);
-		goto out;
-	}
 	restore_all(&r);
 	status = result_print(&r.tl, &r.qtl, r.flags, restore_members, &r);
+	/* a dry run changes nothing: never a partial change */
+	if ((r.flags & APPLY_DRYRUN) && status == EXIT_PARTIAL)
+		status = EXIT_FAIL;
 out:
 	apply_tally_free(&r.tl);
 	apply_tally_free(&r.qtl);

@@ -108,6 +108,7 @@ entry_free(struct entry *e)
 	snapline_free(&e->sl);
 	free(e->hit);
 	cpuset_free(e->want);
+	cpuset_free(e->isolated);
 }
 
 void
@@ -289,6 +290,11 @@ read_entry(struct snap *s, struct machine *m, size_t lineno,
 		/* a queue may have no CPU: "none" */
 		rc = machine_cpus(m, e.sl.cpus, e.sl.kind == SNAP_XPS ||
 		    e.sl.kind == SNAP_RPS ? 0 : CPUS_NONEMPTY, e.want, &pe);
+	}
+	if (rc == 0 && e.sl.isolated != NULL) {
+		e.isolated = xcpuset(m->nbits);
+		rc = machine_cpus(m, e.sl.isolated, CPUS_NONEMPTY, e.isolated,
+		    &pe);
 	}
 	if (rc != 0 && e.sl.kind != SNAP_NONE && e.sl.cpus != NULL &&
 	    names_beyond(&s->beyond, e.sl.cpus, &pe)) {
@@ -678,35 +684,54 @@ queue_hits(struct snap *s)
 }
 
 /*
- * A balance plan holds only while the CPUs it was made for are still
- * online and not isolated: a problem of its plan line otherwise.
+ * A line of a balance plan holds only while its CPUs are online and not
+ * isolated, but for the isolated CPUs the plan line says it chose: a
+ * problem of the line otherwise. A CPU of the plan line is said there
+ * alone.
  */
 static void
-plan_problems(struct snap *s)
+plan_line_problems(struct snap *s, const struct entry *e)
 {
+	const struct entry *p = s->plan;
 	struct cpuset *off, *pool, *iso;
+	const char *of = e == p ? " of the plan" : "";
 	char *list, *why = NULL;
 
-	off = xcpudup(s->plan->want);
+	off = xcpudup(e->want);
 	cpuset_andnot(off, s->m->online);
-	pool = xcpudup(s->plan->want);
+	pool = xcpudup(e->want);
 	iso = isolation_leave_out(s->m, pool, NULL, false, &why);
 	cpuset_andnot(iso, off);
+	if (p->isolated != NULL)
+		cpuset_andnot(iso, p->isolated);
+	if (e != p) {
+		cpuset_andnot(off, p->want);
+		cpuset_andnot(iso, p->want);
+	}
 	if (!cpuset_empty(off)) {
 		list = xformat(off, false);
-		problem(s, s->plan, "CPU %s of the plan is offline now", list);
+		problem(s, e, "CPU %s%s is offline now", list, of);
 		free(list);
 	}
 	if (!cpuset_empty(iso)) {
 		list = xformat(iso, false);
-		problem(s, s->plan, "CPU %s of the plan is isolated now (%s)",
-		    list, why);
+		problem(s, e, "CPU %s%s is isolated now (%s)", list, of, why);
 		free(list);
 	}
 	free(why);
 	cpuset_free(iso);
 	cpuset_free(pool);
 	cpuset_free(off);
+}
+
+/* A balance plan: each of its lines, as plan_line_problems() says. */
+static void
+plan_problems(struct snap *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		plan_line_problems(s, &s->v[i]);
 }
 
 /*
