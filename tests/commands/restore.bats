@@ -407,6 +407,24 @@ irqaff: $SNAP:5: irq 31: CPU list \"6-7\": selects no online CPU"
 	assert_file "$(list_of 31)" $'1\n'
 }
 
+@test "restore -n exits 1, never 3, when a line cannot be applied: a dry run changes nothing" {
+	make_root --cpus 8 --offline 6-7 --irq 30=nvme0q7 --affinity 0 \
+		--irq 31=nvme0q6 --affinity 0
+	printf '30 1 "nvme0q7"\n31 6-7 "nvme0q6"\n' >"$SNAP"
+	local before
+	before=$(tree_sum)
+	run -1 --separate-stderr irqaff restore -n "$SNAP"
+	assert_output 'irq 30: 0 -> 1'
+	assert_equal "$stderr" "irqaff: $SNAP:2: irq 31: CPU list \"6-7\": selects no online CPU"
+	assert_equal "$(tree_sum)" "$before"
+	run -1 --separate-stderr irqaff restore -n -J "$SNAP"
+	assert_output '{"dry_run":true,"changed":[{"irq":30,"name":"nvme0q7","old":"0","new":"1"}],"unchanged":0,"failed":[{"irq":31,"name":"nvme0q6","new":"6-7","errno":null,"error":"CPU list \"6-7\": selects no online CPU"}],"managed":[],"unmovable":[],"problems":[]}'
+	assert_equal "$(tree_sum)" "$before"
+	# applied, the same file is a partial change
+	run -3 --separate-stderr irqaff restore "$SNAP"
+	assert_file "$(list_of 30)" $'1\n'
+}
+
 @test "restore writes the default affinity as a mask" {
 	tree
 	printf 'default 4-7\n' >"$SNAP"
