@@ -1,20 +1,7 @@
 /*
- * restore: apply a snapshot; check (check.c) compares the machine with
- * it, the file read and resolved the same way.
- *
- * restore checks every line first (status 2, nothing written; so is a
- * file with no entry at all). A line
- * that picks no IRQ, unless optional, is reported and counts as a
- * failed IRQ: status 3, or 1 when nothing else could be done. A set with
- * no online CPU is only right for an IRQ that has it already. check
- * prints each difference, and exits 0 when there is none, 1 when there
- * is one; -q prints none of it. With --only, the lines resolve as without it, and only the
- * selected IRQs are applied or compared. -J prints the result as one
- * JSON object (JSON RESULTS in irqaff(8)). Queue lines (xps, rps) are
- * applied after the IRQs, so that XPS follows the IRQ layout, and with
- * --only only for the interfaces its dev: items name; a queue that is not
- * there, or cannot be set, counts as a failed IRQ. -t stops after the
- * checks: 0 when restore would take the file, 2 when not.
+ * restore: apply a snapshot, the IRQs then the queue lines, each line
+ * reported that cannot be applied; a balance plan whole or not at all.
+ * check (check.c) reads and resolves the file the same way.
  */
 #include <err.h>
 #include <errno.h>
@@ -420,7 +407,8 @@ restore_all(struct run *r)
 
 /*
  * Lines that pick no IRQ count as IRQs that failed: the rest is still
- * applied, and the exit status is 3 (or 1 when nothing could be done).
+ * applied, and the exit status is 3 (or 1 when nothing could be done,
+ * or with -n). A plan is checked whole first, the same with -n and -t.
  */
 static int
 restore_main(int argc, char *argv[])
