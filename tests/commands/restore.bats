@@ -1052,6 +1052,18 @@ irqaff: $SNAP:3: rps eth0 rx-0: CPUs \"2-3\": none would be kept: the kernel kee
 	assert_equal "$(tree_sum)" "$before"
 }
 
+@test "restore's help and page say a snapshot that cannot be read is status 2, as restore exits" {
+	run -0 irqaff restore --help
+	assert_line '  2  bad usage, or a snapshot that cannot be read, is wrong or'
+	assert_line '     has no entry; nothing written'
+	run -0 awk '$0 == "*2*" { getline; print; exit }' \
+		"$TESTS/../man/irqaff-restore.8.scd"
+	assert_output $'\tBad usage, or a snapshot that cannot be read (a missing file), is'
+	run -0 grep -c 'for `restore` and `check`, a snapshot that cannot be read' \
+		"$TESTS/../README.md"
+	assert_output 1
+}
+
 @test "restore --by-number notes a line whose IRQ has another name now, and applies it" {
 	make_root --cpus 8 --nic eth0:2
 	printf '25 1 "eth9-TxRx-0"\n26 2 "eth0-TxRx-1"\n' >"$BATS_TEST_TMPDIR/bn"
