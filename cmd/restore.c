@@ -333,8 +333,8 @@ restore_members(void *arg)
 }
 
 /*
- * Each IRQ a line picks and each queue line, checked as they would be
- * written (apply_check()); the refused go to tl and qtl.
+ * The default, each IRQ a line picks and each queue line, checked as
+ * they would be written (apply_check()); the refused go to tl and qtl.
  */
 static void
 restore_check(struct run *r)
@@ -344,7 +344,13 @@ restore_check(struct run *r)
 	struct qchange *q = xcalloc(nq + 1, sizeof(*q));
 	struct cpuset **kept = xcalloc(nq + 1, sizeof(*kept));
 	char (*label)[128] = xcalloc(nq + 1, sizeof(*label));
+	struct tally pre = { 0 };
 
+	if (r->s.dflt != NULL && apply_default(&r->m, r->s.dflt->want,
+	    APPLY_DRYRUN | APPLY_JSON, &pre) == APPLY_FAILED)
+		apply_tally_add(&r->tl, r->flags, -1, APPLY_FAILED, NULL,
+		    r->s.dflt->want, pre.v[0].err, pre.v[0].msg);
+	apply_tally_free(&pre);
 	for (i = 0; i < r->mi.nums.n; i++)
 		if (r->mi.v[i].by != NULL)
 			c[n++] = (struct change){ r->mi.nums.v[i],

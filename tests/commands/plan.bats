@@ -416,3 +416,23 @@ usage: irqaff balance [-nvqJ] [-i seconds] [--sample-from file ...] [-c cpus] [-
 	run -0 irqaff balance -n -J --plan "$BATS_TEST_TMPDIR/plan" -i 1 \
 		--sample-from "$ROOT/proc/interrupts" --sample-from "$ROOT/proc/interrupts"
 }
+
+@test "restore checks a plan's default line before its first write too" {
+	four_on_cpu0
+	hand_plan 'plan 0-3' 'default 0-1' '24 1 "a"'
+	printf 'zz\n' >"$ROOT/proc/irq/default_smp_affinity"
+	local before
+	before=$(tree_sum)
+	run -1 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/plan"
+	assert_output ''
+	assert_equal "$stderr" "irqaff: default: $ROOT/proc/irq/default_smp_affinity holds \"zz\", not a CPU mask; left alone
+$(refused_whole)"
+	assert_equal "$(tree_sum)" "$before"
+	run -1 --separate-stderr irqaff restore -J "$BATS_TEST_TMPDIR/plan"
+	assert_output '{"dry_run":false,"default":{"old":null,"new":"0-1","result":"failed","errno":null,"error":"'"$ROOT"'/proc/irq/default_smp_affinity holds \"zz\", not a CPU mask; left alone"},"changed":[],"unchanged":0,"failed":[],"managed":[],"unmovable":[],"problems":[]}'
+	assert_equal "$(tree_sum)" "$before"
+	printf '0f\n' >"$ROOT/proc/irq/default_smp_affinity"
+	run -0 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/plan"
+	assert_file "$ROOT/proc/irq/default_smp_affinity" $'3\n'
+	assert_equal "$(lists 24)" 1
+}
