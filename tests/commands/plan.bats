@@ -389,6 +389,7 @@ $(refused_whole)"
 	local xps=$ROOT/sys/class/net/eth0/queues/tx-1/xps_cpus before queues
 	queues=$(realpath "$ROOT/sys/class/net/eth0/queues")
 	printf 'zz\n' >"$xps"
+	pile_on 0 25 26
 	before=$(tree_sum "$ROOT/proc/irq")$(tree_sum "$queues")
 	measure "25 1 2000 26 1 1000" --xps 25,26
 	assert_equal "$rc" 1
