@@ -14,6 +14,7 @@
 #include "cmd/result.h"
 #include "core/apply.h"
 #include "core/irqbalance.h"
+#include "core/isolation.h"
 #include "core/machine.h"
 #include "core/netqueue.h"
 #include "core/snapshot.h"
@@ -333,6 +334,69 @@ restore_members(void *arg)
 }
 
 /*
+ * The CPUs of a plan's IRQ line beyond the plan's own that are offline,
+ * or isolated and not chosen by the plan, as a sentence; NULL if none.
+ */
+static char *
+beyond_plan(struct run *r, const struct cpuset *want)
+{
+	const struct entry *p = r->s.plan;
+	struct cpuset *off = xcpudup(want), *pool = xcpudup(want), *iso;
+	char *msg = NULL, *list, *why = NULL;
+
+	cpuset_andnot(off, p->want);
+	cpuset_andnot(off, r->m.online);
+	iso = isolation_leave_out(&r->m, pool, NULL, false, &why);
+	cpuset_andnot(iso, p->want);
+	cpuset_andnot(iso, off);
+	if (p->isolated != NULL)
+		cpuset_andnot(iso, p->isolated);
+	if (!cpuset_empty(off)) {
+		list = xformat(off, false);
+		msg = xasprintf("CPU %s is offline now", list);
+		free(list);
+	} else if (!cpuset_empty(iso)) {
+		list = xformat(iso, false);
+		msg = xasprintf("CPU %s is isolated now (%s)", list, why);
+		free(list);
+	}
+	free(why);
+	cpuset_free(iso);
+	cpuset_free(pool);
+	cpuset_free(off);
+	return msg;
+}
+
+/*
+ * A plan's IRQ line that would give its IRQ CPUs offline or isolated
+ * since (beyond_plan()) is refused, said on its line. One the IRQ holds
+ * already writes nothing, as a quiet IRQ's kept set; one whose file
+ * cannot be read is left to apply_check() to say.
+ */
+static bool
+beyond_refused(struct run *r, unsigned int irq, const struct entry *e)
+{
+	struct cpuset *cur;
+	struct perr pe;
+	char *msg;
+	bool refuse;
+
+	if ((msg = beyond_plan(r, e->want)) == NULL)
+		return false;
+	cur = xcpuset(r->m.nbits);
+	refuse = machine_affinity_read(irq, AFF_REQUESTED, cur, &pe) == 0 &&
+	    !cpuset_equal(cur, e->want);
+	if (refuse) {
+		snapshot_warn(&r->s, e->line, "irq %u: %s", irq, msg);
+		apply_tally_add(&r->tl, r->flags, irq, APPLY_FAILED, NULL,
+		    e->want, 0, msg);
+	}
+	free(msg);
+	cpuset_free(cur);
+	return refuse;
+}
+
+/*
  * The default, each IRQ a line picks and each queue line, checked as
  * they would be written (apply_check()); the refused go to tl and qtl.
  */
@@ -352,7 +416,8 @@ restore_check(struct run *r)
 		    r->s.dflt->want, pre.v[0].err, pre.v[0].msg);
 	apply_tally_free(&pre);
 	for (i = 0; i < r->mi.nums.n; i++)
-		if (r->mi.v[i].by != NULL)
+		if (r->mi.v[i].by != NULL &&
+		    !beyond_refused(r, r->mi.nums.v[i], r->mi.v[i].by))
 			c[n++] = (struct change){ r->mi.nums.v[i],
 			    r->mi.v[i].by->want, false };
 	for (i = 0; i < nq; i++) {

@@ -684,54 +684,38 @@ queue_hits(struct snap *s)
 }
 
 /*
- * A line of a balance plan holds only while its CPUs are online and not
- * isolated, but for the isolated CPUs the plan line says it chose: a
- * problem of the line otherwise. A CPU of the plan line is said there
- * alone.
+ * A balance plan holds only while the CPUs it was made for are still
+ * online and not isolated, but for the isolated ones it chose: a
+ * problem of its plan line otherwise.
  */
 static void
-plan_line_problems(struct snap *s, const struct entry *e)
+plan_problems(struct snap *s)
 {
-	const struct entry *p = s->plan;
 	struct cpuset *off, *pool, *iso;
-	const char *of = e == p ? " of the plan" : "";
 	char *list, *why = NULL;
 
-	off = xcpudup(e->want);
+	off = xcpudup(s->plan->want);
 	cpuset_andnot(off, s->m->online);
-	pool = xcpudup(e->want);
+	pool = xcpudup(s->plan->want);
 	iso = isolation_leave_out(s->m, pool, NULL, false, &why);
 	cpuset_andnot(iso, off);
-	if (p->isolated != NULL)
-		cpuset_andnot(iso, p->isolated);
-	if (e != p) {
-		cpuset_andnot(off, p->want);
-		cpuset_andnot(iso, p->want);
-	}
+	if (s->plan->isolated != NULL)
+		cpuset_andnot(iso, s->plan->isolated);
 	if (!cpuset_empty(off)) {
 		list = xformat(off, false);
-		problem(s, e, "CPU %s%s is offline now", list, of);
+		problem(s, s->plan, "CPU %s of the plan is offline now", list);
 		free(list);
 	}
 	if (!cpuset_empty(iso)) {
 		list = xformat(iso, false);
-		problem(s, e, "CPU %s%s is isolated now (%s)", list, of, why);
+		problem(s, s->plan, "CPU %s of the plan is isolated now (%s)",
+		    list, why);
 		free(list);
 	}
 	free(why);
 	cpuset_free(iso);
 	cpuset_free(pool);
 	cpuset_free(off);
-}
-
-/* A balance plan: each of its lines, as plan_line_problems() says. */
-static void
-plan_problems(struct snap *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		plan_line_problems(s, &s->v[i]);
 }
 
 /*

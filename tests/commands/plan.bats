@@ -257,33 +257,37 @@ $(refused_whole)"
 	assert_file "$xps" $'4\n'
 }
 
-@test "restore refuses a plan whose IRQ line names a CPU offline or isolated outside the plan's CPUs" {
+@test "restore refuses a plan whose IRQ line would give a CPU offline or isolated outside the plan's CPUs" {
 	four_on_cpu0
+	# 27 holds 1,3 already: its line writes nothing, and CPU 3 is no reason
+	irqaff set 27 1,3
 	set_online 0-2
-	hand_plan 'plan 0-2' '24 1 "a"' '25 3 "b"' '26 2-3 "c"'
+	hand_plan 'plan 0-2' '24 1 "a"' '25 3 "b"' '26 2-3 "c"' '27 1,3 "d"'
 	local before
 	before=$(tree_sum)
 	run -1 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/plan"
-	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/plan:3: CPU 3 is offline now
-irqaff: $BATS_TEST_TMPDIR/plan:4: CPU 3 is offline now
+	assert_output ''
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/plan:3: irq 25: CPU 3 is offline now
+irqaff: $BATS_TEST_TMPDIR/plan:4: irq 26: CPU 3 is offline now
 $(refused_whole)"
 	assert_equal "$(tree_sum)" "$before"
 	run -1 --separate-stderr irqaff restore -J "$BATS_TEST_TMPDIR/plan"
-	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[],"managed":[],"unmovable":[],"problems":[{"line":3,"error":"CPU 3 is offline now"},{"line":4,"error":"CPU 3 is offline now"}]}'
+	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[{"irq":25,"name":"b","new":"3","errno":null,"error":"CPU 3 is offline now"},{"irq":26,"name":"c","new":"2-3","errno":null,"error":"CPU 3 is offline now"}],"managed":[],"unmovable":[],"problems":[]}'
 	assert_equal "$(tree_sum)" "$before"
 	# online, and isolated since
 	set_online 0-3
 	echo 3 >"$ROOT/sys/devices/system/cpu/isolated"
 	before=$(tree_sum)
 	run -1 --separate-stderr irqaff restore -n "$BATS_TEST_TMPDIR/plan"
-	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/plan:3: CPU 3 is isolated now (isolcpus=)
-irqaff: $BATS_TEST_TMPDIR/plan:4: CPU 3 is isolated now (isolcpus=)
+	assert_output ''
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/plan:3: irq 25: CPU 3 is isolated now (isolcpus=)
+irqaff: $BATS_TEST_TMPDIR/plan:4: irq 26: CPU 3 is isolated now (isolcpus=)
 $(refused_whole)"
 	assert_equal "$(tree_sum)" "$before"
 	# the other side: CPU 3 free again, the plan is taken
 	echo >"$ROOT/sys/devices/system/cpu/isolated"
 	run -0 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/plan"
-	assert_equal "$(lists 24 25 26)" $'1\n3\n2-3'
+	assert_equal "$(lists 24 25 26 27)" $'1\n3\n2-3\n1,3'
 }
 
 @test "restore refuses a plan whole when an IRQ of it became unmovable (EIO, EPERM), for -n and -t too" {
