@@ -114,6 +114,9 @@ balance_options(int argc, char *argv[], struct balance *b)
 	if (argc - optind > 1)
 		return cli_usage_error(&balance_command,
 		    "expected at most one IRQ list");
+	if (b->json && b->planfile != NULL && strcmp(b->planfile, "-") == 0)
+		return cli_usage_error(&balance_command, "-J and --plan - "
+		    "cannot share standard output; give --plan a file");
 	return cli_sampling_check(&balance_command, &b->sm);
 }
 
@@ -219,28 +222,34 @@ collect(struct balance *b, const struct irqs *sel)
 }
 
 /*
- * Every IRQ's file is read and checked as a dry run would before the
- * first write: when one is refused, nothing is written and the refused
- * are the result. Then the IRQs, then the XPS of their queues; with -n
- * and -J what would be. Returns the exit status.
+ * Everything the plan writes is checked before the first write
+ * (apply_check()): when one file is refused, nothing is written and the
+ * refused are the result. Then the IRQs, then the XPS of their queues;
+ * with -n and -J what would be. Returns the exit status.
  */
 static int
 apply_plan(struct balance *b, const struct change *c, size_t nc, struct xq *xq,
     size_t nx, int flags, struct tally *tl, struct tally *tq)
 {
-	struct tally pre = { 0 };
-	size_t i;
+	struct qchange *q = xcalloc(nx + 1, sizeof(*q));
+	size_t i, nref;
 
-	for (i = 0; i < nc; i++)
-		apply_irq(&b->m, c[i].irq, c[i].want,
-		    APPLY_DRYRUN | APPLY_JSON, &pre);
-	if (pre.failed > 0) {
-		apply_tally_refused(tl, &pre);
+	for (i = 0; i < nx; i++)
+		q[i] = (struct qchange){ xq[i].label, xq[i].rel,
+		    c[xq[i].ci].want };
+	nref = apply_check(&b->m, c, nc, q, nx, tl, tq);
+	free(q);
+	for (i = 0; i < nx && i < tq->n; i++)
+		if (tq->v[i].result == APPLY_FAILED) {
+			xq[i].tried = true;
+			xq[i].r = APPLY_FAILED;
+		}
+	apply_tally_free(tq);
+	if (nref > 0) {
 		if (!b->json)
 			warnx("balance: nothing written");
 		return EXIT_FAIL;
 	}
-	apply_tally_free(&pre);
 	if (b->dryrun) {
 		if (b->json)
 			xpsfollow_write(&b->m, c, nc, xq, nx,
@@ -312,9 +321,13 @@ run(struct balance *b, const char *arg)
 	if (!b->quiet && !b->xps)
 		result_xps_stale_note(&b->m, c, nc);
 	if ((b->xps && xpsfollow_plan(&b->m, "balance", c, nc, &xq,
-	    &nx) != 0) || balance_show_plan(b, c, xq, nx) != 0)
-		goto out;
-	status = apply_plan(b, c, nc, xq, nx, flags, &tl, &tq);
+	    &nx) != 0) || balance_show_plan(b, c, xq, nx) != 0) {
+		/* stopped before applying: the plan, nothing written */
+		if (!b->json)
+			warnx("balance: nothing written");
+		status = EXIT_FAIL;
+	} else
+		status = apply_plan(b, c, nc, xq, nx, flags, &tl, &tq);
 	result_leftout_tally(&b->unmoved, &tl, flags);
 	result_json(&tl, flags | (b->dryrun ? APPLY_DRYRUN : 0),
 	    balance_members, &(struct balance_json){ b, c, xq, nx });

@@ -40,8 +40,7 @@ struct balance_json {
 };
 
 void	balance_members(void *);
-int	balance_show_plan(const struct balance *, const struct change *,
-	    const struct xq *,
-	    size_t);
+int	balance_show_plan(struct balance *, const struct change *,
+	    const struct xq *, size_t);
 
 #endif

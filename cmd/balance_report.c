@@ -13,6 +13,7 @@
 #include "cmd/cli.h"
 #include "cmd/result.h"
 #include "core/apply.h"
+#include "core/isolation.h"
 #include "core/machine.h"
 #include "core/snapshot.h"
 #include "core/xalloc.h"
@@ -281,6 +282,31 @@ balance_members(void *arg)
 }
 
 /*
+ * The plan line: the CPUs the plan was made for, and those of them that
+ * are isolated (--include-isolated, or named by --cpus), chosen so.
+ */
+static void
+plan_line(FILE *fp, struct balance *b)
+{
+	struct cpuset *pool = xcpudup(b->elig), *iso;
+	char *list, *why = NULL;
+
+	iso = isolation_leave_out(&b->m, pool, NULL, false, &why);
+	list = xformat(b->elig, false);
+	fprintf(fp, "plan %s", list);
+	free(list);
+	if (!cpuset_empty(iso)) {
+		list = xformat(iso, false);
+		fprintf(fp, " isolated %s", list);
+		free(list);
+	}
+	putc('\n', fp);
+	free(why);
+	cpuset_free(iso);
+	cpuset_free(pool);
+}
+
+/*
  * --plan FILE: the plan as a snapshot (irqaff.conf(5)) that restore
  * applies as it is, measuring nothing: a plan line with the CPUs it was
  * made for, a line for each IRQ and with --xps for each queue, the rates
@@ -288,21 +314,20 @@ balance_members(void *arg)
  * why.
  */
 static int
-plan_write(const struct balance *b, const struct change *c,
+plan_write(struct balance *b, const struct change *c,
     const struct xq *xq, size_t nx)
 {
 	const struct balitem *it;
-	char *text = NULL, *list, *old, *new;
+	char *text = NULL, *old, *new;
 	size_t len = 0, i;
 	FILE *fp;
 	int rc = 0, cpu;
 
 	fp = xmemstream(&text, &len);
-	list = xformat(b->elig, false);
 	fprintf(fp, "# irqaff balance plan, rates over %.3f s\n"
-	    "# restore applies it as it is; see irqaff.conf(5)\nplan %s\n",
-	    b->sm.elapsed, list);
-	free(list);
+	    "# restore applies it as it is; see irqaff.conf(5)\n",
+	    b->sm.elapsed);
+	plan_line(fp, b);
 	for (i = 0; i < b->p.n; i++) {
 		it = &b->p.it[i];
 		new = xformat(it->want, false);
@@ -340,7 +365,7 @@ plan_write(const struct balance *b, const struct change *c,
 
 /* The plan for people, or with --plan FILE in FILE; 0, or -1 if said. */
 int
-balance_show_plan(const struct balance *b, const struct change *c,
+balance_show_plan(struct balance *b, const struct change *c,
     const struct xq *xq, size_t nx)
 {
 	if (b->planfile != NULL && plan_write(b, c, xq, nx) != 0)

@@ -56,9 +56,15 @@ static const struct {
 	{ "save", EXIT_FAIL, "nothing matched --only, a file could not be "
 	    "read, or the\n     snapshot could not be written" },
 	{ "mask list", EXIT_FAIL, "standard input or output failed" },
-	{ "set spread balance restore xps rps", EXIT_FAIL,
+	{ "set spread xps rps", EXIT_FAIL,
 	    "an item matched nothing (nothing written), nothing could be\n"
 	    "     changed, or a file could not be read" },
+	{ "balance", EXIT_FAIL, "an item matched nothing, a file could not "
+	    "be read, or the\n     plan file could not be written (each: "
+	    "nothing written), or\n     nothing could be changed" },
+	{ "restore", EXIT_FAIL, "an --only item or a line matched nothing, "
+	    "a plan was refused\n     (nothing written), nothing could be "
+	    "changed, or an IRQ's or\n     queue's file could not be read" },
 	{ "default", EXIT_FAIL, "the default affinity could not be read or "
 	    "written" },
 	{ "isolate", EXIT_FAIL, "nothing could be moved, or a file could "
@@ -71,8 +77,10 @@ static const struct {
 	    "read" },
 	{ "show cpus queues explain save mask list top", EXIT_USAGE,
 	    "bad usage or bad input" },
-	{ "set spread balance default isolate restore xps rps", EXIT_USAGE,
+	{ "set spread balance default isolate xps rps", EXIT_USAGE,
 	    "bad usage or bad input; nothing written" },
+	{ "restore", EXIT_USAGE, "bad usage, or a snapshot that cannot be "
+	    "read, is wrong or\n     has no entry; nothing written" },
 	{ "check", EXIT_USAGE, "bad usage, or a snapshot that cannot be read, "
 	    "is wrong or\n     has no entry" },
 	{ "set spread balance isolate restore xps rps", EXIT_PARTIAL,

@@ -1,20 +1,7 @@
 /*
- * restore: apply a snapshot; check (check.c) compares the machine with
- * it, the file read and resolved the same way.
- *
- * restore checks every line first (status 2, nothing written; so is a
- * file with no entry at all). A line
- * that picks no IRQ, unless optional, is reported and counts as a
- * failed IRQ: status 3, or 1 when nothing else could be done. A set with
- * no online CPU is only right for an IRQ that has it already. check
- * prints each difference, and exits 0 when there is none, 1 when there
- * is one; -q prints none of it. With --only, the lines resolve as without it, and only the
- * selected IRQs are applied or compared. -J prints the result as one
- * JSON object (JSON RESULTS in irqaff(8)). Queue lines (xps, rps) are
- * applied after the IRQs, so that XPS follows the IRQ layout, and with
- * --only only for the interfaces its dev: items name; a queue that is not
- * there, or cannot be set, counts as a failed IRQ. -t stops after the
- * checks: 0 when restore would take the file, 2 when not.
+ * restore: apply a snapshot, the IRQs then the queue lines, each line
+ * reported that cannot be applied; a balance plan whole or not at all.
+ * check (check.c) reads and resolves the file the same way.
  */
 #include <err.h>
 #include <errno.h>
@@ -27,6 +14,7 @@
 #include "cmd/result.h"
 #include "core/apply.h"
 #include "core/irqbalance.h"
+#include "core/isolation.h"
 #include "core/machine.h"
 #include "core/netqueue.h"
 #include "core/snapshot.h"
@@ -346,24 +334,119 @@ restore_members(void *arg)
 }
 
 /*
- * A balance plan (a plan line) is applied whole or not at all, as it
- * was reviewed: no problem may stand (a line that picks no IRQ, a CPU
- * of the plan offline or isolated now: snapshot_resolve() said each),
- * and every IRQ's file must take its set. EXIT_OK, or EXIT_FAIL after
- * saying so; tl then holds the refused.
+ * The CPUs of a plan's IRQ line beyond the plan's own that are offline,
+ * or isolated and not chosen by the plan, as a sentence; NULL if none.
+ */
+static char *
+beyond_plan(struct run *r, const struct cpuset *want)
+{
+	const struct entry *p = r->s.plan;
+	struct cpuset *off = xcpudup(want), *pool = xcpudup(want), *iso;
+	char *msg = NULL, *list, *why = NULL;
+
+	cpuset_andnot(off, p->want);
+	cpuset_andnot(off, r->m.online);
+	iso = isolation_leave_out(&r->m, pool, NULL, false, &why);
+	cpuset_andnot(iso, p->want);
+	cpuset_andnot(iso, off);
+	if (p->isolated != NULL)
+		cpuset_andnot(iso, p->isolated);
+	if (!cpuset_empty(off)) {
+		list = xformat(off, false);
+		msg = xasprintf("CPU %s is offline now", list);
+		free(list);
+	} else if (!cpuset_empty(iso)) {
+		list = xformat(iso, false);
+		msg = xasprintf("CPU %s is isolated now (%s)", list, why);
+		free(list);
+	}
+	free(why);
+	cpuset_free(iso);
+	cpuset_free(pool);
+	cpuset_free(off);
+	return msg;
+}
+
+/*
+ * A plan's IRQ line that would give its IRQ CPUs offline or isolated
+ * since (beyond_plan()) is refused, said on its line. One the IRQ holds
+ * already writes nothing, as a quiet IRQ's kept set; one whose file
+ * cannot be read is left to apply_check() to say.
+ */
+static bool
+beyond_refused(struct run *r, unsigned int irq, const struct entry *e)
+{
+	struct cpuset *cur;
+	struct perr pe;
+	char *msg;
+	bool refuse;
+
+	if ((msg = beyond_plan(r, e->want)) == NULL)
+		return false;
+	cur = xcpuset(r->m.nbits);
+	refuse = machine_affinity_read(irq, AFF_REQUESTED, cur, &pe) == 0 &&
+	    !cpuset_equal(cur, e->want);
+	if (refuse) {
+		snapshot_warn(&r->s, e->line, "irq %u: %s", irq, msg);
+		apply_tally_add(&r->tl, r->flags, irq, APPLY_FAILED, NULL,
+		    e->want, 0, msg);
+	}
+	free(msg);
+	cpuset_free(cur);
+	return refuse;
+}
+
+/*
+ * The default, each IRQ a line picks and each queue line, checked as
+ * they would be written (apply_check()); the refused go to tl and qtl.
+ */
+static void
+restore_check(struct run *r)
+{
+	size_t nq = r->s.nqueues, n = 0, i;
+	struct change *c = xcalloc(r->mi.nums.n + 1, sizeof(*c));
+	struct qchange *q = xcalloc(nq + 1, sizeof(*q));
+	struct cpuset **kept = xcalloc(nq + 1, sizeof(*kept));
+	char (*label)[128] = xcalloc(nq + 1, sizeof(*label));
+	struct tally pre = { 0 };
+
+	if (r->s.dflt != NULL && apply_default(&r->m, r->s.dflt->want,
+	    APPLY_DRYRUN | APPLY_JSON, &pre) == APPLY_FAILED)
+		apply_tally_add(&r->tl, r->flags, -1, APPLY_FAILED, NULL,
+		    r->s.dflt->want, pre.v[0].err, pre.v[0].msg);
+	apply_tally_free(&pre);
+	for (i = 0; i < r->mi.nums.n; i++)
+		if (r->mi.v[i].by != NULL &&
+		    !beyond_refused(r, r->mi.nums.v[i], r->mi.v[i].by))
+			c[n++] = (struct change){ r->mi.nums.v[i],
+			    r->mi.v[i].by->want, false };
+	for (i = 0; i < nq; i++) {
+		snapshot_queue_label(r->s.queues[i].e, label[i],
+		    sizeof(label[i]));
+		kept[i] = restore_queue_kept(r, r->s.queues[i].e);
+		q[i] = (struct qchange){ label[i], r->s.queues[i].rel,
+		    kept[i] };
+	}
+	apply_check(&r->m, c, n, q, nq, &r->tl, &r->qtl);
+	for (i = 0; i < nq; i++)
+		cpuset_free(kept[i]);
+	free(label);
+	free(kept);
+	free(q);
+	free(c);
+}
+
+/*
+ * A balance plan (a plan line) is applied whole or not at all, as it was
+ * reviewed: no problem may stand (snapshot_resolve() said each), and
+ * every file it writes must take its set (restore_check()). EXIT_OK, or
+ * EXIT_FAIL after saying so; tl and qtl then hold the refused.
  */
 static int
 plan_fits(struct run *r)
 {
-	struct tally pre = { 0 };
-	size_t i;
-
-	for (i = 0; r->tl.failed == 0 && i < r->mi.nums.n; i++)
-		if (r->mi.v[i].by != NULL)
-			apply_irq(&r->m, r->mi.nums.v[i], r->mi.v[i].by->want,
-			    APPLY_DRYRUN | APPLY_JSON, &pre);
-	apply_tally_refused(&r->tl, &pre);
-	if (r->tl.failed == 0)
+	restore_check(r);
+	if (r->tl.failed + r->qtl.failed == 0)
 		return EXIT_OK;
 	warnx("%s: a plan is applied whole or not at all: nothing written; "
 	    "make a new one", r->s.label);
@@ -395,7 +478,8 @@ restore_all(struct run *r)
 
 /*
  * Lines that pick no IRQ count as IRQs that failed: the rest is still
- * applied, and the exit status is 3 (or 1 when nothing could be done).
+ * applied, and the exit status is 3 (or 1 when nothing could be done,
+ * or with -n). A plan is checked whole first, the same with -n and -t.
  */
 static int
 restore_main(int argc, char *argv[])
@@ -430,17 +514,22 @@ restore_main(int argc, char *argv[])
 	r.tl.failed = snapshot_resolve(&r.s, &r.mi,
 	    r.only_arg != NULL ? &r.only : NULL);
 	restore_problems_say(&r.s, false);
+	/* a plan: the same checks for restore, -n and -t */
+	if (r.s.plan != NULL && (status = plan_fits(&r)) != EXIT_OK) {
+		if (!r.test)
+			result_json(&r.tl, r.flags, restore_members, &r);
+		goto out;
+	}
 	if (r.test) {
 		/* what restore would take and match, each miss said: no more */
 		status = r.tl.failed > 0 ? EXIT_FAIL : EXIT_OK;
 		goto out;
 	}
-	if (r.s.plan != NULL && (status = plan_fits(&r)) != EXIT_OK) {
-		result_json(&r.tl, r.flags, restore_members, &r);
-		goto out;
-	}
 	restore_all(&r);
 	status = result_print(&r.tl, &r.qtl, r.flags, restore_members, &r);
+	/* a dry run changes nothing: never a partial change */
+	if ((r.flags & APPLY_DRYRUN) && status == EXIT_PARTIAL)
+		status = EXIT_FAIL;
 out:
 	apply_tally_free(&r.tl);
 	apply_tally_free(&r.qtl);

@@ -432,11 +432,11 @@ apply_tally_add(struct tally *tl, int flags, long irq, enum apply_result r,
 }
 
 /*
- * What a check before the first write found refused: pre's failures
- * move to tl, as if they had been tried, and pre is emptied.
+ * What the checks before the first write found: pre's failures move to
+ * tl, as if they had been tried, and pre is emptied.
  */
-void
-apply_tally_refused(struct tally *tl, struct tally *pre)
+static void
+refused(struct tally *tl, struct tally *pre)
 {
 	size_t i;
 
@@ -448,6 +448,39 @@ apply_tally_refused(struct tally *tl, struct tally *pre)
 	}
 	tl->failed += pre->failed;
 	apply_tally_free(pre);
+}
+
+/*
+ * Everything a plan writes, checked as a dry run would before the first
+ * write: each IRQ's file read, holding a CPU list, and the IRQ movable
+ * (one user space cannot move is refused, as if named), each queue's
+ * mask file read. Each refusal is said; the IRQs' go to tl, the queues'
+ * to tq, one outcome a queue in the order of q (the others unchanged,
+ * not counted). Returns how many were refused; nothing is written.
+ */
+size_t
+apply_check(struct machine *m, const struct change *c, size_t n,
+    const struct qchange *q, size_t nq, struct tally *tl, struct tally *tq)
+{
+	int flags = APPLY_DRYRUN | APPLY_JSON | APPLY_NAMED;
+	struct tally pre = { 0 }, preq = { 0 };
+	size_t i, nref;
+
+	for (i = 0; i < n; i++)
+		apply_irq(m, c[i].irq, c[i].want, flags, &pre);
+	for (i = 0; i < nq; i++)
+		apply_mask(m, q[i].label, q[i].rel, q[i].want, flags, &preq);
+	nref = pre.failed + preq.failed;
+	refused(tl, &pre);
+	for (i = 0; i < preq.n; i++)
+		if (preq.v[i].result != APPLY_FAILED)
+			preq.v[i].result = APPLY_UNCHANGED;
+	for (i = 0; i < preq.n; i++)
+		*outcome_next(tq) = preq.v[i];
+	tq->failed += preq.failed;
+	free(preq.v);
+	free(preq.stop_msg);
+	return nref;
 }
 
 /* An IRQ never tried, since tl->stop: it failed as the last one did. */

@@ -44,6 +44,13 @@ struct change {
 	bool			 named;		/* by its number alone */
 };
 
+/* A queue's mask file to set: rel under the root, labelled as in messages. */
+struct qchange {
+	const char		*label;
+	const char		*rel;
+	const struct cpuset	*want;
+};
+
 /*
  * One IRQ, or the default affinity, as the JSON result lists it; the
  * strings are owned, NULL when not known.
@@ -78,12 +85,14 @@ enum apply_result apply_mask(struct machine *, const char *, const char *,
 		    const struct cpuset *, int, struct tally *);
 void		 apply_all(struct machine *, const struct change *, size_t,
 		    int, struct tally *);
+size_t		 apply_check(struct machine *, const struct change *, size_t,
+		    const struct qchange *, size_t, struct tally *,
+		    struct tally *);
 void		 apply_note(const struct tally *, int);
 
 void		 apply_tally_add(struct tally *, int, long,
 		    enum apply_result, const struct cpuset *,
 		    const struct cpuset *, int, const char *);
-void		 apply_tally_refused(struct tally *, struct tally *);
 void		 apply_tally_skip(struct tally *, int, long,
 		    const struct cpuset *);
 void		 apply_tally_json(FILE *, struct tally *, int);

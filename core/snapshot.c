@@ -108,6 +108,7 @@ entry_free(struct entry *e)
 	snapline_free(&e->sl);
 	free(e->hit);
 	cpuset_free(e->want);
+	cpuset_free(e->isolated);
 }
 
 void
@@ -289,6 +290,11 @@ read_entry(struct snap *s, struct machine *m, size_t lineno,
 		/* a queue may have no CPU: "none" */
 		rc = machine_cpus(m, e.sl.cpus, e.sl.kind == SNAP_XPS ||
 		    e.sl.kind == SNAP_RPS ? 0 : CPUS_NONEMPTY, e.want, &pe);
+	}
+	if (rc == 0 && e.sl.isolated != NULL) {
+		e.isolated = xcpuset(m->nbits);
+		rc = machine_cpus(m, e.sl.isolated, CPUS_NONEMPTY, e.isolated,
+		    &pe);
 	}
 	if (rc != 0 && e.sl.kind != SNAP_NONE && e.sl.cpus != NULL &&
 	    names_beyond(&s->beyond, e.sl.cpus, &pe)) {
@@ -679,7 +685,8 @@ queue_hits(struct snap *s)
 
 /*
  * A balance plan holds only while the CPUs it was made for are still
- * online and not isolated: a problem of its plan line otherwise.
+ * online and not isolated, but for the isolated ones it chose: a
+ * problem of its plan line otherwise.
  */
 static void
 plan_problems(struct snap *s)
@@ -692,6 +699,8 @@ plan_problems(struct snap *s)
 	pool = xcpudup(s->plan->want);
 	iso = isolation_leave_out(s->m, pool, NULL, false, &why);
 	cpuset_andnot(iso, off);
+	if (s->plan->isolated != NULL)
+		cpuset_andnot(iso, s->plan->isolated);
 	if (!cpuset_empty(off)) {
 		list = xformat(off, false);
 		problem(s, s->plan, "CPU %s of the plan is offline now", list);

@@ -20,6 +20,7 @@ struct entry {
 	size_t		 line;
 	struct snapline	 sl;
 	struct cpuset	*want;
+	struct cpuset	*isolated;	/* a plan line's chosen, or NULL */
 	size_t		*hit;		/* indices into struct mirqs */
 	size_t		 nhit;
 };

@@ -7,6 +7,9 @@
  *		| pattern SP cpus		written by hand
  *		| "xps" SP dev SP txq SP qcpus	a queue's xps_cpus
  *		| "rps" SP dev SP rxq SP qcpus	a queue's rps_cpus
+ *		| "plan" SP cpus [ SP "isolated" SP cpus ]
+ *						balance --plan: its CPUs, and
+ *						the isolated ones it chose
  *	irq	= 1*DIGIT
  *	dev	= word | string			a network interface
  *	txq	= "tx-" number			as the kernel names queues
@@ -23,8 +26,8 @@
  *
  * A "?" right before an entry makes it optional: it may match no IRQ, or
  * no interface or queue. A word that starts with a digit must be an IRQ
- * number; the words "default", "xps" and "rps" are keywords: quote such
- * names, and patterns that start with "?". A
+ * number; the words "default", "xps", "rps" and "plan" are keywords:
+ * quote such names, and patterns that start with "?". A
  * # outside a string starts a comment. CR is a blank, so lines may end in
  * CR LF. snapline_quote() writes any name so that it reads back byte for
  * byte.
@@ -169,8 +172,10 @@ line_kind(const struct token *t0, struct snapline *sl, size_t *max,
 		    "that starts with \"?\" needs quotes", text_quoted(t0->s));
 	if (!t0->string && strcmp(t0->s, "default") == 0)
 		sl->kind = SNAP_DEFAULT;
-	else if (!t0->string && strcmp(t0->s, "plan") == 0)
+	else if (!t0->string && strcmp(t0->s, "plan") == 0) {
 		sl->kind = SNAP_PLAN;
+		*max = 4;
+	}
 	else if (!t0->string && (strcmp(t0->s, "xps") == 0 ||
 	    strcmp(t0->s, "rps") == 0)) {
 		sl->kind = t0->s[0] == 'x' ? SNAP_XPS : SNAP_RPS;
@@ -231,6 +236,11 @@ check_words(const struct tokens *t, struct snapline *sl, size_t max,
 	if (sl->kind == SNAP_PLAN && sl->optional)
 		return perr_set(pe, EINVAL, "a plan line cannot be "
 		    "optional");
+	if (sl->kind == SNAP_PLAN && t->n > 2 && (t->n != 4 ||
+	    t->v[2].string || strcmp(t->v[2].s, "isolated") != 0 ||
+	    t->v[3].string))
+		return perr_set(pe, EINVAL, "a plan line is \"plan CPUS\" "
+		    "or \"plan CPUS isolated CPUS\"");
 	if (t->n < 2)
 		return perr_set(pe, EINVAL, "no CPU set after \"%s\"",
 		    text_quoted(t->v[0].s));
@@ -258,6 +268,9 @@ fill(const struct tokens *t, struct snapline *sl, struct perr *pe)
 		    (sl->cpus = strdup(t->v[3].s)) == NULL ? -ENOMEM : 0;
 	if ((sl->cpus = strdup(t->v[1].s)) == NULL)
 		return -ENOMEM;
+	if (sl->kind == SNAP_PLAN)
+		return t->n == 4 && (sl->isolated = strdup(t->v[3].s)) ==
+		    NULL ? -ENOMEM : 0;
 	if (sl->kind == SNAP_PATTERN &&
 	    (sl->pattern = strdup(t->v[0].s)) == NULL)
 		return -ENOMEM;
@@ -323,6 +336,7 @@ snapline_free(struct snapline *sl)
 	free(sl->pattern);
 	free(sl->dev);
 	free(sl->cpus);
+	free(sl->isolated);
 	memset(sl, 0, sizeof(*sl));
 }
 

@@ -26,6 +26,7 @@ struct snapline {
 	char		*dev;		/* SNAP_XPS, SNAP_RPS: interface */
 	unsigned int	 queue;		/* and its tx-N or rx-N */
 	char		*cpus;		/* the CPU set, as written */
+	char		*isolated;	/* SNAP_PLAN: "isolated CPUS", or NULL */
 	char		**names;	/* SNAP_IRQ: sorted, no repeats */
 	size_t		 nnames;
 };

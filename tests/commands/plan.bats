@@ -223,3 +223,221 @@ irqaff: $BATS_TEST_TMPDIR/plan: a plan is applied whole or not at all: nothing w
 	# is not written, nor is its XPS
 	assert_output '[["tx-0","1","changed"]]'
 }
+
+# a plan by hand: its IRQ lines named as balance writes them
+hand_plan() {
+	printf '%s\n' "$@" >"$BATS_TEST_TMPDIR/plan"
+}
+
+refused_whole() {
+	printf 'irqaff: %s/plan: a plan is applied whole or not at all: nothing written; make a new one' "$BATS_TEST_TMPDIR"
+}
+
+@test "restore checks a plan's xps lines before its first write: an unreadable xps_cpus refuses it whole, for -n and -t too" {
+	make_root --cpus 4 --nic eth0:2 --xps eth0:0=0-3 --xps eth0:1=0-3
+	hand_plan 'plan 0-3' '25 1 "eth0-TxRx-0"' '26 2 "eth0-TxRx-1"' \
+		'xps eth0 tx-0 1' 'xps eth0 tx-1 2'
+	local xps=$ROOT/sys/class/net/eth0/queues/tx-1/xps_cpus before opt
+	printf 'zz\n' >"$xps"
+	before=$(tree_sum)
+	for opt in '' -n -t; do
+		run -1 --separate-stderr irqaff restore $opt "$BATS_TEST_TMPDIR/plan"
+		assert_output ''
+		assert_equal "$stderr" "irqaff: xps eth0 tx-1: $xps holds \"zz\", not a CPU mask; left alone
+$(refused_whole)"
+		assert_equal "$(tree_sum)" "$before"
+	done
+	run -1 --separate-stderr irqaff restore -J "$BATS_TEST_TMPDIR/plan"
+	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[],"managed":[],"unmovable":[],"queues":{"changed":[],"unchanged":0,"failed":[{"dev":"eth0","queue":"tx-1","new":"2","errno":null,"error":"'"$xps"' holds \"zz\", not a CPU mask; left alone"}]},"problems":[]}'
+	assert_equal "$(tree_sum)" "$before"
+	# readable again: the IRQs, then the queues
+	printf '0\n' >"$xps"
+	run -0 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/plan"
+	assert_equal "$(lists 25 26)" $'1\n2'
+	assert_file "$xps" $'4\n'
+}
+
+@test "restore refuses a plan whose IRQ line would give a CPU offline or isolated outside the plan's CPUs" {
+	four_on_cpu0
+	# 27 holds 1,3 already: its line writes nothing, and CPU 3 is no reason
+	irqaff set 27 1,3
+	set_online 0-2
+	hand_plan 'plan 0-2' '24 1 "a"' '25 3 "b"' '26 2-3 "c"' '27 1,3 "d"'
+	local before
+	before=$(tree_sum)
+	run -1 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/plan"
+	assert_output ''
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/plan:3: irq 25: CPU 3 is offline now
+irqaff: $BATS_TEST_TMPDIR/plan:4: irq 26: CPU 3 is offline now
+$(refused_whole)"
+	assert_equal "$(tree_sum)" "$before"
+	run -1 --separate-stderr irqaff restore -J "$BATS_TEST_TMPDIR/plan"
+	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[{"irq":25,"name":"b","new":"3","errno":null,"error":"CPU 3 is offline now"},{"irq":26,"name":"c","new":"2-3","errno":null,"error":"CPU 3 is offline now"}],"managed":[],"unmovable":[],"problems":[]}'
+	assert_equal "$(tree_sum)" "$before"
+	# online, and isolated since
+	set_online 0-3
+	echo 3 >"$ROOT/sys/devices/system/cpu/isolated"
+	before=$(tree_sum)
+	run -1 --separate-stderr irqaff restore -n "$BATS_TEST_TMPDIR/plan"
+	assert_output ''
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/plan:3: irq 25: CPU 3 is isolated now (isolcpus=)
+irqaff: $BATS_TEST_TMPDIR/plan:4: irq 26: CPU 3 is isolated now (isolcpus=)
+$(refused_whole)"
+	assert_equal "$(tree_sum)" "$before"
+	# the other side: CPU 3 free again, the plan is taken
+	echo >"$ROOT/sys/devices/system/cpu/isolated"
+	run -0 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/plan"
+	assert_equal "$(lists 24 25 26 27)" $'1\n3\n2-3\n1,3'
+}
+
+@test "restore refuses a plan whole when an IRQ of it became unmovable (EIO, EPERM), for -n and -t too" {
+	four_on_cpu0
+	hand_plan 'plan 0-3' '24 1 "a"' '25 2 "b"'
+	local before err opt spec
+	before=$(tree_sum)
+	for err in EIO EPERM; do
+		spec=$ROOT/proc/irq/25/smp_affinity:$err,$ROOT/proc/irq/25/smp_affinity_list:$err
+		for opt in '' -n -t; do
+			IRQAFF_KERNEL=1 run -1 --separate-stderr faulty "$spec" \
+				irqaff restore $opt "$BATS_TEST_TMPDIR/plan"
+			assert_output ''
+			assert_equal "$stderr" "irqaff: irq 25: cannot set 2: it cannot be moved by user space (per-CPU or no-balancing) (refused by the kernel)
+$(refused_whole)"
+			assert_equal "$(tree_sum)" "$before"
+		done
+	done
+	IRQAFF_KERNEL=1 run -1 --separate-stderr faulty "$spec" \
+		irqaff restore -J "$BATS_TEST_TMPDIR/plan"
+	assert_output '{"dry_run":false,"changed":[],"unchanged":0,"failed":[{"irq":25,"name":"b","new":"2","errno":null,"error":"cannot set 2: it cannot be moved by user space (per-CPU or no-balancing) (refused by the kernel)"}],"managed":[],"unmovable":[],"problems":[]}'
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "restore -t gives the answer restore gives: a plan whose file holds no CPU list is refused by both" {
+	four_on_cpu0
+	hand_plan 'plan 0-3' '24 1 "a"' '25 2 "b"'
+	printf 'garbage\n' >"$(list_of 25)"
+	local before opt
+	before=$(tree_sum)
+	for opt in -t -n ''; do
+		run -1 --separate-stderr irqaff restore $opt "$BATS_TEST_TMPDIR/plan"
+		assert_output ''
+		assert_equal "$stderr" "irqaff: irq 25: $(list_of 25) holds \"garbage\", not a CPU list; left alone
+$(refused_whole)"
+		assert_equal "$(tree_sum)" "$before"
+	done
+}
+
+@test "a plan records the isolated CPUs it chose, and restore takes it while they are still isolated" {
+	make_root --cpus 4 --isolated 3 --irq 24=a --affinity 0 \
+		--irq 25=b --affinity 0 --irq 26=c --affinity 0
+	measure "24 1 4000 25 1 3000 26 1 2000" -n -q --include-isolated \
+		--plan "$BATS_TEST_TMPDIR/plan"
+	assert_equal "$rc" 0
+	assert_equal "$(sed -n 3p "$BATS_TEST_TMPDIR/plan")" 'plan 0-3 isolated 3'
+	run -0 --separate-stderr irqaff restore -t "$BATS_TEST_TMPDIR/plan"
+	run -0 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/plan"
+	assert_equal "$stderr" ''
+	# --cpus naming an isolated CPU by number chooses it too
+	measure "24 1 4000 25 1 3000" -n -q -c 2-3 --plan "$BATS_TEST_TMPDIR/plan"
+	assert_equal "$rc" 0
+	assert_equal "$(sed -n 3p "$BATS_TEST_TMPDIR/plan")" 'plan 2-3 isolated 3'
+	run -0 --separate-stderr irqaff restore -t "$BATS_TEST_TMPDIR/plan"
+	# a CPU isolated since that the plan did not choose is refused as before
+	echo 2-3 >"$ROOT/sys/devices/system/cpu/isolated"
+	local before
+	before=$(tree_sum)
+	run -1 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/plan"
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/plan:3: CPU 2 of the plan is isolated now (isolcpus=)
+$(refused_whole)"
+	assert_equal "$(tree_sum)" "$before"
+	# without the isolated CPUs: no field, as before
+	measure "24 1 4000 25 1 3000" -n -q -c 0-1 --plan "$BATS_TEST_TMPDIR/plan"
+	assert_equal "$(sed -n 3p "$BATS_TEST_TMPDIR/plan")" 'plan 0-1'
+}
+
+@test "a plan line takes \"isolated CPUS\" after its CPUs and nothing else" {
+	four_on_cpu0
+	local line
+	for line in 'plan 0-3 isolated' 'plan 0-3 isolate 3' 'plan 0-3 "isolated" 3' \
+		'plan 0-3 isolated 3 4'; do
+		hand_plan "$line" '24 1 "a"'
+		run -2 --separate-stderr irqaff restore -t "$BATS_TEST_TMPDIR/plan"
+		assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/plan:1: a plan line is \"plan CPUS\" or \"plan CPUS isolated CPUS\""
+	done
+	hand_plan 'plan 0-3 isolated 9' '24 1 "a"'
+	run -2 --separate-stderr irqaff restore -t "$BATS_TEST_TMPDIR/plan"
+	hand_plan 'plan 0-3 isolated 3' '24 1 "a"'
+	run -0 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/plan"
+	assert_equal "$(lists 24)" 1
+}
+
+@test "balance exits 1 with a JSON result when the --plan file cannot be written, and writes nothing" {
+	four_on_cpu0
+	local before dest
+	before=$(tree_sum "$ROOT/proc/irq")
+	for dest in "$BATS_TEST_TMPDIR/no/such/plan" /dev/full; do
+		measure "24 1 4000 25 1 3000" --plan "$dest"
+		assert_equal "$rc" 1
+		assert_equal "$(tail -n 1 "$err")" 'irqaff: balance: nothing written'
+		assert_equal "$(tree_sum "$ROOT/proc/irq")" "$before"
+		measure "24 1 4000 25 1 3000" -J --plan "$dest"
+		assert_equal "$rc" 1
+		run jq -c '[.dry_run, .changed, .failed, [.plan[] | .irq]]' "$out"
+		assert_output '[false,[],[],[24,25,26,27]]'
+		assert_equal "$(tree_sum "$ROOT/proc/irq")" "$before"
+	done
+}
+
+@test "balance --xps exits 1 with a JSON result when a queue's xps_cpus cannot be read, as spread --xps does" {
+	make_root --cpus 4 --nic eth0:2 --xps eth0:0=0-3 --xps eth0:1=0-3
+	local xps=$ROOT/sys/class/net/eth0/queues/tx-1/xps_cpus before queues
+	queues=$(realpath "$ROOT/sys/class/net/eth0/queues")
+	printf 'zz\n' >"$xps"
+	pile_on 0 25 26
+	before=$(tree_sum "$ROOT/proc/irq")$(tree_sum "$queues")
+	measure "25 1 2000 26 1 1000" --xps 25,26
+	assert_equal "$rc" 1
+	assert_equal "$(<"$err")" "irqaff: $xps: \"z\" is not a hex digit
+irqaff: balance: nothing written"
+	assert_equal "$(tree_sum "$ROOT/proc/irq")$(tree_sum "$queues")" "$before"
+	measure "25 1 2000 26 1 1000" -J --xps 25,26
+	assert_equal "$rc" 1
+	run jq -c '[.changed, .failed, .xps]' "$out"
+	assert_output '[[],[],[]]'
+	assert_equal "$(tree_sum "$ROOT/proc/irq")$(tree_sum "$queues")" "$before"
+	run -1 irqaff spread -q --xps 25,26
+}
+
+@test "balance -J --plan - is refused before measuring: both would be standard output" {
+	four_on_cpu0
+	local before
+	before=$(tree_sum)
+	run -2 --separate-stderr irqaff balance -J --plan - -i 1 \
+		--sample-from /nonexistent --sample-from /nonexistent
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: balance: -J and --plan - cannot share standard output; give --plan a file
+usage: irqaff balance [-nvqJ] [-i seconds] [--sample-from file ...] [-c cpus] [--include-isolated] [--xps] [--plan file] [irqs]'
+	assert_equal "$(tree_sum)" "$before"
+	run -0 irqaff balance -n -J --plan "$BATS_TEST_TMPDIR/plan" -i 1 \
+		--sample-from "$ROOT/proc/interrupts" --sample-from "$ROOT/proc/interrupts"
+}
+
+@test "restore checks a plan's default line before its first write too" {
+	four_on_cpu0
+	hand_plan 'plan 0-3' 'default 0-1' '24 1 "a"'
+	printf 'zz\n' >"$ROOT/proc/irq/default_smp_affinity"
+	local before
+	before=$(tree_sum)
+	run -1 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/plan"
+	assert_output ''
+	assert_equal "$stderr" "irqaff: default: $ROOT/proc/irq/default_smp_affinity holds \"zz\", not a CPU mask; left alone
+$(refused_whole)"
+	assert_equal "$(tree_sum)" "$before"
+	run -1 --separate-stderr irqaff restore -J "$BATS_TEST_TMPDIR/plan"
+	assert_output '{"dry_run":false,"default":{"old":null,"new":"0-1","result":"failed","errno":null,"error":"'"$ROOT"'/proc/irq/default_smp_affinity holds \"zz\", not a CPU mask; left alone"},"changed":[],"unchanged":0,"failed":[],"managed":[],"unmovable":[],"problems":[]}'
+	assert_equal "$(tree_sum)" "$before"
+	printf '0f\n' >"$ROOT/proc/irq/default_smp_affinity"
+	run -0 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/plan"
+	assert_file "$ROOT/proc/irq/default_smp_affinity" $'3\n'
+	assert_equal "$(lists 24)" 1
+}

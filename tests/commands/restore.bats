@@ -407,6 +407,24 @@ irqaff: $SNAP:5: irq 31: CPU list \"6-7\": selects no online CPU"
 	assert_file "$(list_of 31)" $'1\n'
 }
 
+@test "restore -n exits 1, never 3, when a line cannot be applied: a dry run changes nothing" {
+	make_root --cpus 8 --offline 6-7 --irq 30=nvme0q7 --affinity 0 \
+		--irq 31=nvme0q6 --affinity 0
+	printf '30 1 "nvme0q7"\n31 6-7 "nvme0q6"\n' >"$SNAP"
+	local before
+	before=$(tree_sum)
+	run -1 --separate-stderr irqaff restore -n "$SNAP"
+	assert_output 'irq 30: 0 -> 1'
+	assert_equal "$stderr" "irqaff: $SNAP:2: irq 31: CPU list \"6-7\": selects no online CPU"
+	assert_equal "$(tree_sum)" "$before"
+	run -1 --separate-stderr irqaff restore -n -J "$SNAP"
+	assert_output '{"dry_run":true,"changed":[{"irq":30,"name":"nvme0q7","old":"0","new":"1"}],"unchanged":0,"failed":[{"irq":31,"name":"nvme0q6","new":"6-7","errno":null,"error":"CPU list \"6-7\": selects no online CPU"}],"managed":[],"unmovable":[],"problems":[]}'
+	assert_equal "$(tree_sum)" "$before"
+	# applied, the same file is a partial change
+	run -3 --separate-stderr irqaff restore "$SNAP"
+	assert_file "$(list_of 30)" $'1\n'
+}
+
 @test "restore writes the default affinity as a mask" {
 	tree
 	printf 'default 4-7\n' >"$SNAP"
@@ -1032,6 +1050,18 @@ irqaff: $SNAP:3: rps eth0 rx-0: CPUs \"2-3\": none would be kept: the kernel kee
 	run -0 --separate-stderr irqaff restore -t "$BATS_TEST_TMPDIR/ok"
 	assert_output ''
 	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "restore's help and page say a snapshot that cannot be read is status 2, as restore exits" {
+	run -0 irqaff restore --help
+	assert_line '  2  bad usage, or a snapshot that cannot be read, is wrong or'
+	assert_line '     has no entry; nothing written'
+	run -0 awk '$0 == "*2*" { getline; print; exit }' \
+		"$TESTS/../man/irqaff-restore.8.scd"
+	assert_output $'\tBad usage, or a snapshot that cannot be read (a missing file), is'
+	run -0 grep -c 'for `restore` and `check`, a snapshot that cannot be read' \
+		"$TESTS/../README.md"
+	assert_output 1
 }
 
 @test "restore --by-number notes a line whose IRQ has another name now, and applies it" {

@@ -41,6 +41,8 @@ write_back(const struct snapline *sl, size_t *len)
 	} else
 		snapline_quote(fp, sl->pattern);
 	fprintf(fp, " %s", sl->cpus);
+	if (sl->isolated != NULL)
+		fprintf(fp, " isolated %s", sl->isolated);
 	for (i = 0; i < sl->nnames; i++) {
 		putc(' ', fp);
 		snapline_quote(fp, sl->names[i]);
@@ -61,7 +63,9 @@ same(const struct snapline *a, const struct snapline *b)
 	    (a->dev != NULL && strcmp(a->dev, b->dev) != 0) ||
 	    strcmp(a->cpus, b->cpus) != 0 || a->nnames != b->nnames ||
 	    (a->pattern == NULL) != (b->pattern == NULL) ||
-	    (a->pattern != NULL && strcmp(a->pattern, b->pattern) != 0))
+	    (a->pattern != NULL && strcmp(a->pattern, b->pattern) != 0) ||
+	    (a->isolated == NULL) != (b->isolated == NULL) ||
+	    (a->isolated != NULL && strcmp(a->isolated, b->isolated) != 0))
 		abort();
 	for (i = 0; i < a->nnames; i++)
 		if (strcmp(a->names[i], b->names[i]) != 0)
