@@ -108,13 +108,13 @@ Section: admin"
 
 	run play --check -e "irqaff_package=$DEB"
 	assert_success
-	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=0 skipped=5 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=0 skipped=7 rescued=0 ignored=0"
 	assert [ ! -e /usr/sbin/irqaff ]
 	assert [ ! -e /var/cache/irqaff ]
 
 	run play -e "irqaff_package=$DEB"
 	assert_success
-	assert_equal "$(recap)" "ok=5 changed=4 unreachable=0 failed=0 skipped=3 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=5 changed=4 unreachable=0 failed=0 skipped=5 rescued=0 ignored=0"
 	run -0 dpkg-query -W -f='${Version}' irqaff
 	assert_output "$VERSION"
 	assert_equal "$(cat "$ROOT/proc/irq/41/smp_affinity_list")" 2-3
@@ -122,7 +122,7 @@ Section: admin"
 
 	run play -e "irqaff_package=$DEB"
 	assert_success
-	assert_equal "$(recap)" "ok=5 changed=0 unreachable=0 failed=0 skipped=3 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=5 changed=0 unreachable=0 failed=0 skipped=5 rescued=0 ignored=0"
 
 	run -0 dpkg --purge irqaff
 	rm -rf /var/cache/irqaff
