@@ -8,8 +8,10 @@ SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
-# The boot units, each made from systemd/NAME.in.
-SERVICES = irqaff-restore.service irqaff-isolate.service
+# The systemd units, each made from systemd/NAME.in: the boot units, and
+# the balance timer with its service (installed, not enabled).
+SERVICES = irqaff-restore.service irqaff-isolate.service \
+	irqaff-balance.service irqaff-balance.timer
 # The interface hooks go where ifupdown, networkd-dispatcher and
 # NetworkManager look, under /etc whatever PREFIX is: ifupdown reads only
 # /etc/network.

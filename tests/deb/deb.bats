@@ -108,13 +108,13 @@ Section: admin"
 
 	run play --check -e "irqaff_package=$DEB"
 	assert_success
-	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=0 skipped=5 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=0 skipped=7 rescued=0 ignored=0"
 	assert [ ! -e /usr/sbin/irqaff ]
 	assert [ ! -e /var/cache/irqaff ]
 
 	run play -e "irqaff_package=$DEB"
 	assert_success
-	assert_equal "$(recap)" "ok=5 changed=4 unreachable=0 failed=0 skipped=3 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=5 changed=4 unreachable=0 failed=0 skipped=5 rescued=0 ignored=0"
 	run -0 dpkg-query -W -f='${Version}' irqaff
 	assert_output "$VERSION"
 	assert_equal "$(cat "$ROOT/proc/irq/41/smp_affinity_list")" 2-3
@@ -122,7 +122,7 @@ Section: admin"
 
 	run play -e "irqaff_package=$DEB"
 	assert_success
-	assert_equal "$(recap)" "ok=5 changed=0 unreachable=0 failed=0 skipped=3 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=5 changed=0 unreachable=0 failed=0 skipped=5 rescued=0 ignored=0"
 
 	run -0 dpkg --purge irqaff
 	rm -rf /var/cache/irqaff
@@ -138,6 +138,37 @@ teardown() {
 		rm -rf /var/cache/irqaff
 	fi
 	return 0
+}
+
+@test "the package enables the boot units, neither enables nor starts the balance timer, and stops it on removal" {
+	local dir=$BATS_TEST_TMPDIR/control
+	dpkg-deb -e "$DEB" "$dir"
+	# started, restarted or stopped: only a running timer restarted on
+	# upgrade (try-restart, with $2 the old version), stopped on removal
+	run -0 sed -n 's/^[[:space:]]*\(.*deb-systemd-invoke.*irqaff-balance.*\)/\1/p' \
+		"$dir/preinst" "$dir/postinst" "$dir/prerm" "$dir/postrm"
+	assert_output - <<-'EOF'
+		deb-systemd-invoke try-restart 'irqaff-balance.timer' >/dev/null || true
+		deb-systemd-invoke stop irqaff-balance.timer >/dev/null || true
+	EOF
+	run -0 grep -B 1 "try-restart 'irqaff-balance.timer'" "$dir/postinst"
+	assert_line --index 0 --regexp '^[[:space:]]*if \[ -n "\$2" \]; then$'
+	run -0 grep -B 2 'stop irqaff-balance.timer' "$dir/prerm"
+	assert_line --index 0 --partial '[ "$1" = remove ]'
+	# enabled only where the administrator had enabled it (was-enabled):
+	# the line before each enable, comments left out
+	run -0 awk '/^[[:space:]]*(#|$)/ { next }
+		/deb-systemd-helper enable .irqaff-balance/ { print prev }
+		{ prev = $0 }' "$dir/postinst"
+	assert_output --regexp "^[[:space:]]*if deb-systemd-helper --quiet was-enabled 'irqaff-balance.timer'; then\$"
+	# the service, started by the timer alone, in no maintainer script
+	run grep -l 'irqaff-balance.service' "$dir/preinst" "$dir/postinst" \
+		"$dir/prerm" "$dir/postrm"
+	assert_output ""
+	# the boot units enabled on first installation
+	run -0 grep -c "^[[:space:]]*deb-systemd-helper enable 'irqaff-\(restore\|isolate\).service'" \
+		"$dir/postinst"
+	assert_output 2
 }
 
 @test "the package carries every man page, the README and the example snapshot" {
@@ -194,6 +225,16 @@ teardown() {
 	# Enabled the Debian way (deb-systemd-helper), not started.
 	assert [ -L /etc/systemd/system/multi-user.target.wants/irqaff-restore.service ]
 	assert [ -L /etc/systemd/system/multi-user.target.wants/irqaff-isolate.service ]
+	# The balance timer and its service installed, neither enabled.
+	run -0 dpkg -S irqaff-balance.timer
+	assert_output "irqaff: $unitdir/irqaff-balance.timer"
+	run -0 dpkg -S irqaff-balance.service
+	assert_output "irqaff: $unitdir/irqaff-balance.service"
+	run -0 grep -x 'ExecStart=/usr/sbin/irqaff balance -q -i ${IRQAFF_BALANCE_INTERVAL} $IRQAFF_BALANCE_OPTIONS $IRQAFF_BALANCE_IRQS' \
+		"$unitdir/irqaff-balance.service"
+	run find /etc/systemd -name 'irqaff-balance*'
+	assert_output ""
+	assert [ ! -e /var/lib/systemd/deb-systemd-helper-enabled/timers.target.wants/irqaff-balance.timer ]
 	for h in /etc/network/if-up.d/irqaff \
 	    /etc/networkd-dispatcher/configured.d/irqaff \
 	    /etc/NetworkManager/dispatcher.d/90-irqaff; do

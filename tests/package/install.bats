@@ -43,6 +43,8 @@ expected_files() {
 			755 etc/NetworkManager/dispatcher.d/90-irqaff
 			755 etc/network/if-up.d/irqaff
 			755 etc/networkd-dispatcher/configured.d/irqaff
+			644 usr/lib/systemd/system/irqaff-balance.service
+			644 usr/lib/systemd/system/irqaff-balance.timer
 			644 usr/lib/systemd/system/irqaff-isolate.service
 			644 usr/lib/systemd/system/irqaff-restore.service
 			755 usr/sbin/irqaff
@@ -75,6 +77,8 @@ expected_files() {
 			755 etc/NetworkManager/dispatcher.d/90-irqaff
 			755 etc/network/if-up.d/irqaff
 			755 etc/networkd-dispatcher/configured.d/irqaff
+			644 usr/local/lib/systemd/system/irqaff-balance.service
+			644 usr/local/lib/systemd/system/irqaff-balance.timer
 			644 usr/local/lib/systemd/system/irqaff-isolate.service
 			644 usr/local/lib/systemd/system/irqaff-restore.service
 			755 usr/local/sbin/irqaff
@@ -258,7 +262,7 @@ zsh_complete() {
 @test "the installed systemd units run the binary from SBINDIR" {
 	local unit
 	install_into
-	for unit in irqaff-restore irqaff-isolate; do
+	for unit in irqaff-restore irqaff-isolate irqaff-balance; do
 		run sed 's|/usr/sbin/irqaff |@SBINDIR@/irqaff |' \
 			"$DEST/usr/lib/systemd/system/$unit.service"
 		assert_output "$(cat "$REPO/systemd/$unit.service.in")"
@@ -266,6 +270,9 @@ zsh_complete() {
 			"$DEST/usr/lib/systemd/system/$unit.service"
 		assert_output 1
 	done
+	# the timer has no command, and is copied as it is
+	cmp "$REPO/systemd/irqaff-balance.timer.in" \
+		"$DEST/usr/lib/systemd/system/irqaff-balance.timer"
 }
 
 @test "the installed interface hooks are one script that runs the binary from SBINDIR" {
@@ -292,8 +299,9 @@ zsh_complete() {
 	[ ! -e "$DEST/etc" ]
 	run grep -l '^ExecStart=/usr/bin/irqaff ' \
 		"$DEST/usr/lib/systemd/system/irqaff-restore.service" \
-		"$DEST/usr/lib/systemd/system/irqaff-isolate.service"
-	assert_equal "${#lines[@]}" 2
+		"$DEST/usr/lib/systemd/system/irqaff-isolate.service" \
+		"$DEST/usr/lib/systemd/system/irqaff-balance.service"
+	assert_equal "${#lines[@]}" 3
 	run grep -l '^/usr/bin/irqaff restore ' \
 		"$DEST/opt/etc/network/if-up.d/irqaff" \
 		"$DEST/opt/etc/networkd-dispatcher/configured.d/irqaff" \
@@ -317,6 +325,8 @@ zsh_complete() {
 		755 etc/NetworkManager/dispatcher.d/90-irqaff
 		755 etc/network/if-up.d/irqaff
 		755 etc/networkd-dispatcher/configured.d/irqaff
+		644 usr/local/lib/systemd/system/irqaff-balance.service
+		644 usr/local/lib/systemd/system/irqaff-balance.timer
 		644 usr/local/lib/systemd/system/irqaff-isolate.service
 		644 usr/local/lib/systemd/system/irqaff-restore.service
 		755 usr/local/sbin/irqaff
