@@ -127,6 +127,9 @@ snapshot_free(struct snap *s)
 	s->nqueues = 0;
 	cpuset_free(s->beyond.wide);
 	s->beyond.wide = NULL;
+	cpuset_free(s->left);
+	s->left = NULL;
+	s->nleft = 0;
 	free(s->v);
 	free(s->slots);
 	free(s->label);
@@ -719,6 +722,46 @@ plan_problems(struct snap *s)
 }
 
 /*
+ * The CPUs irqaff isolate remembered come out of every line's set, as
+ * isolate took them out of the IRQs and RPS (irqaff-isolate(8),
+ * ISOLATION AND THE SAVED LAYOUT): an IRQ or default line left with
+ * none asks for the CPUs neither offline nor isolated, an rps line for
+ * none (RPS off). XPS lines stay: they say which queue a CPU sends on,
+ * no interrupt. A plan is applied as it is, or refused (plan_problems()).
+ */
+static void
+leave_out_remembered(struct snap *s)
+{
+	struct isolated iso;
+	struct cpuset *house, *cut;
+	struct entry *e;
+	size_t i;
+
+	isolation_cpus(&iso, s->m);
+	house = xcpudup(s->m->online);
+	cpuset_andnot(house, iso.all);
+	for (i = 0; i < s->n; i++) {
+		e = &s->v[i];
+		if (e->want == NULL || e->sl.kind == SNAP_PLAN ||
+		    e->sl.kind == SNAP_XPS ||
+		    !cpuset_intersects(e->want, iso.remembered))
+			continue;
+		if (s->left == NULL)
+			s->left = xcpuset(s->m->nbits);
+		cut = xcpudup(e->want);
+		cpuset_and(cut, iso.remembered);
+		cpuset_or(s->left, cut);
+		cpuset_free(cut);
+		cpuset_andnot(e->want, iso.remembered);
+		if (cpuset_empty(e->want) && e->sl.kind != SNAP_RPS)
+			cpuset_copy(e->want, house);
+		s->nleft++;
+	}
+	cpuset_free(house);
+	isolation_cpus_free(&iso);
+}
+
+/*
  * Finds the IRQs each line picks, and for each IRQ the last line that
  * picks it. With only, the IRQs it selects keep theirs, the others and
  * the default none. Returns how many lines cannot be applied, each in
@@ -763,6 +806,8 @@ snapshot_resolve(struct snap *s, struct mirqs *mi, const struct irqs *only)
 	}
 	if (s->plan != NULL)
 		plan_problems(s);
+	else
+		leave_out_remembered(s);
 	xmergesort(s->problems, s->nproblems, sizeof(*s->problems),
 	    cmpproblem);
 	return s->nproblems;

@@ -66,6 +66,8 @@ struct snap {
 	bool		 by_number;
 	bool		 verbose;	/* each line beyond the CPUs too */
 	struct beyond	 beyond;
+	struct cpuset	*left;		/* remembered isolated CPUs left out */
+	size_t		 nleft;		/* of this many lines */
 };
 
 /* An IRQ of the machine with its action names (owned). */

@@ -548,3 +548,57 @@ irqaff: spreading eth0's 5 IRQs over CPU 0-7: node 0 (eth0's node)"
 	run -0 --separate-stderr irqaff set -n 24 7
 	assert_equal "$stderr" 'irqaff: warning: CPU 7 is isolated (irqaff isolate): IRQs there interrupt the tasks isolated on them'
 }
+
+@test "after a boot the saved layout and the isolation agree: restore, isolate --again, check" {
+	rm -rf "$ROOT"
+	make_root --cpus 8 --queues --nic eth1:8
+	irqaff spread -q --xps dev:eth1
+	local conf=$BATS_TEST_TMPDIR/irqaff.conf
+	irqaff save "$conf"
+	irqaff isolate -q 6-7
+	# a boot: the driver's layout back, then the units in their order
+	irqaff set -q dev:eth1 0-7
+	irqaff default 0-7 2>/dev/null
+	run -0 --separate-stderr irqaff restore -q "$conf"
+	assert_equal "$stderr" "irqaff: note: CPU 6-7 isolated by irqaff isolate: left out of 3 lines of $conf (isolate --undo gives them back)"
+	run -0 --separate-stderr irqaff isolate --again -q
+	settle_effective
+	run -0 --separate-stderr irqaff isolate --check -q 6-7
+	run -0 --separate-stderr irqaff check "$conf"
+	assert_output ''
+	assert_equal "$stderr" "irqaff: note: CPU 6-7 isolated by irqaff isolate: left out of 3 lines of $conf (isolate --undo gives them back)"
+	run -0 --separate-stderr irqaff check -q "$conf"
+	assert_equal "$stderr" ''
+	# the XPS stays as saved: it says where a CPU sends, no interrupt
+	assert_equal "$(<"$ROOT/sys/class/net/eth1/queues/tx-5/xps_cpus")" 40
+	# an interface bounce through the hook: restore --only
+	irqaff set -q dev:eth1 0-7
+	settle_effective
+	run -0 irqaff restore -q --only dev:eth1 "$conf"
+	settle_effective
+	run -0 --separate-stderr irqaff isolate --check -q 6-7
+	# forgotten: the saved layout holds again, CPUs 6-7 included
+	irqaff isolate --undo
+	run -0 --separate-stderr irqaff restore -q "$conf"
+	assert_equal "$stderr" ''
+	assert_equal "$(lists 30 31)" $'6\n7'
+}
+
+@test "default leaves out the CPUs isolate remembered, and refuses a set of only those" {
+	rm -rf "$ROOT"
+	make_root --cpus 4
+	irqaff isolate -q 2-3
+	local before
+	before=$(tree_sum)
+	run -2 --separate-stderr irqaff default 2-3
+	assert_equal "$stderr" 'irqaff: default: CPU 2-3 isolated by irqaff isolate: no CPU left (isolate --undo gives them back)'
+	assert_equal "$(tree_sum)" "$before"
+	run -0 --separate-stderr irqaff default 0-3
+	assert_equal "$stderr" 'irqaff: note: CPU 2-3 isolated by irqaff isolate: left out (isolate --undo gives them back)'
+	assert_equal "$(irqaff default)" '0-1'
+	run -0 --separate-stderr irqaff isolate --check -q 2-3
+	# a CPU that is not remembered is taken as asked
+	run -0 --separate-stderr irqaff default 1
+	assert_equal "$stderr" ''
+	assert_equal "$(irqaff default)" '1'
+}
