@@ -250,7 +250,7 @@ teardown() {
 	run -0 grep -c 'RUN+="/usr/bin/systemctl --no-block start irqaff-hotplug.service"' \
 		"${unitdir%/systemd/system}/udev/rules.d/60-irqaff-cpu.rules"
 	assert [ -x /usr/libexec/irqaff/cpu-hotplug ]
-	run -0 grep -c '^	/usr/sbin/irqaff ' /usr/libexec/irqaff/cpu-hotplug
+	run -0 grep -c '/usr/sbin/irqaff ' /usr/libexec/irqaff/cpu-hotplug
 	assert_output 2
 	run -0 grep -x 'ExecStart=/usr/libexec/irqaff/cpu-hotplug' \
 		"$unitdir/irqaff-hotplug.service"
