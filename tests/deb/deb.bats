@@ -137,6 +137,9 @@ teardown() {
 		dpkg --purge irqaff >/dev/null 2>&1
 		rm -rf /var/cache/irqaff
 	fi
+	if [ -n "${STATE:-}" ]; then
+		rm -rf /var/lib/irqaff
+	fi
 	return 0
 }
 
@@ -241,6 +244,18 @@ teardown() {
 		assert [ -x "$h" ]
 		run -0 grep -c /usr/sbin/irqaff "$h"
 	done
+	# CPU hotplug: the udev rule beside the units, its script, its unit
+	run -0 dpkg -S 60-irqaff-cpu.rules
+	assert_output "irqaff: ${unitdir%/systemd/system}/udev/rules.d/60-irqaff-cpu.rules"
+	run -0 grep -c 'RUN+="/usr/bin/systemctl --no-block start irqaff-hotplug.service"' \
+		"${unitdir%/systemd/system}/udev/rules.d/60-irqaff-cpu.rules"
+	assert [ -x /usr/libexec/irqaff/cpu-hotplug ]
+	run -0 grep -c '/usr/sbin/irqaff ' /usr/libexec/irqaff/cpu-hotplug
+	assert_output 2
+	run -0 grep -x 'ExecStart=/usr/libexec/irqaff/cpu-hotplug' \
+		"$unitdir/irqaff-hotplug.service"
+	run find /etc/systemd -name 'irqaff-hotplug*'
+	assert_output ""
 	run -0 dpkg-query -W -f='${Conffiles}\n' irqaff
 	assert_line --regexp '^ /etc/default/irqaff [0-9a-f]{32}$'
 	assert_line --regexp '^ /etc/network/if-up.d/irqaff [0-9a-f]{32}$'
@@ -253,4 +268,22 @@ teardown() {
 	run diff "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/after"
 	assert_success
 	assert_output ""
+}
+
+@test "dpkg --purge removes the CPUs isolate remembered, dpkg --remove keeps them" {
+	not_installed
+	[ ! -e /var/lib/irqaff ] ||
+		skip "/var/lib/irqaff exists on this machine"
+	PURGE=1
+	run -0 dpkg -i "$DEB"
+	# as "irqaff isolate 1" leaves it, without isolating this machine
+	STATE=1
+	mkdir /var/lib/irqaff
+	printf '1\n' >/var/lib/irqaff/isolated
+	run -0 dpkg --remove irqaff
+	assert [ -f /var/lib/irqaff/isolated ]
+	run -0 dpkg --purge irqaff
+	PURGE=
+	refute_output --partial warning
+	assert [ ! -e /var/lib/irqaff ]
 }

@@ -45,8 +45,11 @@ expected_files() {
 			755 etc/networkd-dispatcher/configured.d/irqaff
 			644 usr/lib/systemd/system/irqaff-balance.service
 			644 usr/lib/systemd/system/irqaff-balance.timer
+			644 usr/lib/systemd/system/irqaff-hotplug.service
 			644 usr/lib/systemd/system/irqaff-isolate.service
 			644 usr/lib/systemd/system/irqaff-restore.service
+			644 usr/lib/udev/rules.d/60-irqaff-cpu.rules
+			755 usr/libexec/irqaff/cpu-hotplug
 			755 usr/sbin/irqaff
 			644 usr/share/bash-completion/completions/irqaff
 			644 usr/share/fish/vendor_completions.d/irqaff.fish
@@ -79,8 +82,11 @@ expected_files() {
 			755 etc/networkd-dispatcher/configured.d/irqaff
 			644 usr/local/lib/systemd/system/irqaff-balance.service
 			644 usr/local/lib/systemd/system/irqaff-balance.timer
+			644 usr/local/lib/systemd/system/irqaff-hotplug.service
 			644 usr/local/lib/systemd/system/irqaff-isolate.service
 			644 usr/local/lib/systemd/system/irqaff-restore.service
+			644 usr/local/lib/udev/rules.d/60-irqaff-cpu.rules
+			755 usr/local/libexec/irqaff/cpu-hotplug
 			755 usr/local/sbin/irqaff
 			644 usr/local/share/bash-completion/completions/irqaff
 			644 usr/local/share/man/man5/irqaff.conf.5
@@ -289,6 +295,38 @@ zsh_complete() {
 	done
 }
 
+@test "the installed CPU hotplug unit runs the hook from LIBEXECDIR, which runs the binary from SBINDIR" {
+	install_into
+	run sed 's|/usr/libexec/irqaff/|@LIBEXECDIR@/irqaff/|' \
+		"$DEST/usr/lib/systemd/system/irqaff-hotplug.service"
+	assert_output "$(cat "$REPO/systemd/irqaff-hotplug.service.in")"
+	run sed 's|/usr/sbin/irqaff |@SBINDIR@/irqaff |' \
+		"$DEST/usr/libexec/irqaff/cpu-hotplug"
+	assert_output "$(cat "$REPO/hooks/irqaff-cpu.in")"
+	cmp "$REPO/udev/60-irqaff-cpu.rules" \
+		"$DEST/usr/lib/udev/rules.d/60-irqaff-cpu.rules"
+}
+
+@test "make install and uninstall honour LIBEXECDIR and UDEVRULESDIR" {
+	local dirs=(LIBEXECDIR=/opt/lx UDEVRULESDIR=/opt/rules)
+	run install_into "${dirs[@]}"
+	assert_success
+	run grep -x 'ExecStart=/opt/lx/irqaff/cpu-hotplug' \
+		"$DEST/usr/lib/systemd/system/irqaff-hotplug.service"
+	assert_success
+	[ -x "$DEST/opt/lx/irqaff/cpu-hotplug" ]
+	[ -f "$DEST/opt/rules/60-irqaff-cpu.rules" ]
+	[ ! -e "$DEST/usr/libexec" ]
+	[ ! -e "$DEST/usr/lib/udev" ]
+	run uninstall_from "${dirs[@]}"
+	assert_success
+	run not_directories
+	assert_output ""
+	# irqaff's own directory goes too
+	[ ! -e "$DEST/opt/lx/irqaff" ]
+	[ -d "$DEST/opt/lx" ]
+}
+
 @test "make install honours the directory variables" {
 	run install_into SBINDIR=/usr/bin MANDIR=/usr/man SYSCONFDIR=/opt/etc
 	assert_success
@@ -327,8 +365,11 @@ zsh_complete() {
 		755 etc/networkd-dispatcher/configured.d/irqaff
 		644 usr/local/lib/systemd/system/irqaff-balance.service
 		644 usr/local/lib/systemd/system/irqaff-balance.timer
+		644 usr/local/lib/systemd/system/irqaff-hotplug.service
 		644 usr/local/lib/systemd/system/irqaff-isolate.service
 		644 usr/local/lib/systemd/system/irqaff-restore.service
+		644 usr/local/lib/udev/rules.d/60-irqaff-cpu.rules
+		755 usr/local/libexec/irqaff/cpu-hotplug
 		755 usr/local/sbin/irqaff
 		644 usr/local/share/man/man5/irqaff.conf.5
 		644 usr/local/share/man/man8/irqaff-balance.8
