@@ -343,17 +343,39 @@ plan_default(struct isolate *is)
 static void
 plan_rps(struct isolate *is)
 {
-	char **names, rel[PATH_MAX], label[NAME_MAX + 40];
+	char **names, rel[PATH_MAX], label[NAME_MAX + 40], *list;
+	struct cpuset *on;
 	struct netif nif;
 	struct netqueue *q;
 	struct rpsq *r;
-	size_t n, i, k;
+	size_t n, i, k, nx;
 
 	if (netqueue_ifnames(&names, &n) != 0)
 		return;
 	for (i = 0; i < n; i++) {
 		if (netqueue_ifread_quiet(&is->m, names[i], &nif) != 0)
 			continue;
+		on = xcpuset(is->m.nbits);
+		for (k = nx = 0; k < nif.nq; k++)
+			if (nif.q[k].kind == NQ_TX && nif.q[k].cpus != NULL &&
+			    cpuset_intersects(nif.q[k].cpus, is->cpus)) {
+				cpuset_or(on, nif.q[k].cpus);
+				nx++;
+			}
+		cpuset_and(on, is->cpus);
+		if (nx > 0) {
+			list = xformat(on, false);
+			is->xps_notes = xreallocarray(is->xps_notes,
+			    is->nxps_notes + 1, sizeof(*is->xps_notes));
+			is->xps_notes[is->nxps_notes++] = xasprintf("note: "
+			    "%s: the XPS of %zu tx queue%s names CPU %s, left "
+			    "as it is: it says where tasks there send, and "
+			    "interrupts no CPU (irqaff xps changes it)",
+			    text_quoted(nif.name), nx, nx == 1 ? "" : "s",
+			    list);
+			free(list);
+		}
+		cpuset_free(on);
 		for (k = 0; k < nif.nq; k++) {
 			q = &nif.q[k];
 			if (q->kind != NQ_RX || (q->cpus != NULL &&
@@ -525,6 +547,7 @@ static int
 run_isolate(struct isolate *is)
 {
 	struct tally sum = { 0 };
+	size_t i;
 
 	if (!is->dryrun)
 		cli_applying();
@@ -536,8 +559,11 @@ run_isolate(struct isolate *is)
 	find_notes(is);
 	if (is->json)
 		isolate_print_result(is);
-	else if (!is->quiet)
+	else if (!is->quiet) {
 		isolate_warn_notes(is);
+		for (i = 0; i < is->nxps_notes; i++)
+			warnx("%s", is->xps_notes[i]);
+	}
 	sum.changed = is->tl.changed + is->tq.changed;
 	sum.failed = is->tl.failed + is->tq.failed;
 	return cli_exit_applied(&sum);
@@ -558,6 +584,9 @@ isolate_free(struct isolate *is)
 		cpuset_free(is->rq[i].to);
 	}
 	free(is->rq);
+	for (i = 0; i < is->nxps_notes; i++)
+		free(is->xps_notes[i]);
+	free(is->xps_notes);
 	cpuset_free(is->cpus);
 	cpuset_free(is->dfrom);
 	cpuset_free(is->dto);

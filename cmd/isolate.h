@@ -55,6 +55,8 @@ struct isolate {
 	struct cpuset		*dfrom, *dto;	/* the default affinity */
 	struct rpsq		*rq;		/* RPS on the CPUs */
 	size_t			 nrq;
+	char			**xps_notes;	/* XPS on them, left: said */
+	size_t			 nxps_notes;
 	struct tally		 tl, tq;	/* the IRQs', the queues' */
 	struct findings		 notes;
 	struct isolation	 iso;

@@ -656,3 +656,15 @@ irqaff: spreading eth0's 5 IRQs over CPU 0-7: node 0 (eth0's node)"
 	run -0 --separate-stderr irqaff isolate --again
 	assert_equal "$stderr" ''
 }
+
+@test "isolate leaves XPS on its CPUs as it is, and says so once per interface" {
+	rm -rf "$ROOT"
+	make_root --cpus 8 --queues --nic eth0:3 --xps eth0:0=0-7 \
+		--xps eth0:1=6 --xps eth0:2=0-5 --nic $'e\033x:2' --xps $'e\033x:0=7'
+	run -0 --separate-stderr irqaff isolate 6-7
+	assert_equal "$stderr" 'irqaff: note: e\033x: the XPS of 1 tx queue names CPU 7, left as it is: it says where tasks there send, and interrupts no CPU (irqaff xps changes it)
+irqaff: note: eth0: the XPS of 2 tx queues names CPU 6-7, left as it is: it says where tasks there send, and interrupts no CPU (irqaff xps changes it)'
+	assert_equal "$(cat "$ROOT"/sys/class/net/eth0/queues/tx-{0,1,2}/xps_cpus)" $'ff\n40\n3f'
+	run -0 --separate-stderr irqaff isolate -q 6-7
+	assert_equal "$stderr" ''
+}
