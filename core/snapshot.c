@@ -813,7 +813,7 @@ snapshot_resolve(struct snap *s, struct mirqs *mi, const struct irqs *only)
 	return s->nproblems;
 }
 
-/* An IRQ's action names, each after a space and quoted, as save writes. */
+/* An IRQ's action names, each after a space and quoted, as in its line. */
 void
 snapshot_put_names(FILE *fp, unsigned int irq)
 {
@@ -828,20 +828,40 @@ snapshot_put_names(FILE *fp, unsigned int irq)
 	select_actions_free(names, n);
 }
 
-/* An interface's name as a word, or quoted when it cannot be one. */
+/*
+ * An IRQ line as save and balance's plan write it (snapline_format()):
+ * the IRQ, its CPUs and its action names; optional with "?".
+ */
 void
-snapshot_put_dev(FILE *fp, const char *name)
+snapshot_put_irq(FILE *fp, unsigned int irq, const char *cpus,
+    bool optional)
 {
-	const unsigned char *p;
+	struct snapline sl;
 
-	for (p = (const unsigned char *)name; *p != '\0'; p++)
-		if (*p <= ' ' || *p >= 0x7f || *p == '"' || *p == '#' ||
-		    *p == '\\')
-			break;
-	if (*p == '\0' && p != (const unsigned char *)name)
-		fputs(name, fp);
-	else
-		snapline_quote(fp, name);
+	memset(&sl, 0, sizeof(sl));
+	sl.kind = SNAP_IRQ;
+	sl.optional = optional;
+	sl.irq = irq;
+	sl.cpus = (char *)cpus;
+	select_actions(irq, &sl.names, &sl.nnames);
+	snapline_format(fp, &sl);
+	select_actions_free(sl.names, sl.nnames);
+}
+
+/* A queue line: xps for a tx queue, rps for an rx one. */
+void
+snapshot_put_queue(FILE *fp, bool tx, const char *dev, unsigned int queue,
+    const char *cpus, bool optional)
+{
+	struct snapline sl;
+
+	memset(&sl, 0, sizeof(sl));
+	sl.kind = tx ? SNAP_XPS : SNAP_RPS;
+	sl.optional = optional;
+	sl.dev = (char *)dev;
+	sl.queue = queue;
+	sl.cpus = (char *)cpus;
+	snapline_format(fp, &sl);
 }
 
 /* A queue's mask file at rel into set; 0, or -errno said after label. */

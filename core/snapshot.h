@@ -94,7 +94,9 @@ size_t	 snapshot_resolve(struct snap *, struct mirqs *,
 char	*snapshot_names_text(char **, size_t, bool);
 void	 snapshot_queue_label(const struct entry *, char *, size_t);
 void	 snapshot_put_names(FILE *, unsigned int);
-void	 snapshot_put_dev(FILE *, const char *);
+void	 snapshot_put_irq(FILE *, unsigned int, const char *, bool);
+void	 snapshot_put_queue(FILE *, bool, const char *, unsigned int,
+	    const char *, bool);
 int	 snapshot_queue_read(const char *, struct cpuset *, const char *);
 
 #endif
