@@ -79,7 +79,7 @@ cmpproblem(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line);
 }
 
-/* Whether an IRQ is one snap_resolve was asked about. */
+/* Whether an IRQ is one snapshot_resolve() was asked about. */
 static bool
 selected(const struct snap *s, unsigned int irq)
 {

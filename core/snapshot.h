@@ -58,10 +58,10 @@ struct snap {
 	const struct entry *dflt;	/* the last default line */
 	const struct entry *plan;	/* the last plan line */
 	struct machine	*m;		/* snapshot_read()'s */
-	struct problem	*problems;	/* snap_resolve's, in line order */
+	struct problem	*problems;	/* snapshot_resolve()'s, by line */
 	size_t		 nproblems;
-	const struct irqs *only;	/* snap_resolve's selection, or NULL */
-	struct snapq	*queues;	/* snap_resolve's, by interface */
+	const struct irqs *only;	/* snapshot_resolve()'s --only, or NULL */
+	struct snapq	*queues;	/* snapshot_resolve()'s, by interface */
 	size_t		 nqueues;
 	bool		 by_number;
 	bool		 verbose;	/* each line beyond the CPUs too */
