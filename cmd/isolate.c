@@ -332,6 +332,35 @@ plan_default(struct isolate *is)
 		cpuset_copy(is->dto, is->iso.house);
 }
 
+/* An interface whose XPS names the CPUs: left, and said (isolate(8)). */
+static void
+note_xps(struct isolate *is, const struct netif *nif)
+{
+	struct cpuset *on = xcpuset(is->m.nbits);
+	char *list;
+	size_t k, nx;
+
+	for (k = nx = 0; k < nif->nq; k++)
+		if (nif->q[k].kind == NQ_TX && nif->q[k].cpus != NULL &&
+		    cpuset_intersects(nif->q[k].cpus, is->cpus)) {
+			cpuset_or(on, nif->q[k].cpus);
+			nx++;
+		}
+	cpuset_and(on, is->cpus);
+	if (nx > 0) {
+		list = xformat(on, false);
+		is->xps_notes = xreallocarray(is->xps_notes,
+		    is->nxps_notes + 1, sizeof(*is->xps_notes));
+		is->xps_notes[is->nxps_notes++] = xasprintf("note: %s: the "
+		    "XPS of %zu tx queue%s names CPU %s, left as it is: it "
+		    "says where tasks there send, and interrupts no CPU "
+		    "(irqaff xps changes it)", text_quoted(nif->name), nx,
+		    nx == 1 ? "" : "s", list);
+		free(list);
+	}
+	cpuset_free(on);
+}
+
 /*
  * The receive queues whose rps_cpus name the CPUs: RPS would send them
  * the network stack's work (an IPI and NET_RX) for what others receive.
@@ -343,39 +372,18 @@ plan_default(struct isolate *is)
 static void
 plan_rps(struct isolate *is)
 {
-	char **names, rel[PATH_MAX], label[NAME_MAX + 40], *list;
-	struct cpuset *on;
+	char **names, rel[PATH_MAX], label[NAME_MAX + 40];
 	struct netif nif;
 	struct netqueue *q;
 	struct rpsq *r;
-	size_t n, i, k, nx;
+	size_t n, i, k;
 
 	if (netqueue_ifnames(&names, &n) != 0)
 		return;
 	for (i = 0; i < n; i++) {
 		if (netqueue_ifread_quiet(&is->m, names[i], &nif) != 0)
 			continue;
-		on = xcpuset(is->m.nbits);
-		for (k = nx = 0; k < nif.nq; k++)
-			if (nif.q[k].kind == NQ_TX && nif.q[k].cpus != NULL &&
-			    cpuset_intersects(nif.q[k].cpus, is->cpus)) {
-				cpuset_or(on, nif.q[k].cpus);
-				nx++;
-			}
-		cpuset_and(on, is->cpus);
-		if (nx > 0) {
-			list = xformat(on, false);
-			is->xps_notes = xreallocarray(is->xps_notes,
-			    is->nxps_notes + 1, sizeof(*is->xps_notes));
-			is->xps_notes[is->nxps_notes++] = xasprintf("note: "
-			    "%s: the XPS of %zu tx queue%s names CPU %s, left "
-			    "as it is: it says where tasks there send, and "
-			    "interrupts no CPU (irqaff xps changes it)",
-			    text_quoted(nif.name), nx, nx == 1 ? "" : "s",
-			    list);
-			free(list);
-		}
-		cpuset_free(on);
+		note_xps(is, &nif);
 		for (k = 0; k < nif.nq; k++) {
 			q = &nif.q[k];
 			if (q->kind != NQ_RX || (q->cpus != NULL &&
