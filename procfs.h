@@ -31,6 +31,7 @@
 #define PATH_SYS_IRQ_FILE	PATH_SYS_IRQ "/%u/%s"	/* chip_name */
 #define PATH_DEBUG_IRQS		"sys/kernel/debug/irq/irqs"
 #define PATH_DEBUG_IRQ		PATH_DEBUG_IRQS "/%u"
+#define PATH_DEBUG_VECTOR	"sys/kernel/debug/irq/domains/VECTOR"
 
 #define PATH_SYS_CPU		"sys/devices/system/cpu"
 #define PATH_CPU_POSSIBLE	PATH_SYS_CPU "/possible"

@@ -15,6 +15,7 @@
 #include "core/apply.h"
 #include "core/machine.h"
 #include "core/select.h"
+#include "core/vectors.h"
 #include "core/xalloc.h"
 #include "lib/text.h"
 #include "parse.h"
@@ -447,6 +448,11 @@ refused(struct tally *tl, struct tally *pre)
 		pre->v[i].old = pre->v[i].new = pre->v[i].msg = NULL;
 	}
 	tl->failed += pre->failed;
+	if (pre->vec.cpus != NULL) {
+		free(tl->vec.cpus);
+		tl->vec = pre->vec;
+		pre->vec.cpus = NULL;
+	}
 	apply_tally_free(pre);
 }
 
@@ -456,7 +462,9 @@ refused(struct tally *tl, struct tally *pre)
  * (one user space cannot move is refused, as if named), each queue's
  * mask file read. Each refusal is said; the IRQs' go to tl, the queues'
  * to tq, one outcome a queue in the order of q (the others unchanged,
- * not counted). Returns how many were refused; nothing is written.
+ * not counted). When none is, the IRQs' layout must fit in the CPUs'
+ * interrupt vectors (vectors_check()). Returns how many were refused;
+ * nothing is written.
  */
 size_t
 apply_check(struct machine *m, const struct change *c, size_t n,
@@ -470,6 +478,8 @@ apply_check(struct machine *m, const struct change *c, size_t n,
 		apply_irq(m, c[i].irq, c[i].want, flags, &pre);
 	for (i = 0; i < nq; i++)
 		apply_mask(m, q[i].label, q[i].rel, q[i].want, flags, &preq);
+	if (pre.failed + preq.failed == 0)
+		vectors_check(m, c, n, flags, &pre);
 	nref = pre.failed + preq.failed;
 	refused(tl, &pre);
 	for (i = 0; i < preq.n; i++)
@@ -553,7 +563,8 @@ json_list(FILE *fp, const struct tally *tl, enum apply_result r,
 /*
  * The members every command's JSON result has, without braces, the IRQs
  * in number order: "dry_run", "default" when the run had one, "changed",
- * "unchanged" (a count), "failed", "managed" and "unmovable".
+ * "unchanged" (a count), "failed", "managed" and "unmovable", and
+ * "vectors" when the layout was refused for want of interrupt vectors.
  */
 void
 apply_tally_json(FILE *fp, struct tally *tl, int flags)
@@ -589,6 +600,13 @@ apply_tally_json(FILE *fp, struct tally *tl, int flags)
 	json_list(fp, tl, APPLY_FAILED, "failed");
 	json_list(fp, tl, APPLY_MANAGED, "managed");
 	json_list(fp, tl, APPLY_UNMOVABLE, "unmovable");
+	if (tl->vec.cpus != NULL) {
+		fputs(",\"vectors\":{", fp);
+		json_member(fp, "", "cpus", tl->vec.cpus);
+		fprintf(fp, ",\"irqs\":%zu,\"free\":%ld,\"exact\":%s}",
+		    tl->vec.irqs, tl->vec.free, tl->vec.exact ? "true" :
+		    "false");
+	}
 }
 
 void
@@ -603,6 +621,8 @@ apply_tally_free(struct tally *tl)
 	}
 	free(tl->v);
 	free(tl->stop_msg);
+	free(tl->vec.cpus);
+	tl->vec.cpus = NULL;
 	tl->v = NULL;
 	tl->stop_msg = NULL;
 	tl->n = tl->cap = 0;

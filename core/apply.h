@@ -64,6 +64,18 @@ struct outcome {
 };
 
 /*
+ * A layout refused for want of interrupt vectors (core/vectors.c): the
+ * CPUs short of them as a list (NULL: none refused), how many IRQs need
+ * one there and how many are free there, exact or estimated.
+ */
+struct vshort {
+	char		*cpus;
+	size_t		 irqs;
+	long		 free;
+	bool		 exact;
+};
+
+/*
  * What a run did, file by file; managed, unmovable: left as they are; stop: no
  * write can succeed (not root). With APPLY_JSON, v holds every outcome
  * but an IRQ's unchanged, and stop_err and stop_msg why the run stopped.
@@ -75,6 +87,7 @@ struct tally {
 	char		*stop_msg;
 	struct outcome	*v;
 	size_t		 n, cap;
+	struct vshort	 vec;
 };
 
 enum apply_result apply_irq(struct machine *, unsigned int,

@@ -1,0 +1,291 @@
+/*
+ * Each x86 CPU's interrupt vectors, and whether a layout fits in them:
+ * a move the kernel cannot give a vector fails with ENOSPC (or never
+ * completes, when it waits for the next interrupt), so a layout that
+ * does not fit is refused whole before the first write. Other
+ * architectures have no per-CPU limit (arm64's GICv3 ITS: LPIs).
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/apply.h"
+#include "core/machine.h"
+#include "core/select.h"
+#include "core/vectors.h"
+#include "core/xalloc.h"
+#include "parse.h"
+#include "procfs.h"
+
+/*
+ * x86, told by its arch rows: a LOC row reading "Local timer interrupts"
+ * and nothing more (arch/x86/kernel/irq.c arch_show_interrupts());
+ * powerpc's goes on "for timer event device", arm64 and riscv have none.
+ * An irq debugfs with a VECTOR domain is x86's too.
+ */
+bool
+vectors_x86(void)
+{
+	char *buf, *line, *next, *p;
+	bool yes = false;
+	size_t len;
+
+	if (procfs_exists(PATH_DEBUG_VECTOR))
+		return true;
+	if (procfs_read(PATH_PROC_INTERRUPTS, &buf) != 0)
+		return false;
+	for (line = buf; line != NULL && !yes; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		line += strspn(line, " ");
+		if (strncmp(line, "LOC:", 4) != 0 ||
+		    (p = strstr(line, "Local timer interrupts")) == NULL)
+			continue;
+		p += strlen("Local timer interrupts");
+		len = strlen(p);
+		while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+			len--;
+		yes = len == 0;
+	}
+	free(buf);
+	return yes;
+}
+
+/*
+ * The VECTOR domain's matrix (kernel/irq/matrix.c irq_matrix_debug_show(),
+ * under arch/x86/kernel/apic/vector.c x86_vector_debug_show()): after
+ * the line "| CPU | avl | man | mac | act | vectors", one line an online
+ * CPU, "%*s %4d  %4u  %4u  %4u %4u  %*pbl". avl is what a CPU has free
+ * for IRQs not managed (managed ones take their reservation). 0, or -1
+ * when there is no such file or it says no CPU.
+ */
+static int
+debug_read(struct vectors *v)
+{
+	char *buf, *line, *next;
+	unsigned int avl, man, mac, act;
+	bool table = false, any = false;
+	int cpu;
+
+	if (procfs_read(PATH_DEBUG_VECTOR, &buf) != 0)
+		return -1;
+	for (line = buf; line != NULL; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (strstr(line, "| CPU | avl | man | mac | act |") != NULL) {
+			table = true;
+			continue;
+		}
+		if (!table)
+			continue;
+		if (sscanf(line, "%d %u %u %u %u", &cpu, &avl, &man, &mac,
+		    &act) != 5)
+			break;
+		if (cpu >= 0 && (unsigned int)cpu < v->nbits &&
+		    v->free[cpu] >= 0) {
+			v->free[cpu] = avl;
+			any = true;
+		}
+	}
+	free(buf);
+	return any ? 0 : -1;
+}
+
+/*
+ * Without debugfs, from what /proc shows: each online CPU's vectors for
+ * devices, less a margin, less one for each IRQ it runs (an x86 IRQ
+ * runs on one CPU of its set), less one for each managed IRQ whose CPUs
+ * include it (irq_matrix_reserve_managed() reserves one on every CPU of
+ * the mask; the managed IRQ's own vector is one of those). Managed is
+ * known from debugfs or the kernel's refusal; as root, or an IRQ counts
+ * as not managed.
+ */
+static void
+estimate(struct vectors *v, struct machine *m)
+{
+	struct irqs all = { 0 };
+	struct cpuset *set = xcpuset(m->nbits);
+	size_t i;
+	int c;
+
+	if (select_all(&all) != 0) {
+		cpuset_free(set);
+		return;
+	}
+	for (i = 0; i < all.n; i++) {
+		if (machine_irq_movable(all.v[i]) == MOVABLE_MANAGED) {
+			if (machine_affinity_read(all.v[i], AFF_REQUESTED, set,
+			    NULL) != 0)
+				continue;
+			cpuset_and(set, m->online);
+			for (c = cpuset_first(set); c >= 0;
+			    c = cpuset_next(set, c))
+				v->free[c]--;
+		} else if (machine_runs_on_read(m, all.v[i], set, NULL,
+		    NULL) == 0 && (c = cpuset_first(set)) >= 0)
+			v->free[c]--;
+	}
+	for (c = 0; (unsigned int)c < v->nbits; c++)
+		if (cpuset_test(m->online, c) && v->free[c] < 0)
+			v->free[c] = 0;
+	select_free(&all);
+	cpuset_free(set);
+}
+
+/* 0; v->limited false when the CPUs have no fixed number of vectors. */
+int
+vectors_load(struct vectors *v, struct machine *m)
+{
+	unsigned int c;
+
+	memset(v, 0, sizeof(*v));
+	v->nbits = m->nbits;
+	if (!(v->limited = vectors_x86()))
+		return 0;
+	v->free = xcalloc(m->nbits + 1, sizeof(*v->free));
+	for (c = 0; c < m->nbits; c++)
+		v->free[c] = cpuset_test(m->online, c) ?
+		    VECTORS_DEVICE - VECTORS_MARGIN : -1;
+	if (debug_read(v) == 0)
+		v->exact = true;
+	else
+		estimate(v, m);
+	return 0;
+}
+
+void
+vectors_free(struct vectors *v)
+{
+	free(v->free);
+	v->free = NULL;
+}
+
+/* The online CPU of set with the most free in w, or -1. */
+static int
+least_loaded(const struct cpuset *set, const long *w)
+{
+	int c, best = -1;
+
+	for (c = cpuset_first(set); c >= 0; c = cpuset_next(set, c))
+		if (w[c] >= 0 && (best < 0 || w[c] > w[best]))
+			best = c;
+	return best;
+}
+
+/*
+ * Whether the layout c fits: an IRQ that moves needs a vector on one CPU
+ * of its new set, which the kernel takes on the CPU of the set with the
+ * most free (kernel/irq/matrix.c matrix_find_best_cpu()), and frees the
+ * one it leaves. An IRQ already on a CPU of its new set keeps its vector
+ * (vector.c assign_vector_locked()); a managed or unmovable one is not
+ * written. The moves to one CPU are placed first, then the others.
+ * Returns how many get no vector; then bad[i] is set for each IRQ that
+ * needs one on the CPUs short of them, and tl->vec says the numbers.
+ */
+size_t
+vectors_fit(const struct vectors *v, struct machine *m,
+    const struct change *c, size_t n, bool *bad, struct tally *tl)
+{
+	struct cpuset **to, *on, *shortc;
+	long *w, *start;
+	bool *need;
+	size_t i, over = 0, pass;
+	int cpu;
+
+	if (!v->limited || n == 0)
+		return 0;
+	to = xcalloc(n, sizeof(*to));
+	need = xcalloc(n, sizeof(*need));
+	w = xcalloc(v->nbits + 1, sizeof(*w));
+	memcpy(w, v->free, v->nbits * sizeof(*w));
+	on = xcpuset(m->nbits);
+	for (i = 0; i < n; i++) {
+		to[i] = xcpudup(c[i].want);
+		cpuset_and(to[i], m->online);
+		if (cpuset_empty(to[i]) ||
+		    machine_irq_movable(c[i].irq) >= MOVABLE_MANAGED)
+			continue;
+		if (machine_runs_on_read(m, c[i].irq, on, NULL, NULL) == 0 &&
+		    cpuset_intersects(on, to[i]))
+			continue;
+		need[i] = true;
+		if ((cpu = cpuset_first(on)) >= 0 && w[cpu] >= 0)
+			w[cpu]++;
+	}
+	start = xcalloc(v->nbits + 1, sizeof(*start));
+	memcpy(start, w, v->nbits * sizeof(*w));
+	shortc = xcpuset(m->nbits);
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < n; i++) {
+			if (!need[i] || (cpuset_count(to[i]) == 1) != (pass == 0))
+				continue;
+			if ((cpu = least_loaded(to[i], w)) >= 0 && w[cpu] > 0)
+				w[cpu]--;
+			else {
+				over++;
+				cpuset_or(shortc, to[i]);
+			}
+		}
+	if (over > 0) {
+		free(tl->vec.cpus);
+		tl->vec = (struct vshort){ xformat(shortc, false), 0, 0,
+		    v->exact };
+		for (i = 0; i < n; i++)
+			if (need[i] && cpuset_subset(to[i], shortc)) {
+				tl->vec.irqs++;
+				bad[i] = true;
+			}
+		for (cpu = cpuset_first(shortc); cpu >= 0;
+		    cpu = cpuset_next(shortc, cpu))
+			tl->vec.free += start[cpu] > 0 ? start[cpu] : 0;
+	}
+	for (i = 0; i < n; i++)
+		cpuset_free(to[i]);
+	cpuset_free(shortc);
+	cpuset_free(on);
+	free(start);
+	free(need);
+	free(to);
+	free(w);
+	return over;
+}
+
+/*
+ * The check every writer makes before its first write, -n and -J alike:
+ * when the layout c does not fit (vectors_fit()), one line says so, each
+ * IRQ short of a vector is failed in tl with ENOSPC, and false is
+ * returned: nothing may be written.
+ */
+bool
+vectors_check(struct machine *m, const struct change *c, size_t n,
+    int flags, struct tally *tl)
+{
+	struct vectors v;
+	bool *bad, ok = true;
+	char *msg;
+	size_t i;
+
+	vectors_load(&v, m);
+	if (!v.limited)
+		return true;
+	bad = xcalloc(n + 1, sizeof(*bad));
+	if (vectors_fit(&v, m, c, n, bad, tl) > 0) {
+		ok = false;
+		msg = xasprintf("CPU %s: %zu IRQ%s need%s an interrupt vector "
+		    "there, %ld free (%s)", tl->vec.cpus, tl->vec.irqs,
+		    tl->vec.irqs == 1 ? "" : "s", tl->vec.irqs == 1 ? "s" : "",
+		    tl->vec.free, v.exact ? "irq debugfs" : "estimated");
+		warnx("%s: nothing written; give more CPUs, or fewer queues "
+		    "with ethtool -L", msg);
+		for (i = 0; i < n; i++)
+			if (bad[i])
+				apply_tally_add(tl, flags, c[i].irq,
+				    APPLY_FAILED, NULL, c[i].want, ENOSPC, msg);
+		free(msg);
+	}
+	free(bad);
+	vectors_free(&v);
+	return ok;
+}
