@@ -21,6 +21,7 @@
 #include "core/machine.h"
 #include "core/netqueue.h"
 #include "core/select.h"
+#include "core/vectors.h"
 #include "core/xalloc.h"
 #include "lib/text.h"
 #include "parse.h"
@@ -551,12 +552,34 @@ apply_rps(struct isolate *is)
 	}
 }
 
+/* The moves checked against the CPUs' vectors; false: nothing written. */
+static bool
+moves_fit(struct isolate *is)
+{
+	struct change *c = xcalloc(is->n + 1, sizeof(*c));
+	size_t i, n = 0;
+	bool ok;
+
+	for (i = 0; i < is->n; i++)
+		if (is->e[i].kind == K_MOVE)
+			c[n++] = (struct change){ is->e[i].irq, is->e[i].to,
+			    false };
+	ok = vectors_check(&is->m, c, n, is->flags, &is->tl);
+	free(c);
+	return ok;
+}
+
 static int
 run_isolate(struct isolate *is)
 {
 	struct tally sum = { 0 };
 	size_t i;
 
+	if (!moves_fit(is)) {
+		if (is->json)
+			isolate_print_result(is);
+		return EXIT_FAIL;
+	}
 	if (!is->dryrun)
 		cli_applying();
 	apply_plan(is);

@@ -18,6 +18,7 @@
 #include "core/machine.h"
 #include "core/netqueue.h"
 #include "core/snapshot.h"
+#include "core/vectors.h"
 #include "core/xalloc.h"
 #include "lib/text.h"
 #include "parse.h"
@@ -468,6 +469,23 @@ plan_fits(struct run *r)
 	return EXIT_FAIL;
 }
 
+/* The IRQs' layout checked against the CPUs' vectors; false: refused. */
+static bool
+restore_fits(struct run *r)
+{
+	struct change *c = xcalloc(r->mi.nums.n + 1, sizeof(*c));
+	size_t n = 0, i;
+	bool ok;
+
+	for (i = 0; i < r->mi.nums.n; i++)
+		if (r->mi.v[i].by != NULL)
+			c[n++] = (struct change){ r->mi.nums.v[i],
+			    r->mi.v[i].by->want, false };
+	ok = vectors_check(&r->m, c, n, r->flags, &r->tl);
+	free(c);
+	return ok;
+}
+
 /* The default, each IRQ a line picks, then the queues. */
 static void
 restore_all(struct run *r)
@@ -539,6 +557,11 @@ restore_main(int argc, char *argv[])
 	if (r.test) {
 		/* what restore would take and match, each miss said: no more */
 		status = r.tl.failed > 0 ? EXIT_FAIL : EXIT_OK;
+		goto out;
+	}
+	if (!restore_fits(&r)) {
+		status = EXIT_FAIL;
+		result_json(&r.tl, r.flags, restore_members, &r);
 		goto out;
 	}
 	restore_all(&r);

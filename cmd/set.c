@@ -10,6 +10,7 @@
 #include "core/isolation.h"
 #include "core/machine.h"
 #include "core/select.h"
+#include "core/vectors.h"
 #include "core/xalloc.h"
 #include "lib/text.h"
 #include "parse.h"
@@ -111,8 +112,11 @@ set_main(int argc, char *argv[])
 			warn_isolated(&m, want);
 			irqbalance_warn();
 		}
-		result_start(flags);
-		apply_all(&m, c, irqs.n, flags, &tl);
+		/* a layout the CPUs' vectors cannot hold: nothing written */
+		if (vectors_check(&m, c, irqs.n, flags, &tl)) {
+			result_start(flags);
+			apply_all(&m, c, irqs.n, flags, &tl);
+		}
 		status = result_print(&tl, NULL, flags, NULL, NULL);
 		apply_tally_free(&tl);
 		free(c);

@@ -19,6 +19,7 @@
 #include "core/placement.h"
 #include "core/select.h"
 #include "core/topology.h"
+#include "core/vectors.h"
 #include "core/xpsfollow.h"
 #include "core/xalloc.h"
 #include "lib/text.h"
@@ -455,9 +456,12 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 		status = EXIT_FAIL;
 		goto out;
 	}
-	if (sp->dryrun && !json)
+	/* a layout the CPUs' vectors cannot hold: nothing written */
+	if (!vectors_check(&sp->m, c, k, sp->flags, &tl))
+		status = EXIT_FAIL;
+	else if (sp->dryrun && !json)
 		print_plan(c, k, xq, nx);
-	if (sp->dryrun && json)
+	else if (sp->dryrun && json)
 		xpsfollow_write(&sp->m, c, k, xq, nx, sp->flags, &tl, &tq);
 	else if (!sp->dryrun) {
 		if (!sp->quiet)

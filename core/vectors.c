@@ -121,7 +121,7 @@ estimate(struct vectors *v, struct machine *m)
 				continue;
 			cpuset_and(set, m->online);
 			for (c = cpuset_first(set); c >= 0;
-			    c = cpuset_next(set, c))
+			    c = cpuset_next(set, c + 1))
 				v->free[c]--;
 		} else if (machine_runs_on_read(m, all.v[i], set, NULL,
 		    NULL) == 0 && (c = cpuset_first(set)) >= 0)
@@ -168,7 +168,7 @@ least_loaded(const struct cpuset *set, const long *w)
 {
 	int c, best = -1;
 
-	for (c = cpuset_first(set); c >= 0; c = cpuset_next(set, c))
+	for (c = cpuset_first(set); c >= 0; c = cpuset_next(set, c + 1))
 		if (w[c] >= 0 && (best < 0 || w[c] > w[best]))
 			best = c;
 	return best;
@@ -238,7 +238,7 @@ vectors_fit(const struct vectors *v, struct machine *m,
 				bad[i] = true;
 			}
 		for (cpu = cpuset_first(shortc); cpu >= 0;
-		    cpu = cpuset_next(shortc, cpu))
+		    cpu = cpuset_next(shortc, cpu + 1))
 			tl->vec.free += start[cpu] > 0 ? start[cpu] : 0;
 	}
 	for (i = 0; i < n; i++)

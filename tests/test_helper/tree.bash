@@ -72,6 +72,11 @@
 #                      (Debian builds it without CONFIG_NO_HZ_FULL;
 #                      drivers/base/cpu.c) and takes no --nohz-full
 # --pending IRQS       IRQD_SETAFFINITY_PENDING (kernel/irq/manage.c)
+# --vectors N          sys/kernel/debug/irq/domains/VECTOR, N vectors a
+#                      CPU for devices (_tree_write_vectors)
+# --arm64              arm64's arch rows in proc/interrupts (IPI0 and
+#                      Err, arch/arm64/kernel/smp.c arch_show_interrupts()),
+#                      not x86's NMI, LOC, ERR and MIS
 # --debugfs            sys/kernel/debug/irq/irqs/N (kernel/irq/debugfs.c)
 # --idle IRQS          counts 0 (kernel/irq/proc.c show_interrupts())
 # --hint LIST          affinity_hint "%*pb" (irq_affinity_hint_proc_show())
@@ -344,6 +349,7 @@ _tree_reset() {
 	declare -ga _T_HINT=() _T_IDLE=() _T_MANAGED=() _T_PENDING=()
 	declare -ga _T_IB_ENV=() _T_IB_ARGS=() _T_UNMOVABLE=()
 	declare -g _T_NODEBUGFS=0 _T_KERNEL=6.1 _T_REFUSE=EIO
+	declare -g _T_VECTORS='' _T_ARM64=0
 	unset IRQAFF_KERNEL IRQAFF_TREE_FAULT
 	unset -f irqaff
 }
@@ -751,13 +757,20 @@ _tree_write_interrupts() {
 			printf '%*d: %s' "$prec" "$irq" "${sfx_row[*]}"
 			_tree_irq_tail "$irq" "$prec"
 		done
-		printf '%*s: ' "$prec" NMI
-		printf '%10u ' "${nmi[@]}"
-		printf '  Non-maskable interrupts\n'
-		printf '%*s: ' "$prec" LOC
-		printf '%10u ' "${loc[@]}"
-		printf '  Local timer interrupts\n'
-		printf '%*s: %10u\n' "$prec" ERR 0 "$prec" MIS 0
+		if ((_T_ARM64)); then
+			printf '%*s: ' "$prec" IPI0
+			printf '%10u ' "${nmi[@]}"
+			printf '      Rescheduling interrupts\n'
+			printf '%*s: %10u\n' "$prec" Err 0
+		else
+			printf '%*s: ' "$prec" NMI
+			printf '%10u ' "${nmi[@]}"
+			printf '  Non-maskable interrupts\n'
+			printf '%*s: ' "$prec" LOC
+			printf '%10u ' "${loc[@]}"
+			printf '  Local timer interrupts\n'
+			printf '%*s: %10u\n' "$prec" ERR 0 "$prec" MIS 0
+		fi
 	} >"$ROOT/proc/interrupts"
 }
 
@@ -1595,12 +1608,12 @@ _tree_irq_spec() {
 }
 
 _T_FLAG_OPTS=' --no-list-files --no-sysirq --irqbalance --debugfs
- --no-debugfs --no-effective --queues --virtnet-affinity '
+ --no-debugfs --no-effective --queues --virtnet-affinity --arm64 '
 _T_VALUE_OPTS=' --dir --cpus --nodes --sockets --threads --nr-irqs --offline
  --isolated --nohz-full --legacy --irq --chip --hwirq --irq-node --affinity
  --effective --hint --nic --nvme --virtio-nic --virtio-blk --cmdline
  --irqbalance-env --irqbalance-args --managed --unmovable --pending --idle
- --driver --xps --rps --kernel '
+ --driver --xps --rps --kernel --vectors '
 
 # _tree_options ARGS...: parse make_root's options into the _T_* state
 # and the caller's locals.
@@ -1617,6 +1630,7 @@ _tree_options() {
 			--no-debugfs) _T_NODEBUGFS=1 ;;
 			--no-effective) _T_EFFFILES=0 ;;
 			--queues) _T_QUEUES=1 ;;
+			--arm64) _T_ARM64=1 ;;
 			--virtnet-affinity)
 				if [[ -z $_T_CURDEV ||
 					${_T_DEV_KIND[_T_CURDEV]} != virtio-nic ]]; then
@@ -1643,6 +1657,7 @@ _tree_options() {
 		--sockets) _tree_num sockets "$1" "$2" 1 || return ;;
 		--threads) _tree_num threads "$1" "$2" 1 || return ;;
 		--nr-irqs) _tree_num _T_NR_IRQS "$1" "$2" 1 || return ;;
+		--vectors) _tree_num _T_VECTORS "$1" "$2" 0 || return ;;
 		--offline) offline+=,$2 ;;
 		--isolated) isolated+=,$2 ;;
 		--nohz-full) nohz+=,$2 ;;
@@ -1819,7 +1834,64 @@ _tree_make_root() {
 	_tree_write_online
 	_tree_write_irqs || return
 	((_T_DEBUGFS == 0)) || _tree_write_debugfs
+	[[ -z $_T_VECTORS ]] || _tree_write_vectors
 	_tree_kernel_writes
+}
+
+# _tree_write_vectors: sys/kernel/debug/irq/domains/VECTOR, as
+# kernel/irq/irqdomain.c irq_domain_debug_show_one() prints the domain
+# and arch/x86/kernel/apic/vector.c x86_vector_debug_show() its matrix
+# (kernel/irq/matrix.c irq_matrix_debug_show()), each online CPU with
+# --vectors N for devices: act its IRQs not managed, man one for each
+# managed IRQ whose CPUs include it (irq_matrix_reserve_managed()), mac
+# the managed ones it runs, avl N - act - man; its vectors from 33 on.
+_tree_write_vectors() {
+	local dir=$ROOT/sys/kernel/debug/irq/domains irq c n=0 tot=0 avl=0 v
+	local -A act=() man=() mac=()
+	local -a set=()
+	mkdir -p -- "$dir"
+	for irq in "${!_T_CHIP[@]}"; do
+		[[ -n ${_T_EFF[irq]:-} ]] || _tree_effective "$irq" || return
+		c=${_T_EFF[irq]%%[,-]*}
+		if [[ -n ${_T_MANAGED[irq]+set} ]]; then
+			mac[$c]=$((${mac[$c]:-0} + 1))
+			_cpus_into set "${_T_AFF[irq]:-$_T_ALL}" "$_T_NCPUS" ||
+				return
+			for c in "${!set[@]}"; do
+				[[ -z ${_T_ON[c]+set} ]] ||
+					man[$c]=$((${man[$c]:-0} + 1))
+			done
+		else
+			act[$c]=$((${act[$c]:-0} + 1))
+		fi
+		n=$((n + 1))
+	done
+	{
+		printf 'name:   VECTOR\n size:   0\n mapped: %d\n' "$n"
+		printf ' flags:  0x00000003\n'
+		for c in "${!_T_ON[@]}"; do
+			avl=$((avl + _T_VECTORS - ${act[$c]:-0} - ${man[$c]:-0}))
+			tot=$((tot + ${act[$c]:-0} + ${mac[$c]:-0}))
+		done
+		printf 'Online bitmaps: %6u\nGlobal available: %6u\n' \
+			"${#_T_ON[@]}" "$avl"
+		printf 'Global reserved:  %6u\nTotal allocated:  %6u\n' 0 "$tot"
+		printf 'System: 38: 0-19,32,50,128,236,240-242,244,246-255\n'
+		printf '%*s| CPU | avl | man | mac | act | vectors\n' 1 ' '
+		for c in "${!_T_ON[@]}"; do
+			v=$((${act[$c]:-0} + ${mac[$c]:-0}))
+			if ((v == 0)); then
+				v=''
+			elif ((v == 1)); then
+				v=33
+			else
+				v=33-$((32 + v))
+			fi
+			printf '%*s %4d  %4u  %4u  %4u %4u  %s\n' 1 ' ' "$c" \
+				$((_T_VECTORS - ${act[$c]:-0} - ${man[$c]:-0})) \
+				"${man[$c]:-0}" "${mac[$c]:-0}" "${act[$c]:-0}" "$v"
+		done
+	} >"$dir/VECTOR"
 }
 
 # _tree_kernel_writes: with --managed, --unmovable or --no-debugfs, the
