@@ -1,0 +1,145 @@
+#!/usr/bin/env bats
+# Each x86 CPU's interrupt vectors (core/vectors.c): every writer checks
+# its layout against them before the first write, -n and -J alike, and
+# refuses whole one that cannot fit; exact from irq debugfs's VECTOR
+# domain, else estimated from the IRQs /proc shows, less a margin.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load ../test_helper/common-setup
+	_common_setup
+}
+
+# The estimate: 201 vectors a CPU for devices, 2 kept aside, 199.
+# nvme0:N has N + 1 IRQs from 24, the even ones on CPU 0, the odd on 1.
+OUT='give more CPUs, or fewer queues with ethtool -L'
+
+# the refusal's sentence, as stderr and JSON say it
+why() {
+	printf 'CPU %s: %s IRQs need an interrupt vector there, %s free (%s)' \
+		"$@"
+}
+
+@test "set all onto one CPU that has exactly the vectors estimated applies" {
+	make_root --cpus 2 --nvme nvme0:198
+	run --separate-stderr -0 irqaff set all 0
+	assert_output ""
+	assert_equal "$stderr" ""
+	assert_file "$(list_of 25)" $'0\n'
+	assert_file "$(list_of 222)" $'0\n'
+}
+
+@test "set all onto one CPU one vector short of the estimate writes nothing and exits 1" {
+	make_root --cpus 2 --nvme nvme0:199
+	before=$(tree_sum)
+	run --separate-stderr -1 irqaff set all 0
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $(why 0 100 99 estimated): nothing written; $OUT"
+	assert_equal "$(tree_sum)" "$before"
+	run --separate-stderr -1 irqaff set -n all 0
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $(why 0 100 99 estimated): nothing written; $OUT"
+}
+
+@test "the exact count comes from irq debugfs's VECTOR domain: both sides" {
+	make_root --cpus 2 --nvme nvme0:9 --vectors 10
+	run --separate-stderr -0 irqaff set -n all 0
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --nvme nvme0:9 --vectors 9
+	before=$(tree_sum)
+	run --separate-stderr -1 irqaff set all 0
+	assert_equal "$stderr" "irqaff: $(why 0 5 4 'irq debugfs'): nothing written; $OUT"
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "set -J and -n -J give the same failed IRQs and the vectors member" {
+	make_root --cpus 2 --nvme nvme0:9 --vectors 9
+	failed='' sep=''
+	for irq in 25 27 29 31 33; do
+		failed+="$sep{\"irq\":$irq,\"name\":\"nvme0q$((irq - 24))\",\"new\":\"0\",\"errno\":\"ENOSPC\",\"error\":\"$(why 0 5 4 'irq debugfs')\"}"
+		sep=,
+	done
+	tail="\"changed\":[],\"unchanged\":0,\"failed\":[$failed],\"managed\":[],\"unmovable\":[],\"vectors\":{\"cpus\":\"0\",\"irqs\":5,\"free\":4,\"exact\":true}}"
+	run --separate-stderr -1 irqaff set -J all 0
+	assert_output "{\"dry_run\":false,$tail"
+	run --separate-stderr -1 irqaff set -n -J all 0
+	assert_output "{\"dry_run\":true,$tail"
+}
+
+@test "a move onto a set of CPUs needs a free vector on one of them" {
+	# three IRQs on each CPU; CPU 2's three move to 0-1
+	make_root --cpus 3 --nvme nvme0:8 --vectors 5
+	run --separate-stderr -0 irqaff set -n all 0-1
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 3 --nvme nvme0:8 --vectors 4
+	run --separate-stderr -1 irqaff set -n all 0-1
+	assert_equal "$stderr" "irqaff: $(why 0-1 3 2 'irq debugfs'): nothing written; $OUT"
+}
+
+@test "the estimate counts a managed IRQ's reservation on each of its CPUs" {
+	# 100 managed on 0-1 reserve 100 on each; 50 others on each CPU
+	make_root --cpus 2 --nvme nvme0:199 --managed 24-123 --no-debugfs
+	run --separate-stderr -1 irqaff set -n all 0
+	assert_equal "$stderr" "irqaff: $(why 0 50 49 estimated): nothing written; $OUT"
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --nvme nvme0:198 \
+		--managed 24-123 --no-debugfs
+	run --separate-stderr -0 irqaff set all 0
+	assert_equal "$stderr" "irqaff: note: 100 kernel-managed IRQs left to the kernel"
+	assert_file "$(list_of 222)" $'0\n'
+}
+
+@test "arm64 has no per-CPU vector limit" {
+	make_root --cpus 2 --nvme nvme0:199 --arm64
+	run --separate-stderr -0 irqaff set all 0
+	assert_equal "$stderr" ""
+	assert_file "$(list_of 223)" $'0\n'
+}
+
+@test "isolate onto CPUs short of vectors writes nothing, -n and -J the same" {
+	make_root --cpus 2 --nvme nvme0:199
+	before=$(tree_sum)
+	run --separate-stderr -1 irqaff isolate 1
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $(why 0 100 99 estimated): nothing written; $OUT"
+	assert_equal "$(tree_sum)" "$before"
+	run --separate-stderr -1 irqaff isolate -n 1
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $(why 0 100 99 estimated): nothing written; $OUT"
+	run --separate-stderr -1 irqaff isolate -J 1
+	assert_output --partial '"vectors":{"cpus":"0","irqs":100,"free":99,"exact":false}'
+	assert_output --partial '"dry_run":false'
+	assert_equal "$(tree_sum)" "$before"
+	run --separate-stderr -1 irqaff isolate -n -J 1
+	assert_output --partial '"vectors":{"cpus":"0","irqs":100,"free":99,"exact":false}'
+}
+
+@test "isolate applies when the moves fit exactly" {
+	make_root --cpus 2 --nvme nvme0:198
+	run --separate-stderr -0 irqaff isolate -q 1
+	assert_file "$(list_of 25)" $'0\n'
+}
+
+@test "spread onto one CPU short of vectors writes nothing" {
+	make_root --cpus 2 --nvme nvme0:199
+	before=$(tree_sum)
+	run --separate-stderr -1 irqaff spread -q -c 0 all
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $(why 0 100 99 estimated): nothing written; $OUT"
+	assert_equal "$(tree_sum)" "$before"
+	run --separate-stderr -1 irqaff spread -q -n -c 0 all
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $(why 0 100 99 estimated): nothing written; $OUT"
+}
+
+@test "restore of a layout that cannot fit writes nothing, -n the same" {
+	make_root --cpus 2 --nvme nvme0:199
+	irqaff save >"$BATS_TEST_TMPDIR/snap"
+	sed -i 's/^\([0-9]*\) 0-1 /\1 0 /' "$BATS_TEST_TMPDIR/snap"
+	before=$(tree_sum)
+	run --separate-stderr -1 irqaff restore -q "$BATS_TEST_TMPDIR/snap"
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $(why 0 100 99 estimated): nothing written; $OUT"
+	assert_equal "$(tree_sum)" "$before"
+	run --separate-stderr -1 irqaff restore -q -n "$BATS_TEST_TMPDIR/snap"
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $(why 0 100 99 estimated): nothing written; $OUT"
+}
