@@ -442,12 +442,18 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	struct change *c;
 	struct cpuset **alone;
 	struct leftout lo = { 0 };
-	size_t i, k, nx = 0;
+	size_t i, k, nx = 0, moved;
 	int status = EXIT_OK, json = sp->flags & APPLY_JSON;
 
 	c = xcalloc(irqs->n + 1, sizeof(*c));
 	alone = xcalloc(sp->m.nbits, sizeof(*alone));
 	k = plan_changes(sp, irqs, pool, c, alone, &lo);
+	/* a CPU out of vectors gives its turn to the pool's freest */
+	if ((moved = vectors_place(&sp->m, c, k, pool->cpus, alone)) > 0 &&
+	    !sp->quiet)
+		warnx("note: %zu IRQ%s placed on other CPUs than their turn: "
+		    "theirs had no free interrupt vector", moved,
+		    moved == 1 ? "" : "s");
 	if (!sp->quiet)
 		result_leftout_note(&lo);
 	if (!sp->quiet && !sp->xps)

@@ -174,58 +174,96 @@ least_loaded(const struct cpuset *set, const long *w)
 	return best;
 }
 
+/* What a layout asks of the vectors (demand()). */
+struct demand {
+	struct cpuset	**to;		/* each change's online CPUs */
+	bool		 *need;		/* it moves: it needs a vector */
+	long		 *w;		/* free, with those the moves leave */
+	size_t		  n;
+};
+
 /*
- * Whether the layout c fits: an IRQ that moves needs a vector on one CPU
- * of its new set, which the kernel takes on the CPU of the set with the
- * most free (kernel/irq/matrix.c matrix_find_best_cpu()), and frees the
- * one it leaves. An IRQ already on a CPU of its new set keeps its vector
- * (vector.c assign_vector_locked()); a managed or unmovable one is not
- * written. The moves to one CPU are placed first, then the others.
- * Returns how many get no vector; then bad[i] is set for each IRQ that
- * needs one on the CPUs short of them, and tl->vec says the numbers.
+ * An IRQ that moves needs a vector on one CPU of its new set and frees
+ * the one it leaves. An IRQ already on a CPU of its new set keeps its
+ * vector (vector.c assign_vector_locked()); a managed or unmovable one
+ * is not written.
+ */
+static void
+demand(struct demand *d, const struct vectors *v, struct machine *m,
+    const struct change *c, size_t n)
+{
+	struct cpuset *on = xcpuset(m->nbits);
+	size_t i;
+	int cpu;
+
+	d->n = n;
+	d->to = xcalloc(n + 1, sizeof(*d->to));
+	d->need = xcalloc(n + 1, sizeof(*d->need));
+	d->w = xcalloc(v->nbits + 1, sizeof(*d->w));
+	memcpy(d->w, v->free, v->nbits * sizeof(*d->w));
+	for (i = 0; i < n; i++) {
+		d->to[i] = xcpudup(c[i].want);
+		cpuset_and(d->to[i], m->online);
+		if (cpuset_empty(d->to[i]) ||
+		    machine_irq_movable(c[i].irq) >= MOVABLE_MANAGED)
+			continue;
+		if (machine_runs_on_read(m, c[i].irq, on, NULL, NULL) == 0 &&
+		    cpuset_intersects(on, d->to[i]))
+			continue;
+		d->need[i] = true;
+		if ((cpu = cpuset_first(on)) >= 0 && d->w[cpu] >= 0)
+			d->w[cpu]++;
+	}
+	cpuset_free(on);
+}
+
+static void
+demand_free(struct demand *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		cpuset_free(d->to[i]);
+	free(d->to);
+	free(d->need);
+	free(d->w);
+}
+
+/*
+ * Whether the layout c fits (demand()): the kernel takes a vector on the
+ * CPU of the new set with the most free (kernel/irq/matrix.c
+ * matrix_find_best_cpu()). The moves to one CPU are placed first, then
+ * the others. Returns how many get no vector; then bad[i] is set for
+ * each IRQ that needs one on the CPUs short of them, and tl->vec says
+ * the numbers.
  */
 size_t
 vectors_fit(const struct vectors *v, struct machine *m,
     const struct change *c, size_t n, bool *bad, struct tally *tl)
 {
-	struct cpuset **to, *on, *shortc;
-	long *w, *start;
-	bool *need;
+	struct demand d;
+	struct cpuset *shortc;
+	long *start;
 	size_t i, over = 0, pass;
 	int cpu;
 
 	if (!v->limited || n == 0)
 		return 0;
-	to = xcalloc(n, sizeof(*to));
-	need = xcalloc(n, sizeof(*need));
-	w = xcalloc(v->nbits + 1, sizeof(*w));
-	memcpy(w, v->free, v->nbits * sizeof(*w));
-	on = xcpuset(m->nbits);
-	for (i = 0; i < n; i++) {
-		to[i] = xcpudup(c[i].want);
-		cpuset_and(to[i], m->online);
-		if (cpuset_empty(to[i]) ||
-		    machine_irq_movable(c[i].irq) >= MOVABLE_MANAGED)
-			continue;
-		if (machine_runs_on_read(m, c[i].irq, on, NULL, NULL) == 0 &&
-		    cpuset_intersects(on, to[i]))
-			continue;
-		need[i] = true;
-		if ((cpu = cpuset_first(on)) >= 0 && w[cpu] >= 0)
-			w[cpu]++;
-	}
+	demand(&d, v, m, c, n);
 	start = xcalloc(v->nbits + 1, sizeof(*start));
-	memcpy(start, w, v->nbits * sizeof(*w));
+	memcpy(start, d.w, v->nbits * sizeof(*d.w));
 	shortc = xcpuset(m->nbits);
 	for (pass = 0; pass < 2; pass++)
 		for (i = 0; i < n; i++) {
-			if (!need[i] || (cpuset_count(to[i]) == 1) != (pass == 0))
+			if (!d.need[i] ||
+			    (cpuset_count(d.to[i]) == 1) != (pass == 0))
 				continue;
-			if ((cpu = least_loaded(to[i], w)) >= 0 && w[cpu] > 0)
-				w[cpu]--;
+			if ((cpu = least_loaded(d.to[i], d.w)) >= 0 &&
+			    d.w[cpu] > 0)
+				d.w[cpu]--;
 			else {
 				over++;
-				cpuset_or(shortc, to[i]);
+				cpuset_or(shortc, d.to[i]);
 			}
 		}
 	if (over > 0) {
@@ -233,7 +271,7 @@ vectors_fit(const struct vectors *v, struct machine *m,
 		tl->vec = (struct vshort){ xformat(shortc, false), 0, 0,
 		    v->exact };
 		for (i = 0; i < n; i++)
-			if (need[i] && cpuset_subset(to[i], shortc)) {
+			if (d.need[i] && cpuset_subset(d.to[i], shortc)) {
 				tl->vec.irqs++;
 				bad[i] = true;
 			}
@@ -241,15 +279,57 @@ vectors_fit(const struct vectors *v, struct machine *m,
 		    cpu = cpuset_next(shortc, cpu + 1))
 			tl->vec.free += start[cpu] > 0 ? start[cpu] : 0;
 	}
-	for (i = 0; i < n; i++)
-		cpuset_free(to[i]);
 	cpuset_free(shortc);
-	cpuset_free(on);
 	free(start);
-	free(need);
-	free(to);
-	free(w);
+	demand_free(&d);
 	return over;
+}
+
+/*
+ * For a writer that chooses one CPU for each IRQ (spread): an IRQ whose
+ * CPU would have no free vector left goes to the CPU of pool with the
+ * most free instead, when one has any; alone[cpu] is the one-CPU set of
+ * each CPU, made here when missing. Returns how many were placed
+ * elsewhere; what still does not fit is for vectors_check() to refuse.
+ */
+size_t
+vectors_place(struct machine *m, struct change *c, size_t n,
+    const struct cpuset *pool, struct cpuset **alone)
+{
+	struct vectors v;
+	struct demand d;
+	struct cpuset *in;
+	size_t i, moved = 0;
+	int cpu;
+
+	vectors_load(&v, m);
+	if (!v.limited || n == 0) {
+		vectors_free(&v);
+		return 0;
+	}
+	demand(&d, &v, m, c, n);
+	in = xcpudup(pool);
+	cpuset_and(in, m->online);
+	for (i = 0; i < n; i++) {
+		if (!d.need[i] || cpuset_count(d.to[i]) != 1)
+			continue;
+		cpu = cpuset_first(d.to[i]);
+		if (d.w[cpu] <= 0 && (cpu = least_loaded(in, d.w)) >= 0 &&
+		    d.w[cpu] > 0) {
+			if (alone[cpu] == NULL) {
+				alone[cpu] = xcpuset(m->nbits);
+				cpuset_set(alone[cpu], cpu);
+			}
+			c[i].want = alone[cpu];
+			moved++;
+		}
+		if (cpu >= 0 && d.w[cpu] > 0)
+			d.w[cpu]--;
+	}
+	cpuset_free(in);
+	demand_free(&d);
+	vectors_free(&v);
+	return moved;
 }
 
 /*

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 struct change;
+struct cpuset;
 struct machine;
 struct tally;
 
@@ -37,6 +38,8 @@ int	 vectors_load(struct vectors *, struct machine *);
 void	 vectors_free(struct vectors *);
 size_t	 vectors_fit(const struct vectors *, struct machine *,
 	    const struct change *, size_t, bool *, struct tally *);
+size_t	 vectors_place(struct machine *, struct change *, size_t,
+	    const struct cpuset *, struct cpuset **);
 bool	 vectors_check(struct machine *, const struct change *, size_t, int,
 	    struct tally *);
 

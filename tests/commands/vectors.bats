@@ -143,3 +143,22 @@ why() {
 	assert_output ""
 	assert_equal "$stderr" "irqaff: $(why 0 100 99 estimated): nothing written; $OUT"
 }
+
+@test "spread gives a CPU out of vectors' turn to the pool's freest" {
+	# CPU 0 runs 24, 27, 40 and 41, all it has; 26 (on CPU 2) is next
+	make_root --cpus 3 --nvme nvme0:3 --irq 40=a --affinity 0 \
+		--irq 41=b --affinity 0 --vectors 4
+	run --separate-stderr -0 irqaff spread -n -c 0-1 24-26
+	assert_equal "$stderr" "irqaff: spreading 3 IRQs over CPU 0-1: 0-1 as asked
+irqaff: note: 1 IRQ placed on other CPUs than their turn: theirs had no free interrupt vector"
+	assert_output "irq 24 nvme0q0: 0
+irq 25 nvme0q1: 1
+irq 26 nvme0q2: 1"
+	run --separate-stderr -0 irqaff spread -q -c 0-1 24-26
+	assert_file "$(list_of 26)" $'1\n'
+	# one vector more on each CPU: 26 takes its turn on CPU 0
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 3 --nvme nvme0:3 \
+		--irq 40=a --affinity 0 --irq 41=b --affinity 0 --vectors 5
+	run --separate-stderr -0 irqaff spread -q -c 0-1 24-26
+	assert_file "$(list_of 26)" $'0\n'
+}
