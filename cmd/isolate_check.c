@@ -13,6 +13,7 @@
 #include "core/findings.h"
 #include "core/isolation.h"
 #include "core/machine.h"
+#include "core/vectors.h"
 #include "core/xalloc.h"
 #include "parse.h"
 
@@ -96,7 +97,10 @@ print_kind(const struct isolate *is, const struct entry *e)
 			printf("movable, requested CPU %s, on %s\n", req, on);
 		break;
 	case K_PENDING:
-		printf("movable, move pending to CPU %s, on %s\n", req, on);
+		printf("movable, move pending to CPU %s, on %s%s\n", req, on,
+		    vectors_stuck(&is->m, e->from) ?
+		    "; no interrupt vector is free there: it cannot complete" :
+		    "");
 		break;
 	case K_KEPT:
 		printf("%s, kept on isolated %s (managed_irq)\n",

@@ -14,6 +14,7 @@
 #include "core/isolation.h"
 #include "core/machine.h"
 #include "core/select.h"
+#include "core/vectors.h"
 #include "core/xalloc.h"
 #include "parse.h"
 
@@ -178,30 +179,36 @@ live_on(const struct live *l)
  * an isolated CPU, which isolate --check does not let pass either.
  */
 static void
-find_pending(const struct irqview *v, const struct live *l, bool isolated,
-    struct findings *need, struct findings *info)
+find_pending(struct machine *m, const struct irqview *v,
+    const struct live *l, bool isolated, struct findings *need,
+    struct findings *info)
 {
 	const char *by = deferred_by(v->chip);
 	bool idle = v->has_total && v->total == 0;
-	struct findings *to = idle && !isolated ? info : need;
-	char *r, *e;
+	/* x86: no CPU of the request has a vector free for it */
+	bool stuck = vectors_stuck(m, l->req);
+	struct findings *to = idle && !isolated && !stuck ? info : need;
+	char *r, *e, *more;
 
 	r = xformat(v->req, false);
 	e = xformat(l->eff, false);
+	more = stuck ? xasprintf("; no interrupt vector is free on CPU %s, "
+	    "so it cannot complete", r) : xstrdup("");
 	if (v->state & IRQ_PENDING)
 		findings_add(to, "pending", "runs on CPU %s, "
 		    "outside the requested %s: debugfs shows the move "
-		    "waiting for its next interrupt%s", e, r, idle ? ", and "
-		    "it has not fired since boot" : "");
+		    "waiting for its next interrupt%s%s", e, r, idle ? ", and "
+		    "it has not fired since boot" : "", more);
 	else if (by != NULL)
 		findings_add(to, "pending", "runs on CPU %s, "
 		    "outside the requested %s: its %s controller applies a "
-		    "move at the next interrupt%s", e, r, by, idle ? ", and "
-		    "it has not fired since boot" : "");
+		    "move at the next interrupt%s%s", e, r, by, idle ? ", and "
+		    "it has not fired since boot" : "", more);
 	else
 		findings_add(need, "pending", "runs on CPU %s, outside the "
 		    "requested %s: the kernel has not applied the move%s",
 		    e, r, idle ? "; it has not fired since boot" : "");
+	free(more);
 	free(r);
 	free(e);
 }
@@ -257,7 +264,7 @@ find_placement(struct machine *m, const struct irqview *v,
 	if (cpuset_empty(l->req) || l->eff == NULL)
 		return;
 	if (isolation_move_pending(v->req, l->eff))
-		find_pending(v, l, isolation_place(l->req, l->eff,
+		find_pending(m, v, l, isolation_place(l->req, l->eff,
 		    m->isolated) == PLACE_PENDING, need, info);
 	else if (cpuset_count(l->eff) == 1 && cpuset_count(l->req) > 1) {
 		r = xformat(v->req, false);

@@ -103,7 +103,7 @@ debug_read(struct vectors *v)
  * as not managed.
  */
 static void
-estimate(struct vectors *v, struct machine *m)
+estimate(struct vectors *v, const struct machine *m)
 {
 	struct irqs all = { 0 };
 	struct cpuset *set = xcpuset(m->nbits);
@@ -136,7 +136,7 @@ estimate(struct vectors *v, struct machine *m)
 
 /* 0; v->limited false when the CPUs have no fixed number of vectors. */
 int
-vectors_load(struct vectors *v, struct machine *m)
+vectors_load(struct vectors *v, const struct machine *m)
 {
 	unsigned int c;
 
@@ -368,4 +368,27 @@ vectors_check(struct machine *m, const struct change *c, size_t n,
 	free(bad);
 	vectors_free(&v);
 	return ok;
+}
+
+/*
+ * Whether a move onto to cannot complete for want of vectors: x86, and
+ * no online CPU of to has one free. The count is read once a run.
+ */
+bool
+vectors_stuck(const struct machine *m, const struct cpuset *to)
+{
+	static struct vectors v;
+	static bool loaded;
+	int c;
+
+	if (!loaded) {
+		vectors_load(&v, m);
+		loaded = true;
+	}
+	if (!v.limited)
+		return false;
+	for (c = cpuset_first(to); c >= 0; c = cpuset_next(to, c + 1))
+		if ((unsigned int)c < v.nbits && v.free[c] > 0)
+			return false;
+	return cpuset_intersects(to, m->online);
 }

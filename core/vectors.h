@@ -34,12 +34,13 @@ struct vectors {
 };
 
 bool	 vectors_x86(void);
-int	 vectors_load(struct vectors *, struct machine *);
+int	 vectors_load(struct vectors *, const struct machine *);
 void	 vectors_free(struct vectors *);
 size_t	 vectors_fit(const struct vectors *, struct machine *,
 	    const struct change *, size_t, bool *, struct tally *);
 size_t	 vectors_place(struct machine *, struct change *, size_t,
 	    const struct cpuset *, struct cpuset **);
+bool	 vectors_stuck(const struct machine *, const struct cpuset *);
 bool	 vectors_check(struct machine *, const struct change *, size_t, int,
 	    struct tally *);
 
