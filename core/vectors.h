@@ -19,7 +19,8 @@ struct tally;
  * below it: IRQ_MOVE_CLEANUP_VECTOR (0x20, until 6.6), the PIC cascade
  * (0x32) and IA32_SYSCALL_VECTOR (0x80) (arch/x86/include/asm/
  * irq_vectors.h, arch/x86/kernel/apic/vector.c
- * lapic_assign_system_vectors(), 5.10, 6.1; 6.12 has one more).
+ * lapic_assign_system_vectors(), 5.10 and 6.1; the cleanup vector
+ * went in 6.6, so later ones may have one more).
  */
 #define VECTORS_DEVICE	201
 /* What an estimate leaves aside, for vectors /proc does not show. */
