@@ -178,3 +178,23 @@ irq 26 nvme0q2: 1"
 	run --separate-stderr -1 irqaff isolate --check 0
 	assert_line --index 0 "irq 24 a: movable, move pending to CPU 1, on CPU 0"
 }
+
+@test "balance refuses a plan onto CPUs out of vectors, and writes nothing" {
+	load ../test_helper/balance
+	# CPUs 2 and 3 each run three idle IRQs, all the vectors they have
+	make_root --cpus 4 --irq 24=a --affinity 0 --irq 25=b --affinity 0 \
+		--irq 26=c --affinity 0 --irq 27=d --affinity 1 \
+		--irq 28=e --affinity 2 --irq 29=f --affinity 2 \
+		--irq 30=g --affinity 2 --irq 31=h --affinity 3 \
+		--irq 32=i --affinity 3 --irq 33=j --affinity 3 --vectors 3
+	measure "24 1 4000 25 1 3000 26 1 2000 27 2 1000" -q 24-27
+	assert_equal "$rc" 1
+	assert_equal "$(<"$err")" "irqaff: $(why 2-3 2 0 'irq debugfs'): nothing written; $OUT
+irqaff: balance: nothing written"
+	run lists 24 25 26 27
+	assert_output $'0\n0\n0\n1'
+	measure "24 1 4000 25 1 3000 26 1 2000 27 2 1000" -q -n 24-27
+	assert_equal "$rc" 1
+	assert_equal "$(<"$err")" "irqaff: $(why 2-3 2 0 'irq debugfs'): nothing written; $OUT
+irqaff: balance: nothing written"
+}
