@@ -99,8 +99,8 @@ debug_read(struct vectors *v)
  * runs on one CPU of its set), less one for each managed IRQ whose CPUs
  * include it (irq_matrix_reserve_managed() reserves one on every CPU of
  * the mask; the managed IRQ's own vector is one of those). Managed is
- * known from debugfs or the kernel's refusal; as root, or an IRQ counts
- * as not managed.
+ * known from debugfs, or as root from the kernel's refusal; else an IRQ
+ * counts as not managed. Never below 0.
  */
 static void
 estimate(struct vectors *v, const struct machine *m)
