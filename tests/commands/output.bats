@@ -25,8 +25,9 @@ setup() {
 }
 
 @test "set -v into a closed pipe is not killed half-way" {
+	# arm64: 5016 IRQs on one CPU are beyond an x86 CPU's vectors
 	make_root --dir "$BATS_TEST_TMPDIR/big" --cpus 4 --legacy 16 \
-		--nic eth0:5000
+		--nic eth0:5000 --arm64
 	run --separate-stderr bash -c \
 		'irqaff set -v all 3 | head -n 1; echo "${PIPESTATUS[0]}"'
 	assert_equal "${lines[0]}" "irq 0: 0-3 -> 3"
