@@ -23,24 +23,26 @@
  * x86, told by its arch rows: a LOC row reading "Local timer interrupts"
  * and nothing more (arch/x86/kernel/irq.c arch_show_interrupts());
  * powerpc's goes on "for timer event device", arm64 and riscv have none.
- * An irq debugfs with a VECTOR domain is x86's too.
+ * *nirqs: the IRQ rows, counted in the same read.
  */
-bool
-vectors_x86(void)
+static bool
+scan(size_t *nirqs)
 {
 	char *buf, *line, *next, *p;
 	bool yes = false;
 	size_t len;
 
-	if (procfs_exists(PATH_DEBUG_VECTOR))
-		return true;
+	*nirqs = 0;
 	if (procfs_read(PATH_PROC_INTERRUPTS, &buf) != 0)
 		return false;
-	for (line = buf; line != NULL && !yes; line = next) {
+	for (line = buf; line != NULL; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';
 		line += strspn(line, " ");
-		if (strncmp(line, "LOC:", 4) != 0 ||
+		len = strspn(line, "0123456789");
+		if (len > 0 && line[len] == ':')
+			(*nirqs)++;
+		if (yes || strncmp(line, "LOC:", 4) != 0 ||
 		    (p = strstr(line, "Local timer interrupts")) == NULL)
 			continue;
 		p += strlen("Local timer interrupts");
@@ -51,6 +53,15 @@ vectors_x86(void)
 	}
 	free(buf);
 	return yes;
+}
+
+/* x86 (scan()), or an irq debugfs with a VECTOR domain, x86's too. */
+bool
+vectors_x86(void)
+{
+	size_t n;
+
+	return procfs_exists(PATH_DEBUG_VECTOR) || scan(&n);
 }
 
 /*
@@ -140,16 +151,23 @@ vectors_load(struct vectors *v, const struct machine *m)
 {
 	unsigned int c;
 
+	size_t nirqs = 0;
+	bool debug;
+
 	memset(v, 0, sizeof(*v));
 	v->nbits = m->nbits;
-	if (!(v->limited = vectors_x86()))
+	debug = procfs_exists(PATH_DEBUG_VECTOR);
+	if (!(v->limited = scan(&nirqs) || debug))
 		return 0;
 	v->free = xcalloc(m->nbits + 1, sizeof(*v->free));
 	for (c = 0; c < m->nbits; c++)
 		v->free[c] = cpuset_test(m->online, c) ?
 		    VECTORS_DEVICE - VECTORS_MARGIN : -1;
-	if (debug_read(v) == 0)
+	if (debug && debug_read(v) == 0)
 		v->exact = true;
+	/* no CPU can hold more than every IRQ: nothing more to read */
+	else if (nirqs <= VECTORS_DEVICE - VECTORS_MARGIN)
+		v->roomy = true;
 	else
 		estimate(v, m);
 	return 0;
@@ -247,7 +265,7 @@ vectors_fit(const struct vectors *v, struct machine *m,
 	size_t i, over = 0, pass;
 	int cpu;
 
-	if (!v->limited || n == 0)
+	if (!v->limited || n == 0 || v->roomy)
 		return 0;
 	demand(&d, v, m, c, n);
 	start = xcalloc(v->nbits + 1, sizeof(*start));
@@ -303,7 +321,7 @@ vectors_place(struct machine *m, struct change *c, size_t n,
 	int cpu;
 
 	vectors_load(&v, m);
-	if (!v.limited || n == 0) {
+	if (!v.limited || n == 0 || v.roomy) {
 		vectors_free(&v);
 		return 0;
 	}
@@ -385,7 +403,7 @@ vectors_stuck(const struct machine *m, const struct cpuset *to)
 		vectors_load(&v, m);
 		loaded = true;
 	}
-	if (!v.limited)
+	if (!v.limited || v.roomy)
 		return false;
 	for (c = cpuset_first(to); c >= 0; c = cpuset_next(to, c + 1))
 		if ((unsigned int)c < v.nbits && v.free[c] > 0)

@@ -30,6 +30,7 @@ struct tally;
 struct vectors {
 	bool		 limited;	/* x86: a fixed number a CPU */
 	bool		 exact;		/* from irq debugfs */
+	bool		 roomy;		/* estimated: fewer IRQs than vectors */
 	unsigned int	 nbits;
 	long		*free;
 };

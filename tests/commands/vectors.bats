@@ -66,6 +66,16 @@ why() {
 	assert_output "{\"dry_run\":true,$tail"
 }
 
+@test "the estimate places moves onto a set over its CPUs' free vectors" {
+	# 100 IRQs on each of three CPUs: CPU 2's fit in 0-1, not in 0 alone
+	make_root --cpus 3 --nvme nvme0:299
+	run --separate-stderr -1 irqaff set -n all 0
+	assert_equal "$stderr" "irqaff: $(why 0 200 99 estimated): nothing written; $OUT"
+	run --separate-stderr -0 irqaff set all 0-1
+	assert_equal "$stderr" ""
+	assert_file "$(list_of 323)" $'0-1\n'
+}
+
 @test "a move onto a set of CPUs needs a free vector on one of them" {
 	# three IRQs on each CPU; CPU 2's three move to 0-1
 	make_root --cpus 3 --nvme nvme0:8 --vectors 5

@@ -129,11 +129,13 @@ calls() {
 	# changed: open, read, fstat (a regular file?), write, read back,
 	# close; a shorter value also truncates (a test tree, not procfs)
 	command -v strace >/dev/null || skip "strace is not installed"
-	local small=$BATS_TEST_TMPDIR/t8x20 large=$BATS_TEST_TMPDIR/t8x200
+	# 190 IRQs: from 200 on, all on CPU 5 is beyond an x86 CPU's
+	# vectors, and each IRQ's effective CPU is read (core/vectors.c)
+	local small=$BATS_TEST_TMPDIR/t8x20 large=$BATS_TEST_TMPDIR/t8x190
 	"$MKTREE" -C "$small" 8 20
-	"$MKTREE" -C "$large" 8 200
+	"$MKTREE" -C "$large" 8 190
 	local -a c=() u=() s=()
-	local t extra=180
+	local t extra=170
 	for t in "$small" "$large"; do
 		irqaff --root "$t" set -q all 0-7
 		c+=("$(calls irqaff --root "$t" set -q all 0-3)")
@@ -141,11 +143,13 @@ calls() {
 		# 0-3 to 5: the regular file must also be cut to the shorter value
 		s+=("$(calls irqaff --root "$t" set -q all 5)")
 	done
-	assert_equal "$(<"$large/proc/irq/207/smp_affinity_list")" 5
+	assert_equal "$(<"$large/proc/irq/197/smp_affinity_list")" 5
 	assert [ "${c[0]}" -gt 0 ]
-	assert [ $((c[1] - c[0])) -le $((6 * extra)) ]
-	assert [ $((s[1] - s[0])) -le $((7 * extra)) ]
-	assert [ $((u[1] - u[0])) -le $((4 * extra)) ]
+	# and 8 for the x86 vector check's read of a larger proc/interrupts
+	# (a read(2) each time its buffer doubles)
+	assert [ $((c[1] - c[0])) -le $((6 * extra + 8)) ]
+	assert [ $((s[1] - s[0])) -le $((7 * extra + 8)) ]
+	assert [ $((u[1] - u[0])) -le $((4 * extra + 8)) ]
 	# and a changed IRQ does cost more than an unchanged one
 	assert [ $((c[1] - c[0])) -gt $((u[1] - u[0])) ]
 }
