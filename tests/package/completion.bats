@@ -916,7 +916,7 @@ zsh_complete() {
 	run zsh_complete 'irqaff show -o IRQ,N'
 	assert_output "NODE NAME"
 	run zsh_complete 'irqaff show -o IRQ,NAME,NODE,TOTAL,T'
-	assert_output "TYPE"
+	assert_output "TYPE THREAD THREAD-CPUS"
 	run zsh_complete 'irqaff queues eth1,'
 	assert_output "eth0"
 	run zsh_complete 'irqaff queues eth1,eth0,'
@@ -966,6 +966,8 @@ eth1-TxRx-1 all dev: cpu:"
 		complete -C 'irqaff queues eth1,eth0,'"
 	assert_success
 	assert_output - <<-'EOF'
+		irq,NAME,NODE,TOTAL,THREAD	columns to print
+		irq,NAME,NODE,TOTAL,THREAD-CPUS	columns to print
 		irq,NAME,NODE,TOTAL,TYPE	columns to print
 		+CPU,NODE,STATE,IRQS,TOTAL,RATE	columns to print
 		+CPU,NODE,STATE,IRQS,TOTAL,SYSTEM	columns to print
