@@ -1451,14 +1451,14 @@ _tree_write_procs() {
 # has no PF_KTHREAD (0x400100: PF_RANDOMIZE | PF_SUPERPRIV) and a
 # cmdline. CPUS is a list of the tree's CPUs.
 write_task() {
-	local pid=$1 name=$2 flags=${4:-2129984} d=$ROOT/proc/$1 cpulist mask esc
+	local pid=$1 name=$2 pflags=${4:-2129984} d=$ROOT/proc/$1 cpulist mask esc
 	_tree_norm cpulist "$3" || return
 	_tree_mask mask "$cpulist" || return
 	esc=${name//\\/\\\\}
 	esc=${esc//$'\n'/\\n}
 	mkdir -p -- "$d"
 	printf '%s\n' "$name" >"$d/comm"
-	if (((flags & 0x200000) == 0)); then
+	if (((pflags & 0x200000) == 0)); then
 		printf '%s\0' "$name" >"$d/cmdline"
 	else
 		: >"$d/cmdline"
@@ -1466,7 +1466,7 @@ write_task() {
 	printf 'Name:\t%s\nUmask:\t0000\nState:\tS (sleeping)\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t2\nTracerPid:\t0\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nFDSize:\t64\nGroups:\t \nNStgid:\t%d\nNSpid:\t%d\nNSpgid:\t0\nNSsid:\t0\nThreads:\t1\nSigQ:\t0/63448\nSigPnd:\t0000000000000000\nShdPnd:\t0000000000000000\nSigBlk:\t0000000000000000\nSigIgn:\tffffffffffffffff\nSigCgt:\t0000000000000000\nCapInh:\t0000000000000000\nCapPrm:\t000001ffffffffff\nCapEff:\t000001ffffffffff\nCapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000000\nNoNewPrivs:\t0\nSeccomp:\t0\nSeccomp_filters:\t0\nSpeculation_Store_Bypass:\tthread vulnerable\nSpeculationIndirectBranch:\tconditional enabled\nCpus_allowed:\t%s\nCpus_allowed_list:\t%s\nMems_allowed:\t00000000,00000001\nMems_allowed_list:\t0\nvoluntary_ctxt_switches:\t12\nnonvoluntary_ctxt_switches:\t0\n' \
 		"$esc" "$pid" "$pid" "$pid" "$pid" "$mask" "$cpulist" >"$d/status"
 	printf '%d (%s) S 2 0 0 0 -1 %u 0 0 0 0 0 0 0 0 -51 0 1 0 42 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 %d 50 1 0 0 0 0 0 0 0 0 0 0 0\n' \
-		"$pid" "$name" "$flags" "${cpulist%%[,-]*}" >"$d/stat"
+		"$pid" "$name" "$pflags" "${cpulist%%[,-]*}" >"$d/stat"
 }
 
 # _tree_threads SPEC...: each --irq-thread IRQS[:CPUS] into _T_THREAD,
