@@ -177,7 +177,7 @@ eth0,eth1 eth0,eth1-TxRx-0 eth0,eth1-TxRx-1 eth0,all eth0,dev: eth0,cpu:"
 	assert_equal "$reply" "IRQ,NAME,AFFINITY IRQ,NAME,EFFECTIVE IRQ,NAME,NODE \
 IRQ,NAME,TOTAL IRQ,NAME,HINT IRQ,NAME,ONLINE IRQ,NAME,CHIP IRQ,NAME,HWIRQ \
 IRQ,NAME,TYPE IRQ,NAME,FLOW IRQ,NAME,DEVICE IRQ,NAME,MANAGED IRQ,NAME,RATE \
-IRQ,NAME,PENDING"
+IRQ,NAME,PENDING IRQ,NAME,THREAD IRQ,NAME,THREAD-CPUS"
 	# in any case, after --output= and + too
 	complete_line irqaff show --output=irq,I
 	assert_equal "$reply" ""
@@ -310,7 +310,7 @@ isolated_cpus() {
 @test "bash completes the column names show --help lists" {
 	complete_line irqaff show -o ''
 	assert_equal "$reply" "$(irqaff show --help |
-		sed -n '/^Columns/,/^$/s/^  \([A-Z]*\) .*/\1/p' | paste -sd ' ')"
+		sed -n '/^Columns/,/^$/s/^  \([A-Z-]*\) .*/\1/p' | paste -sd ' ')"
 }
 
 @test "bash completes the options of cpus" {
