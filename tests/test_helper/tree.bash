@@ -1465,7 +1465,7 @@ write_task() {
 	fi
 	printf 'Name:\t%s\nUmask:\t0000\nState:\tS (sleeping)\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t2\nTracerPid:\t0\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nFDSize:\t64\nGroups:\t \nNStgid:\t%d\nNSpid:\t%d\nNSpgid:\t0\nNSsid:\t0\nThreads:\t1\nSigQ:\t0/63448\nSigPnd:\t0000000000000000\nShdPnd:\t0000000000000000\nSigBlk:\t0000000000000000\nSigIgn:\tffffffffffffffff\nSigCgt:\t0000000000000000\nCapInh:\t0000000000000000\nCapPrm:\t000001ffffffffff\nCapEff:\t000001ffffffffff\nCapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000000\nNoNewPrivs:\t0\nSeccomp:\t0\nSeccomp_filters:\t0\nSpeculation_Store_Bypass:\tthread vulnerable\nSpeculationIndirectBranch:\tconditional enabled\nCpus_allowed:\t%s\nCpus_allowed_list:\t%s\nMems_allowed:\t00000000,00000001\nMems_allowed_list:\t0\nvoluntary_ctxt_switches:\t12\nnonvoluntary_ctxt_switches:\t0\n' \
 		"$esc" "$pid" "$pid" "$pid" "$pid" "$mask" "$cpulist" >"$d/status"
-	printf '%d (%s) S 2 0 0 0 -1 %u 0 0 0 0 0 0 0 0 -51 0 1 0 42 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 %d 50 1 0 0 0 0 0 0 0 0 0 0 0\n' \
+	printf '%d (%s) S 2 0 0 0 -1 %u 0 0 0 0 0 0 0 0 -51 0 1 0 42 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 17 %d 50 1 0 0 0 0 0 0 0 0 0 0 0\n' \
 		"$pid" "$name" "$pflags" "${cpulist%%[,-]*}" >"$d/stat"
 }
 
