@@ -168,6 +168,37 @@ procfs_read_bytes(const char *rel, char **bufp, size_t *lenp)
 }
 
 /*
+ * At most size - 1 bytes of a file's start into buf, NUL-terminated, in
+ * *lenp: a file of any length costs buf, never more. 0 or -errno.
+ */
+int
+procfs_head(const char *rel, char *buf, size_t size, size_t *lenp)
+{
+	size_t len = 0;
+	ssize_t n;
+	int fd, rc = 0;
+
+	if (size == 0)
+		return -EINVAL;
+	if ((fd = root_open(rel, O_RDONLY | O_NONBLOCK)) < 0)
+		return -errno;
+	while (len < size - 1) {
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			rc = -errno;
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*lenp = len;
+	return rc;
+}
+
+/*
  * A decimal number alone on a file's first line, as sysfs writes one
  * (sysfs_emit(buf, "%d\n")), within [min, max]. Reads 63 bytes at most:
  * a longer line is no number. 0, -EINVAL when the file holds none, or

@@ -19,7 +19,11 @@
  */
 #define PATH_PROC_INTERRUPTS	"proc/interrupts"
 #define PATH_PROC_CMDLINE	"proc/cmdline"
+#define PATH_PROC		"proc"			/* its PIDs */
 #define PATH_PROC_PID_FILE	"proc/%d/%s"		/* comm, environ */
+#define PATH_PID_COMM		"proc/%d/comm"
+#define PATH_PID_STAT		"proc/%d/stat"
+#define PATH_PID_STATUS		"proc/%d/status"
 #define PATH_PROC_IRQ		"proc/irq"
 #define PATH_PROC_IRQ_N		PATH_PROC_IRQ "/%u"	/* action names */
 #define PATH_PROC_IRQ_FILE	PATH_PROC_IRQ "/%u/%s"	/* smp_affinity */
@@ -64,6 +68,7 @@ const char	*procfs_path(const char *);
 int		 procfs_read(const char *, char **);
 int		 procfs_read_bytes(const char *, char **, size_t *);
 int		 procfs_int(const char *, int, int, int *);
+int		 procfs_head(const char *, char *, size_t, size_t *);
 bool		 procfs_exists(const char *);
 int		 procfs_dir(const char *, bool, char ***, size_t *);
 void		 procfs_dir_free(char **, size_t);

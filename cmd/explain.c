@@ -12,6 +12,7 @@
 #include "core/diagnose.h"
 #include "core/findings.h"
 #include "core/irqbalance.h"
+#include "core/irqthread.h"
 #include "core/isolation.h"
 #include "core/machine.h"
 #include "core/select.h"
@@ -44,7 +45,7 @@ static void
 explain_help(FILE *fp)
 {
 	fprintf(fp, "\nFindings that need attention: pending, no-online, "
-	    "isolated, remote-node,\nirqbalance; explain exits with 1 when "
+	    "isolated, remote-node,\nirqbalance, thread; explain exits with 1 when "
 	    "an IRQ has one, else 0. With -v, or for\nthe IRQs named: "
 	    "per-cpu, managed, shutdown, offline, single-target, hint,\n"
 	    "idle too.\n");
@@ -54,6 +55,7 @@ struct explain {
 	struct machine		 m;
 	struct irqbalance	 ib;
 	struct isolated		 iso;
+	struct irqthreads	 threads;
 	bool			 json, verbose;
 	bool			 detail;	/* -v, or IRQs named */
 	int			 status;
@@ -152,9 +154,11 @@ explain_irqs(struct explain *ex, const struct irqs *irqs)
 	bool attention = false;
 
 	v = xcalloc(irqs->n, sizeof(*v));
-	for (i = 0; i < irqs->n; i++)
+	for (i = 0; i < irqs->n; i++) {
 		if (diagnose_read(&ex->m, irqs->v[i], &v[i]) != 0)
 			ex->status = EXIT_FAIL;
+		v[i].threads = &ex->threads;
+	}
 	diagnose_totals(v, irqs->n);
 	if (ex->json)
 		printf("{\"irqs\":[");
@@ -209,6 +213,7 @@ explain_main(int argc, char *argv[])
 	if (status == EXIT_OK) {
 		irqbalance_load(&ex.m, &ex.ib);
 		isolation_cpus(&ex.iso, &ex.m);
+		(void)irqthread_load(ex.m.nbits, &ex.threads);
 		status = explain_irqs(&ex, &irqs);
 		isolation_cpus_free(&ex.iso);
 	}
@@ -217,6 +222,7 @@ explain_main(int argc, char *argv[])
 		status = EXIT_FAIL;
 	select_free(&irqs);
 	irqbalance_free(&ex.ib);
+	irqthread_free(&ex.threads);
 	machine_free(&ex.m);
 	return status;
 }

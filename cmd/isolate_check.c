@@ -11,10 +11,12 @@
 #include "cmd/isolate.h"
 #include "core/apply.h"
 #include "core/findings.h"
+#include "core/irqthread.h"
 #include "core/isolation.h"
 #include "core/machine.h"
 #include "core/vectors.h"
 #include "core/xalloc.h"
+#include "lib/text.h"
 #include "parse.h"
 
 /*
@@ -64,6 +66,84 @@ on_cpus(const struct entry *e)
 	return e->kind != K_OFF;
 }
 
+/*
+ * Handler threads that may run on the CPUs, apart from their IRQ: one
+ * that follows its IRQ's effective CPUs (irq_thread_check_affinity())
+ * goes where the IRQ's own line says. Only the thread's CPUs change that
+ * (taskset), so --accept does not let it pass.
+ */
+static struct irqthreads threads;
+
+static bool
+thread_here(const struct isolate *is, const struct irqthread *t)
+{
+	size_t i;
+
+	if (t->cpus == NULL || !cpuset_intersects(t->cpus, is->cpus))
+		return false;
+	for (i = 0; i < is->n; i++)
+		if (is->e[i].irq == t->irq)
+			return is->e[i].on == NULL || !irqthread_follows(t,
+			    is->e[i].on, is->m.online);
+	return true;
+}
+
+static size_t
+threads_here(const struct isolate *is)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < threads.n; i++)
+		n += thread_here(is, &threads.v[i]);
+	return n;
+}
+
+/* ,"threads":[{"irq":N,"pid":P,"name":"...","cpus":"..."},...] */
+static void
+json_threads(const struct isolate *is)
+{
+	const struct irqthread *t;
+	const char *sep = "";
+	char *c;
+	size_t i;
+
+	printf(",\"threads\":[");
+	for (i = 0; i < threads.n; i++) {
+		t = &threads.v[i];
+		if (!thread_here(is, t))
+			continue;
+		c = xformat(t->cpus, false);
+		printf("%s{\"irq\":%u,\"pid\":%d,\"name\":", sep, t->irq,
+		    t->pid);
+		text_json_string(stdout, t->name);
+		printf(",\"cpus\":\"%s\"}", c);
+		free(c);
+		sep = ",";
+	}
+	putchar(']');
+}
+
+/* irq N thread NAME: pinned apart, may run on CPU LIST */
+static void
+print_threads(const struct isolate *is)
+{
+	const struct irqthread *t;
+	char *name, *c;
+	size_t i;
+
+	for (i = 0; i < threads.n; i++) {
+		t = &threads.v[i];
+		if (!thread_here(is, t))
+			continue;
+		name = xescaped(t->name);
+		c = xformat(t->cpus, false);
+		printf("irq %u thread %s: pinned apart from its IRQ, may run "
+		    "on CPU %s\n", t->irq, name, c);
+		free(name);
+		free(c);
+	}
+}
+
 /* --check -J: the IRQs on the CPUs, the default, the findings. */
 static void
 print_json(const struct isolate *is, bool clean, bool fixed)
@@ -73,6 +153,7 @@ print_json(const struct isolate *is, bool clean, bool fixed)
 	    "false");
 	if (is->dfrom != NULL)
 		isolate_json_set(",", "default", is->dfrom);
+	json_threads(is);
 	isolate_json_irqs(is, "irqs", on_cpus);
 }
 
@@ -131,6 +212,7 @@ print_check(const struct isolate *is, bool clean, bool fixed)
 		isolate_print_name(e->irq);
 		print_kind(is, e);
 	}
+	print_threads(is);
 	for (i = 0; i < is->notes.n; i++)
 		printf("%s: %s\n", is->notes.v[i].code, is->notes.v[i].text);
 	if (clean)
@@ -162,7 +244,8 @@ is_clean(const struct isolate *is, bool fixed)
 		    k != K_UNMOVABLE))
 			return false;
 	}
-	if (is->dfrom == NULL || cpuset_intersects(is->dfrom, is->cpus))
+	if (is->dfrom == NULL || cpuset_intersects(is->dfrom, is->cpus) ||
+	    threads_here(is) > 0)
 		return false;
 	return isolation_irqbalance_ok(&is->iso);
 }
@@ -170,11 +253,15 @@ is_clean(const struct isolate *is, bool fixed)
 int
 isolate_check_run(struct isolate *is)
 {
-	bool clean = is_clean(is, false), fixed = is_clean(is, true);
+	bool clean, fixed;
 
+	(void)irqthread_load(is->m.nbits, &threads);
+	clean = is_clean(is, false);
+	fixed = is_clean(is, true);
 	if (is->json)
 		print_json(is, clean, fixed);
 	else if (!is->quiet)
 		print_check(is, clean, fixed);
+	irqthread_free(&threads);
 	return clean || (is->accept && fixed) ? EXIT_OK : EXIT_FAIL;
 }

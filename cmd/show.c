@@ -59,6 +59,10 @@ static const struct column columns[NCOLS] = {
 	    .help = "interrupts per second over the interval (-i)" },
 	[C_PENDING] = { .name = "PENDING", .key = "pending", .kind = COL_BOOL,
 	    .help = "runs outside AFFINITY: a move not applied yet (yes, no)" },
+	[C_THREAD] = { .name = "THREAD", .key = "thread", .kind = COL_STRING,
+	    .help = "its handler threads (irq/N-NAME), comma-separated" },
+	[C_THREAD_CPUS] = { .name = "THREAD-CPUS", .key = "thread_cpus",
+	    .kind = COL_CPUS, .help = "CPUs its threads may run on" },
 };
 
 static int show_main(int, char *[]);
@@ -323,6 +327,7 @@ show_free(struct show *sh)
 	counts_kept_free(&sh->was);
 	counts_kept_free(&sh->now);
 	device_map_free(&sh->devices);
+	irqthread_free(&sh->threads);
 	select_free(&sh->only);
 	cpuset_free(sh->scratch);
 	machine_free(&sh->m);
@@ -496,6 +501,10 @@ show_main(int argc, char *argv[])
 	}
 	if (status == EXIT_OK && sh.want[C_DEVICE])
 		device_map(&sh.devices);
+	/* none: the kernel threads no handler, and the cells are "-" */
+	if (status == EXIT_OK && (sh.want[C_THREAD] ||
+	    sh.want[C_THREAD_CPUS]))
+		(void)irqthread_load(sh.m.nbits, &sh.threads);
 	cli_sampling_begin(&sh.sm);
 	sh.keep = sh.sm.on;
 	if (status == EXIT_OK && read_rows(&sh) != 0)

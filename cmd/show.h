@@ -11,13 +11,14 @@
 #include "cmd/cli.h"
 #include "core/counts.h"
 #include "core/device.h"
+#include "core/irqthread.h"
 #include "core/machine.h"
 #include "core/select.h"
 
 enum col {
 	C_IRQ, C_AFFINITY, C_EFFECTIVE, C_NODE, C_TOTAL, C_NAME,
 	C_HINT, C_ONLINE, C_CHIP, C_HWIRQ, C_TYPE, C_FLOW, C_DEVICE,
-	C_MANAGED, C_RATE, C_PENDING, NCOLS
+	C_MANAGED, C_RATE, C_PENDING, C_THREAD, C_THREAD_CPUS, NCOLS
 };
 
 /* Set cells hold lists, the shortest form; -m converts them as printed. */
@@ -41,6 +42,7 @@ struct show {
 	struct row	*rows;
 	size_t		 nrows;
 	struct devmap	 devices;	/* for DEVICE */
+	struct irqthreads threads;	/* for THREAD, THREAD-CPUS */
 	struct sampling	 sm;		/* -i, -c */
 	struct counts_kept was, now;	/* -i: the pass before, and this */
 	bool		 keep;		/* a pass to come wants this one's */

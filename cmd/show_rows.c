@@ -64,6 +64,40 @@ pending(struct show *sh, unsigned int irq)
 	return out;
 }
 
+/*
+ * THREAD: the names of the IRQ's threads, ","-joined; THREAD-CPUS: the
+ * CPUs any of them may run on. NULL ("-") for an IRQ without a thread.
+ */
+static void
+row_threads(struct show *sh, struct row *row)
+{
+	const struct irqthread *t;
+	struct cpuset *cpus = NULL;
+	char *names = NULL, *tmp;
+	size_t i, first, n;
+
+	n = irqthread_of(&sh->threads, row->irq, &first);
+	for (i = 0; i < n; i++) {
+		t = &sh->threads.v[first + i];
+		tmp = xasprintf("%s%s%s", names ? names : "", names ? "," : "",
+		    t->name);
+		free(names);
+		names = tmp;
+		if (t->cpus == NULL)
+			continue;
+		if (cpus == NULL)
+			cpus = xcpuset(sh->m.nbits);
+		cpuset_or(cpus, t->cpus);
+	}
+	if (sh->want[C_THREAD])
+		row->cell[C_THREAD] = names;
+	else
+		free(names);
+	if (sh->want[C_THREAD_CPUS] && cpus != NULL && !cpuset_empty(cpus))
+		row->cell[C_THREAD_CPUS] = xformat(cpus, false);
+	cpuset_free(cpus);
+}
+
 static void
 row_sets(struct show *sh, struct row *row)
 {
@@ -92,6 +126,8 @@ row_sets(struct show *sh, struct row *row)
 		    mv == MOVABLE_NO ? "unmovable" : "no");
 	if (sh->want[C_PENDING])
 		row->cell[C_PENDING] = pending(sh, irq);
+	if (sh->want[C_THREAD] || sh->want[C_THREAD_CPUS])
+		row_threads(sh, row);
 }
 
 static struct row *

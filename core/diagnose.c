@@ -11,6 +11,7 @@
 #include "core/findings.h"
 #include "core/irqbalance.h"
 #include "core/irqinfo.h"
+#include "core/irqthread.h"
 #include "core/isolation.h"
 #include "core/machine.h"
 #include "core/select.h"
@@ -304,6 +305,45 @@ find_isolated(const struct isolated *is, const struct irqview *v,
 	cpuset_free(iso);
 }
 
+/*
+ * A handler thread whose CPUs are not its IRQ's effective ones: pinned
+ * apart (taskset, tuna), it keeps them until the IRQ is next moved
+ * (irq_thread_check_affinity()), and the handler runs there.
+ */
+static void
+find_threads(struct machine *m, const struct isolated *is,
+    const struct irqview *v, const struct live *l, struct findings *need)
+{
+	const struct irqthread *t;
+	struct cpuset *iso;
+	size_t i, first, n;
+	char *name, *c, *e, *s;
+
+	if (v->threads == NULL || l->eff == NULL)
+		return;
+	n = irqthread_of(v->threads, v->irq, &first);
+	for (i = 0; i < n; i++) {
+		t = &v->threads->v[first + i];
+		if (irqthread_follows(t, l->eff, m->online))
+			continue;
+		iso = xcpudup(t->cpus);
+		cpuset_and(iso, is->all);
+		name = xescaped(t->name);
+		c = xformat(t->cpus, false);
+		e = xformat(l->eff, false);
+		s = xformat(iso, false);
+		findings_add(need, "thread", "its thread %s may run on CPU "
+		    "%s%s%s%s, and the IRQ runs on CPU %s: pinned apart "
+		    "(taskset, tuna), it keeps its CPUs until the IRQ moves",
+		    name, c, *s ? " (isolated: " : "", s, *s ? ")" : "", e);
+		free(name);
+		free(c);
+		free(e);
+		free(s);
+		cpuset_free(iso);
+	}
+}
+
 /* The node of a set none of whose CPUs is local, else -1. */
 static int
 remote_node(struct machine *m, const struct cpuset *set,
@@ -382,6 +422,7 @@ diagnose_irq(struct machine *m, const struct irqbalance *ib,
 		find_isolated(iso, v, &l, need, info);
 		find_node(m, v, &l, need);
 	}
+	find_threads(m, iso, v, &l, need);
 	if (v->hint != NULL && !cpuset_empty(v->hint) &&
 	    !cpuset_equal(v->hint, v->req)) {
 		h = xformat(v->hint, false);

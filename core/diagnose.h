@@ -11,6 +11,7 @@
 struct cpuset;
 struct findings;
 struct irqbalance;
+struct irqthreads;
 struct isolated;
 struct machine;
 
@@ -25,6 +26,7 @@ struct irqview {
 	unsigned long long	 total;
 	char			*chip;		/* NULL when unknown */
 	char			*names;		/* sys/kernel/irq/N/actions */
+	const struct irqthreads	*threads;	/* the machine's; not owned */
 };
 
 int	 diagnose_read(struct machine *, unsigned int, struct irqview *);

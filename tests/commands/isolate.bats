@@ -119,7 +119,7 @@ CPU 0-1: not isolated from interrupts, but user space can do no more'
 	assert_output ''
 	settle 26
 	run --separate-stderr -1 irqaff isolate --check -J 0-1
-	assert_output '{"cpus":"0-1","isolated":false,"accepted":true,"default":"2-7","irqs":[{"irq":24,"name":"a","kind":"managed","requested":"0-7","effective":"0"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 0; boot with isolcpus=managed_irq,0-1 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_output '{"cpus":"0-1","isolated":false,"accepted":true,"default":"2-7","threads":[],"irqs":[{"irq":24,"name":"a","kind":"managed","requested":"0-7","effective":"0"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 0; boot with isolcpus=managed_irq,0-1 to keep them off (the kernel treats it as best effort)"}]}'
 }
 
 @test "without effective_affinity, --check goes by the requested CPUs" {
@@ -309,7 +309,7 @@ CPU 3: not isolated from interrupts'
 	assert_equal "$stderr" 'irqaff: irq 24 a\033[2Jb: managed by the kernel, runs on CPU 3
 irqaff: note: managed: kernel-managed IRQs run on CPU 3; boot with isolcpus=managed_irq,3 to keep them off (the kernel treats it as best effort)'
 	run --separate-stderr -1 irqaff isolate --check -J 3
-	assert_output '{"cpus":"3","isolated":false,"accepted":true,"default":"0-2","irqs":[{"irq":24,"name":"a\u001b[2Jb","kind":"managed","requested":"3","effective":"3"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 3; boot with isolcpus=managed_irq,3 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_output '{"cpus":"3","isolated":false,"accepted":true,"default":"0-2","threads":[],"irqs":[{"irq":24,"name":"a\u001b[2Jb","kind":"managed","requested":"3","effective":"3"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 3; boot with isolcpus=managed_irq,3 to keep them off (the kernel treats it as best effort)"}]}'
 }
 
 @test "a lost standard output is reported at the end, after every write" {

@@ -892,3 +892,28 @@ pci0000:00/0000:3c:00.0/net/eth1/queues/tx-0'
 	run -1 make_root --dir "$BATS_TEST_TMPDIR/r" --kernel 6.6
 	assert_output 'tree.bash: make_root: --kernel 6.6: 5.10, 6.1 or 6.12'
 }
+
+@test "--irq-thread: a kernel thread as fs/proc shows it, following its IRQ or pinned" {
+	make_root --cpus 4 --irq 24=a --effective 1 --irq '25=b|c' \
+		--effective 2 --irq-thread 24 --irq-thread 25:0,3
+	assert_equal "$(cat "$ROOT/proc/1192/comm")" irq/24-a
+	assert_equal "$(grep -E '^(Name|Pid|Cpus_allowed|Cpus_allowed_list):' \
+		"$ROOT/proc/1192/status")" $'Name:\tirq/24-a\nPid:\t1192\nCpus_allowed:\t2\nCpus_allowed_list:\t1'
+	assert_equal "$(cut -d' ' -f1-9,39 "$ROOT/proc/1192/stat")" \
+		'1192 (irq/24-a) S 2 0 0 0 -1 2129984 1'
+	[[ -f $ROOT/proc/1192/cmdline && ! -s $ROOT/proc/1192/cmdline ]]
+	assert_equal "$(cat "$ROOT"/proc/{1200,1201}/comm)" $'irq/25-b\nirq/25-c'
+	assert_equal "$(grep '^Cpus_allowed' "$ROOT/proc/1201/status")" \
+		$'Cpus_allowed:\t9\nCpus_allowed_list:\t0,3'
+	run -1 make_root --dir "$BATS_TEST_TMPDIR/r2" --irq 24 --irq-thread 25
+	assert_output 'tree.bash: make_root: --irq-thread: no IRQ 25 in the tree'
+}
+
+@test "write_task: a user process has no PF_KTHREAD and a cmdline; status escapes the name" {
+	make_root --cpus 4
+	write_task 4000 $'a\\b\nc' 1-2 4194560
+	assert_equal "$(head -n 1 "$ROOT/proc/4000/status")" $'Name:\ta\\\\b\\nc'
+	assert_equal "$(tr '\0' '|' <"$ROOT/proc/4000/cmdline")" $'a\\b\nc|'
+	assert_equal "$(grep '^Cpus_allowed_list' "$ROOT/proc/4000/status")" \
+		$'Cpus_allowed_list:\t1-2'
+}

@@ -17,9 +17,14 @@ note() { printf '# %s\n' "$*"; }
 arch_of() { case $1 in arm64*) echo arm64 ;; *) echo amd64 ;; esac; }
 kernel_of() { case $1 in *@*) echo "${1#*@}" ;; *) echo 6.1 ;; esac; }
 
-# Debian's release of each kernel.
+# Debian's release of each kernel; KERNEL-rt is the same release's
+# PREEMPT_RT kernel (linux-image-rt-ARCH).
 suite_of() {	# KERNEL
-	case $1 in 5.10) echo bullseye ;; 6.12) echo trixie ;; *) echo bookworm ;; esac
+	case $1 in
+	5.10) echo bullseye ;;
+	6.12|6.12-rt) echo trixie ;;
+	*) echo bookworm ;;
+	esac
 }
 
 # Where a kernel's package is unpacked, with its release in DIR/release.
@@ -82,8 +87,9 @@ fetch_busybox() {	# ARCH
 # own sources.list naming the host's mirror, lists and cache; the host's
 # apt is untouched), unpacked once into kdir_of ARCH KERNEL.
 fetch_kernel() {	# ARCH KERNEL
-	local a=$1 k=$2 suite d apt kpkg mirror
+	local a=$1 k=$2 suite d apt kpkg mirror meta=linux-image-$1
 	suite=$(suite_of "$k")
+	case $k in *-rt) meta=linux-image-rt-$a ;; esac
 	d=$(kdir_of "$a" "$k")
 	apt=$cache/apt-$suite-$a
 	if [ -s "$d/release" ] && [ -e "$d/root/boot/vmlinuz-$(cat "$d/release")" ]; then
@@ -105,9 +111,9 @@ fetch_kernel() {	# ARCH KERNEL
 		-o Acquire::Languages=none)
 	apt-get -q "${o[@]}" update >"$apt/update.log" 2>&1 ||
 		{ echo "apt-get update for $suite failed (see $apt/update.log)"; return 1; }
-	kpkg=$(apt-cache "${o[@]}" depends "linux-image-$a" 2>/dev/null |
+	kpkg=$(apt-cache "${o[@]}" depends "$meta" 2>/dev/null |
 		sed -n 's/^ *Depends: \(linux-image-[0-9][^:]*\).*/\1/p' | head -n 1)
-	[ -n "$kpkg" ] || { echo "no linux-image-$a in $suite"; return 1; }
+	[ -n "$kpkg" ] || { echo "no $meta in $suite"; return 1; }
 	rm -rf "$d" && mkdir -p "$d/deb" || return 1
 	(cd "$d/deb" && apt-get -q "${o[@]}" download "$kpkg") \
 		>"$d/download.log" 2>&1 ||
@@ -290,7 +296,7 @@ boot() {	# BOOT MODE
 	# 6.12 under TCG: "Oops: int3" in sched_clock_cpu(), whose static key
 	# late_initcall sched_clock_init_late() flips as the other CPUs run
 	# it. With the TSC unstable from the start that key is never flipped.
-	[ "$a@$k" = amd64@6.12 ] && append=" tsc=unstable"
+	case $a@$k in amd64@6.12|amd64@6.12-rt) append=" tsc=unstable" ;; esac
 	while IFS= read -r line; do
 		[ -n "$line" ] || continue
 		case $line in

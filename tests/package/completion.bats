@@ -177,7 +177,7 @@ eth0,eth1 eth0,eth1-TxRx-0 eth0,eth1-TxRx-1 eth0,all eth0,dev: eth0,cpu:"
 	assert_equal "$reply" "IRQ,NAME,AFFINITY IRQ,NAME,EFFECTIVE IRQ,NAME,NODE \
 IRQ,NAME,TOTAL IRQ,NAME,HINT IRQ,NAME,ONLINE IRQ,NAME,CHIP IRQ,NAME,HWIRQ \
 IRQ,NAME,TYPE IRQ,NAME,FLOW IRQ,NAME,DEVICE IRQ,NAME,MANAGED IRQ,NAME,RATE \
-IRQ,NAME,PENDING"
+IRQ,NAME,PENDING IRQ,NAME,THREAD IRQ,NAME,THREAD-CPUS"
 	# in any case, after --output= and + too
 	complete_line irqaff show --output=irq,I
 	assert_equal "$reply" ""
@@ -310,7 +310,7 @@ isolated_cpus() {
 @test "bash completes the column names show --help lists" {
 	complete_line irqaff show -o ''
 	assert_equal "$reply" "$(irqaff show --help |
-		sed -n '/^Columns/,/^$/s/^  \([A-Z]*\) .*/\1/p' | paste -sd ' ')"
+		sed -n '/^Columns/,/^$/s/^  \([A-Z-]*\) .*/\1/p' | paste -sd ' ')"
 }
 
 @test "bash completes the options of cpus" {
@@ -916,7 +916,7 @@ zsh_complete() {
 	run zsh_complete 'irqaff show -o IRQ,N'
 	assert_output "NODE NAME"
 	run zsh_complete 'irqaff show -o IRQ,NAME,NODE,TOTAL,T'
-	assert_output "TYPE"
+	assert_output "TYPE THREAD THREAD-CPUS"
 	run zsh_complete 'irqaff queues eth1,'
 	assert_output "eth0"
 	run zsh_complete 'irqaff queues eth1,eth0,'
@@ -966,6 +966,8 @@ eth1-TxRx-1 all dev: cpu:"
 		complete -C 'irqaff queues eth1,eth0,'"
 	assert_success
 	assert_output - <<-'EOF'
+		irq,NAME,NODE,TOTAL,THREAD	columns to print
+		irq,NAME,NODE,TOTAL,THREAD-CPUS	columns to print
 		irq,NAME,NODE,TOTAL,TYPE	columns to print
 		+CPU,NODE,STATE,IRQS,TOTAL,RATE	columns to print
 		+CPU,NODE,STATE,IRQS,TOTAL,SYSTEM	columns to print

@@ -350,6 +350,8 @@ _tree_reset() {
 	declare -ga _T_IB_ENV=() _T_IB_ARGS=() _T_UNMOVABLE=()
 	declare -g _T_NODEBUGFS=0 _T_KERNEL=6.1 _T_REFUSE=EIO
 	declare -g _T_VECTORS='' _T_ARM64=0
+	declare -gA _T_THREAD=()
+	declare -g _T_THREADIRQS=0
 	unset IRQAFF_KERNEL IRQAFF_TREE_FAULT
 	unset -f irqaff
 }
@@ -1452,6 +1454,76 @@ _tree_write_procs() {
 	fi
 }
 
+# write_task PID NAME CPUS [FLAGS]: a task in proc/PID as fs/proc shows
+# it: comm (comm_show(): the name, "\n"), status (proc_pid_status():
+# "Name:\t" the name with "\n" and "\\" escaped, ..., Cpus_allowed
+# "%*pb", Cpus_allowed_list "%*pbl"), stat (do_task_stat(): "PID (NAME)
+# S" and flags, the ninth field) and cmdline (empty for a kernel thread:
+# get_mm_cmdline() without mm). FLAGS defaults to an IRQ thread's:
+# PF_KTHREAD | PF_NOFREEZE | PF_FORKNOEXEC (0x208040); a user process
+# has no PF_KTHREAD (0x400100: PF_RANDOMIZE | PF_SUPERPRIV) and a
+# cmdline. CPUS is a list of the tree's CPUs.
+write_task() {
+	local pid=$1 name=$2 pflags=${4:-2129984} d=$ROOT/proc/$1 cpulist mask esc
+	_tree_norm cpulist "$3" || return
+	_tree_mask mask "$cpulist" || return
+	esc=${name//\\/\\\\}
+	esc=${esc//$'\n'/\\n}
+	mkdir -p -- "$d"
+	printf '%s\n' "$name" >"$d/comm"
+	if (((pflags & 0x200000) == 0)); then
+		printf '%s\0' "$name" >"$d/cmdline"
+	else
+		: >"$d/cmdline"
+	fi
+	printf 'Name:\t%s\nUmask:\t0000\nState:\tS (sleeping)\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t2\nTracerPid:\t0\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nFDSize:\t64\nGroups:\t \nNStgid:\t%d\nNSpid:\t%d\nNSpgid:\t0\nNSsid:\t0\nThreads:\t1\nSigQ:\t0/63448\nSigPnd:\t0000000000000000\nShdPnd:\t0000000000000000\nSigBlk:\t0000000000000000\nSigIgn:\tffffffffffffffff\nSigCgt:\t0000000000000000\nCapInh:\t0000000000000000\nCapPrm:\t000001ffffffffff\nCapEff:\t000001ffffffffff\nCapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000000\nNoNewPrivs:\t0\nSeccomp:\t0\nSeccomp_filters:\t0\nSpeculation_Store_Bypass:\tthread vulnerable\nSpeculationIndirectBranch:\tconditional enabled\nCpus_allowed:\t%s\nCpus_allowed_list:\t%s\nMems_allowed:\t00000000,00000001\nMems_allowed_list:\t0\nvoluntary_ctxt_switches:\t12\nnonvoluntary_ctxt_switches:\t0\n' \
+		"$esc" "$pid" "$pid" "$pid" "$pid" "$mask" "$cpulist" >"$d/status"
+	printf '%d (%s) S 2 0 0 0 -1 %u 0 0 0 0 0 0 0 0 -51 0 1 0 42 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 17 %d 50 1 0 0 0 0 0 0 0 0 0 0 0\n' \
+		"$pid" "$name" "$pflags" "${cpulist%%[,-]*}" >"$d/stat"
+}
+
+# _tree_threads SPEC...: each --irq-thread IRQS[:CPUS] into _T_THREAD,
+# CPUS for a thread pinned there, empty for one that follows its IRQ.
+_tree_threads() {
+	local spec irqs cpus irq
+	local -a set=()
+	for spec; do
+		irqs=${spec%%:*} cpus='' set=()
+		[[ $spec != *:* ]] || cpus=${spec#*:}
+		if [[ -n $cpus ]]; then
+			_parse_list "$cpus" "$_T_NCPUS" || return
+		fi
+		_tree_irq_set set --irq-thread "$irqs" || return
+		for irq in "${!set[@]}"; do
+			_T_THREAD[$irq]=$cpus
+		done
+	done
+}
+
+# _tree_write_threads: with --threadirqs or --irq-thread, a kernel thread
+# irq/N-NAME for each action of the IRQs (kernel/irq/manage.c
+# setup_irq_thread()), PID 1000 + 8 N + the action's index, on its IRQ's
+# effective CPUs (irq_thread_check_affinity()) or those --irq-thread pins
+# it to. 5.10 cuts the name to 15 bytes (TASK_COMM_LEN); 5.19 and later
+# show a kernel thread's whole name (get_kthread_comm()).
+_tree_write_threads() {
+	local irq k name cpus eff
+	local -a acts=()
+	for irq in "${!_T_CHIP[@]}"; do
+		if ((!_T_THREADIRQS)) && [[ -z ${_T_THREAD[$irq]+set} ]]; then
+			continue
+		fi
+		_tree_names acts "$irq"
+		_tree_norm eff "${_T_EFF[irq]}" || return
+		cpus=${_T_THREAD[$irq]:-$eff}
+		for k in "${!acts[@]}"; do
+			name=irq/$irq-${acts[k]}
+			[[ $_T_KERNEL != 5.10 ]] || name=${name:0:15}
+			write_task $((1000 + 8 * irq + k)) "$name" "$cpus" || return
+		done
+	done
+}
+
 # _tree_write_cpus ISOLATED NOHZ: the online-independent CPU files.
 _tree_write_cpus() {
 	local cpu=$ROOT/sys/devices/system/cpu node=$ROOT/sys/devices/system/node
@@ -1608,12 +1680,13 @@ _tree_irq_spec() {
 }
 
 _T_FLAG_OPTS=' --no-list-files --no-sysirq --irqbalance --debugfs
- --no-debugfs --no-effective --queues --virtnet-affinity --arm64 '
+ --no-debugfs --no-effective --queues --virtnet-affinity --arm64
+ --threadirqs '
 _T_VALUE_OPTS=' --dir --cpus --nodes --sockets --threads --nr-irqs --offline
  --isolated --nohz-full --legacy --irq --chip --hwirq --irq-node --affinity
  --effective --hint --nic --nvme --virtio-nic --virtio-blk --cmdline
  --irqbalance-env --irqbalance-args --managed --unmovable --pending --idle
- --driver --xps --rps --kernel --vectors '
+ --driver --xps --rps --kernel --vectors --irq-thread '
 
 # _tree_options ARGS...: parse make_root's options into the _T_* state
 # and the caller's locals.
@@ -1631,6 +1704,7 @@ _tree_options() {
 			--no-effective) _T_EFFFILES=0 ;;
 			--queues) _T_QUEUES=1 ;;
 			--arm64) _T_ARM64=1 ;;
+			--threadirqs) _T_THREADIRQS=1 ;;
 			--virtnet-affinity)
 				if [[ -z $_T_CURDEV ||
 					${_T_DEV_KIND[_T_CURDEV]} != virtio-nic ]]; then
@@ -1699,6 +1773,8 @@ _tree_options() {
 		--unmovable) unmovable+=,$2 ;;
 		--pending) pending+=,$2 _T_DEBUGFS=1 ;;
 		--idle) idle+=,$2 ;;
+		# IRQS[:CPUS]: checked once every IRQ is known (_tree_threads)
+		--irq-thread) irqthreads+=("$2") ;;
 		*) _tree_irq_opt "$1" "$2" || return ;;
 		esac
 		shift 2
@@ -1773,7 +1849,7 @@ _tree_make_root() {
 	local dir=${BATS_TEST_TMPDIR:+$BATS_TEST_TMPDIR/root} ncpus=4 nodes=1
 	local sockets='' threads=1 offline='' isolated='' nohz='' c
 	local managed='' pending='' idle='' unmovable=''
-	local -a set=() irqs=()
+	local -a set=() irqs=() irqthreads=()
 	_tree_reset
 	_tree_options "$@" || return
 	if [[ -z $dir ]]; then
@@ -1818,6 +1894,7 @@ _tree_make_root() {
 	_tree_irq_set _T_PENDING --pending "${pending#,}" || return
 	((_T_NODEBUGFS == 0)) || _T_DEBUGFS=0
 	_tree_irq_set _T_IDLE --idle "${idle#,}" || return
+	_tree_threads "${irqthreads[@]}" || return
 	_tree_queue_check --xps _T_XPS || return
 	_tree_queue_check --rps _T_RPS || return
 	for c in "${!_T_HINT[@]}"; do
@@ -1833,6 +1910,7 @@ _tree_make_root() {
 	((_T_QUEUES == 0)) || _tree_write_queues "$c"
 	_tree_write_online
 	_tree_write_irqs || return
+	_tree_write_threads
 	((_T_DEBUGFS == 0)) || _tree_write_debugfs
 	[[ -z $_T_VECTORS ]] || _tree_write_vectors
 	_tree_kernel_writes
