@@ -158,7 +158,7 @@ end
 
 function __irqaff_columns
     __irqaff_column_list IRQ AFFINITY EFFECTIVE NODE TOTAL NAME HINT ONLINE \
-        CHIP HWIRQ TYPE FLOW DEVICE MANAGED RATE PENDING
+        CHIP HWIRQ TYPE FLOW DEVICE MANAGED MOVABLE RATE PENDING
 end
 
 function __irqaff_cpus_columns

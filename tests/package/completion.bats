@@ -176,8 +176,8 @@ eth0,eth1 eth0,eth1-TxRx-0 eth0,eth1-TxRx-1 eth0,all eth0,dev: eth0,cpu:"
 	complete_line irqaff show -o IRQ,NAME,
 	assert_equal "$reply" "IRQ,NAME,AFFINITY IRQ,NAME,EFFECTIVE IRQ,NAME,NODE \
 IRQ,NAME,TOTAL IRQ,NAME,HINT IRQ,NAME,ONLINE IRQ,NAME,CHIP IRQ,NAME,HWIRQ \
-IRQ,NAME,TYPE IRQ,NAME,FLOW IRQ,NAME,DEVICE IRQ,NAME,MANAGED IRQ,NAME,RATE \
-IRQ,NAME,PENDING"
+IRQ,NAME,TYPE IRQ,NAME,FLOW IRQ,NAME,DEVICE IRQ,NAME,MANAGED \
+IRQ,NAME,MOVABLE IRQ,NAME,RATE IRQ,NAME,PENDING"
 	# in any case, after --output= and + too
 	complete_line irqaff show --output=irq,I
 	assert_equal "$reply" ""
