@@ -209,7 +209,7 @@ Masks, as the kernel's: 32-bit hex words, comma-separated, the last
 		--irq 24=a --affinity 3
 	run -1 irqaff explain 24
 	assert_output --partial isolated
-	run -5 irqaff explain 99
+	run -5 --separate-stderr irqaff explain 99
 	assert_output ''
 }
 
