@@ -109,7 +109,7 @@ set_main(int argc, char *argv[])
 			    select_alone(&irqs, i) };
 		if (!quiet) {
 			warn_isolated(&m, want);
-			irqbalance_warn();
+			irqbalance_warn_changes(c, irqs.n);
 		}
 		result_start(flags);
 		apply_all(&m, c, irqs.n, flags, &tl);

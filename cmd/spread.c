@@ -455,13 +455,13 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 		status = EXIT_FAIL;
 		goto out;
 	}
+	if (!sp->quiet)
+		irqbalance_warn_changes(c, k);
 	if (sp->dryrun && !json)
 		print_plan(c, k, xq, nx);
 	if (sp->dryrun && json)
 		xpsfollow_write(&sp->m, c, k, xq, nx, sp->flags, &tl, &tq);
 	else if (!sp->dryrun) {
-		if (!sp->quiet)
-			irqbalance_warn();
 		cli_applying();
 		xpsfollow_write(&sp->m, c, k, xq, nx, sp->flags, &tl, &tq);
 		status = result_status(&tl, &tq, sp->flags);
