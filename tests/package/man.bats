@@ -358,3 +358,29 @@ renders_with() {
 	done
 	assert_equal "$n" 3
 }
+
+# The files of irqaff.conf(5)'s EXAMPLES fit any machine: restore -t takes
+# them on a small one too (4 CPUs, one node, no eth2), and the snapshot of
+# DESCRIPTION on the 8 CPUs it was saved on.
+@test "irqaff.conf(5)'s examples pass restore -t on a small machine" {
+	local conf=$MAN/irqaff.conf.5.scd f n=0
+	awk -v dir="$BATS_TEST_TMPDIR" '
+		/^# EXAMPLES/ { ex = 1 }
+		/^```/ { if (on) close(f)
+			else f = dir "/" (ex ? "example" : "saved") ++k
+			on = !on; next }
+		on { print > f }' "$conf"
+	make_root --cpus 4 --nic eth0:2:0:40 --queues --nvme nvme0:2:0:80 \
+		--managed 81-82
+	for f in "$BATS_TEST_TMPDIR"/example*; do
+		grep -qE '^(irqaff|systemctl) ' "$f" && continue
+		run --separate-stderr irqaff restore -t "$f"
+		[ "$status" -eq 0 ] ||
+			fail "${f##*/}: restore -t on 4 CPUs: status $status: $stderr"
+		n=$((n + 1))
+	done
+	assert_equal "$n" 2
+	make_root --dir "$BATS_TEST_TMPDIR/eight" --cpus 8 --irq 0=timer \
+		--nic eth0:2:0:40 --queues --irq '50=ehci_hcd:usb1|i801_smbus'
+	run --separate-stderr -0 irqaff restore -t "$BATS_TEST_TMPDIR/saved1"
+}
