@@ -233,6 +233,19 @@ irq 32: ok: 1 requested, runs on CPU 1, no handler'
 	done
 }
 
+@test "irqbalance: never a line, nor --banirq, for an IRQ user space cannot move" {
+	local args
+	for args in --debugfs --no-debugfs; do
+		rm -rf "$ROOT"
+		make_root --cpus 4 --irq 0=timer --affinity 0 --unmovable 0 \
+			--irq 30=q --affinity 1 --managed 30 --irqbalance "$args"
+		run --separate-stderr -0 irqaff explain
+		assert_output ''
+		run --separate-stderr -0 irqaff explain -v
+		refute_output --partial irqbalance
+	done
+}
+
 @test "irqbalance: the IRQs it may move, not those it bans" {
 	make_root --cpus 4 --irq 30=a --affinity 1 --irq 31=b --affinity 1 \
 		--irq 32=c --affinity 1 --managed 32 \
