@@ -163,7 +163,8 @@ item_cpu(const char *s, size_t len, struct irqsel *it, struct perr *pe)
 	if (strncasecmp(s + 4, "0x", 2) != 0)
 		for (p = s + 4 + strcspn(s + 4, ","); p < end; p += n) {
 			p++;
-			n = strcspn(p, ",");
+			if ((n = strcspn(p, ",")) > (size_t)(end - p))
+				n = end - p;
 			if (!cpu_word(p, n))
 				return perr_set(pe, EINVAL, "\"cpu:\" must be "
 				    "the last item: \"%s\" follows it",
