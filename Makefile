@@ -8,8 +8,15 @@ SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
-# The boot units, each made from systemd/NAME.in.
-SERVICES = irqaff-restore.service irqaff-isolate.service
+# The systemd units, each made from systemd/NAME.in: the boot units, and
+# the balance timer with its service (installed, not enabled).
+SERVICES = irqaff-restore.service irqaff-isolate.service \
+	irqaff-balance.service irqaff-balance.timer irqaff-hotplug.service
+# CPU hotplug: a udev rule that starts irqaff-hotplug.service, which runs
+# hooks/irqaff-cpu.in, installed as LIBEXECDIR/irqaff/cpu-hotplug. udev
+# reads rules under /usr/local/lib too.
+LIBEXECDIR ?= $(PREFIX)/libexec
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 # The interface hooks go where ifupdown, networkd-dispatcher and
 # NetworkManager look, under /etc whatever PREFIX is: ifupdown reads only
 # /etc/network.
@@ -252,7 +259,8 @@ fuzz-run: fuzz
 install: irqaff $(MANPAGES)
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
-		$(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR)
+		$(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR) \
+		$(DESTDIR)$(LIBEXECDIR)/irqaff $(DESTDIR)$(UDEVRULESDIR)
 	install -m 0755 irqaff $(DESTDIR)$(SBINDIR)/irqaff
 	install -m 0644 irqaff.8 $(CMDPAGES) $(DESTDIR)$(MANDIR)/man8
 	install -m 0644 $(B)/irqaff.conf.5 \
@@ -262,7 +270,8 @@ install: irqaff $(MANPAGES)
 	install -m 0644 completions/irqaff.fish \
 		$(DESTDIR)$(FISHCOMPDIR)/irqaff.fish
 	for u in $(SERVICES); do \
-		sed 's|@SBINDIR@|$(SBINDIR)|g' systemd/$$u.in \
+		sed -e 's|@SBINDIR@|$(SBINDIR)|g' \
+			-e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' systemd/$$u.in \
 			> $(DESTDIR)$(SYSTEMDUNITDIR)/$$u && \
 		chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$u || exit 1; \
 	done
@@ -272,9 +281,14 @@ install: irqaff $(MANPAGES)
 			> $(DESTDIR)$(SYSCONFDIR)/$$h && \
 		chmod 0755 $(DESTDIR)$(SYSCONFDIR)/$$h || exit 1; \
 	done
+	sed 's|@SBINDIR@|$(SBINDIR)|g' hooks/irqaff-cpu.in \
+		> $(DESTDIR)$(LIBEXECDIR)/irqaff/cpu-hotplug
+	chmod 0755 $(DESTDIR)$(LIBEXECDIR)/irqaff/cpu-hotplug
+	install -m 0644 udev/60-irqaff-cpu.rules $(DESTDIR)$(UDEVRULESDIR)
 
 # Removes exactly the files install put, given the same variables; the
-# directories stay, as other packages share them.
+# directories stay, as other packages share them, but for irqaff's own
+# under LIBEXECDIR.
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/irqaff $(DESTDIR)$(MANDIR)/man8/irqaff.8 \
 		$(CMDPAGES:$(B)/%=$(DESTDIR)$(MANDIR)/man8/%) \
@@ -282,7 +296,10 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/irqaff $(DESTDIR)$(ZSHCOMPDIR)/_irqaff \
 		$(DESTDIR)$(FISHCOMPDIR)/irqaff.fish \
 		$(SERVICES:%=$(DESTDIR)$(SYSTEMDUNITDIR)/%)
-	rm -f $(HOOKS:%=$(DESTDIR)$(SYSCONFDIR)/%)
+	rm -f $(HOOKS:%=$(DESTDIR)$(SYSCONFDIR)/%) \
+		$(DESTDIR)$(LIBEXECDIR)/irqaff/cpu-hotplug \
+		$(DESTDIR)$(UDEVRULESDIR)/60-irqaff-cpu.rules
+	rmdir $(DESTDIR)$(LIBEXECDIR)/irqaff 2>/dev/null || true
 
 # The Debian package, built from a copy of this tree in $(B)/deb: the
 # .deb lands there, not in the parent directory.

@@ -23,34 +23,6 @@ static const struct command *const commands[] = {
 };
 
 /*
- * The edit distance between a and b counting a swap of neighbours as one
- * edit (optimal string alignment), capped: names are short.
- */
-static size_t
-distance(const char *a, const char *b)
-{
-	enum { MAX = 16 };
-	size_t d[MAX + 1][MAX + 1], i, j, m = strlen(a), n = strlen(b), c;
-
-	if (m > MAX || n > MAX)
-		return MAX;
-	for (i = 0; i <= m; i++)
-		d[i][0] = i;
-	for (j = 0; j <= n; j++)
-		d[0][j] = j;
-	for (i = 1; i <= m; i++)
-		for (j = 1; j <= n; j++) {
-			c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			c = MIN(c, MIN(d[i - 1][j], d[i][j - 1]) + 1);
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1])
-				c = MIN(c, d[i - 2][j - 2] + 1);
-			d[i][j] = c;
-		}
-	return d[m][n];
-}
-
-/*
  * The command called name, or NULL after saying so and what was meant:
  * a command, or help where help is one.
  */
@@ -63,12 +35,12 @@ find_command(const char *name, bool with_help)
 	for (i = 0; i < nitems(commands); i++) {
 		if (strcmp(name, commands[i]->name) == 0)
 			return commands[i];
-		if ((dist = distance(name, commands[i]->name)) < best) {
+		if ((dist = text_distance(name, commands[i]->name)) < best) {
 			best = dist;
 			near = commands[i]->name;
 		}
 	}
-	if (with_help && (dist = distance(name, "help")) < best) {
+	if (with_help && (dist = text_distance(name, "help")) < best) {
 		best = dist;
 		near = "help";
 	}

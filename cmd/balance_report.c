@@ -15,9 +15,11 @@
 #include "core/apply.h"
 #include "core/isolation.h"
 #include "core/machine.h"
+#include "core/netqueue.h"
 #include "core/snapshot.h"
 #include "core/xalloc.h"
 #include "core/xpsfollow.h"
+#include "lib/snapline.h"
 #include "lib/text.h"
 #include "parse.h"
 #include "procfs.h"
@@ -289,18 +291,18 @@ static void
 plan_line(FILE *fp, struct balance *b)
 {
 	struct cpuset *pool = xcpudup(b->elig), *iso;
-	char *list, *why = NULL;
+	struct snapline sl;
+	char *why = NULL;
 
+	memset(&sl, 0, sizeof(sl));
 	iso = isolation_leave_out(&b->m, pool, NULL, false, &why);
-	list = xformat(b->elig, false);
-	fprintf(fp, "plan %s", list);
-	free(list);
-	if (!cpuset_empty(iso)) {
-		list = xformat(iso, false);
-		fprintf(fp, " isolated %s", list);
-		free(list);
-	}
+	sl.kind = SNAP_PLAN;
+	sl.cpus = xformat(b->elig, false);
+	if (!cpuset_empty(iso))
+		sl.isolated = xformat(iso, false);
+	snapline_format(fp, &sl);
 	putc('\n', fp);
+	snapline_free(&sl);
 	free(why);
 	cpuset_free(iso);
 	cpuset_free(pool);
@@ -320,6 +322,8 @@ plan_write(struct balance *b, const struct change *c,
 	const struct balitem *it;
 	char *text = NULL, *old, *new;
 	size_t len = 0, i;
+	enum nqkind kind;
+	unsigned int q;
 	FILE *fp;
 	int rc = 0, cpu;
 
@@ -332,8 +336,7 @@ plan_write(struct balance *b, const struct change *c,
 		it = &b->p.it[i];
 		new = xformat(it->want, false);
 		old = xformat(it->old, false);
-		fprintf(fp, "%u %s", it->irq, new);
-		snapshot_put_names(fp, it->irq);
+		snapshot_put_irq(fp, it->irq, new, false);
 		if (it->rated)
 			fprintf(fp, " # %.1f/s,", rate(b, it->count));
 		else
@@ -344,9 +347,10 @@ plan_write(struct balance *b, const struct change *c,
 	}
 	for (i = 0; i < nx; i++) {
 		new = xformat(c[xq[i].ci].want, false);
-		fputs("xps ", fp);
-		snapshot_put_dev(fp, xq[i].dev);
-		fprintf(fp, " %s %s\n", xq[i].queue, new);
+		if (netqueue_parse(xq[i].queue, &kind, &q))
+			snapshot_put_queue(fp, kind == NQ_TX, xq[i].dev, q, new,
+			    false);
+		putc('\n', fp);
 		free(new);
 	}
 	for (cpu = 0; cpu < (int)b->m.nbits; cpu++)

@@ -314,8 +314,10 @@ check_main(int argc, char *argv[])
 	diffs = snapshot_resolve(&r.s, &r.mi,
 	    r.only_arg != NULL ? &r.only : NULL);
 	/* the lines that pick nothing: on stdout, or warnings beside JSON */
-	if (!rp.quiet)
+	if (!rp.quiet) {
 		restore_problems_say(&r.s, !rp.json);
+		restore_left_note(&r.s);
+	}
 	if (r.s.dflt != NULL) {
 		if (machine_default_read(cur, &pe) != 0) {
 			warnx("%s", pe.msg);

@@ -6,6 +6,7 @@
 #include "cmd/commands.h"
 #include "cmd/result.h"
 #include "core/apply.h"
+#include "core/isolation.h"
 #include "core/machine.h"
 #include "core/xalloc.h"
 #include "lib/text.h"
@@ -57,7 +58,9 @@ set_default(struct machine *m, const char *arg, int cpus, int flags,
     struct cpuset *set)
 {
 	struct tally tl = { 0 };
+	struct cpuset *left;
 	struct perr pe;
+	char *list;
 	int status;
 
 	if (machine_cpus(m, arg, cpus, set, &pe) != 0) {
@@ -65,6 +68,19 @@ set_default(struct machine *m, const char *arg, int cpus, int flags,
 		return EXIT_USAGE;
 	}
 	machine_note_offline(m, set);
+	left = isolation_take_remembered(m, set);
+	list = xformat(left, false);
+	if (*list != '\0' && cpuset_empty(set))
+		warnx("default: CPU %s isolated by irqaff isolate: no CPU "
+		    "left (isolate --undo gives them back)", list);
+	else if (*list != '\0')
+		warnx("note: CPU %s isolated by irqaff isolate: left out "
+		    "(isolate --undo gives them back)", list);
+	free(list);
+	status = !cpuset_empty(left) && cpuset_empty(set);
+	cpuset_free(left);
+	if (status)
+		return EXIT_USAGE;
 	result_start(flags);
 	apply_default(m, set, flags, &tl);
 	status = result_print(&tl, NULL, flags, NULL, NULL);

@@ -12,6 +12,7 @@
 #include "core/diagnose.h"
 #include "core/findings.h"
 #include "core/irqbalance.h"
+#include "core/isolation.h"
 #include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
@@ -52,6 +53,7 @@ explain_help(FILE *fp)
 struct explain {
 	struct machine		 m;
 	struct irqbalance	 ib;
+	struct isolated		 iso;
 	bool			 json, verbose;
 	bool			 detail;	/* -v, or IRQs named */
 	int			 status;
@@ -181,7 +183,8 @@ explain_irqs(struct explain *ex, const struct irqs *irqs)
 	for (i = 0; i < irqs->n; i++) {
 		if (v[i].req == NULL)
 			continue;
-		diagnose_irq(&ex->m, &ex->ib, &v[i], &need, &info);
+		diagnose_irq(&ex->m, &ex->ib, &ex->iso, &v[i], &need,
+		    &info);
 		attention |= need.n > 0;
 		moves += diagnose_irqbalance_moves(&ex->ib, &v[i]);
 		if (ex->json)
@@ -245,7 +248,9 @@ explain_main(int argc, char *argv[])
 	    select_all(&irqs));
 	if (status == EXIT_OK) {
 		irqbalance_load(&ex.m, &ex.ib);
+		isolation_cpus(&ex.iso, &ex.m);
 		status = explain_irqs(&ex, &irqs);
+		isolation_cpus_free(&ex.iso);
 	}
 	/* nothing to examine: not a finding (1), so a typo is told apart */
 	if (status == EXIT_OK && irqs.n == 0)

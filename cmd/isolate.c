@@ -6,6 +6,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +19,12 @@
 #include "core/irqinfo.h"
 #include "core/isolation.h"
 #include "core/machine.h"
+#include "core/netqueue.h"
 #include "core/select.h"
 #include "core/xalloc.h"
 #include "lib/text.h"
 #include "parse.h"
+#include "procfs.h"
 
 static int isolate_main(int, char *[]);
 static void isolate_help(FILE *);
@@ -329,6 +332,88 @@ plan_default(struct isolate *is)
 		cpuset_copy(is->dto, is->iso.house);
 }
 
+/* An interface whose XPS names the CPUs: left, and said (isolate(8)). */
+static void
+note_xps(struct isolate *is, const struct netif *nif)
+{
+	struct cpuset *on = xcpuset(is->m.nbits);
+	char *list;
+	size_t k, nx;
+
+	for (k = nx = 0; k < nif->nq; k++)
+		if (nif->q[k].kind == NQ_TX && nif->q[k].cpus != NULL &&
+		    cpuset_intersects(nif->q[k].cpus, is->cpus)) {
+			cpuset_or(on, nif->q[k].cpus);
+			nx++;
+		}
+	cpuset_and(on, is->cpus);
+	if (nx > 0) {
+		list = xformat(on, false);
+		is->xps_notes = xreallocarray(is->xps_notes,
+		    is->nxps_notes + 1, sizeof(*is->xps_notes));
+		is->xps_notes[is->nxps_notes++] = xasprintf("note: %s: the "
+		    "XPS of %zu tx queue%s names CPU %s, left as it is: it "
+		    "says where tasks there send, and interrupts no CPU "
+		    "(irqaff xps changes it)", text_quoted(nif->name), nx,
+		    nx == 1 ? "" : "s", list);
+		free(list);
+	}
+	cpuset_free(on);
+}
+
+/*
+ * The receive queues whose rps_cpus name the CPUs: RPS would send them
+ * the network stack's work (an IPI and NET_RX) for what others receive.
+ * isolcpus= drops its CPUs from rps_cpus when the file is written
+ * (net/core/net-sysfs.c rps_cpumask_housekeeping()); isolate drops its
+ * own, and RPS left with no CPU is off. A queue whose mask cannot be
+ * read fails here, before the first write.
+ */
+static void
+plan_rps(struct isolate *is)
+{
+	char **names, rel[PATH_MAX], label[NAME_MAX + 40];
+	struct netif nif;
+	struct netqueue *q;
+	struct rpsq *r;
+	size_t n, i, k;
+
+	if (netqueue_ifnames(&names, &n) != 0)
+		return;
+	for (i = 0; i < n; i++) {
+		if (netqueue_ifread_quiet(&is->m, names[i], &nif) != 0)
+			continue;
+		note_xps(is, &nif);
+		for (k = 0; k < nif.nq; k++) {
+			q = &nif.q[k];
+			if (q->kind != NQ_RX || (q->cpus != NULL &&
+			    !cpuset_intersects(q->cpus, is->cpus)))
+				continue;
+			netqueue_path(&nif, q, rel, sizeof(rel));
+			if (q->cpus == NULL) {
+				netqueue_name(q, label, sizeof(label));
+				warnc(-q->err, "%s %s", text_quoted(nif.name),
+				    label);
+				apply_tally_add(&is->tl, is->flags, APPLY_NOIRQ,
+				    APPLY_FAILED, NULL, NULL, -q->err, NULL);
+				continue;
+			}
+			is->rq = xreallocarray(is->rq, is->nrq + 1,
+			    sizeof(*is->rq));
+			r = &is->rq[is->nrq++];
+			r->dev = xstrdup(nif.name);
+			r->q.dev = r->dev;
+			netqueue_name(q, r->q.queue, sizeof(r->q.queue));
+			r->rel = xstrdup(rel);
+			r->from = xcpudup(q->cpus);
+			r->to = xcpudup(q->cpus);
+			cpuset_andnot(r->to, is->cpus);
+		}
+		netqueue_iffree(&nif);
+	}
+	procfs_dir_free(names, n);
+}
+
 /* Every IRQ read before the first write. */
 static int
 plan(struct isolate *is)
@@ -350,6 +435,8 @@ plan(struct isolate *is)
 	}
 	select_free(&irqs);
 	plan_default(is);
+	if (!is->check)
+		plan_rps(is);
 	return EXIT_OK;
 }
 
@@ -445,21 +532,49 @@ find_notes(struct isolate *is)
 	cpuset_free(on);
 }
 
+/* Then RPS, as the IRQs: each queue's mask without the CPUs. */
+static void
+apply_rps(struct isolate *is)
+{
+	char label[NAME_MAX + 40];
+	size_t i;
+
+	for (i = 0; i < is->nrq; i++) {
+		snprintf(label, sizeof(label), "rps %s %s",
+		    text_quoted(is->rq[i].dev), is->rq[i].q.queue);
+		if (is->tl.stop || is->tq.stop)
+			apply_tally_skip(&is->tq, is->flags, APPLY_NOIRQ,
+			    is->rq[i].to);
+		else
+			apply_mask(&is->m, label, is->rq[i].rel, is->rq[i].to,
+			    is->flags, &is->tq);
+	}
+}
+
 static int
 run_isolate(struct isolate *is)
 {
+	struct tally sum = { 0 };
+	size_t i;
+
 	if (!is->dryrun)
 		cli_applying();
 	apply_plan(is);
+	apply_rps(is);
 	/* set, spread and balance leave them out from now on */
 	if (!is->dryrun && isolation_remember(is->cpus) != 0)
 		is->tl.failed++;
 	find_notes(is);
 	if (is->json)
 		isolate_print_result(is);
-	else if (!is->quiet)
+	else if (!is->quiet) {
 		isolate_warn_notes(is);
-	return cli_exit_applied(&is->tl);
+		for (i = 0; i < is->nxps_notes; i++)
+			warnx("%s", is->xps_notes[i]);
+	}
+	sum.changed = is->tl.changed + is->tq.changed;
+	sum.failed = is->tl.failed + is->tq.failed;
+	return cli_exit_applied(&sum);
 }
 
 static void
@@ -470,11 +585,22 @@ isolate_free(struct isolate *is)
 	for (i = 0; i < is->n; i++)
 		entry_free(&is->e[i]);
 	free(is->e);
+	for (i = 0; i < is->nrq; i++) {
+		free(is->rq[i].dev);
+		free(is->rq[i].rel);
+		cpuset_free(is->rq[i].from);
+		cpuset_free(is->rq[i].to);
+	}
+	free(is->rq);
+	for (i = 0; i < is->nxps_notes; i++)
+		free(is->xps_notes[i]);
+	free(is->xps_notes);
 	cpuset_free(is->cpus);
 	cpuset_free(is->dfrom);
 	cpuset_free(is->dto);
 	findings_free(&is->notes);
 	apply_tally_free(&is->tl);
+	apply_tally_free(&is->tq);
 	isolation_free(&is->iso);
 	machine_free(&is->m);
 }
@@ -496,6 +622,36 @@ remembered(struct machine *m, struct cpuset **again)
 	return rc == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 }
 
+/*
+ * --undo: forget the CPUs, and say what that does and what it leaves: the
+ * IRQs stay where isolate put them until a snapshot is restored.
+ */
+static int
+undo(struct machine *m)
+{
+	struct cpuset *was = NULL;
+	struct perr pe;
+	char *list;
+
+	if (isolation_remembered(m, &was, &pe) != 0)
+		warnx("isolate --undo: %s", pe.msg);
+	if (isolation_forget() != 0) {
+		cpuset_free(was);
+		return EXIT_FAIL;
+	}
+	if (was == NULL) {
+		warnx("isolate --undo: no CPU was remembered");
+		return EXIT_OK;
+	}
+	list = xformat(was, false);
+	warnx("isolate --undo: CPU %s forgotten: set, spread, balance, "
+	    "default and restore use them again; no IRQ moved back (restore "
+	    "a snapshot for that)", list);
+	free(list);
+	cpuset_free(was);
+	return EXIT_OK;
+}
+
 static int
 isolate_main(int argc, char *argv[])
 {
@@ -507,10 +663,13 @@ isolate_main(int argc, char *argv[])
 	memset(&is, 0, sizeof(is));
 	if ((status = isolate_options(argc, argv, &is, &cpus)) != EXIT_OK)
 		return status;
-	if (is.undo)
-		return isolation_forget() == 0 ? EXIT_OK : EXIT_FAIL;
 	if (machine_load(&is.m) != 0)
 		return EXIT_FAIL;
+	if (is.undo) {
+		status = undo(&is.m);
+		machine_free(&is.m);
+		return status;
+	}
 	if (is.again && (status = remembered(&is.m, &again)) != EXIT_OK) {
 		machine_free(&is.m);
 		return status;

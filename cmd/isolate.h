@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cmd/result.h"
 #include "core/apply.h"
 #include "core/findings.h"
 #include "core/isolation.h"
@@ -36,6 +37,14 @@ struct entry {
 	enum apply_result	 result;
 };
 
+/* A receive queue whose RPS names the CPUs: rps_cpus from, then to. */
+struct rpsq {
+	struct qname		 q;
+	char			*dev;		/* owned; q.dev points here */
+	char			*rel;		/* its mask file */
+	struct cpuset		*from, *to;
+};
+
 struct isolate {
 	struct machine		 m;
 	struct cpuset		*cpus;		/* to keep free */
@@ -44,7 +53,11 @@ struct isolate {
 	struct entry		*e;
 	size_t			 n;
 	struct cpuset		*dfrom, *dto;	/* the default affinity */
-	struct tally		 tl;
+	struct rpsq		*rq;		/* RPS on the CPUs */
+	size_t			 nrq;
+	char			**xps_notes;	/* XPS on them, left: said */
+	size_t			 nxps_notes;
+	struct tally		 tl, tq;	/* the IRQs', the queues' */
 	struct findings		 notes;
 	struct isolation	 iso;
 };

@@ -132,8 +132,16 @@ stuck_here(const struct entry *e)
 void
 isolate_print_result(struct isolate *is)
 {
+	struct qname *q;
+	size_t i;
+
 	printf("{\"cpus\":\"%s\",", is->iso.list);
 	apply_tally_json(stdout, &is->tl, is->flags);
+	q = xcalloc(is->nrq + 1, sizeof(*q));
+	for (i = 0; i < is->nrq; i++)
+		q[i] = is->rq[i].q;
+	result_queues(&is->tq, q, is->nrq);
+	free(q);
 	isolate_json_irqs(is, "stuck", stuck_here);
 }
 

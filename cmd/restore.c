@@ -98,6 +98,21 @@ restore_run_load(int argc, char *argv[], const struct command *cmd,
 	return EXIT_OK;
 }
 
+/* The CPUs isolate remembered, left out of the file's lines: said once. */
+void
+restore_left_note(const struct snap *s)
+{
+	char *list;
+
+	if (s->nleft == 0)
+		return;
+	list = xformat(s->left, false);
+	warnx("note: CPU %s isolated by irqaff isolate: left out of %zu "
+	    "line%s of %s (isolate --undo gives them back)", list, s->nleft,
+	    s->nleft == 1 ? "" : "s", s->label);
+	free(list);
+}
+
 /*
  * A set with no online CPU cannot be written: the kernel would choose
  * CPUs itself. It is only right for an IRQ that has it already, as the
@@ -514,6 +529,7 @@ restore_main(int argc, char *argv[])
 	r.tl.failed = snapshot_resolve(&r.s, &r.mi,
 	    r.only_arg != NULL ? &r.only : NULL);
 	restore_problems_say(&r.s, false);
+	restore_left_note(&r.s);
 	/* a plan: the same checks for restore, -n and -t */
 	if (r.s.plan != NULL && (status = plan_fits(&r)) != EXIT_OK) {
 		if (!r.test)

@@ -32,6 +32,7 @@ struct run {
 bool	restore_has_queues(const struct snap *);
 void	restore_problems_json(const struct snap *);
 void	restore_problems_say(const struct snap *, bool);
+void	restore_left_note(const struct snap *);
 struct cpuset	*restore_queue_kept(const struct run *, const struct entry *);
 void	restore_run_free(struct run *);
 int	restore_run_load(int, char *[], const struct command *,

@@ -69,16 +69,16 @@ save_irq(FILE *fp, unsigned int irq, struct cpuset *set, const char *mark)
 	}
 	/* the kernel's to place: a comment, not an entry */
 	list = xformat(set, false);
-	if (*list == '\0')
+	if (*list == '\0') {
 		fprintf(fp, "# %u has no CPUs:", irq);
-	else if ((mv = machine_irq_movable(irq)) == MOVABLE_MANAGED ||
-	    mv == MOVABLE_NO)
-		fprintf(fp, "# %s: %u %s",
-		    machine_movable_words(mv, MV_PLAIN), irq, list);
-	else
-		fprintf(fp, "%s%u %s", mark, irq, list);
+		snapshot_put_names(fp, irq);
+	} else if ((mv = machine_irq_movable(irq)) == MOVABLE_MANAGED ||
+	    mv == MOVABLE_NO) {
+		fprintf(fp, "# %s: ", machine_movable_words(mv, MV_PLAIN));
+		snapshot_put_irq(fp, irq, list, false);
+	} else
+		snapshot_put_irq(fp, irq, list, *mark != '\0');
 	free(list);
-	snapshot_put_names(fp, irq);
 	putc('\n', fp);
 	return 0;
 }
@@ -93,7 +93,7 @@ save_netif(FILE *fp, struct machine *m, const char *name, const char *mark)
 {
 	struct netif nif;
 	const struct netqueue *q;
-	char qname[32], *list;
+	char *list;
 	size_t i;
 	int rc;
 
@@ -108,11 +108,10 @@ save_netif(FILE *fp, struct machine *m, const char *name, const char *mark)
 			}
 			continue;
 		}
-		netqueue_name(q, qname, sizeof(qname));
-		fprintf(fp, "%s%s", mark, q->kind == NQ_TX ? "xps " : "rps ");
-		snapshot_put_dev(fp, nif.name);
 		list = xformat(q->cpus, false);
-		fprintf(fp, " %s %s\n", qname, *list != '\0' ? list : "none");
+		snapshot_put_queue(fp, q->kind == NQ_TX, nif.name, q->n,
+		    *list != '\0' ? list : "none", *mark != '\0');
+		putc('\n', fp);
 		free(list);
 	}
 	netqueue_iffree(&nif);

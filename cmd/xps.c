@@ -13,6 +13,7 @@
 #include "cmd/commands.h"
 #include "cmd/result.h"
 #include "core/apply.h"
+#include "core/isolation.h"
 #include "core/machine.h"
 #include "core/netqueue.h"
 #include "core/xalloc.h"
@@ -181,10 +182,20 @@ static int
 keep(const struct command *cmd, struct machine *m, enum nqkind kind,
     const char *arg, struct cpuset **wantp)
 {
-	struct cpuset *kept, *out;
+	struct cpuset *kept, *out, *mine = NULL;
 	char *list;
 
 	kept = netqueue_kept(m, kind, *wantp);
+	/* and as isolate took its CPUs out of RPS, rps leaves them out */
+	if (kind == NQ_RX &&
+	    !cpuset_empty(mine = isolation_take_remembered(m, kept))) {
+		list = xformat(mine, false);
+		warnx("note: %s: CPU %s isolated by irqaff isolate: left out "
+		    "(isolate --undo gives them back)", cmd->name, list);
+		free(list);
+		cpuset_andnot(*wantp, mine);
+	}
+	cpuset_free(mine);
 	if (cpuset_equal(kept, *wantp)) {
 		cpuset_free(kept);
 		return EXIT_OK;

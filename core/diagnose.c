@@ -279,25 +279,28 @@ find_placement(struct machine *m, const struct irqview *v,
 	}
 }
 
+/* On CPUs isolcpus=, nohz_full= or irqaff isolate keep for tasks. */
 static void
-find_isolated(struct machine *m, const struct irqview *v,
+find_isolated(const struct isolated *is, const struct irqview *v,
     const struct live *l, struct findings *need, struct findings *info)
 {
 	struct cpuset *iso;
-	char *s;
+	char *s, *why;
 
 	/* requested off them but still there: pending says so */
 	if (l->eff != NULL && isolation_place(l->req, l->eff,
-	    m->isolated) == PLACE_PENDING)
+	    is->all) == PLACE_PENDING)
 		return;
 	iso = xcpudup(live_on(l));
-	cpuset_and(iso, m->isolated);
+	cpuset_and(iso, is->all);
 	if (!cpuset_empty(iso)) {
 		s = xformat(iso, false);
+		why = isolation_why(is, iso);
 		/* a managed queue of an isolated CPU serves only that CPU */
 		findings_add(v->state & IRQ_MANAGED ? info : need, "isolated",
-		    "%s on CPU %s, isolated (isolcpus or nohz_full)",
-		    l->eff != NULL ? "runs" : "may run", s);
+		    "%s on CPU %s, isolated (%s)",
+		    l->eff != NULL ? "runs" : "may run", s, why);
+		free(why);
 		free(s);
 	}
 	cpuset_free(iso);
@@ -365,7 +368,8 @@ diagnose_irqbalance_moves(const struct irqbalance *ib,
  */
 void
 diagnose_irq(struct machine *m, const struct irqbalance *ib,
-    const struct irqview *v, struct findings *need, struct findings *info)
+    const struct isolated *iso, const struct irqview *v,
+    struct findings *need, struct findings *info)
 {
 	struct live l;
 	char *h, *r;
@@ -390,7 +394,7 @@ diagnose_irq(struct machine *m, const struct irqbalance *ib,
 	find_placement(m, v, &l, need, info);
 	/* shut down: x86 parks it on CPU 0, which says nothing of it */
 	if (!cpuset_empty(l.req)) {
-		find_isolated(m, v, &l, need, info);
+		find_isolated(iso, v, &l, need, info);
 		find_node(m, v, &l, need);
 	}
 	if (v->hint != NULL && !cpuset_empty(v->hint) &&

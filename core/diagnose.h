@@ -11,6 +11,7 @@
 struct cpuset;
 struct findings;
 struct irqbalance;
+struct isolated;
 struct machine;
 
 /* What is known of one IRQ; the sets are owned, NULL when unknown. */
@@ -29,6 +30,7 @@ struct irqview {
 int	 diagnose_read(struct machine *, unsigned int, struct irqview *);
 void	 diagnose_totals(struct irqview *, size_t);
 void	 diagnose_irq(struct machine *, const struct irqbalance *,
+	    const struct isolated *,
 	    const struct irqview *, struct findings *, struct findings *);
 bool	 diagnose_irqbalance_moves(const struct irqbalance *,
 	    const struct irqview *);

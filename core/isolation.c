@@ -343,6 +343,24 @@ isolation_leave_out(struct machine *m, struct cpuset *pool,
 	return left;
 }
 
+/*
+ * set without the CPUs irqaff isolate remembered, as every writer but set
+ * leaves them out (irqaff-isolate(8)); the CPUs taken out are returned,
+ * owned, empty when none.
+ */
+struct cpuset *
+isolation_take_remembered(struct machine *m, struct cpuset *set)
+{
+	struct isolated iso;
+	struct cpuset *left = xcpudup(set);
+
+	isolation_cpus(&iso, m);
+	cpuset_and(left, iso.remembered);
+	cpuset_andnot(set, left);
+	isolation_cpus_free(&iso);
+	return left;
+}
+
 /* The isolated CPUs of a set IRQs are given, said once, if any. */
 void
 isolation_warn(const struct isolated *iso, const struct cpuset *want)

@@ -54,6 +54,8 @@ int	 isolation_remember(const struct cpuset *);
 int	 isolation_forget(void);
 char	*isolation_why(const struct isolated *, const struct cpuset *);
 void	 isolation_warn(const struct isolated *, const struct cpuset *);
+struct cpuset *isolation_take_remembered(struct machine *,
+	    struct cpuset *);
 struct cpuset *isolation_leave_out(struct machine *, struct cpuset *,
 	    const struct cpuset *, bool, char **);
 void	 isolation_cpus_free(struct isolated *);

@@ -79,7 +79,7 @@ cmpproblem(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line);
 }
 
-/* Whether an IRQ is one snap_resolve was asked about. */
+/* Whether an IRQ is one snapshot_resolve() was asked about. */
 static bool
 selected(const struct snap *s, unsigned int irq)
 {
@@ -127,6 +127,9 @@ snapshot_free(struct snap *s)
 	s->nqueues = 0;
 	cpuset_free(s->beyond.wide);
 	s->beyond.wide = NULL;
+	cpuset_free(s->left);
+	s->left = NULL;
+	s->nleft = 0;
 	free(s->v);
 	free(s->slots);
 	free(s->label);
@@ -719,6 +722,46 @@ plan_problems(struct snap *s)
 }
 
 /*
+ * The CPUs irqaff isolate remembered come out of every line's set, as
+ * isolate took them out of the IRQs and RPS (irqaff-isolate(8),
+ * ISOLATION AND THE SAVED LAYOUT): an IRQ or default line left with
+ * none asks for the CPUs neither offline nor isolated, an rps line for
+ * none (RPS off). XPS lines stay: they say which queue a CPU sends on,
+ * no interrupt. A plan is applied as it is, or refused (plan_problems()).
+ */
+static void
+leave_out_remembered(struct snap *s)
+{
+	struct isolated iso;
+	struct cpuset *house, *cut;
+	struct entry *e;
+	size_t i;
+
+	isolation_cpus(&iso, s->m);
+	house = xcpudup(s->m->online);
+	cpuset_andnot(house, iso.all);
+	for (i = 0; i < s->n; i++) {
+		e = &s->v[i];
+		if (e->want == NULL || e->sl.kind == SNAP_PLAN ||
+		    e->sl.kind == SNAP_XPS ||
+		    !cpuset_intersects(e->want, iso.remembered))
+			continue;
+		if (s->left == NULL)
+			s->left = xcpuset(s->m->nbits);
+		cut = xcpudup(e->want);
+		cpuset_and(cut, iso.remembered);
+		cpuset_or(s->left, cut);
+		cpuset_free(cut);
+		cpuset_andnot(e->want, iso.remembered);
+		if (cpuset_empty(e->want) && e->sl.kind != SNAP_RPS)
+			cpuset_copy(e->want, house);
+		s->nleft++;
+	}
+	cpuset_free(house);
+	isolation_cpus_free(&iso);
+}
+
+/*
  * Finds the IRQs each line picks, and for each IRQ the last line that
  * picks it. With only, the IRQs it selects keep theirs, the others and
  * the default none. Returns how many lines cannot be applied, each in
@@ -763,12 +806,14 @@ snapshot_resolve(struct snap *s, struct mirqs *mi, const struct irqs *only)
 	}
 	if (s->plan != NULL)
 		plan_problems(s);
+	else
+		leave_out_remembered(s);
 	xmergesort(s->problems, s->nproblems, sizeof(*s->problems),
 	    cmpproblem);
 	return s->nproblems;
 }
 
-/* An IRQ's action names, each after a space and quoted, as save writes. */
+/* An IRQ's action names, each after a space and quoted, as in its line. */
 void
 snapshot_put_names(FILE *fp, unsigned int irq)
 {
@@ -783,20 +828,40 @@ snapshot_put_names(FILE *fp, unsigned int irq)
 	select_actions_free(names, n);
 }
 
-/* An interface's name as a word, or quoted when it cannot be one. */
+/*
+ * An IRQ line as save and balance's plan write it (snapline_format()):
+ * the IRQ, its CPUs and its action names; optional with "?".
+ */
 void
-snapshot_put_dev(FILE *fp, const char *name)
+snapshot_put_irq(FILE *fp, unsigned int irq, const char *cpus,
+    bool optional)
 {
-	const unsigned char *p;
+	struct snapline sl;
 
-	for (p = (const unsigned char *)name; *p != '\0'; p++)
-		if (*p <= ' ' || *p >= 0x7f || *p == '"' || *p == '#' ||
-		    *p == '\\')
-			break;
-	if (*p == '\0' && p != (const unsigned char *)name)
-		fputs(name, fp);
-	else
-		snapline_quote(fp, name);
+	memset(&sl, 0, sizeof(sl));
+	sl.kind = SNAP_IRQ;
+	sl.optional = optional;
+	sl.irq = irq;
+	sl.cpus = (char *)cpus;
+	select_actions(irq, &sl.names, &sl.nnames);
+	snapline_format(fp, &sl);
+	select_actions_free(sl.names, sl.nnames);
+}
+
+/* A queue line: xps for a tx queue, rps for an rx one. */
+void
+snapshot_put_queue(FILE *fp, bool tx, const char *dev, unsigned int queue,
+    const char *cpus, bool optional)
+{
+	struct snapline sl;
+
+	memset(&sl, 0, sizeof(sl));
+	sl.kind = tx ? SNAP_XPS : SNAP_RPS;
+	sl.optional = optional;
+	sl.dev = (char *)dev;
+	sl.queue = queue;
+	sl.cpus = (char *)cpus;
+	snapline_format(fp, &sl);
 }
 
 /* A queue's mask file at rel into set; 0, or -errno said after label. */

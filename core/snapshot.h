@@ -58,14 +58,16 @@ struct snap {
 	const struct entry *dflt;	/* the last default line */
 	const struct entry *plan;	/* the last plan line */
 	struct machine	*m;		/* snapshot_read()'s */
-	struct problem	*problems;	/* snap_resolve's, in line order */
+	struct problem	*problems;	/* snapshot_resolve()'s, by line */
 	size_t		 nproblems;
-	const struct irqs *only;	/* snap_resolve's selection, or NULL */
-	struct snapq	*queues;	/* snap_resolve's, by interface */
+	const struct irqs *only;	/* snapshot_resolve()'s --only, or NULL */
+	struct snapq	*queues;	/* snapshot_resolve()'s, by interface */
 	size_t		 nqueues;
 	bool		 by_number;
 	bool		 verbose;	/* each line beyond the CPUs too */
 	struct beyond	 beyond;
+	struct cpuset	*left;		/* remembered isolated CPUs left out */
+	size_t		 nleft;		/* of this many lines */
 };
 
 /* An IRQ of the machine with its action names (owned). */
@@ -92,7 +94,9 @@ size_t	 snapshot_resolve(struct snap *, struct mirqs *,
 char	*snapshot_names_text(char **, size_t, bool);
 void	 snapshot_queue_label(const struct entry *, char *, size_t);
 void	 snapshot_put_names(FILE *, unsigned int);
-void	 snapshot_put_dev(FILE *, const char *);
+void	 snapshot_put_irq(FILE *, unsigned int, const char *, bool);
+void	 snapshot_put_queue(FILE *, bool, const char *, unsigned int,
+	    const char *, bool);
 int	 snapshot_queue_read(const char *, struct cpuset *, const char *);
 
 #endif

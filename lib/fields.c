@@ -14,7 +14,7 @@
 #endif
 
 #include "lib/fields.h"
-#include "lib/interrupts.h"
+#include "lib/kchar.h"
 
 /*
  * The counts as the kernel prints them: each an 11-byte field, a blank

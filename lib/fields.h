@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "lib/interrupts.h"
+#include "lib/kchar.h"
 
 /*
  * Column sums over many rows, from their fields a digit place at a time:

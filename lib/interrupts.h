@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "lib/kchar.h"
+
 /*
  * One numeric row; the pointers point into the line. chip and names are
  * never NULL; hwirq, type and flow are NULL when the row has none.
@@ -35,9 +37,6 @@ struct irqrow {
 	size_t			 labellen;
 };
 
-/* The width of each of the fields: " %10u" */
-#define INTERRUPTS_FIELDW	11
-
 /* interrupts_parse() flags */
 enum {
 	ROW_TOTAL	= 1,	/* sum the counts into total */
@@ -53,18 +52,5 @@ int	 interrupts_irq(const char *, unsigned int *);
 /* -ERANGE: a count wider than the kernel's unsigned int (irq is set) */
 int	 interrupts_parse(const char *, size_t, unsigned int, int,
 	    struct irqrow *, unsigned long long *);
-
-/* Whitespace as the kernel's isspace() sees it, ASCII only. */
-static inline bool
-interrupts_space(int c)
-{
-	return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
-static inline bool
-interrupts_digit(int c)
-{
-	return c >= '0' && c <= '9';
-}
 
 #endif

@@ -361,3 +361,63 @@ snapline_quote(FILE *fp, const char *s)
 	}
 	putc('"', fp);
 }
+
+/* An interface's name as a word, or quoted when it cannot be one. */
+static void
+put_word(FILE *fp, const char *name)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)name; *p != '\0'; p++)
+		if (*p <= ' ' || *p >= 0x7f || *p == '"' || *p == '#' ||
+		    *p == '\\')
+			break;
+	if (*p == '\0' && p != (const unsigned char *)name)
+		fputs(name, fp);
+	else
+		snapline_quote(fp, name);
+}
+
+/*
+ * The line sl says, without its newline: what snapline_parse() reads
+ * back as sl. Names are quoted, a pattern too (a bare one could read as
+ * a number or a keyword), an interface only when it cannot be a word.
+ */
+void
+snapline_format(FILE *fp, const struct snapline *sl)
+{
+	size_t i;
+
+	if (sl->kind == SNAP_NONE)
+		return;
+	if (sl->optional)
+		putc('?', fp);
+	switch (sl->kind) {
+	case SNAP_DEFAULT:
+		fputs("default", fp);
+		break;
+	case SNAP_PLAN:
+		fputs("plan", fp);
+		break;
+	case SNAP_IRQ:
+		fprintf(fp, "%u", sl->irq);
+		break;
+	case SNAP_XPS:
+	case SNAP_RPS:
+		fputs(sl->kind == SNAP_XPS ? "xps " : "rps ", fp);
+		put_word(fp, sl->dev);
+		fprintf(fp, " %s-%u", sl->kind == SNAP_XPS ? "tx" : "rx",
+		    sl->queue);
+		break;
+	default:
+		snapline_quote(fp, sl->pattern);
+		break;
+	}
+	fprintf(fp, " %s", sl->cpus);
+	if (sl->isolated != NULL)
+		fprintf(fp, " isolated %s", sl->isolated);
+	for (i = 0; i < sl->nnames; i++) {
+		putc(' ', fp);
+		snapline_quote(fp, sl->names[i]);
+	}
+}

@@ -35,5 +35,6 @@ int	 snapline_parse(const char *, size_t, struct snapline *,
 	    struct perr *);
 void	 snapline_free(struct snapline *);
 void	 snapline_quote(FILE *, const char *);
+void	 snapline_format(FILE *, const struct snapline *);
 
 #endif

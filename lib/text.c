@@ -133,3 +133,31 @@ text_json_string(FILE *fp, const char *str)
 	}
 	putc('"', fp);
 }
+
+/*
+ * The edit distance between a and b counting a swap of neighbours as one
+ * edit (optimal string alignment), capped: names are short.
+ */
+size_t
+text_distance(const char *a, const char *b)
+{
+	enum { MAX = 16 };
+	size_t d[MAX + 1][MAX + 1], i, j, m = strlen(a), n = strlen(b), c;
+
+	if (m > MAX || n > MAX)
+		return MAX;
+	for (i = 0; i <= m; i++)
+		d[i][0] = i;
+	for (j = 0; j <= n; j++)
+		d[0][j] = j;
+	for (i = 1; i <= m; i++)
+		for (j = 1; j <= n; j++) {
+			c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			c = MIN(c, MIN(d[i - 1][j], d[i][j - 1]) + 1);
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1])
+				c = MIN(c, d[i - 2][j - 2] + 1);
+			d[i][j] = c;
+		}
+	return d[m][n];
+}

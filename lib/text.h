@@ -12,5 +12,6 @@ const char	*text_quoted(const char *);
 char		*text_escaped(const char *);
 void		 text_json_string(FILE *, const char *);
 const char	*text_errno_name(int);
+size_t		 text_distance(const char *, const char *);
 
 #endif

@@ -192,10 +192,15 @@ irq 14 arm-pmu: per-cpu: a per-CPU interrupt: it fires on each CPU, and cannot b
 		--irq 31=b --affinity 3 --irq 32=c --affinity 1 \
 		--irq 33=q --affinity 2 --managed 33
 	run --separate-stderr -1 irqaff explain
-	assert_output 'irq 30 a: isolated: runs on CPU 2, isolated (isolcpus or nohz_full)
-irq 31 b: isolated: runs on CPU 3, isolated (isolcpus or nohz_full)'
+	assert_output 'irq 30 a: isolated: runs on CPU 2, isolated (isolcpus=)
+irq 31 b: isolated: runs on CPU 3, isolated (nohz_full=)'
 	run --separate-stderr -0 irqaff explain -v 33
-	assert_line 'irq 33 q: isolated: runs on CPU 2, isolated (isolcpus or nohz_full)'
+	assert_line 'irq 33 q: isolated: runs on CPU 2, isolated (isolcpus=)'
+	# and the CPUs irqaff isolate remembered, said as such
+	mkdir -p "$ROOT/var/lib/irqaff"
+	printf '1\n' >"$ROOT/var/lib/irqaff/isolated"
+	run --separate-stderr -1 irqaff explain 32
+	assert_output 'irq 32 c: isolated: runs on CPU 1, isolated (irqaff isolate)'
 }
 
 @test "remote-node: a device on node 1 served by a CPU of node 0" {
@@ -270,23 +275,23 @@ irqbalance: runs (pid 4242) and may move 1 IRQ again; --banirq=N in IRQBALANCE_A
 	make_root --cpus 8 --nodes 2 --offline 7 --isolated 6 --irq 30=a \
 		--affinity 6-7 --irq-node 0 --hint 1 --idle 30 --debugfs
 	run --separate-stderr -1 irqaff explain -J
-	assert_output '{"irqs":[{"irq":30,"name":"a","requested":"6-7","requested_cpus":[6,7],"requested_nodes":[1],"effective":"6","effective_cpus":[6],"effective_nodes":[1],"findings":[{"code":"isolated","text":"runs on CPU 6, isolated (isolcpus or nohz_full)"},{"code":"remote-node","text":"its device is on node 0, and it runs on CPU 6 (node 1): each interrupt crosses NUMA nodes"}],"notes":[{"code":"offline","text":"requested CPU 7 is offline; should the rest go offline too, the kernel moves it to every online CPU and leaves it there"},{"code":"hint","text":"its driver suggests CPU 1 (affinity_hint); 6-7 is requested"},{"code":"idle","text":"has not fired since boot"}]}],"findings":[]}'
+	assert_output '{"irqs":[{"irq":30,"name":"a","requested":"6-7","requested_cpus":[6,7],"requested_nodes":[1],"effective":"6","effective_cpus":[6],"effective_nodes":[1],"findings":[{"code":"isolated","text":"runs on CPU 6, isolated (isolcpus=)"},{"code":"remote-node","text":"its device is on node 0, and it runs on CPU 6 (node 1): each interrupt crosses NUMA nodes"}],"notes":[{"code":"offline","text":"requested CPU 7 is offline; should the rest go offline too, the kernel moves it to every online CPU and leaves it there"},{"code":"hint","text":"its driver suggests CPU 1 (affinity_hint); 6-7 is requested"},{"code":"idle","text":"has not fired since boot"}]}],"findings":[]}'
 }
 
 @test "names are escaped in text and valid in JSON" {
 	make_root --cpus 4 --irq $'30=a\033[2Jb' --affinity 1 --isolated 1
 	run --separate-stderr -1 irqaff explain
-	assert_output 'irq 30 a\033[2Jb: isolated: runs on CPU 1, isolated (isolcpus or nohz_full)'
+	assert_output 'irq 30 a\033[2Jb: isolated: runs on CPU 1, isolated (isolcpus=)'
 	run --separate-stderr -1 irqaff explain -J
-	assert_output '{"irqs":[{"irq":30,"name":"a\u001b[2Jb","requested":"1","requested_cpus":[1],"requested_nodes":[0],"effective":"1","effective_cpus":[1],"effective_nodes":[0],"findings":[{"code":"isolated","text":"runs on CPU 1, isolated (isolcpus or nohz_full)"}],"notes":[]}],"findings":[]}'
+	assert_output '{"irqs":[{"irq":30,"name":"a\u001b[2Jb","requested":"1","requested_cpus":[1],"requested_nodes":[0],"effective":"1","effective_cpus":[1],"effective_nodes":[0],"findings":[{"code":"isolated","text":"runs on CPU 1, isolated (isolcpus=)"}],"notes":[]}],"findings":[]}'
 }
 
 @test "several IRQ lists are one union: explain nvme0q1 nvme0q2" {
 	make_root --cpus 4 --isolated 1-3 --irq 30=nvme0q1 --affinity 1 \
 		--irq 31=nvme0q2 --affinity 2 --irq 32=nvme0q3 --affinity 3
 	run --separate-stderr -1 irqaff explain nvme0q2 nvme0q1 nvme0q2
-	assert_output 'irq 30 nvme0q1: isolated: runs on CPU 1, isolated (isolcpus or nohz_full)
-irq 31 nvme0q2: isolated: runs on CPU 2, isolated (isolcpus or nohz_full)'
+	assert_output 'irq 30 nvme0q1: isolated: runs on CPU 1, isolated (isolcpus=)
+irq 31 nvme0q2: isolated: runs on CPU 2, isolated (isolcpus=)'
 	assert_equal "$stderr" ''
 }
 
@@ -303,7 +308,7 @@ irq 31 nvme0q2: isolated: runs on CPU 2, isolated (isolcpus or nohz_full)'
 	assert_equal "$stderr" 'irqaff: note: IRQ 31 does not exist'
 	# the IRQs that are there are still explained
 	run --separate-stderr -1 irqaff explain 31 30
-	assert_output 'irq 30 a: isolated: runs on CPU 3, isolated (isolcpus or nohz_full)'
+	assert_output 'irq 30 a: isolated: runs on CPU 3, isolated (isolcpus=)'
 }
 
 @test "bad input is status 2" {

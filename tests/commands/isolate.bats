@@ -230,11 +230,11 @@ CPU 4-7: not isolated from interrupts"
 @test "isolate -J: the result, with the default and the managed IRQs that stay" {
 	tree --managed 27
 	run --separate-stderr -0 irqaff isolate -J 6-7
-	assert_output '{"cpus":"6-7","dry_run":false,"default":{"old":"0-7","new":"0-5","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-5"},{"irq":25,"name":"b","old":"4-7","new":"4-5"}],"unchanged":1,"failed":[],"managed":[{"irq":27,"name":"d"}],"unmovable":[],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_output '{"cpus":"6-7","dry_run":false,"default":{"old":"0-7","new":"0-5","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-5"},{"irq":25,"name":"b","old":"4-7","new":"4-5"}],"unchanged":1,"failed":[],"managed":[{"irq":27,"name":"d"}],"unmovable":[],"queues":{"changed":[],"unchanged":0,"failed":[]},"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
 	assert_equal "$stderr" ''
 	assert_equal "$(lists 24 25 26 27)" $'0-5\n4-5\n0-1\n6-7'
 	run --separate-stderr -0 irqaff isolate -J -v 6-7
-	assert_output '{"cpus":"6-7","dry_run":false,"default":{"old":"0-5","new":"0-5","result":"unchanged"},"changed":[],"unchanged":3,"failed":[],"managed":[{"irq":27,"name":"d"}],"unmovable":[],"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
+	assert_output '{"cpus":"6-7","dry_run":false,"default":{"old":"0-5","new":"0-5","result":"unchanged"},"changed":[],"unchanged":3,"failed":[],"managed":[{"irq":27,"name":"d"}],"unmovable":[],"queues":{"changed":[],"unchanged":0,"failed":[]},"stuck":[{"irq":27,"name":"d","effective":"7"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 7; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)"}]}'
 	assert_equal "$stderr" ''
 }
 
@@ -243,7 +243,7 @@ CPU 4-7: not isolated from interrupts"
 	local before
 	before=$(tree_sum)
 	run --separate-stderr -0 irqaff isolate -n -J 0
-	assert_output '{"cpus":"0","dry_run":true,"default":{"old":"0-7","new":"1-7","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"1-7"},{"irq":26,"name":"c","old":"0-1","new":"1"}],"unchanged":2,"failed":[],"managed":[],"unmovable":[],"stuck":[],"findings":[]}'
+	assert_output '{"cpus":"0","dry_run":true,"default":{"old":"0-7","new":"1-7","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"1-7"},{"irq":26,"name":"c","old":"0-1","new":"1"}],"unchanged":2,"failed":[],"managed":[],"unmovable":[],"queues":{"changed":[],"unchanged":0,"failed":[]},"stuck":[],"findings":[]}'
 	assert_equal "$stderr" ''
 	assert_equal "$(tree_sum)" "$before"
 }
@@ -252,7 +252,7 @@ CPU 4-7: not isolated from interrupts"
 	tree
 	run --separate-stderr -3 faulty "$(irq_dir 25)/smp_affinity_list:EINVAL,$(irq_dir 27)/smp_affinity_list:EIO" \
 		irqaff isolate -J 4-7
-	assert_output '{"cpus":"4-7","dry_run":false,"default":{"old":"0-7","new":"0-3","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-3"}],"unchanged":1,"failed":[{"irq":25,"name":"b","new":"0-3","errno":"EINVAL","error":"cannot set 0-3: the kernel refused the CPU set (Invalid argument)"}],"managed":[],"unmovable":[{"irq":27,"name":"d"}],"stuck":[{"irq":27,"name":"d","kind":"unmovable","effective":"7"}],"findings":[{"code":"unmovable","text":"IRQs that user space cannot move run on CPU 7: kernel-managed, per-CPU or no-balancing, which the kernel does not say without irq debugfs"}]}'
+	assert_output '{"cpus":"4-7","dry_run":false,"default":{"old":"0-7","new":"0-3","result":"changed"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-3"}],"unchanged":1,"failed":[{"irq":25,"name":"b","new":"0-3","errno":"EINVAL","error":"cannot set 0-3: the kernel refused the CPU set (Invalid argument)"}],"managed":[],"unmovable":[{"irq":27,"name":"d"}],"queues":{"changed":[],"unchanged":0,"failed":[]},"stuck":[{"irq":27,"name":"d","kind":"unmovable","effective":"7"}],"findings":[{"code":"unmovable","text":"IRQs that user space cannot move run on CPU 7: kernel-managed, per-CPU or no-balancing, which the kernel does not say without irq debugfs"}]}'
 	assert_equal "$stderr" 'irqaff: irq 25: cannot set 0-3: the kernel refused the CPU set (Invalid argument)'
 }
 
@@ -261,7 +261,7 @@ CPU 4-7: not isolated from interrupts"
 	rm "$(irq_dir 25)/smp_affinity_list" "$(irq_dir 25)/smp_affinity"
 	printf 'zz\n' >"$ROOT/proc/irq/default_smp_affinity"
 	run --separate-stderr -3 irqaff isolate -J 4-7
-	assert_output '{"cpus":"4-7","dry_run":false,"default":{"old":null,"new":null,"result":"failed","errno":null,"error":"'"$ROOT"'/proc/irq/default_smp_affinity: \"z\" is not a hex digit"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-3"},{"irq":27,"name":"d","old":"6-7","new":"0-3"}],"unchanged":1,"failed":[{"irq":25,"name":"b","new":null,"errno":"ENOENT","error":"'"$ROOT"'/proc/irq/25/smp_affinity: No such file or directory"}],"managed":[],"unmovable":[],"stuck":[],"findings":[]}'
+	assert_output '{"cpus":"4-7","dry_run":false,"default":{"old":null,"new":null,"result":"failed","errno":null,"error":"'"$ROOT"'/proc/irq/default_smp_affinity: \"z\" is not a hex digit"},"changed":[{"irq":24,"name":"a","old":"0-7","new":"0-3"},{"irq":27,"name":"d","old":"6-7","new":"0-3"}],"unchanged":1,"failed":[{"irq":25,"name":"b","new":null,"errno":"ENOENT","error":"'"$ROOT"'/proc/irq/25/smp_affinity: No such file or directory"}],"managed":[],"unmovable":[],"queues":{"changed":[],"unchanged":0,"failed":[]},"stuck":[],"findings":[]}'
 	assert_equal "${stderr_lines[0]}" "irqaff: irq 25: $ROOT/proc/irq/25/smp_affinity: No such file or directory"
 	assert_equal "${stderr_lines[1]}" "irqaff: $ROOT/proc/irq/default_smp_affinity: \"z\" is not a hex digit"
 }
@@ -547,4 +547,124 @@ irqaff: spreading eth0's 5 IRQs over CPU 0-7: node 0 (eth0's node)"
 	assert_equal "$stderr" "irqaff: spreading eth0's 5 IRQs over CPU 0-5: node 0 (eth0's node), 6-7 isolated (irqaff isolate) left out"
 	run -0 --separate-stderr irqaff set -n 24 7
 	assert_equal "$stderr" 'irqaff: warning: CPU 7 is isolated (irqaff isolate): IRQs there interrupt the tasks isolated on them'
+}
+
+@test "after a boot the saved layout and the isolation agree: restore, isolate --again, check" {
+	rm -rf "$ROOT"
+	make_root --cpus 8 --queues --nic eth1:8
+	irqaff spread -q --xps dev:eth1
+	local conf=$BATS_TEST_TMPDIR/irqaff.conf
+	irqaff save "$conf"
+	irqaff isolate -q 6-7
+	# a boot: the driver's layout back, then the units in their order
+	irqaff set -q dev:eth1 0-7
+	irqaff default 0-7 2>/dev/null
+	run -0 --separate-stderr irqaff restore -q "$conf"
+	assert_equal "$stderr" "irqaff: note: CPU 6-7 isolated by irqaff isolate: left out of 3 lines of $conf (isolate --undo gives them back)"
+	run -0 --separate-stderr irqaff isolate --again -q
+	settle_effective
+	run -0 --separate-stderr irqaff isolate --check -q 6-7
+	run -0 --separate-stderr irqaff check "$conf"
+	assert_output ''
+	assert_equal "$stderr" "irqaff: note: CPU 6-7 isolated by irqaff isolate: left out of 3 lines of $conf (isolate --undo gives them back)"
+	run -0 --separate-stderr irqaff check -q "$conf"
+	assert_equal "$stderr" ''
+	# the XPS stays as saved: it says where a CPU sends, no interrupt
+	assert_equal "$(<"$ROOT/sys/class/net/eth1/queues/tx-5/xps_cpus")" 40
+	# an interface bounce through the hook: restore --only
+	irqaff set -q dev:eth1 0-7
+	settle_effective
+	run -0 irqaff restore -q --only dev:eth1 "$conf"
+	settle_effective
+	run -0 --separate-stderr irqaff isolate --check -q 6-7
+	# forgotten: the saved layout holds again, CPUs 6-7 included
+	irqaff isolate --undo
+	run -0 --separate-stderr irqaff restore -q "$conf"
+	assert_equal "$stderr" ''
+	assert_equal "$(lists 30 31)" $'6\n7'
+}
+
+@test "default leaves out the CPUs isolate remembered, and refuses a set of only those" {
+	rm -rf "$ROOT"
+	make_root --cpus 4
+	irqaff isolate -q 2-3
+	local before
+	before=$(tree_sum)
+	run -2 --separate-stderr irqaff default 2-3
+	assert_equal "$stderr" 'irqaff: default: CPU 2-3 isolated by irqaff isolate: no CPU left (isolate --undo gives them back)'
+	assert_equal "$(tree_sum)" "$before"
+	run -0 --separate-stderr irqaff default 0-3
+	assert_equal "$stderr" 'irqaff: note: CPU 2-3 isolated by irqaff isolate: left out (isolate --undo gives them back)'
+	assert_equal "$(irqaff default)" '0-1'
+	run -0 --separate-stderr irqaff isolate --check -q 2-3
+	# a CPU that is not remembered is taken as asked
+	run -0 --separate-stderr irqaff default 1
+	assert_equal "$stderr" ''
+	assert_equal "$(irqaff default)" '1'
+}
+
+@test "isolate takes its CPUs out of every rps_cpus, and its dry run shows it" {
+	rm -rf "$ROOT"
+	make_root --cpus 8 --queues --nic eth0:3 --rps eth0:0=0-7 \
+		--rps eth0:1=6 --rps eth0:2=0-5
+	local before
+	before=$(tree_sum)
+	run -0 --separate-stderr irqaff isolate -n 6-7
+	assert_line 'rps eth0 rx-0: 0-7 -> 0-5'
+	assert_line 'rps eth0 rx-1: 6 -> -'
+	refute_line --partial 'rx-2'
+	run -0 --separate-stderr irqaff isolate -n -J 6-7
+	run jq -c '.queues' <<<"$output"
+	assert_output '{"changed":[{"dev":"eth0","queue":"rx-0","old":"0-7","new":"0-5"},{"dev":"eth0","queue":"rx-1","old":"6","new":""}],"unchanged":0,"failed":[]}'
+	assert_equal "$(tree_sum)" "$before"
+	run -0 --separate-stderr irqaff isolate 6-7
+	assert_equal "$(cat "$ROOT"/sys/class/net/eth0/queues/rx-{0,1,2}/rps_cpus)" $'3f\n00\n3f'
+	# rps leaves them out too, with a note, as the kernel does isolcpus=
+	run -0 --separate-stderr irqaff rps eth0 4-7
+	assert_equal "$stderr" 'irqaff: note: rps: CPU 6-7 isolated by irqaff isolate: left out (isolate --undo gives them back)'
+	assert_equal "$(<"$ROOT/sys/class/net/eth0/queues/rx-0/rps_cpus")" 30
+	# XPS is not isolate's: it says which queue a CPU sends on
+	run -0 --separate-stderr irqaff xps eth0 6-7
+	assert_equal "$stderr" ''
+}
+
+@test "isolate --undo says what it forgets and what it leaves" {
+	rm -rf "$ROOT"
+	make_root --cpus 8
+	irqaff isolate -q 6-7
+	run -0 --separate-stderr irqaff isolate --undo
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: isolate --undo: CPU 6-7 forgotten: set, spread, balance, default and restore use them again; no IRQ moved back (restore a snapshot for that)'
+	run -0 --separate-stderr irqaff isolate --undo
+	assert_equal "$stderr" 'irqaff: isolate --undo: no CPU was remembered'
+}
+
+@test "irqaff-isolate(8)'s undo recipe gives every IRQ its CPUs back and leaves nothing remembered" {
+	rm -rf "$ROOT"
+	make_root --cpus 64 --nodes 2 --threads 2 --nic eth0:8:1 --queues
+	local page=$BATS_TEST_DIRNAME/../../man/irqaff-isolate.8.scd conf line
+	conf=$BATS_TEST_TMPDIR/before.conf
+	# the EXAMPLES block that isolates, its /etc/ file under the test's
+	while IFS= read -r line; do
+		line=${line//\/etc\/irqaff-before.conf/$conf}
+		eval "$line" || [[ $line == *--check* ]]
+	done < <(sed -n '/^# EXAMPLES/,/^# SEE ALSO/p' "$page" |
+		sed -n '/^```$/,/^```$/p' | grep '^irqaff ' | head -n 6)
+	[[ ! -e $ROOT/var/lib/irqaff/isolated ]]
+	run -0 irqaff check "$conf"
+	assert_output ''
+	run -0 --separate-stderr irqaff isolate --again
+	assert_equal "$stderr" ''
+}
+
+@test "isolate leaves XPS on its CPUs as it is, and says so once per interface" {
+	rm -rf "$ROOT"
+	make_root --cpus 8 --queues --nic eth0:3 --xps eth0:0=0-7 \
+		--xps eth0:1=6 --xps eth0:2=0-5 --nic $'e\033x:2' --xps $'e\033x:0=7'
+	run -0 --separate-stderr irqaff isolate 6-7
+	assert_equal "$stderr" 'irqaff: note: e\033x: the XPS of 1 tx queue names CPU 7, left as it is: it says where tasks there send, and interrupts no CPU (irqaff xps changes it)
+irqaff: note: eth0: the XPS of 2 tx queues names CPU 6-7, left as it is: it says where tasks there send, and interrupts no CPU (irqaff xps changes it)'
+	assert_equal "$(cat "$ROOT"/sys/class/net/eth0/queues/tx-{0,1,2}/xps_cpus)" $'ff\n40\n3f'
+	run -0 --separate-stderr irqaff isolate -q 6-7
+	assert_equal "$stderr" ''
 }

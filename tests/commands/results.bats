@@ -100,7 +100,7 @@ failed_of() {
 		# shellcheck disable=SC2086
 		run --separate-stderr -0 irqaff $cmd
 		assert_equal "${#lines[@]}" 1
-		keys=$(jq -c '[keys_unsorted[] | select(. != "cpus" and . != "default" and . != "stuck" and . != "findings" and . != "pool")]' <<<"$output")
+		keys=$(jq -c '[keys_unsorted[] | select(. != "cpus" and . != "default" and . != "stuck" and . != "findings" and . != "pool" and . != "queues")]' <<<"$output")
 		assert_equal "$keys" '["dry_run","changed","unchanged","failed","managed","unmovable"]'
 	done
 }

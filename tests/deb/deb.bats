@@ -108,13 +108,13 @@ Section: admin"
 
 	run play --check -e "irqaff_package=$DEB"
 	assert_success
-	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=0 skipped=5 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=0 skipped=7 rescued=0 ignored=0"
 	assert [ ! -e /usr/sbin/irqaff ]
 	assert [ ! -e /var/cache/irqaff ]
 
 	run play -e "irqaff_package=$DEB"
 	assert_success
-	assert_equal "$(recap)" "ok=5 changed=4 unreachable=0 failed=0 skipped=3 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=5 changed=4 unreachable=0 failed=0 skipped=5 rescued=0 ignored=0"
 	run -0 dpkg-query -W -f='${Version}' irqaff
 	assert_output "$VERSION"
 	assert_equal "$(cat "$ROOT/proc/irq/41/smp_affinity_list")" 2-3
@@ -122,7 +122,7 @@ Section: admin"
 
 	run play -e "irqaff_package=$DEB"
 	assert_success
-	assert_equal "$(recap)" "ok=5 changed=0 unreachable=0 failed=0 skipped=3 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=5 changed=0 unreachable=0 failed=0 skipped=5 rescued=0 ignored=0"
 
 	run -0 dpkg --purge irqaff
 	rm -rf /var/cache/irqaff
@@ -137,7 +137,41 @@ teardown() {
 		dpkg --purge irqaff >/dev/null 2>&1
 		rm -rf /var/cache/irqaff
 	fi
+	if [ -n "${STATE:-}" ]; then
+		rm -rf /var/lib/irqaff
+	fi
 	return 0
+}
+
+@test "the package enables the boot units, neither enables nor starts the balance timer, and stops it on removal" {
+	local dir=$BATS_TEST_TMPDIR/control
+	dpkg-deb -e "$DEB" "$dir"
+	# started, restarted or stopped: only a running timer restarted on
+	# upgrade (try-restart, with $2 the old version), stopped on removal
+	run -0 sed -n 's/^[[:space:]]*\(.*deb-systemd-invoke.*irqaff-balance.*\)/\1/p' \
+		"$dir/preinst" "$dir/postinst" "$dir/prerm" "$dir/postrm"
+	assert_output - <<-'EOF'
+		deb-systemd-invoke try-restart 'irqaff-balance.timer' >/dev/null || true
+		deb-systemd-invoke stop irqaff-balance.timer >/dev/null || true
+	EOF
+	run -0 grep -B 1 "try-restart 'irqaff-balance.timer'" "$dir/postinst"
+	assert_line --index 0 --regexp '^[[:space:]]*if \[ -n "\$2" \]; then$'
+	run -0 grep -B 2 'stop irqaff-balance.timer' "$dir/prerm"
+	assert_line --index 0 --partial '[ "$1" = remove ]'
+	# enabled only where the administrator had enabled it (was-enabled):
+	# the line before each enable, comments left out
+	run -0 awk '/^[[:space:]]*(#|$)/ { next }
+		/deb-systemd-helper enable .irqaff-balance/ { print prev }
+		{ prev = $0 }' "$dir/postinst"
+	assert_output --regexp "^[[:space:]]*if deb-systemd-helper --quiet was-enabled 'irqaff-balance.timer'; then\$"
+	# the service, started by the timer alone, in no maintainer script
+	run grep -l 'irqaff-balance.service' "$dir/preinst" "$dir/postinst" \
+		"$dir/prerm" "$dir/postrm"
+	assert_output ""
+	# the boot units enabled on first installation
+	run -0 grep -c "^[[:space:]]*deb-systemd-helper enable 'irqaff-\(restore\|isolate\).service'" \
+		"$dir/postinst"
+	assert_output 2
 }
 
 @test "the package carries every man page, the README and the example snapshot" {
@@ -194,12 +228,34 @@ teardown() {
 	# Enabled the Debian way (deb-systemd-helper), not started.
 	assert [ -L /etc/systemd/system/multi-user.target.wants/irqaff-restore.service ]
 	assert [ -L /etc/systemd/system/multi-user.target.wants/irqaff-isolate.service ]
+	# The balance timer and its service installed, neither enabled.
+	run -0 dpkg -S irqaff-balance.timer
+	assert_output "irqaff: $unitdir/irqaff-balance.timer"
+	run -0 dpkg -S irqaff-balance.service
+	assert_output "irqaff: $unitdir/irqaff-balance.service"
+	run -0 grep -x 'ExecStart=/usr/sbin/irqaff balance -q -i ${IRQAFF_BALANCE_INTERVAL} $IRQAFF_BALANCE_OPTIONS $IRQAFF_BALANCE_IRQS' \
+		"$unitdir/irqaff-balance.service"
+	run find /etc/systemd -name 'irqaff-balance*'
+	assert_output ""
+	assert [ ! -e /var/lib/systemd/deb-systemd-helper-enabled/timers.target.wants/irqaff-balance.timer ]
 	for h in /etc/network/if-up.d/irqaff \
 	    /etc/networkd-dispatcher/configured.d/irqaff \
 	    /etc/NetworkManager/dispatcher.d/90-irqaff; do
 		assert [ -x "$h" ]
 		run -0 grep -c /usr/sbin/irqaff "$h"
 	done
+	# CPU hotplug: the udev rule beside the units, its script, its unit
+	run -0 dpkg -S 60-irqaff-cpu.rules
+	assert_output "irqaff: ${unitdir%/systemd/system}/udev/rules.d/60-irqaff-cpu.rules"
+	run -0 grep -c 'RUN+="/usr/bin/systemctl --no-block start irqaff-hotplug.service"' \
+		"${unitdir%/systemd/system}/udev/rules.d/60-irqaff-cpu.rules"
+	assert [ -x /usr/libexec/irqaff/cpu-hotplug ]
+	run -0 grep -c '/usr/sbin/irqaff ' /usr/libexec/irqaff/cpu-hotplug
+	assert_output 2
+	run -0 grep -x 'ExecStart=/usr/libexec/irqaff/cpu-hotplug' \
+		"$unitdir/irqaff-hotplug.service"
+	run find /etc/systemd -name 'irqaff-hotplug*'
+	assert_output ""
 	run -0 dpkg-query -W -f='${Conffiles}\n' irqaff
 	assert_line --regexp '^ /etc/default/irqaff [0-9a-f]{32}$'
 	assert_line --regexp '^ /etc/network/if-up.d/irqaff [0-9a-f]{32}$'
@@ -212,4 +268,22 @@ teardown() {
 	run diff "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/after"
 	assert_success
 	assert_output ""
+}
+
+@test "dpkg --purge removes the CPUs isolate remembered, dpkg --remove keeps them" {
+	not_installed
+	[ ! -e /var/lib/irqaff ] ||
+		skip "/var/lib/irqaff exists on this machine"
+	PURGE=1
+	run -0 dpkg -i "$DEB"
+	# as "irqaff isolate 1" leaves it, without isolating this machine
+	STATE=1
+	mkdir /var/lib/irqaff
+	printf '1\n' >/var/lib/irqaff/isolated
+	run -0 dpkg --remove irqaff
+	assert [ -f /var/lib/irqaff/isolated ]
+	run -0 dpkg --purge irqaff
+	PURGE=
+	refute_output --partial warning
+	assert [ ! -e /var/lib/irqaff ]
 }

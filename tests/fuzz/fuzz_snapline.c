@@ -1,8 +1,8 @@
 /*
  * snapline_parse() on any line: a failure is one printable line and
- * leaves nothing to free; what parses writes back (names through
- * snapline_quote(), as save writes them, and "?" before an optional
- * entry) and parses to the same entry; a queue line's queue is tx-N for
+ * leaves nothing to free; what parses writes back through
+ * snapline_format(), as save and balance's plan write lines, and parses
+ * to the same entry: parse(format(x)) == x; a queue line's queue is tx-N for
  * xps, rx-N for rps, N at most QUEUENAME_MAX, its interface not empty.
  * And the input as a name or an interface, quoted the way save quotes
  * it, reads back byte for byte.
@@ -16,37 +16,16 @@
 #include "common.h"
 #include "lib/queuename.h"
 
+/* snapline_format()'s line, as save and balance's plan write it. */
 static char *
 write_back(const struct snapline *sl, size_t *len)
 {
 	char *text = NULL;
-	size_t i;
 	FILE *fp;
 
 	if ((fp = open_memstream(&text, len)) == NULL)
 		abort();
-	if (sl->optional)
-		putc('?', fp);
-	if (sl->kind == SNAP_DEFAULT)
-		fputs("default", fp);
-	else if (sl->kind == SNAP_PLAN)
-		fputs("plan", fp);
-	else if (sl->kind == SNAP_IRQ)
-		fprintf(fp, "%u", sl->irq);
-	else if (sl->kind == SNAP_XPS || sl->kind == SNAP_RPS) {
-		fputs(sl->kind == SNAP_XPS ? "xps " : "rps ", fp);
-		snapline_quote(fp, sl->dev);
-		fprintf(fp, " %s-%u", sl->kind == SNAP_XPS ? "tx" : "rx",
-		    sl->queue);
-	} else
-		snapline_quote(fp, sl->pattern);
-	fprintf(fp, " %s", sl->cpus);
-	if (sl->isolated != NULL)
-		fprintf(fp, " isolated %s", sl->isolated);
-	for (i = 0; i < sl->nnames; i++) {
-		putc(' ', fp);
-		snapline_quote(fp, sl->names[i]);
-	}
+	snapline_format(fp, sl);
 	if (fclose(fp) != 0)
 		abort();
 	return text;

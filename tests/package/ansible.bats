@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # contrib/ansible/irqaff.yml against a tree: the first run deploys the
 # file and reports changed, the second changed=0, check mode writes
-# nothing, and a line that fails fails the host with irqaff's message.
+# nothing, and a line that fails fails the host with irqaff's message;
+# irqaff_balance_timer turns the timer on or off through a fake systemctl.
 
 bats_require_minimum_version 1.5.0
 
@@ -50,14 +51,14 @@ recap() {
 	printf 'default 0-3\neth0-TxRx-* 2-3\n"eth0-TxRx-1" 7\n' >"$SNAP"
 	run play
 	assert_success
-	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=0 skipped=5 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=0 skipped=7 rescued=0 ignored=0"
 	cmp "$SNAP" "$ROOT/etc/irqaff.conf"
 	assert_equal "$(lists 40 41 42 43 50)" $'0-7\n2-3\n7\n2-3\n0-7'
 	assert_file "$ROOT/proc/irq/default_smp_affinity" $'0f\n'
 	before=$(tree_sum)
 	run play
 	assert_success
-	assert_equal "$(recap)" "ok=3 changed=0 unreachable=0 failed=0 skipped=5 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=3 changed=0 unreachable=0 failed=0 skipped=7 rescued=0 ignored=0"
 	assert_equal "$(tree_sum)" "$before"
 }
 
@@ -69,7 +70,7 @@ recap() {
 	run play --check
 	assert_success
 	# the copy and restore -n of the file not yet deployed
-	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=0 skipped=5 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=0 skipped=7 rescued=0 ignored=0"
 	run diff -r --no-dereference "$BATS_TEST_TMPDIR/copy" "$ROOT"
 	assert_success
 	assert_output ""
@@ -157,9 +158,101 @@ applied() {
 	cp "$SNAP" "$ROOT/etc/irqaff.conf"
 	run play
 	assert_success
-	assert_equal "$(recap)" "ok=3 changed=1 unreachable=0 failed=0 skipped=5 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=3 changed=1 unreachable=0 failed=0 skipped=7 rescued=0 ignored=0"
 	assert_file "$(qfile eth0 tx-1)" $'c\n'
 	run play
 	assert_success
-	assert_equal "$(recap)" "ok=3 changed=0 unreachable=0 failed=0 skipped=5 rescued=0 ignored=0"
+	assert_equal "$(recap)" "ok=3 changed=0 unreachable=0 failed=0 skipped=7 rescued=0 ignored=0"
+}
+
+# fake_systemctl: $SYSTEMCTL, a systemctl that logs each command line to
+# $CALLS and keeps irqaff-balance.timer's state in $BATS_TEST_TMPDIR/unit
+# (disabled and inactive at first), as "systemctl show" prints it.
+fake_systemctl() {
+	SYSTEMCTL=$BATS_TEST_TMPDIR/systemctl CALLS=$BATS_TEST_TMPDIR/calls
+	local unit=$BATS_TEST_TMPDIR/unit
+	printf 'disabled inactive\n' >"$unit"
+	cat >"$SYSTEMCTL" <<-EOF
+		#!/bin/sh
+		printf '%s\n' "\$*" >>'$CALLS'
+		read -r enabled active <'$unit'
+		case \$1 in
+		show) printf 'ActiveState=%s\nUnitFileState=%s\n' "\$active" "\$enabled" ;;
+		enable) printf 'enabled active\n' >'$unit' ;;
+		disable) printf 'disabled inactive\n' >'$unit' ;;
+		*) exit 1 ;;
+		esac
+	EOF
+	chmod +x "$SYSTEMCTL"
+}
+
+# timer_play [OPTIONS]: the play with the fake systemctl, no file.
+timer_play() {
+	(cd "$BATS_TEST_TMPDIR" && env -u IRQAFF_ROOT ansible-playbook \
+		-i localhost, -c local "$PLAY" -e "irqaff_root=$ROOT" \
+		-e "irqaff_command=$IRQAFF_BIN" -e "irqaff_systemctl=$SYSTEMCTL" \
+		"$@")
+}
+
+@test "irqaff_balance_timer=true enables and starts the timer once, false stops and disables it" {
+	tree_with_etc
+	fake_systemctl
+	local show='show --property=UnitFileState --property=ActiveState irqaff-balance.timer'
+	# check mode: the state read, nothing run, the change reported
+	run timer_play --check -e irqaff_balance_timer=true
+	assert_success
+	assert_equal "$(recap)" "ok=3 changed=1 unreachable=0 failed=0 skipped=7 rescued=0 ignored=0"
+	assert_file "$CALLS" "$show"$'\n'
+	assert_file "$BATS_TEST_TMPDIR/unit" $'disabled inactive\n'
+	rm "$CALLS"
+	run timer_play -e irqaff_balance_timer=true
+	assert_success
+	assert_equal "$(recap)" "ok=3 changed=1 unreachable=0 failed=0 skipped=7 rescued=0 ignored=0"
+	assert_file "$CALLS" "$show"$'\nenable --now irqaff-balance.timer\n'
+	rm "$CALLS"
+	run timer_play -e irqaff_balance_timer=true
+	assert_success
+	assert_equal "$(recap)" "ok=2 changed=0 unreachable=0 failed=0 skipped=8 rescued=0 ignored=0"
+	assert_file "$CALLS" "$show"$'\n'
+	rm "$CALLS"
+	run timer_play -e irqaff_balance_timer=false
+	assert_success
+	assert_equal "$(recap)" "ok=3 changed=1 unreachable=0 failed=0 skipped=7 rescued=0 ignored=0"
+	assert_file "$CALLS" "$show"$'\ndisable --now irqaff-balance.timer\n'
+	rm "$CALLS"
+	run timer_play -e irqaff_balance_timer=false
+	assert_success
+	assert_equal "$(recap)" "ok=2 changed=0 unreachable=0 failed=0 skipped=8 rescued=0 ignored=0"
+	assert_file "$CALLS" "$show"$'\n'
+	# a timer enabled but stopped, or started but not enabled, is not on
+	printf 'enabled inactive\n' >"$BATS_TEST_TMPDIR/unit"
+	rm "$CALLS"
+	run timer_play -e irqaff_balance_timer=true
+	assert_equal "$(recap)" "ok=3 changed=1 unreachable=0 failed=0 skipped=7 rescued=0 ignored=0"
+	printf 'disabled active\n' >"$BATS_TEST_TMPDIR/unit"
+	run timer_play -e irqaff_balance_timer=false
+	assert_equal "$(recap)" "ok=3 changed=1 unreachable=0 failed=0 skipped=7 rescued=0 ignored=0"
+	assert_file "$BATS_TEST_TMPDIR/unit" $'disabled inactive\n'
+}
+
+@test "without irqaff_balance_timer the play runs no systemctl; with it and a file, it deploys too" {
+	tree_with_etc
+	fake_systemctl
+	printf 'eth0-TxRx-* 2-3\n' >"$SNAP"
+	run play -e "irqaff_systemctl=$SYSTEMCTL"
+	assert_success
+	assert_equal "$(recap)" "ok=3 changed=2 unreachable=0 failed=0 skipped=7 rescued=0 ignored=0"
+	assert [ ! -e "$CALLS" ]
+	rm "$ROOT/etc/irqaff.conf"
+	run play -e "irqaff_systemctl=$SYSTEMCTL" -e irqaff_balance_timer=true
+	assert_success
+	assert_equal "$(recap)" "ok=5 changed=2 unreachable=0 failed=0 skipped=5 rescued=0 ignored=0"
+	cmp "$SNAP" "$ROOT/etc/irqaff.conf"
+	assert_file "$BATS_TEST_TMPDIR/unit" $'enabled active\n'
+	# neither a file nor the timer: the play says what it needs
+	rm "$CALLS"
+	run timer_play
+	assert_failure 2
+	assert_line --partial '"msg": "set irqaff_config to the snapshot file to deploy (-e irqaff_config=FILE), or irqaff_balance_timer to true or false"'
+	assert [ ! -e "$CALLS" ]
 }

@@ -774,7 +774,8 @@ or its --banirq option, or stop it (systemctl disable --now irqbalance)"
 		irqaff-restore.service: done
 		irqaff-isolate.service: done
 	EOF
-	assert_equal "$stderr" ""
+	# restore leaves the remembered CPUs out itself, and says so once
+	assert_equal "$stderr" "irqaff: note: CPU 6-7 isolated by irqaff isolate: left out of 2 lines of $ETC/irqaff.conf (isolate --undo gives them back)"
 	# the restore's CPUs, then 6 and 7 taken out: eth1's queues, on 6
 	# alone, go to the housekeeping CPUs
 	run lists 0 1 2 3 24 25 26 27 28 29
@@ -795,4 +796,20 @@ or its --banirq option, or stop it (systemctl disable --now irqbalance)"
 		proc/irq/3/smp_affinity_list
 		proc/irq/default_smp_affinity
 	EOF
+}
+
+@test "the hook keeps the CPUs isolate remembered free, as a boot does" {
+	# eth1's queues are on CPU 6 in the configuration; 6-7 isolated
+	export IRQAFF_CONF=$CONF
+	irqaff restore -q "$CONF"
+	irqaff isolate -q 6-7
+	printf '0-7\n' >"$(list_of 28)"
+	printf 'ff\n' >"$(irq_dir 28)/smp_affinity"
+	run --separate-stderr hook networkd eth1
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" "irqaff: note: CPU 6-7 isolated by irqaff isolate: left out of 2 lines of $CONF (isolate --undo gives them back)"
+	run lists 27 28 29
+	assert_output $'0-5\n0-5\n0-5'
+	run -0 irqaff isolate --check -q 6-7
 }

@@ -43,8 +43,13 @@ expected_files() {
 			755 etc/NetworkManager/dispatcher.d/90-irqaff
 			755 etc/network/if-up.d/irqaff
 			755 etc/networkd-dispatcher/configured.d/irqaff
+			644 usr/lib/systemd/system/irqaff-balance.service
+			644 usr/lib/systemd/system/irqaff-balance.timer
+			644 usr/lib/systemd/system/irqaff-hotplug.service
 			644 usr/lib/systemd/system/irqaff-isolate.service
 			644 usr/lib/systemd/system/irqaff-restore.service
+			644 usr/lib/udev/rules.d/60-irqaff-cpu.rules
+			755 usr/libexec/irqaff/cpu-hotplug
 			755 usr/sbin/irqaff
 			644 usr/share/bash-completion/completions/irqaff
 			644 usr/share/fish/vendor_completions.d/irqaff.fish
@@ -75,8 +80,13 @@ expected_files() {
 			755 etc/NetworkManager/dispatcher.d/90-irqaff
 			755 etc/network/if-up.d/irqaff
 			755 etc/networkd-dispatcher/configured.d/irqaff
+			644 usr/local/lib/systemd/system/irqaff-balance.service
+			644 usr/local/lib/systemd/system/irqaff-balance.timer
+			644 usr/local/lib/systemd/system/irqaff-hotplug.service
 			644 usr/local/lib/systemd/system/irqaff-isolate.service
 			644 usr/local/lib/systemd/system/irqaff-restore.service
+			644 usr/local/lib/udev/rules.d/60-irqaff-cpu.rules
+			755 usr/local/libexec/irqaff/cpu-hotplug
 			755 usr/local/sbin/irqaff
 			644 usr/local/share/bash-completion/completions/irqaff
 			644 usr/local/share/man/man5/irqaff.conf.5
@@ -258,7 +268,7 @@ zsh_complete() {
 @test "the installed systemd units run the binary from SBINDIR" {
 	local unit
 	install_into
-	for unit in irqaff-restore irqaff-isolate; do
+	for unit in irqaff-restore irqaff-isolate irqaff-balance; do
 		run sed 's|/usr/sbin/irqaff |@SBINDIR@/irqaff |' \
 			"$DEST/usr/lib/systemd/system/$unit.service"
 		assert_output "$(cat "$REPO/systemd/$unit.service.in")"
@@ -266,6 +276,9 @@ zsh_complete() {
 			"$DEST/usr/lib/systemd/system/$unit.service"
 		assert_output 1
 	done
+	# the timer has no command, and is copied as it is
+	cmp "$REPO/systemd/irqaff-balance.timer.in" \
+		"$DEST/usr/lib/systemd/system/irqaff-balance.timer"
 }
 
 @test "the installed interface hooks are one script that runs the binary from SBINDIR" {
@@ -282,6 +295,38 @@ zsh_complete() {
 	done
 }
 
+@test "the installed CPU hotplug unit runs the hook from LIBEXECDIR, which runs the binary from SBINDIR" {
+	install_into
+	run sed 's|/usr/libexec/irqaff/|@LIBEXECDIR@/irqaff/|' \
+		"$DEST/usr/lib/systemd/system/irqaff-hotplug.service"
+	assert_output "$(cat "$REPO/systemd/irqaff-hotplug.service.in")"
+	run sed 's|/usr/sbin/irqaff |@SBINDIR@/irqaff |' \
+		"$DEST/usr/libexec/irqaff/cpu-hotplug"
+	assert_output "$(cat "$REPO/hooks/irqaff-cpu.in")"
+	cmp "$REPO/udev/60-irqaff-cpu.rules" \
+		"$DEST/usr/lib/udev/rules.d/60-irqaff-cpu.rules"
+}
+
+@test "make install and uninstall honour LIBEXECDIR and UDEVRULESDIR" {
+	local dirs=(LIBEXECDIR=/opt/lx UDEVRULESDIR=/opt/rules)
+	run install_into "${dirs[@]}"
+	assert_success
+	run grep -x 'ExecStart=/opt/lx/irqaff/cpu-hotplug' \
+		"$DEST/usr/lib/systemd/system/irqaff-hotplug.service"
+	assert_success
+	[ -x "$DEST/opt/lx/irqaff/cpu-hotplug" ]
+	[ -f "$DEST/opt/rules/60-irqaff-cpu.rules" ]
+	[ ! -e "$DEST/usr/libexec" ]
+	[ ! -e "$DEST/usr/lib/udev" ]
+	run uninstall_from "${dirs[@]}"
+	assert_success
+	run not_directories
+	assert_output ""
+	# irqaff's own directory goes too
+	[ ! -e "$DEST/opt/lx/irqaff" ]
+	[ -d "$DEST/opt/lx" ]
+}
+
 @test "make install honours the directory variables" {
 	run install_into SBINDIR=/usr/bin MANDIR=/usr/man SYSCONFDIR=/opt/etc
 	assert_success
@@ -292,8 +337,9 @@ zsh_complete() {
 	[ ! -e "$DEST/etc" ]
 	run grep -l '^ExecStart=/usr/bin/irqaff ' \
 		"$DEST/usr/lib/systemd/system/irqaff-restore.service" \
-		"$DEST/usr/lib/systemd/system/irqaff-isolate.service"
-	assert_equal "${#lines[@]}" 2
+		"$DEST/usr/lib/systemd/system/irqaff-isolate.service" \
+		"$DEST/usr/lib/systemd/system/irqaff-balance.service"
+	assert_equal "${#lines[@]}" 3
 	run grep -l '^/usr/bin/irqaff restore ' \
 		"$DEST/opt/etc/network/if-up.d/irqaff" \
 		"$DEST/opt/etc/networkd-dispatcher/configured.d/irqaff" \
@@ -317,8 +363,13 @@ zsh_complete() {
 		755 etc/NetworkManager/dispatcher.d/90-irqaff
 		755 etc/network/if-up.d/irqaff
 		755 etc/networkd-dispatcher/configured.d/irqaff
+		644 usr/local/lib/systemd/system/irqaff-balance.service
+		644 usr/local/lib/systemd/system/irqaff-balance.timer
+		644 usr/local/lib/systemd/system/irqaff-hotplug.service
 		644 usr/local/lib/systemd/system/irqaff-isolate.service
 		644 usr/local/lib/systemd/system/irqaff-restore.service
+		644 usr/local/lib/udev/rules.d/60-irqaff-cpu.rules
+		755 usr/local/libexec/irqaff/cpu-hotplug
 		755 usr/local/sbin/irqaff
 		644 usr/local/share/man/man5/irqaff.conf.5
 		644 usr/local/share/man/man8/irqaff-balance.8
