@@ -250,14 +250,14 @@ apply_plan(struct balance *b, const struct change *c, size_t nc, struct xq *xq,
 			warnx("balance: nothing written");
 		return EXIT_FAIL;
 	}
+	if (!b->quiet)
+		irqbalance_warn_changes(c, nc);
 	if (b->dryrun) {
 		if (b->json)
 			xpsfollow_write(&b->m, c, nc, xq, nx,
 			    flags | APPLY_DRYRUN, tl, tq);
 		return EXIT_OK;
 	}
-	if (!b->quiet)
-		irqbalance_warn();
 	cli_applying();
 	xpsfollow_write(&b->m, c, nc, xq, nx, flags, tl, tq);
 	return result_status(tl, tq, flags);

@@ -25,8 +25,8 @@
 const char cli_exit_help[] =
     "Exit status: 0 success; 1 failure, or nothing matched; 2 bad usage or\n"
     "bad input, nothing written; 3 (commands that write) some changes made\n"
-    "and some failed; 4 every change made but standard output failed. Each\n"
-    "command's help lists its own.\n";
+    "and some failed; 4 every change made but standard output failed; 5\n"
+    "(explain) nothing matched. Each command's help lists its own.\n";
 
 /*
  * The exit statuses of each command, the one table that help prints and
@@ -71,7 +71,7 @@ static const struct {
 	    "not be read; with\n     --check, an interrupt can still run "
 	    "there" },
 	{ "explain", EXIT_FAIL, "an IRQ has a finding that needs attention, "
-	    "nothing matched,\n     or a file could not be read" },
+	    "or a file could\n     not be read" },
 	{ "check", EXIT_FAIL, "the machine differs from the snapshot, "
 	    "nothing matched --only,\n     or one of its files could not be "
 	    "read" },
@@ -87,6 +87,8 @@ static const struct {
 	    "some changes made and some failed, each one reported" },
 	{ "set spread balance default isolate restore xps rps", EXIT_OUTPUT,
 	    "every change made, but standard output failed" },
+	{ "explain", EXIT_NONE, "the selection matched no IRQ: nothing to "
+	    "explain" },
 };
 
 /*
@@ -126,7 +128,7 @@ exit_statuses(FILE *fp, const struct command *cmd)
 	int status;
 
 	fprintf(fp, "\nExit status:\n");
-	for (status = EXIT_OK; status <= EXIT_OUTPUT; status++)
+	for (status = EXIT_OK; status <= EXIT_NONE; status++)
 		for (i = 0; i < sizeof(exits) / sizeof(exits[0]); i++)
 			if (exits[i].status == status &&
 			    has_word(exits[i].commands, cmd->name))

@@ -19,6 +19,7 @@ enum {
 	EXIT_USAGE = 2,		/* bad usage or bad input; nothing written */
 	EXIT_PARTIAL = 3,	/* some IRQs changed, some failed */
 	EXIT_OUTPUT = 4,	/* all applied, but standard output failed */
+	EXIT_NONE = 5,		/* explain: the selection matched no IRQ */
 };
 
 /* A command: its entry point and its help, kept beside its options. */

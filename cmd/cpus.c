@@ -93,8 +93,8 @@ static const unsigned int default_cols[] = {
 static void
 cpus_columns(FILE *fp)
 {
-	fprintf(fp, "\nColumns (all by default but SYSTEM, in JSON only; "
-	    "RATE with -i only):\n");
+	fprintf(fp, "\nColumns (-o; +LIST adds to the default: all but "
+	    "SYSTEM, which JSON has\nunasked; RATE with -i only):\n");
 	columns_help(fp, columns, NCOLS);
 }
 
@@ -106,7 +106,28 @@ add_columns(struct cpus *c, const char *arg)
 	if (columns_parse(columns, NCOLS, default_cols, nitems(default_cols),
 	    arg, c->cols, &c->ncols, nitems(c->cols), &pe) != 0)
 		return cli_usage_error(&cpus_command, "%s", pe.msg);
+	c->plus |= *arg == '+';
 	return 0;
+}
+
+/* -i -o +LIST: the default has RATE, after TOTAL (or first), as without -o. */
+static void
+add_rate(struct cpus *c)
+{
+	size_t k, at = 0;
+
+	for (k = 0; k < c->ncols; k++)
+		if (c->cols[k] == C_RATE)
+			return;
+	for (k = 0; k < c->ncols && k < nitems(default_cols); k++)
+		if (c->cols[k] == C_TOTAL)
+			at = k + 1;
+	if (c->ncols == nitems(c->cols))
+		return;
+	memmove(&c->cols[at + 1], &c->cols[at],
+	    (c->ncols - at) * sizeof(c->cols[0]));
+	c->cols[at] = C_RATE;
+	c->ncols++;
 }
 
 static bool
@@ -169,6 +190,9 @@ sys_cell(const struct cpus *c, int cpu, bool escape)
 		}
 	if (most < 0)
 		return NULL;
+	/* none counted: no busiest row to name */
+	if (most == 0)
+		return xstrdup("0");
 	name = escape ? xescaped(c->sysname[top]) : c->sysname[top];
 	s = c->sm.on ? xasprintf("%.1f %s", sum, name) :
 	    xasprintf("%.0f %s", sum, name);
@@ -391,6 +415,8 @@ cpus_options(int argc, char *argv[], struct cpus *c)
 	for (k = 0; k < c->ncols; k++)
 		if (c->cols[k] == C_RATE && !c->sm.on)
 			return cli_usage_error(&cpus_command, "RATE needs -i");
+	if (c->plus && c->sm.on)
+		add_rate(c);
 	if (c->ncols == 0)
 		for (k = 0; k < NCOLS; k++)
 			if ((k != C_RATE || c->sm.on) &&

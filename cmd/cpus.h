@@ -68,6 +68,7 @@ struct cpus {
 	unsigned int	 cols[NCOLS * 2];
 	size_t		 ncols;
 	bool		 json, noheadings;
+	bool		 plus;		/* -o +LIST: the default, and more */
 	/* rows without an IRQ (NMI:, LOC:, IPI0:): by CPU * NSYS + name */
 	char		*sysname[NSYS];
 	size_t		 nsys, nsyswas;	/* names now, and in the read before */

@@ -45,10 +45,10 @@ static void
 explain_help(FILE *fp)
 {
 	fprintf(fp, "\nFindings that need attention: pending, no-online, "
-	    "isolated, remote-node,\nirqbalance, thread; explain exits with 1 when "
-	    "an IRQ has one, else 0. With -v, or for\nthe IRQs named: "
-	    "per-cpu, managed, shutdown, offline, single-target, hint,\n"
-	    "idle too.\n");
+	    "isolated, remote-node,\nthread, and one irqbalance line for all IRQs "
+	    "it may move. With -v, or for the IRQs\nnamed: per-cpu, managed, "
+	    "shutdown, offline, pending, single-target, idle\ntoo; with -v "
+	    "only: hint, and irqbalance for each IRQ.\n");
 }
 
 struct explain {
@@ -74,14 +74,34 @@ view_names(const struct irqview *v)
 	return name;
 }
 
+/* Detail said only with -v: what the user chose, one line of many. */
+static bool
+verbose_only(const char *code)
+{
+	return strcmp(code, "hint") == 0 || strcmp(code, "irqbalance") == 0;
+}
+
 static void
-print_lines(unsigned int irq, const char *name, const struct findings *f)
+print_lines(const struct explain *ex, unsigned int irq, const char *name,
+    const struct findings *f)
 {
 	size_t i;
 
 	for (i = 0; i < f->n; i++)
-		printf("irq %u%s%s: %s: %s\n", irq, *name ? " " : "", name,
-		    f->v[i].code, f->v[i].text);
+		if (ex->verbose || !verbose_only(f->v[i].code))
+			printf("irq %u%s%s: %s: %s\n", irq, *name ? " " : "",
+			    name, f->v[i].code, f->v[i].text);
+}
+
+/* How many of info's lines print_lines() would print. */
+static size_t
+shown_lines(const struct explain *ex, const struct findings *f)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < f->n; i++)
+		n += ex->verbose || !verbose_only(f->v[i].code);
+	return n;
 }
 
 static void
@@ -90,13 +110,14 @@ print_text(const struct explain *ex, const struct irqview *v,
 {
 	char *raw, *name, *r, *e;
 
-	if (need->n == 0 && !ex->verbose && (!ex->detail || info->n == 0))
+	if (need->n == 0 && !ex->verbose && (!ex->detail ||
+	    shown_lines(ex, info) == 0))
 		return;
 	raw = view_names(v);
 	name = xescaped(raw);
-	print_lines(v->irq, name, need);
+	print_lines(ex, v->irq, name, need);
 	if (ex->detail)
-		print_lines(v->irq, name, info);
+		print_lines(ex, v->irq, name, info);
 	if (ex->verbose && need->n == 0 && info->n == 0) {
 		r = xformat(v->req, false);
 		e = v->eff != NULL ? xformat(v->eff, false) : NULL;
@@ -150,8 +171,9 @@ explain_irqs(struct explain *ex, const struct irqs *irqs)
 {
 	struct irqview *v;
 	struct findings need = { NULL, 0 }, info = { NULL, 0 };
-	size_t i, shown = 0;
+	size_t i, shown = 0, moves = 0;
 	bool attention = false;
+	char *sum = NULL;
 
 	v = xcalloc(irqs->n, sizeof(*v));
 	for (i = 0; i < irqs->n; i++) {
@@ -168,6 +190,7 @@ explain_irqs(struct explain *ex, const struct irqs *irqs)
 		diagnose_irq(&ex->m, &ex->ib, &ex->iso, &v[i], &need,
 		    &info);
 		attention |= need.n > 0;
+		moves += diagnose_irqbalance_moves(&ex->ib, &v[i]);
 		if (ex->json)
 			print_json(ex, &v[i], &need, &info, shown++ == 0);
 		else
@@ -175,8 +198,25 @@ explain_irqs(struct explain *ex, const struct irqs *irqs)
 		findings_free(&need);
 		findings_free(&info);
 	}
-	if (ex->json)
+	/* irqbalance: one line for every IRQ it may move, -v lists them */
+	if (moves > 0) {
+		attention = true;
+		sum = xasprintf("runs (pid %d) and may move %zu IRQ%s again; "
+		    "--banirq=N in IRQBALANCE_ARGS keeps IRQ N away%s",
+		    ex->ib.pid, moves, moves == 1 ? "" : "s",
+		    ex->verbose ? "" : " (-v lists them)");
+	}
+	if (ex->json) {
+		printf("],\"findings\":[");
+		if (sum != NULL) {
+			printf("{\"code\":\"irqbalance\",\"text\":");
+			text_json_string(stdout, sum);
+			putchar('}');
+		}
 		printf("]}\n");
+	} else if (sum != NULL)
+		printf("irqbalance: %s\n", sum);
+	free(sum);
 	for (i = 0; i < irqs->n; i++)
 		diagnose_free(&v[i]);
 	free(v);
@@ -217,9 +257,9 @@ explain_main(int argc, char *argv[])
 		status = explain_irqs(&ex, &irqs);
 		isolation_cpus_free(&ex.iso);
 	}
-	/* as grep: a selection that picks nothing is exit 1 */
+	/* nothing to examine: not a finding (1), so a typo is told apart */
 	if (status == EXIT_OK && irqs.n == 0)
-		status = EXIT_FAIL;
+		status = EXIT_NONE;
 	select_free(&irqs);
 	irqbalance_free(&ex.ib);
 	irqthread_free(&ex.threads);

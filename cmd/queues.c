@@ -226,6 +226,16 @@ add_all(struct queues *qs)
  * why EXIT_USAGE for an empty item, or EXIT_FAIL when a queues directory
  * cannot be read.
  */
+/*
+ * An item's interface: "dev:eth0" as the other commands name it, or
+ * eth0; an interface's name holds no ':' (dev_valid_name()).
+ */
+static char *
+bare(char *item)
+{
+	return strncmp(item, "dev:", 4) == 0 ? item + 4 : item;
+}
+
 static int
 add_listed(struct queues *qs, const char *arg, size_t *added)
 {
@@ -241,7 +251,7 @@ add_listed(struct queues *qs, const char *arg, size_t *added)
 	}
 	copy = xstrdup(arg);
 	for (p = copy; (name = strsep(&p, ",")) != NULL;)
-		if (!netqueue_ifname_ok(name)) {
+		if (!netqueue_ifname_ok(bare(name))) {
 			warnx("interface list \"%s\": \"%s\" is no interface "
 			    "name", text_quoted(arg), text_quoted(name));
 			free(copy);
@@ -250,6 +260,7 @@ add_listed(struct queues *qs, const char *arg, size_t *added)
 	strlcpy(copy, arg, len + 1);
 	seen = xcalloc(len, sizeof(*seen));
 	for (p = copy; status == EXIT_OK && (name = strsep(&p, ",")) != NULL;) {
+		name = bare(name);
 		for (i = 0; i < nseen && strcmp(seen[i], name) != 0; i++)
 			;
 		if (i < nseen)

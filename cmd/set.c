@@ -110,7 +110,7 @@ set_main(int argc, char *argv[])
 			    select_alone(&irqs, i) };
 		if (!quiet) {
 			warn_isolated(&m, want);
-			irqbalance_warn();
+			irqbalance_warn_changes(c, irqs.n);
 		}
 		/* a layout the CPUs' vectors cannot hold: nothing written */
 		if (vectors_check(&m, c, irqs.n, flags, &tl)) {

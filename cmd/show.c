@@ -53,12 +53,14 @@ static const struct column columns[NCOLS] = {
 	[C_DEVICE] = { .name = "DEVICE", .key = "device", .kind = COL_STRING,
 	    .help = "network interface or PCI device" },
 	[C_MANAGED] = { .name = "MANAGED", .key = "managed", .kind = COL_BOOL,
-	    .help = "the kernel owns the affinity (yes, no, unmovable; - unknown)" },
+	    .help = "the kernel owns the affinity (yes, no; - unknown)" },
 	[C_RATE] = { .name = "RATE", .key = "rate", .kind = COL_NUMBER,
 	    .right = true,
 	    .help = "interrupts per second over the interval (-i)" },
 	[C_PENDING] = { .name = "PENDING", .key = "pending", .kind = COL_BOOL,
 	    .help = "runs outside AFFINITY: a move not applied yet (yes, no)" },
+	[C_MOVABLE] = { .name = "MOVABLE", .key = "movable", .kind = COL_BOOL,
+	    .help = "user space may move it (yes, no; - unknown)" },
 	[C_THREAD] = { .name = "THREAD", .key = "thread", .kind = COL_STRING,
 	    .help = "its handler threads (irq/N-NAME), comma-separated" },
 	[C_THREAD_CPUS] = { .name = "THREAD-CPUS", .key = "thread_cpus",
@@ -144,7 +146,7 @@ cell_text(const struct show *sh, const struct row *row, enum col c,
 	const char *v = row->cell[c];
 
 	*owned = NULL;
-	if (v == NULL || !sh->masks || !is_set(c))
+	if (v == NULL || *v == '\0' || !sh->masks || !is_set(c))
 		return v;
 	if (cpulist_parse(sh->scratch, v, NULL) != 0)
 		return v;
@@ -245,7 +247,7 @@ cell_width(const struct show *sh, size_t i, enum col c, size_t masklen)
 {
 	const char *v = sh->rows[i].cell[c];
 
-	if (v == NULL)
+	if (v == NULL || *v == '\0')
 		return 1;
 	if (sh->masks && is_set(c))
 		return masklen;
@@ -276,8 +278,8 @@ print_table(const struct show *sh)
 			if (i == 0)
 				v = columns[sh->cols[k]].name;
 			else if ((v = cell_text(sh, &sh->rows[i - 1],
-			    sh->cols[k], &owned)) == NULL)
-				v = "-";
+			    sh->cols[k], &owned)) == NULL || *v == '\0')
+				v = "-";	/* unknown, or an empty set */
 			columns_cell(stdout, &columns[sh->cols[k]], width[k], v,
 			    k + 1 == sh->ncols);
 			free(owned);
@@ -430,6 +432,8 @@ cmpsorted(const void *a, const void *b)
 	double du, dv;
 	int c = 0;
 
+	u = u != NULL && *u == '\0' ? NULL : u;	/* an empty set: "-" */
+	v = v != NULL && *v == '\0' ? NULL : v;
 	if (u == NULL || v == NULL)
 		c = (u == NULL) - (v == NULL);
 	else if (columns[sort_by].kind == COL_NUMBER && json_number(u) &&

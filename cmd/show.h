@@ -18,7 +18,7 @@
 enum col {
 	C_IRQ, C_AFFINITY, C_EFFECTIVE, C_NODE, C_TOTAL, C_NAME,
 	C_HINT, C_ONLINE, C_CHIP, C_HWIRQ, C_TYPE, C_FLOW, C_DEVICE,
-	C_MANAGED, C_RATE, C_PENDING, C_THREAD, C_THREAD_CPUS, NCOLS
+	C_MANAGED, C_MOVABLE, C_RATE, C_PENDING, C_THREAD, C_THREAD_CPUS, NCOLS
 };
 
 /* Set cells hold lists, the shortest form; -m converts them as printed. */

@@ -22,7 +22,7 @@
 #include "lib/text.h"
 #include "parse.h"
 
-/* An affinity as a list; NULL for "-": unreadable or empty. */
+/* An affinity as a list, "" when empty; NULL when unreadable. */
 static char *
 read_set(struct show *sh, unsigned int irq, enum affinity what,
     const struct cpuset *and)
@@ -33,8 +33,7 @@ read_set(struct show *sh, unsigned int irq, enum affinity what,
 	if (machine_affinity_read(irq, what, set, NULL) == 0) {
 		if (and != NULL)
 			cpuset_and(set, and);
-		if (!cpuset_empty(set))
-			out = xformat(set, false);
+		out = cpuset_empty(set) ? xstrdup("") : xformat(set, false);
 	}
 	return out;
 }
@@ -120,10 +119,13 @@ row_sets(struct show *sh, struct row *row)
 	if (sh->want[C_DEVICE] && (dev = device_of(&sh->devices, irq)) != NULL)
 		row->cell[C_DEVICE] = xstrdup(dev);
 	/* debugfs or the kernel's refusal; else "-" (null in JSON) */
-	if (sh->want[C_MANAGED] &&
-	    (mv = machine_irq_movable(irq)) != MOVABLE_UNKNOWN)
-		row->cell[C_MANAGED] = xstrdup(mv == MOVABLE_MANAGED ? "yes" :
-		    mv == MOVABLE_NO ? "unmovable" : "no");
+	mv = sh->want[C_MANAGED] || sh->want[C_MOVABLE] ?
+	    machine_irq_movable(irq) : MOVABLE_UNKNOWN;
+	if (sh->want[C_MANAGED] && mv != MOVABLE_UNKNOWN)
+		row->cell[C_MANAGED] = xstrdup(mv == MOVABLE_MANAGED ?
+		    "yes" : "no");
+	if (sh->want[C_MOVABLE] && mv != MOVABLE_UNKNOWN)
+		row->cell[C_MOVABLE] = xstrdup(mv == MOVABLE_YES ? "yes" : "no");
 	if (sh->want[C_PENDING])
 		row->cell[C_PENDING] = pending(sh, irq);
 	if (sh->want[C_THREAD] || sh->want[C_THREAD_CPUS])

@@ -462,6 +462,8 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 		status = EXIT_FAIL;
 		goto out;
 	}
+	if (!sp->quiet)
+		irqbalance_warn_changes(c, k);
 	/* a layout the CPUs' vectors cannot hold: nothing written */
 	if (!vectors_check(&sp->m, c, k, sp->flags, &tl))
 		status = EXIT_FAIL;
@@ -470,8 +472,6 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	else if (sp->dryrun && json)
 		xpsfollow_write(&sp->m, c, k, xq, nx, sp->flags, &tl, &tq);
 	else if (!sp->dryrun) {
-		if (!sp->quiet)
-			irqbalance_warn();
 		cli_applying();
 		xpsfollow_write(&sp->m, c, k, xq, nx, sp->flags, &tl, &tq);
 		status = result_status(&tl, &tq, sp->flags);

@@ -115,7 +115,6 @@ top_options(int argc, char *argv[], struct top *t)
 static void
 draw_title(struct top *t)
 {
-	const char *keys = t->scr.keys ? "  q quits, r t i n sort" : "";
 	double sum = 0;
 	unsigned int cpu, n = 0;
 	char *s;
@@ -128,14 +127,14 @@ draw_title(struct top *t)
 				    t->act.cpu[cpu].system;
 		}
 	if (t->act.reads < 2 && t->sm.timed)
-		s = xasprintf("irqaff top: rates in %.2f s  %u CPUs%s",
-		    t->sm.interval, n, keys);
+		s = xasprintf("irqaff top: rates in %.2f s  %u CPUs",
+		    t->sm.interval, n);
 	else if (t->act.reads < 2)
-		s = xasprintf("irqaff top: rates at the next copy  %u CPUs%s",
-		    n, keys);
+		s = xasprintf("irqaff top: rates at the next copy  %u CPUs",
+		    n);
 	else
-		s = xasprintf("%s  over %.2f s  %.1f interrupts/s on %u CPUs%s",
-		    t->sm.stamp, t->sm.elapsed, sum / t->sm.elapsed, n, keys);
+		s = xasprintf("%s  over %.2f s  %.1f interrupts/s on %u CPUs",
+		    t->sm.stamp, t->sm.elapsed, sum / t->sm.elapsed, n);
 	screen_line(&t->scr, s);
 	free(s);
 }
@@ -361,13 +360,37 @@ draw_irqs(struct top *t)
 	free(cell);
 }
 
+/*
+ * Between the CPUs and the IRQs on a terminal that gives keys: the IRQs'
+ * order and the keys that change it, the order first, as it is cut at
+ * the screen's width. Elsewhere a blank line, between screens too.
+ */
+static void
+draw_order(struct top *t)
+{
+	static const char *const order[] = {
+		[SORT_RATE] = "by rate, busiest first",
+		[SORT_TOTAL] = "by total, largest first",
+		[SORT_IRQ] = "by IRQ", [SORT_NAME] = "by name" };
+	char *s;
+
+	if (!t->scr.keys) {
+		screen_line(&t->scr, "");
+		return;
+	}
+	s = xasprintf("IRQs %s  keys: r rate, t total, i IRQ, n name, q quit",
+	    order[t->sort]);
+	screen_line(&t->scr, s);
+	free(s);
+}
+
 static void
 draw(struct top *t)
 {
 	screen_begin(&t->scr);
 	draw_title(t);
 	draw_cpus(t);
-	screen_line(&t->scr, "");
+	draw_order(t);
 	draw_irqs(t);
 	screen_end(&t->scr);
 }

@@ -73,9 +73,17 @@ diagnose_read(struct machine *m, unsigned int irq, struct irqview *v)
 		rc = hrc;
 	v->state = machine_irq_state(irq);
 	/* without debugfs the kernel is asked, as every command asks it */
-	if (!(v->state & IRQ_KNOWN) &&
-	    machine_irq_movable(irq) == MOVABLE_MANAGED)
-		v->state |= IRQ_MANAGED;
+	if (!(v->state & IRQ_KNOWN))
+		switch (machine_irq_movable(irq)) {
+		case MOVABLE_MANAGED:
+			v->state |= IRQ_MANAGED;
+			break;
+		case MOVABLE_NO:
+			v->state |= IRQ_NOMOVE;
+			break;
+		default:
+			break;
+		}
 	v->node = machine_irq_node(irq);
 	if (irqinfo_read(m, irq, INFO_TOTAL | INFO_CHIP | INFO_NAMES,
 	    &in) == 0) {
@@ -174,10 +182,11 @@ live_on(const struct live *l)
 }
 
 /*
- * A move not applied yet. One that waits for the first interrupt of an
- * IRQ that never fired is the kernel's normal course (virtio_net places
- * its queues so at probe): detail, not attention, unless it is still on
- * an isolated CPU, which isolate --check does not let pass either.
+ * A move not applied yet. One the kernel applies at the IRQ's next
+ * interrupt (debugfs's pending flag, a controller that moves so) is its
+ * normal course right after a move: detail, not attention, unless it is
+ * still on an isolated CPU, which isolate --check does not let pass
+ * either. A move a controller should have applied at once has stayed.
  */
 static void
 find_pending(struct machine *m, const struct irqview *v,
@@ -188,7 +197,7 @@ find_pending(struct machine *m, const struct irqview *v,
 	bool idle = v->has_total && v->total == 0;
 	/* x86: no CPU of the request has a vector free for it */
 	bool stuck = vectors_stuck(m, l->req);
-	struct findings *to = idle && !isolated && !stuck ? info : need;
+	struct findings *to = isolated || stuck ? need : info;
 	char *r, *e, *more;
 
 	r = xformat(v->req, false);
@@ -366,11 +375,13 @@ find_node(struct machine *m, const struct irqview *v, const struct live *l,
 	const struct cpuset *local, *on = live_on(l);
 	char *s;
 	int there;
+	/* a move waits: where it runs now is the past, pending says so */
+	bool moving = l->eff != NULL && isolation_move_pending(v->req, l->eff);
 
 	if (v->node < 0 || machine_nnodes(m) < 2 ||
 	    (local = machine_node(m, v->node)) == NULL)
 		return;
-	if ((there = remote_node(m, on, local)) >= 0) {
+	if (!moving && (there = remote_node(m, on, local)) >= 0) {
 		s = xformat(on, false);
 		findings_add(need, "remote-node", "its device is on node %d, "
 		    "and it %s on CPU %s (node %d): each interrupt crosses "
@@ -385,6 +396,17 @@ find_node(struct machine *m, const struct irqview *v, const struct live *l,
 	} else
 		return;
 	free(s);
+}
+
+/* Whether a running irqbalance may move it: it is movable, not banned. */
+bool
+diagnose_irqbalance_moves(const struct irqbalance *ib,
+    const struct irqview *v)
+{
+	return ib->pid != 0 && v->handled &&
+	    !(v->state & (IRQ_MANAGED | IRQ_NOMOVE)) &&
+	    !(v->eff != NULL && cpuset_empty(v->eff) && !v->procdirs) &&
+	    !irqbalance_bans(ib, v->irq);
 }
 
 /*
@@ -435,9 +457,9 @@ diagnose_irq(struct machine *m, const struct irqbalance *ib,
 	if (v->has_total && v->total == 0 && (l.eff == NULL ||
 	    cpuset_subset(l.eff, v->req)))
 		findings_add(info, "idle", "has not fired since boot");
-	if (ib->pid != 0 && !(v->state & IRQ_MANAGED) &&
-	    !irqbalance_bans(ib, v->irq))
-		findings_add(need, "irqbalance", "runs and may move it again; "
+	/* one line for them all is the caller's: each is detail */
+	if (diagnose_irqbalance_moves(ib, v))
+		findings_add(info, "irqbalance", "runs and may move it again; "
 		    "--banirq=%u keeps it away", v->irq);
 	live_free(&l);
 }

@@ -34,6 +34,8 @@ void	 diagnose_totals(struct irqview *, size_t);
 void	 diagnose_irq(struct machine *, const struct irqbalance *,
 	    const struct isolated *,
 	    const struct irqview *, struct findings *, struct findings *);
+bool	 diagnose_irqbalance_moves(const struct irqbalance *,
+	    const struct irqview *);
 void	 diagnose_free(struct irqview *);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/apply.h"
 #include "core/irqbalance.h"
 #include "core/machine.h"
 #include "core/xalloc.h"
@@ -88,14 +89,19 @@ irqbalance_running(void)
 	return running_pid() != 0;
 }
 
-void
-irqbalance_warn(void)
+static void
+say(void)
 {
-	if (!irqbalance_running())
-		return;
 	warnx("warning: irqbalance is running and may move these IRQs again; "
 	    "keep it off them with IRQBALANCE_BANNED_CPULIST or its --banirq "
 	    "option, or stop it (systemctl disable --now irqbalance)");
+}
+
+void
+irqbalance_warn(void)
+{
+	if (irqbalance_running())
+		say();
 }
 
 /* The value of VAR in NUL-separated KEY=VALUE strings; NULL if unset. */
@@ -236,6 +242,27 @@ read_banirq(struct irqbalance *ib)
 			add_banirq(ib, arg);
 	}
 	free(buf);
+}
+
+/*
+ * The one rule of every writer, dry runs too: warn when irqbalance runs
+ * and may move one of the IRQs, those its --banirq names left out.
+ */
+void
+irqbalance_warn_changes(const struct change *c, size_t n)
+{
+	struct irqbalance ib;
+	size_t i;
+
+	memset(&ib, 0, sizeof(ib));
+	if ((ib.pid = running_pid()) == 0)
+		return;
+	read_banirq(&ib);
+	for (i = 0; i < n && irqbalance_bans(&ib, c[i].irq); i++)
+		;
+	if (i < n)
+		say();
+	irqbalance_free(&ib);
 }
 
 /* What the running irqbalance bans; pid 0 and nothing else when none. */

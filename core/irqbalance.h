@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct change;
 struct cpuset;
 struct machine;
 
@@ -31,6 +32,7 @@ struct irqbalance {
 
 bool	 irqbalance_running(void);
 void	 irqbalance_warn(void);
+void	 irqbalance_warn_changes(const struct change *, size_t);
 void	 irqbalance_load(struct machine *, struct irqbalance *);
 bool	 irqbalance_bans(const struct irqbalance *, unsigned int);
 void	 irqbalance_free(struct irqbalance *);

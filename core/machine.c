@@ -260,6 +260,25 @@ mask_hint(const char *arg, int flags, char *buf, size_t size)
 		snprintf(buf, size, "; for a mask, write 0x%s%s", arg, opt);
 }
 
+/*
+ * What the kernel's grammar lets pass in a file but an operand never
+ * means: an empty item ("4,", ",4", "4,,5"), as in an IRQ list, and
+ * blanks, which bitmap_parselist() takes as commas ("4 5").
+ */
+static int
+operand_shape(const char *arg, struct perr *why)
+{
+	size_t len = strlen(arg);
+
+	if (arg[strcspn(arg, " \t\v\f\r")] != '\0')
+		return perr_set(why, EINVAL, "a blank in it: separate items "
+		    "with commas");
+	if (len > 0 && (arg[0] == ',' || arg[len - 1] == ',' ||
+	    strstr(arg, ",,") != NULL))
+		return perr_set(why, EINVAL, "empty item");
+	return 0;
+}
+
 /* How a CPU-set operand is read, as its messages name it: "list", "mask". */
 const char *
 machine_cpus_kind(const char *arg, int flags)
@@ -283,6 +302,8 @@ machine_cpus_numbered(struct machine *m, const char *arg, int flags,
 	/* the kernel stops at a newline; an argument is used whole */
 	if (strcspn(arg, "\n") + 1 < strlen(arg))
 		rc = perr_set(&why, EINVAL, "a newline before the end");
+	else if ((rc = operand_shape(arg, &why)) != 0)
+		;
 	else if (strcmp(arg, "none") == 0) {
 		/* no CPU: what clears a queue's XPS or RPS */
 		cpuset_zero(out);

@@ -4,6 +4,7 @@
  * be quoted, dev:"lan,1", as snapshot files quote strings. No I/O, no
  * printing.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -126,14 +127,49 @@ item_dev(const char *s, size_t len, struct irqsel *it, struct perr *pe)
 	return 0;
 }
 
+/*
+ * Whether a comma item after a cpu: item's first can be part of a CPU
+ * set: a number or range, N, all or node:K; not dev:eth0, a glob or a
+ * name, which would be an IRQ item after the last.
+ */
+static bool
+cpu_word(const char *s, size_t len)
+{
+	if (len == 0 || memchr(s, '*', len) || memchr(s, '?', len) ||
+	    memchr(s, '[', len))
+		return len == 0;
+	if (!isalpha((unsigned char)s[0]))
+		return true;
+	if ((len == 3 && strncmp(s, "all", 3) == 0) ||
+	    (len >= 5 && strncmp(s, "node:", 5) == 0) ||
+	    (s[0] == 'N' && (len == 1 || s[1] == '-' || s[1] == ':')))
+		return true;
+	return false;
+}
+
 static int
 item_cpu(const char *s, size_t len, struct irqsel *it, struct perr *pe)
 {
+	const char *p, *end = s + len;
+	size_t n;
+	char b[TOKBUF];
+
 	if (len == 4)
 		return perr_set(pe, EINVAL, "\"cpu:\" names no CPUs");
 	/* one rule for every item: a trailing comma is an empty one */
 	if (s[len - 1] == ',')
 		return perr_set(pe, EINVAL, "empty item");
+	/* a mask's words may start with a letter: 0xff,ffffffff */
+	if (strncasecmp(s + 4, "0x", 2) != 0)
+		for (p = s + 4 + strcspn(s + 4, ","); p < end; p += n) {
+			p++;
+			if ((n = strcspn(p, ",")) > (size_t)(end - p))
+				n = end - p;
+			if (!cpu_word(p, n))
+				return perr_set(pe, EINVAL, "\"cpu:\" must be "
+				    "the last item: \"%s\" follows it",
+				    perr_quote(b, sizeof(b), p, n));
+		}
 	it->kind = SEL_CPU;
 	if ((it->arg = strndup(s + 4, len - 4)) == NULL)
 		return -ENOMEM;

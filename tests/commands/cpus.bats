@@ -535,10 +535,35 @@ dump() {
 	assert_output --regexp '"cpus":\[\{"cpu":0,"system":\{"LOC":100\.0,"RES":2\.0,"CAL":null\}\}\]\}$'
 }
 
+@test "cpus -i -o +system adds to the default, RATE kept; no count is 0, not \"0.0 NMI\"" {
+	make_root --cpus 2 --no-sysirq --irq 24=a
+	printf '%s\n' '           CPU0       CPU1' \
+		' 24:         10          0   IO-APIC   24-edge      a' \
+		'NMI:          0          0   Non-maskable interrupts' \
+		'LOC:        100        200   Local timer interrupts' >"$BATS_TEST_TMPDIR/a"
+	printf '%s\n' '           CPU0       CPU1' \
+		' 24:         30          0   IO-APIC   24-edge      a' \
+		'NMI:          0          0   Non-maskable interrupts' \
+		'LOC:        300        200   Local timer interrupts' >"$BATS_TEST_TMPDIR/b"
+	run --separate-stderr -0 irqaff cpus -i 2 -o +system \
+		--sample-from "$BATS_TEST_TMPDIR/a" --sample-from "$BATS_TEST_TMPDIR/b"
+	assert_line --index 0 --regexp '^CPU NODE STATE +IRQS TOTAL RATE TOP +SYSTEM$'
+	assert_line --index 1 --regexp ' 10\.0 .* 100\.0 LOC$'
+	assert_line --index 2 --regexp ' 0\.0 .* 0$'
+	# counts, not rates: a CPU with none says 0, naming no row
+	printf '%s\n' '           CPU0       CPU1' \
+		' 24:         10          0   IO-APIC   24-edge      a' \
+		'NMI:          0          0   Non-maskable interrupts' \
+		'LOC:        100          0   Local timer interrupts' >"$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff cpus -n -o cpu,system
+	assert_output $'0 100 LOC\n1 0'
+}
+
 @test "cpus --help: TOTAL counts the numbered rows and points to SYSTEM for the others" {
 	run -0 --separate-stderr irqaff cpus --help
 	run -0 sed -n '/^Columns/,/^$/p' <<<"$output"
-	assert_output 'Columns (all by default but SYSTEM, in JSON only; RATE with -i only):
+	assert_output 'Columns (-o; +LIST adds to the default: all but SYSTEM, which JSON has
+unasked; RATE with -i only):
   CPU     CPU number
   NODE    NUMA node
   STATE   online or offline, isolated, nohz_full

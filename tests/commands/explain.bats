@@ -45,7 +45,7 @@ irq 34 virtio1-input.0: pending: runs on CPU 2, outside the requested 0-1: its P
 	run --separate-stderr -0 irqaff explain -v
 	assert_output $'irq 30 a: ok: 1 requested, runs on CPU 1\nirq 31: ok: 2 requested, runs on CPU 2, no handler'
 	run --separate-stderr -0 irqaff explain -J
-	assert_output '{"irqs":[{"irq":30,"name":"a","requested":"1","requested_cpus":[1],"requested_nodes":[0],"effective":"1","effective_cpus":[1],"effective_nodes":[0],"findings":[],"notes":[]},{"irq":31,"name":"","requested":"2","requested_cpus":[2],"requested_nodes":[0],"effective":"2","effective_cpus":[2],"effective_nodes":[0],"findings":[],"notes":[]}]}'
+	assert_output '{"irqs":[{"irq":30,"name":"a","requested":"1","requested_cpus":[1],"requested_nodes":[0],"effective":"1","effective_cpus":[1],"effective_nodes":[0],"findings":[],"notes":[]},{"irq":31,"name":"","requested":"2","requested_cpus":[2],"requested_nodes":[0],"effective":"2","effective_cpus":[2],"effective_nodes":[0],"findings":[],"notes":[]}],"findings":[]}'
 }
 
 @test "single-target is said only with -v, in no controller's words" {
@@ -76,10 +76,30 @@ irq 34 virtio1-input.0: pending: runs on CPU 2, outside the requested 0-1: its P
 irq 31 b: pending: runs on CPU 3, outside the requested 0-1: the kernel has not applied the move
 irq 32 c: pending: runs on CPU 3, outside the requested 0-1: the kernel has not applied the move
 irq 33 d: pending: runs on CPU 3, outside the requested 0-1: its PCI-MSI controller applies a move at the next interrupt'
+	# a move waiting for the next interrupt is the kernel's normal
+	# course, detail; one a controller should have applied has stayed
+	run --separate-stderr -1 irqaff explain
+	assert_output 'irq 31 b: pending: runs on CPU 3, outside the requested 0-1: the kernel has not applied the move
+irq 32 c: pending: runs on CPU 3, outside the requested 0-1: the kernel has not applied the move'
 	make_root --dir "$BATS_TEST_TMPDIR/p" --cpus 4 --irq 30=a \
 		--affinity 0-1 --effective 3 --pending 30
-	run --separate-stderr -1 irqaff explain 30
+	run --separate-stderr -0 irqaff explain 30
 	assert_output 'irq 30 a: pending: runs on CPU 3, outside the requested 0-1: debugfs shows the move waiting for its next interrupt'
+	run --separate-stderr -0 irqaff explain
+	assert_output ''
+}
+
+@test "a move just asked for, still on the old node, is neither a finding nor remote-node" {
+	# node 1 is CPUs 2-3; a PCI-MSI vector without interrupt remapping
+	# moves at its next interrupt (x86)
+	make_root --cpus 4 --nodes 2 --irq 40=eth0 --irq-node 1 \
+		--chip PCI-MSI --effective 0
+	run --separate-stderr -0 irqaff set 40 2-3
+	run --separate-stderr -0 irqaff explain
+	assert_output ''
+	assert_equal "$stderr" ''
+	run --separate-stderr -0 irqaff explain -v 40
+	assert_output 'irq 40 eth0: pending: runs on CPU 0, outside the requested 2-3: its PCI-MSI controller applies a move at the next interrupt'
 }
 
 @test "pending on an IRQ that never fired: idle is its reason, not a finding" {
@@ -164,7 +184,7 @@ irq 14 arm-pmu: per-cpu: a per-CPU interrupt: it fires on each CPU, and cannot b
 		--isolated 7 --irq 30=nvme0q8 --affinity 7 --managed 30 \
 		--irq-node 0
 	run --separate-stderr -0 irqaff explain -J
-	assert_output '{"irqs":[{"irq":30,"name":"nvme0q8","requested":"7","requested_cpus":[7],"requested_nodes":[],"effective":"7","effective_cpus":[7],"effective_nodes":[],"findings":[],"notes":[{"code":"managed","text":"the kernel manages its affinity (a queue of a multi-queue device) and refuses to move it"},{"code":"shutdown","text":"all its CPUs (7) are offline: the kernel manages it, so it is shut down until one of them comes back online"}]}]}'
+	assert_output '{"irqs":[{"irq":30,"name":"nvme0q8","requested":"7","requested_cpus":[7],"requested_nodes":[],"effective":"7","effective_cpus":[7],"effective_nodes":[],"findings":[],"notes":[{"code":"managed","text":"the kernel manages its affinity (a queue of a multi-queue device) and refuses to move it"},{"code":"shutdown","text":"all its CPUs (7) are offline: the kernel manages it, so it is shut down until one of them comes back online"}]}],"findings":[]}'
 }
 
 @test "isolated: an IRQ on an isolated or nohz_full CPU" {
@@ -195,6 +215,9 @@ irq 31 b: isolated: runs on CPU 3, isolated (nohz_full=)'
 		--affinity 1 --hint 1
 	run --separate-stderr -0 irqaff explain
 	assert_output ''
+	# named, an IRQ the user placed gets no hint line: -v only
+	run --separate-stderr -0 irqaff explain 30
+	assert_output ''
 	run --separate-stderr -0 irqaff explain -v
 	assert_output 'irq 30 a: hint: its driver suggests CPU 2 (affinity_hint); 1 is requested
 irq 31 b: ok: 1 requested, runs on CPU 1'
@@ -215,12 +238,33 @@ irq 32: ok: 1 requested, runs on CPU 1, no handler'
 	done
 }
 
+@test "irqbalance: never a line, nor --banirq, for an IRQ user space cannot move" {
+	local args
+	for args in --debugfs --no-debugfs; do
+		rm -rf "$ROOT"
+		make_root --cpus 4 --irq 0=timer --affinity 0 --unmovable 0 \
+			--irq 30=q --affinity 1 --managed 30 --irqbalance "$args"
+		run --separate-stderr -0 irqaff explain
+		assert_output ''
+		run --separate-stderr -0 irqaff explain -v
+		refute_output --partial irqbalance
+	done
+}
+
 @test "irqbalance: the IRQs it may move, not those it bans" {
 	make_root --cpus 4 --irq 30=a --affinity 1 --irq 31=b --affinity 1 \
 		--irq 32=c --affinity 1 --managed 32 \
 		--irqbalance-args '--banirq=31'
 	run --separate-stderr -1 irqaff explain 30-31
-	assert_output 'irq 30 a: irqbalance: runs and may move it again; --banirq=30 keeps it away'
+	assert_output 'irqbalance: runs (pid 4242) and may move 1 IRQ again; --banirq=N in IRQBALANCE_ARGS keeps IRQ N away (-v lists them)'
+	run --separate-stderr -1 irqaff explain -v 30-32
+	assert_output 'irq 30 a: irqbalance: runs and may move it again; --banirq=30 keeps it away
+irq 31 b: ok: 1 requested, runs on CPU 1
+irq 32 c: managed: the kernel manages its affinity (a queue of a multi-queue device) and refuses to move it
+irqbalance: runs (pid 4242) and may move 1 IRQ again; --banirq=N in IRQBALANCE_ARGS keeps IRQ N away'
+	run --separate-stderr -1 irqaff explain -J 30
+	run jq -c '[.irqs[].notes[].code, .findings]' <<<"$output"
+	assert_output '["irqbalance",[{"code":"irqbalance","text":"runs (pid 4242) and may move 1 IRQ again; --banirq=N in IRQBALANCE_ARGS keeps IRQ N away (-v lists them)"}]]'
 	make_root --dir "$BATS_TEST_TMPDIR/i" --cpus 4 --irq 30=a --affinity 1 \
 		--irqbalance-args '-i 30'
 	run --separate-stderr -0 irqaff explain
@@ -231,7 +275,7 @@ irq 32: ok: 1 requested, runs on CPU 1, no handler'
 	make_root --cpus 8 --nodes 2 --offline 7 --isolated 6 --irq 30=a \
 		--affinity 6-7 --irq-node 0 --hint 1 --idle 30 --debugfs
 	run --separate-stderr -1 irqaff explain -J
-	assert_output '{"irqs":[{"irq":30,"name":"a","requested":"6-7","requested_cpus":[6,7],"requested_nodes":[1],"effective":"6","effective_cpus":[6],"effective_nodes":[1],"findings":[{"code":"isolated","text":"runs on CPU 6, isolated (isolcpus=)"},{"code":"remote-node","text":"its device is on node 0, and it runs on CPU 6 (node 1): each interrupt crosses NUMA nodes"}],"notes":[{"code":"offline","text":"requested CPU 7 is offline; should the rest go offline too, the kernel moves it to every online CPU and leaves it there"},{"code":"hint","text":"its driver suggests CPU 1 (affinity_hint); 6-7 is requested"},{"code":"idle","text":"has not fired since boot"}]}]}'
+	assert_output '{"irqs":[{"irq":30,"name":"a","requested":"6-7","requested_cpus":[6,7],"requested_nodes":[1],"effective":"6","effective_cpus":[6],"effective_nodes":[1],"findings":[{"code":"isolated","text":"runs on CPU 6, isolated (isolcpus=)"},{"code":"remote-node","text":"its device is on node 0, and it runs on CPU 6 (node 1): each interrupt crosses NUMA nodes"}],"notes":[{"code":"offline","text":"requested CPU 7 is offline; should the rest go offline too, the kernel moves it to every online CPU and leaves it there"},{"code":"hint","text":"its driver suggests CPU 1 (affinity_hint); 6-7 is requested"},{"code":"idle","text":"has not fired since boot"}]}],"findings":[]}'
 }
 
 @test "names are escaped in text and valid in JSON" {
@@ -239,7 +283,7 @@ irq 32: ok: 1 requested, runs on CPU 1, no handler'
 	run --separate-stderr -1 irqaff explain
 	assert_output 'irq 30 a\033[2Jb: isolated: runs on CPU 1, isolated (isolcpus=)'
 	run --separate-stderr -1 irqaff explain -J
-	assert_output '{"irqs":[{"irq":30,"name":"a\u001b[2Jb","requested":"1","requested_cpus":[1],"requested_nodes":[0],"effective":"1","effective_cpus":[1],"effective_nodes":[0],"findings":[{"code":"isolated","text":"runs on CPU 1, isolated (isolcpus=)"}],"notes":[]}]}'
+	assert_output '{"irqs":[{"irq":30,"name":"a\u001b[2Jb","requested":"1","requested_cpus":[1],"requested_nodes":[0],"effective":"1","effective_cpus":[1],"effective_nodes":[0],"findings":[{"code":"isolated","text":"runs on CPU 1, isolated (isolcpus=)"}],"notes":[]}],"findings":[]}'
 }
 
 @test "several IRQ lists are one union: explain nvme0q1 nvme0q2" {
@@ -251,16 +295,16 @@ irq 31 nvme0q2: isolated: runs on CPU 2, isolated (isolcpus=)'
 	assert_equal "$stderr" ''
 }
 
-@test "an empty selection prints nothing, status 1 as grep, a note for a name" {
+@test "an empty selection prints nothing, status 5, not a finding's 1, a note for a name" {
 	make_root --cpus 4 --isolated 3 --irq 30=a --affinity 3
-	run --separate-stderr -1 irqaff explain cpu:2
+	run --separate-stderr -5 irqaff explain cpu:2
 	assert_output ''
 	assert_equal "$stderr" ''
-	run --separate-stderr -1 irqaff explain -v 'eth9-*'
+	run --separate-stderr -5 irqaff explain -v 'eth9-*'
 	assert_output ''
 	assert_equal "$stderr" 'irqaff: note: IRQ list "eth9-*": "eth9-*" matches no IRQ'
-	run --separate-stderr -1 irqaff explain -J 31
-	assert_output '{"irqs":[]}'
+	run --separate-stderr -5 irqaff explain -J 31
+	assert_output '{"irqs":[],"findings":[]}'
 	assert_equal "$stderr" 'irqaff: note: IRQ 31 does not exist'
 	# the IRQs that are there are still explained
 	run --separate-stderr -1 irqaff explain 31 30
@@ -339,7 +383,7 @@ $ok31" ;;
 		esac
 	done
 	run --separate-stderr -1 irqaff explain -J
-	assert_output '{"irqs":[{"irq":30,"name":"a","requested":"1","requested_cpus":[1],"requested_nodes":[0],"effective":"1","effective_cpus":[1],"effective_nodes":[0],"findings":[],"notes":[]},{"irq":31,"name":"b","requested":"2","requested_cpus":[2],"requested_nodes":[0],"effective":"2","effective_cpus":[2],"effective_nodes":[0],"findings":[],"notes":[]}]}'
+	assert_output '{"irqs":[{"irq":30,"name":"a","requested":"1","requested_cpus":[1],"requested_nodes":[0],"effective":"1","effective_cpus":[1],"effective_nodes":[0],"findings":[],"notes":[]},{"irq":31,"name":"b","requested":"2","requested_cpus":[2],"requested_nodes":[0],"effective":"2","effective_cpus":[2],"effective_nodes":[0],"findings":[],"notes":[]}],"findings":[]}'
 	make_root --dir "$BATS_TEST_TMPDIR/gone" --cpus 4 --irq 30=a --affinity 1
 	rm "$(irq_dir 30)"/effective_affinity* "$(irq_dir 30)"/affinity_hint*
 	run --separate-stderr -0 irqaff explain -v

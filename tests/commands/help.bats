@@ -46,9 +46,11 @@ synopsis() {
 
 @test "only the commands that write list statuses 3 and 4" {
 	local cmd
-	for cmd in show cpus top queues explain save check mask list; do
+	for cmd in show cpus top queues save check mask list; do
 		assert_equal "$(help_statuses "$cmd")" "0 1 2"
 	done
+	# a finding is 1: a selection that matches nothing is told apart
+	assert_equal "$(help_statuses explain)" "0 1 2 5"
 	for cmd in set spread balance isolate restore xps rps; do
 		assert_equal "$(help_statuses "$cmd")" "0 1 2 3 4"
 	done
@@ -207,6 +209,8 @@ Masks, as the kernel's: 32-bit hex words, comma-separated, the last
 		--irq 24=a --affinity 3
 	run -1 irqaff explain 24
 	assert_output --partial isolated
+	run -5 --separate-stderr irqaff explain 99
+	assert_output ''
 }
 
 @test "--count, and -c as it was spelled before, take samples in show and cpus" {

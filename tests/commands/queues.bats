@@ -324,6 +324,21 @@ lo tx-0 - - - - - -'
 	assert_equal "$stderr" 'irqaff: interface list "eth0,": empty item'
 }
 
+@test "queues takes dev:eth0 as every other command names it, and eth0" {
+	make_root --cpus 4 --queues --nic eth0:1 --nic eth1:1
+	run -0 --separate-stderr irqaff queues -n -o dev,queue dev:eth0
+	assert_output $'eth0 rx-0\neth0 tx-0'
+	assert_equal "$stderr" ''
+	# in their order, once
+	run -0 --separate-stderr irqaff queues -n -o dev,queue dev:eth1,eth0,dev:eth0
+	assert_output $'eth1 rx-0\neth1 tx-0\neth0 rx-0\neth0 tx-0'
+	run -1 --separate-stderr irqaff queues dev:nosuch
+	assert_equal "$stderr" \
+		'irqaff: note: interface list "dev:nosuch": interface nosuch does not exist'
+	run -2 --separate-stderr irqaff queues dev:
+	assert_equal "$stderr" 'irqaff: interface list "dev:": "dev:" is no interface name'
+}
+
 @test "interfaces in name order, numbers as numbers; DEVS in their order, once" {
 	make_root --cpus 4 --nic eth10:1 --nic eth2:1 --nic eth1:1 --queues
 	run -0 irqaff queues -n -o dev,queue

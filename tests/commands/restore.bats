@@ -156,7 +156,7 @@ default
 eth* 0x1ff
 eth* node:3
 41 0x
-41 1,,2x
+41 1,2x
 EOF
 	run --separate-stderr irqaff restore "$SNAP"
 	assert_failure 2
@@ -176,7 +176,7 @@ irqaff: $SNAP:14: no CPU set after \"default\"
 irqaff: $SNAP:15: CPU mask \"0x1ff\": CPU 8 is beyond the last possible CPU 7
 irqaff: $SNAP:16: CPU list \"node:3\": NUMA node 3 does not exist
 irqaff: $SNAP:17: CPU mask \"0x\": \"0x\" has no hex digits
-irqaff: $SNAP:18: CPU list \"1,,2x\": region \"2x\": unexpected \"x\""
+irqaff: $SNAP:18: CPU list \"1,2x\": region \"2x\": unexpected \"x\""
 	assert_equal "$(tree_sum)" "$before"
 }
 

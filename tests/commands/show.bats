@@ -200,13 +200,17 @@ $(usage_of show)"
 		'number string string number number string 51 0 1560003 nvme0q1')"
 }
 
-@test "show -J prints empty values as null" {
+@test "show -J prints unknown values as null, an all-zero hint as an empty set" {
 	printf '3\n' >"$(irq_dir 40)/affinity_hint"
-	run --separate-stderr irqaff show -J -o irq,hint,device 25,40
+	rm "$(irq_dir 24)/affinity_hint"
+	run --separate-stderr irqaff show -J -o irq,hint,device 24-25,40
 	assert_success
 	run jq -c '.interrupts' <<<"$output"
 	assert_success
-	assert_output '[{"irq":25,"hint":null,"hint_cpus":null,"device":null},{"irq":40,"hint":"0-1","hint_cpus":[0,1],"device":"eth0"}]'
+	assert_output '[{"irq":24,"hint":null,"hint_cpus":null,"device":null},{"irq":25,"hint":"","hint_cpus":[],"device":null},{"irq":40,"hint":"0-1","hint_cpus":[0,1],"device":"eth0"}]'
+	# a mask too: "" is the empty set, not "00000000"
+	run --separate-stderr -0 irqaff show -J -m -o irq,hint 25
+	assert_output '{"interrupts":[{"irq":25,"hint":"","hint_cpus":[]}]}'
 }
 
 @test "show -J -m prints masks as strings" {
@@ -500,7 +504,7 @@ $(usage_of show)"
 	make_root --cpus 8 --nodes 2 --irq 24=a --affinity 0-1,6 --effective 6 \
 		--irq 25=b --affinity 2-3 --effective 2
 	run -0 --separate-stderr irqaff show -J -o irq,affinity,effective,online,hint
-	assert_output '{"interrupts":[{"irq":24,"affinity":"0-1,6","affinity_cpus":[0,1,6],"affinity_nodes":[0,1],"effective":"6","effective_cpus":[6],"effective_nodes":[1],"online":"0-1,6","online_cpus":[0,1,6],"hint":null,"hint_cpus":null},{"irq":25,"affinity":"2-3","affinity_cpus":[2,3],"affinity_nodes":[0],"effective":"2","effective_cpus":[2],"effective_nodes":[0],"online":"2-3","online_cpus":[2,3],"hint":null,"hint_cpus":null}]}'
+	assert_output '{"interrupts":[{"irq":24,"affinity":"0-1,6","affinity_cpus":[0,1,6],"affinity_nodes":[0,1],"effective":"6","effective_cpus":[6],"effective_nodes":[1],"online":"0-1,6","online_cpus":[0,1,6],"hint":"","hint_cpus":[]},{"irq":25,"affinity":"2-3","affinity_cpus":[2,3],"affinity_nodes":[0],"effective":"2","effective_cpus":[2],"effective_nodes":[0],"online":"2-3","online_cpus":[2,3],"hint":"","hint_cpus":[]}]}'
 	# with -m the string is a mask, the array still the CPU numbers
 	run -0 --separate-stderr irqaff show -J -m -o irq,affinity 24
 	assert_output '{"interrupts":[{"irq":24,"affinity":"43","affinity_cpus":[0,1,6],"affinity_nodes":[0,1]}]}'

@@ -125,6 +125,7 @@ grinds() {
 	grinds 0 isolate -v 6-7
 	grinds 1 explain -v
 	grinds 1 explain -J eth0*
+	grinds 5 explain 'nosuch*'
 }
 
 @test "cpus is clean under valgrind, sampling too" {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
-# The irqbalance warning: set, restore and spread warn once on standard
-# error when irqbalance is running, unless -q (or --quiet, or for spread
-# -n); show and check only read, and never warn; bad input is refused
-# first. irqbalance runs when run/irqbalance holds irqbalancePID.sock and
+# The irqbalance warning: set, restore, spread and balance warn once on
+# standard error when irqbalance is running, dry runs (-n) too, unless -q
+# (or --quiet) or irqbalance leaves every IRQ alone (--banirq); show and
+# check only read, and never warn; bad input is refused first. irqbalance runs when run/irqbalance holds irqbalancePID.sock and
 # PID is a process named irqbalance; no other process is looked at.
 
 bats_require_minimum_version 1.5.0
@@ -70,20 +70,51 @@ setup() {
 	assert_equal "$stderr" "irqaff: $SNAP:1: CPU list \"99\": CPU 99 is beyond the last possible CPU 7"
 }
 
-@test "spread warns that irqbalance is running unless -q or -n" {
+@test "spread warns that irqbalance is running unless -q, -n too, as set -n" {
 	nic --irqbalance
 	run --separate-stderr irqaff spread -c 1 24
 	assert_success
 	assert_equal "${stderr_lines[0]}" 'irqaff: spreading 1 IRQ over CPU 1: 1 as asked'
-	[[ ${stderr_lines[1]} == "irqaff: warning: irqbalance is running"* ]] ||
-		fail "no irqbalance warning: $stderr"
+	assert_equal "${stderr_lines[1]}" "$WARN"
 	run --separate-stderr irqaff spread -q -c 1 24
 	assert_success
 	assert_equal "$stderr" ""
+	irqaff set -q 24 0
 	run --separate-stderr irqaff spread -n -c 1 24
 	assert_success
-	assert_equal "$stderr" 'irqaff: spreading 1 IRQ over CPU 1: 1 as asked'
-	assert_file "$(list_of 24)" $'1\n'
+	assert_equal "$stderr" "irqaff: spreading 1 IRQ over CPU 1: 1 as asked
+$WARN"
+	assert_file "$(list_of 24)" $'0\n'
+	run --separate-stderr irqaff set -n 24 1
+	assert_equal "$stderr" "$WARN"
+}
+
+@test "balance -n warns that irqbalance is running, as balance does" {
+	load ../test_helper/balance
+	make_root --cpus 2 --irq 24=a --affinity 0 --irq 25=b --affinity 0 \
+		--irqbalance
+	measure "24 1 300 25 1 200" -n
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" "$WARN"
+	run lists 24 25
+	assert_output $'0\n0'
+}
+
+@test "no warning for IRQs irqbalance was told to leave alone (--banirq)" {
+	local args
+	for args in '--banirq=24 --banirq 25' '-i24 -i 25'; do
+		rm -rf "$ROOT"
+		make_root --cpus 4 --nic eth0:3:0:24 --irqbalance-args "$args"
+		run --separate-stderr -0 irqaff set -n 24 1
+		assert_equal "$stderr" ''
+		run --separate-stderr -0 irqaff set 24-25 1
+		assert_equal "$stderr" ''
+		# one IRQ it may move is enough
+		run --separate-stderr -0 irqaff set -n 24-26 2
+		assert_equal "$stderr" "$WARN"
+		run --separate-stderr -0 irqaff spread -n -c 2 24-25
+		assert_equal "$stderr" 'irqaff: spreading 2 IRQs over CPU 2: 2 as asked'
+	done
 }
 
 # process PID NAME: a process named NAME in the tree.

@@ -167,8 +167,11 @@ debian() {
 		make_root --cpus 4 --nic eth0:2 --nvme nvme0:2 --managed 28,29 \
 			--irq 40=timer --unmovable 40 --no-debugfs --kernel "$kernel"
 		before=$(tree_sum)
-		run --separate-stderr -0 irqaff show -o irq,managed 26-29,40
-		assert_output $'IRQ MANAGED\n 26 no\n 27 no\n 28 yes\n 29 yes\n 40 unmovable'
+		run --separate-stderr -0 irqaff show -o irq,managed,movable 26-29,40
+		assert_output $'IRQ MANAGED MOVABLE\n 26 no      yes\n 27 no      yes\n 28 yes     no\n 29 yes     no\n 40 no      no'
+		run --separate-stderr -0 irqaff show -J -o irq,managed,movable 27-28,40
+		run jq -c '[.interrupts[] | [.irq, .managed, .movable]]' <<<"$output"
+		assert_output '[[27,false,true],[28,true,false],[40,false,false]]'
 		assert_equal "$stderr" ''
 		assert_equal "$(tree_sum)" "$before"
 		run --separate-stderr -0 irqaff set dev:nvme0 1
@@ -242,11 +245,12 @@ timer() {
 		run --separate-stderr -0 irqaff set -J 0-1 3
 		run jq -c '[.managed, [.unmovable[].irq]]' <<<"$output"
 		assert_output '[[],[0]]'
-		run -0 irqaff show -o irq,managed 0-1
-		assert_output $'IRQ MANAGED\n  0 unmovable\n  1 no'
-		run -0 irqaff show -J -o irq,managed 0
-		run jq -c '[.interrupts[].managed]' <<<"$output"
-		assert_output '["unmovable"]'
+		run -0 irqaff show -o irq,managed,movable 0-1
+		assert_output $'IRQ MANAGED MOVABLE\n  0 no      no\n  1 no      yes'
+		# one type a key: booleans, never a string beside them
+		run -0 irqaff show -J -o irq,managed,movable 0-1
+		run jq -c '[.interrupts[] | [.irq, .managed, .movable]]' <<<"$output"
+		assert_output '[[0,false,false],[1,false,true]]'
 	done
 }
 

@@ -319,6 +319,25 @@ renders_with() {
 	assert_equal "$failed" ""
 }
 
+# irqaff-show(8)'s jq one-liner for the IRQs off their node, run as the
+# page prints it: an IRQ requested on the wrong node counts before it
+# moves, one already moved counts, and a device on no node (-1) never.
+@test "irqaff-show(8)'s jq for IRQs off their node is right both ways" {
+	local cmd
+	cmd=$(awk '/^```/ { on = !on; if (!on && b ~ /effective_nodes/) {
+		printf "%s", b; exit }; b = ""; next }
+		on { b = b $0 "\n" }' "$MAN/irqaff-show.8.scd")
+	[[ $cmd == 'irqaff show -J dev:eth0 | jq '* ]] || fail "no one-liner: $cmd"
+	# node 1 is CPUs 2-3; eth0's IRQs 40-43 run on CPUs 0, 1, 2 and 3
+	make_root --cpus 4 --nodes 2 --nic eth0:3:1:40 --nic eth1:2:-1:50
+	# requested on node 0, still on CPU 2 until its next interrupt
+	irqaff set 42 0-1 >/dev/null
+	run -0 eval "$cmd"
+	assert_output $'40 eth0\n41 eth0-TxRx-0\n42 eth0-TxRx-1'
+	run -0 eval "${cmd/dev:eth0/dev:eth1}"
+	assert_output ''
+}
+
 # The files irqaff.conf(5) shows (the blocks that hold no command) are
 # snapshots that restore -t takes, on the examples' machine.
 @test "every sample file in irqaff.conf(5) is one restore -t takes" {
@@ -338,4 +357,30 @@ renders_with() {
 		n=$((n + 1))
 	done
 	assert_equal "$n" 3
+}
+
+# The files of irqaff.conf(5)'s EXAMPLES fit any machine: restore -t takes
+# them on a small one too (4 CPUs, one node, no eth2), and the snapshot of
+# DESCRIPTION on the 8 CPUs it was saved on.
+@test "irqaff.conf(5)'s examples pass restore -t on a small machine" {
+	local conf=$MAN/irqaff.conf.5.scd f n=0
+	awk -v dir="$BATS_TEST_TMPDIR" '
+		/^# EXAMPLES/ { ex = 1 }
+		/^```/ { if (on) close(f)
+			else f = dir "/" (ex ? "example" : "saved") ++k
+			on = !on; next }
+		on { print > f }' "$conf"
+	make_root --cpus 4 --nic eth0:2:0:40 --queues --nvme nvme0:2:0:80 \
+		--managed 81-82
+	for f in "$BATS_TEST_TMPDIR"/example*; do
+		grep -qE '^(irqaff|systemctl) ' "$f" && continue
+		run --separate-stderr irqaff restore -t "$f"
+		[ "$status" -eq 0 ] ||
+			fail "${f##*/}: restore -t on 4 CPUs: status $status: $stderr"
+		n=$((n + 1))
+	done
+	assert_equal "$n" 2
+	make_root --dir "$BATS_TEST_TMPDIR/eight" --cpus 8 --irq 0=timer \
+		--nic eth0:2:0:40 --queues --irq '50=ehci_hcd:usb1|i801_smbus'
+	run --separate-stderr -0 irqaff restore -t "$BATS_TEST_TMPDIR/saved1"
 }

@@ -30,8 +30,10 @@ setup() {
 	NONE_IRQS=('+1' '0x' '0xg' '0-7:0/0' '0-7:9/8' '-v' "$long_word"
 		$'\xff' $'caf\xc3\xa9' $'0\x01' ' ' $'\t' '9999' '16-23'
 		'nosuch*' 'dev:nosuch' '0,9999' '24,9999')
+	# an empty item or a blank, which the kernel's grammar lets pass in
+	# a file, is refused in an operand as "show 24," is
 	BAD_CPUS=("${BAD[@]}" "${BLANK[@]}" '4' '0-4' 'node:7' 'node:x'
-		'0,node:7')
+		'0,node:7' '1,' ',1' '1,,2' '1 2' $'1\t2' ' 1' 'node:0,' '0x3,')
 	TREE=$(tree_sum)
 }
 
@@ -121,6 +123,17 @@ refuses_each() {
 @test "set refuses every bad CPU set and writes nothing" {
 	refuses_each BAD_CPUS set -- 24-26 @
 	refuses_each BAD_CPUS set -n -- 24 @
+}
+
+@test "set names an empty item or a blank in a CPU set, as show does in an IRQ list" {
+	run --separate-stderr -2 irqaff set -n dev:eth0 '4,'
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: CPU list "4,": empty item'
+	run --separate-stderr -2 irqaff set -n dev:eth0 '1 2'
+	assert_equal "$stderr" 'irqaff: CPU list "1 2": a blank in it: separate items with commas'
+	run --separate-stderr -2 irqaff show 24,
+	assert_equal "$stderr" 'irqaff: IRQ list "24,": empty item'
+	unchanged
 }
 
 @test "set --mask refuses every bad mask and writes nothing" {
@@ -263,8 +276,9 @@ refuses_each() {
 
 # Grep's rule, command by command: a well-formed selection that matches
 # nothing is exit 1 with its note (writers: their error) and the tree
-# unchanged; one item that matches is the other side.
-@test "every command exits 1 for a selection that matches nothing, 0 for one that matches" {
+# unchanged, explain's 5 (its 1 is a finding); one item that matches is
+# the other side.
+@test "every command exits 1 for a selection that matches nothing (explain 5), 0 for one that matches" {
 	rm -rf "$ROOT"
 	make_root --cpus 4 --nic eth0:2 --queues
 	irqaff save "$BATS_TEST_TMPDIR/snap"
@@ -276,7 +290,11 @@ refuses_each() {
 	while IFS='|' read -r line want; do
 		read -ra cmd <<<"$line"
 		run --separate-stderr irqaff "${cmd[@]}" dev:eth9
-		assert_equal "$line: $status" "$line: 1"
+		if [ "${cmd[0]}" = explain ]; then
+			assert_equal "$line: $status" "$line: 5"
+		else
+			assert_equal "$line: $status" "$line: 1"
+		fi
 		assert_equal "$stderr" "${!want}"
 		run --separate-stderr irqaff "${cmd[@]}" dev:eth0
 		assert_equal "$line dev:eth0: $status" "$line dev:eth0: 0"

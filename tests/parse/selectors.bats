@@ -345,9 +345,20 @@ cpu_root() {
 	assert_failure 2
 	assert_output ""
 	assert_equal "$stderr" 'irqaff: IRQ list "cpu:3,24": CPU list "3,24": CPU 24 is beyond the last possible CPU 7'
-	selected cpu:3,a
+	# an item no CPU set has: an IRQ item after the last
+	local item
+	for item in a dev:eth0 'eth0-*' cpu:1 '*'; do
+		selected "cpu:3,$item"
+		assert_failure 2
+		assert_output ''
+		assert_equal "$stderr" "irqaff: IRQ list \"cpu:3,$item\": \"cpu:\" must be the last item: \"$item\" follows it"
+	done
+	# the words of a CPU set are still its own
+	selected cpu:3,N
+	assert_success
+	selected cpu:x
 	assert_failure 2
-	assert_equal "$stderr" 'irqaff: IRQ list "cpu:3,a": CPU list "3,a": region "a": "a" is not a number'
+	assert_equal "$stderr" 'irqaff: IRQ list "cpu:x": CPU list "x": region "x": "x" is not a number'
 }
 
 @test "cpu:node:K selects the IRQs that run on node K's CPUs" {
