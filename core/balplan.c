@@ -271,18 +271,17 @@ alone(struct balplan *bp, int cpu)
 }
 
 /*
- * An IRQ of a unit planned on cpu is written when the unit leaves its
- * home, or when the IRQ itself is not there: it does not request cpu,
- * or ran on another. Of a unit that moves, the busier IRQ is the move,
- * the other its pair.
+ * The IRQs of a unit are written when it leaves its home (or had none:
+ * a split pair is joined), and only then: a unit that stays keeps what
+ * each of its IRQs requests, a quiet partner too. Of a unit that moves,
+ * the busier IRQ is the move, the other its pair.
  */
 static void
 decide(struct balplan *bp, struct balitem *it, int cpu, bool moved,
     bool first)
 {
 	it->cpu = cpu;
-	if (!moved && cpuset_test(it->old, cpu) &&
-	    (it->home < 0 || it->home == cpu))
+	if (!moved)
 		return;
 	it->why = moved && first ? BAL_MOVE : BAL_PAIR;
 	it->want = alone(bp, cpu);

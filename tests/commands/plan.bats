@@ -188,20 +188,27 @@ irqaff: $BATS_TEST_TMPDIR/plan: a plan is applied whole or not at all: nothing w
 	assert_equal "$(lists 24 25 26 27 28)" $'1\n2\n2\n2\n0'
 }
 
-@test "an idle transmit IRQ joins its receive partner's CPU; without one it stays" {
+@test "an rx/tx pair moves as one, its quiet partner with it; a pair that stays keeps what each requests" {
 	make_root --cpus 4 --virtio-nic eth0:2 --queues
-	# input.0 (25) and input.1 (27) busy on CPUs 1 and 3; output.0 (26) runs
-	# on CPU 2 and output.1 (28) on CPU 0, idle
-	measure "25 2 3000 27 4 3000"
+	# input.0 (25) and input.1 (27) busy on CPU 1; output.0 (26) and
+	# output.1 (28) quiet, on CPUs of their own: the pair of 25 moves
+	# whole, and 28 is not pinned where 27, which stays, runs
+	pile_on 1 25 27
+	measure "25 2 3000 27 2 3000"
 	assert_equal "$rc" 0
-	assert_equal "$(lists 24 25 26 27 28)" $'0-3\n0-3\n1\n0-3\n3'
-	# e1000e's tx-0 (28) follows rx-0 (27); igb's combined TxRx vectors
+	assert_equal "$(lists 24 25 26 27 28)" $'0-3\n0\n0\n0-3\n0-3'
+	run jq -c '[.plan[] | [.irq, .reason]]' <(irqaff balance -n -J -i 1 \
+		--sample-from "$BATS_TEST_TMPDIR/first" \
+		--sample-from "$BATS_TEST_TMPDIR/first")
+	assert_output '[[24,"keep"],[25,"keep"],[26,"keep"],[27,"keep"],[28,"keep"]]'
+	# e1000e's tx-0 (28) goes with rx-0 (27); igb's combined TxRx vectors
 	# and the link IRQs have no partner and stay where they run
 	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 4 --nic eth1:2 \
 		--nic eth2:1 --driver e1000e
-	measure "25 2 3000 27 4 3000"
+	pile_on 3 25 27
+	measure "25 4 4000 27 4 3000"
 	assert_equal "$rc" 0
-	assert_equal "$(lists 24 25 26 27 28 29)" $'0-3\n0-3\n0-3\n0-3\n3\n0-3'
+	assert_equal "$(lists 24 25 26 27 28 29)" $'0-3\n0-3\n0-3\n0\n0\n0-3'
 }
 
 @test "balance calls a PCI MSI vector the kernel refuses managed, as show and spread do" {
@@ -216,12 +223,13 @@ irqaff: $BATS_TEST_TMPDIR/plan: a plan is applied whole or not at all: nothing w
 
 @test "balance -n -J --xps shows the XPS that would follow" {
 	make_root --cpus 4 --virtio-nic eth0:2 --queues
-	measure "25 2 3000 26 2 3000" -n -J --xps
+	pile_on 1 25 27
+	measure "25 2 3000 27 2 3000" -n -J --xps
 	assert_equal "$rc" 0
 	run jq -c '[.xps[] | [.queue, .new, .result]]' "$out"
-	# tx-0's IRQ joins input.0 on CPU 1, and its XPS follows; tx-1's IRQ
-	# is not written, nor is its XPS
-	assert_output '[["tx-0","1","changed"]]'
+	# the pair of input.0 moves to CPU 0, and tx-0's XPS follows; tx-1's
+	# IRQ is not written, nor is its XPS
+	assert_output '[["tx-0","0","changed"]]'
 }
 
 # a plan by hand: its IRQ lines named as balance writes them

@@ -94,7 +94,7 @@ tree() {
 	run --separate-stderr -1 irqaff explain
 	assert_output 'irq 25 eth0: thread: its thread irq/25-eth0 may run on CPU 2-3, and the IRQ runs on CPU 0: pinned apart (taskset, tuna), it keeps its CPUs until the IRQ moves'
 	run --separate-stderr -1 irqaff explain -J 25
-	assert_output '{"irqs":[{"irq":25,"name":"eth0","requested":"0","requested_cpus":[0],"requested_nodes":[0],"effective":"0","effective_cpus":[0],"effective_nodes":[0],"findings":[{"code":"thread","text":"its thread irq/25-eth0 may run on CPU 2-3, and the IRQ runs on CPU 0: pinned apart (taskset, tuna), it keeps its CPUs until the IRQ moves"}],"notes":[]}]}'
+	assert_output '{"irqs":[{"irq":25,"name":"eth0","requested":"0","requested_cpus":[0],"requested_nodes":[0],"effective":"0","effective_cpus":[0],"effective_nodes":[0],"findings":[{"code":"thread","text":"its thread irq/25-eth0 may run on CPU 2-3, and the IRQ runs on CPU 0: pinned apart (taskset, tuna), it keeps its CPUs until the IRQ moves"}],"notes":[]}],"findings":[]}'
 }
 
 @test "explain says which of a pinned thread's CPUs are isolated" {
