@@ -585,3 +585,25 @@ dump() {
 		fi
 	done
 }
+
+@test "cpus -i SYSTEM: a 32-bit system count that wrapped has no rate, never 1.8e19; one that reached 2^32 - 1 has its own" {
+	make_root --cpus 2 --no-sysirq --irq 24=a
+	printf '%s\n' '           CPU0       CPU1' \
+		'LOC: 4294967290        200   Local timer interrupts' \
+		'RES:          5          5   Rescheduling interrupts' >"$BATS_TEST_TMPDIR/a"
+	printf '%s\n' '           CPU0       CPU1' \
+		'LOC: 4294967295        300   Local timer interrupts' \
+		'RES:          9          5   Rescheduling interrupts' >"$BATS_TEST_TMPDIR/b"
+	run --separate-stderr -0 irqaff cpus -i 1 -n -o cpu,system \
+		--sample-from "$BATS_TEST_TMPDIR/a" --sample-from "$BATS_TEST_TMPDIR/b"
+	assert_output $'0 9.0 LOC\n1 100.0 LOC'
+	assert_equal "$stderr" ''
+	# 16 more on CPU 0: LOC wrapped to 10
+	sed -i 's/^LOC: 4294967295 /LOC:         10 /' "$BATS_TEST_TMPDIR/b"
+	run --separate-stderr -0 irqaff cpus -i 1 -n -o cpu,system \
+		--sample-from "$BATS_TEST_TMPDIR/a" --sample-from "$BATS_TEST_TMPDIR/b"
+	assert_output $'0 4.0 RES\n1 100.0 LOC'
+	run --separate-stderr -0 irqaff cpus -i 1 -J -o cpu,system 0 \
+		--sample-from "$BATS_TEST_TMPDIR/a" --sample-from "$BATS_TEST_TMPDIR/b"
+	assert_output --regexp '"cpus":\[\{"cpu":0,"system":\{"LOC":null,"RES":4\.0\}\}\]\}$'
+}
