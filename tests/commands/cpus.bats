@@ -577,3 +577,58 @@ unasked; RATE with -i only):
 	assert_line --partial 'rows without an IRQ number, NMI, LOC, RES'
 	assert_line --partial 'are in *SYSTEM*'
 }
+
+# issue 52's pins: rows cpus must not take for an IRQ's, and a system
+# count that wraps
+
+@test "cpus -i counts a row numbered INT_MAX as an IRQ's, and not one numbered past it" {
+	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 2
+	local n a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b
+	snapshot_interrupts "$a"
+	add_count 24 2 100
+	snapshot_interrupts "$b"
+	cp "$a" "$a.0"
+	cp "$b" "$b.0"
+	for n in 2147483647 2147483648 4294967296; do
+		cp "$a.0" "$a"
+		cp "$b.0" "$b"
+		sed -i "/^NMI:/i\\$n:          0          0          0          0   IO-APIC   9-fasteoi   big" "$a"
+		sed -i "/^NMI:/i\\$n:          0        500          0          0   IO-APIC   9-fasteoi   big" "$b"
+		run --separate-stderr -0 irqaff cpus -n -o cpu,total,rate,top \
+			-i 1 --sample-from "$a" --sample-from "$b"
+		assert_equal "$stderr" ''
+		if ((n == 2147483647)); then
+			assert_output '0 510000   0.0 -
+1 510602 600.0 a(24)
+2 510004   0.0 -
+3 510006   0.0 -'
+		else
+			assert_output '0 510000   0.0 -
+1 510102 100.0 a(24)
+2 510004   0.0 -
+3 510006   0.0 -'
+		fi
+	done
+}
+
+@test "cpus -i SYSTEM: a 32-bit system count that wrapped has no rate, never 1.8e19; one that reached 2^32 - 1 has its own" {
+	make_root --cpus 2 --no-sysirq --irq 24=a
+	printf '%s\n' '           CPU0       CPU1' \
+		'LOC: 4294967290        200   Local timer interrupts' \
+		'RES:          5          5   Rescheduling interrupts' >"$BATS_TEST_TMPDIR/a"
+	printf '%s\n' '           CPU0       CPU1' \
+		'LOC: 4294967295        300   Local timer interrupts' \
+		'RES:          9          5   Rescheduling interrupts' >"$BATS_TEST_TMPDIR/b"
+	run --separate-stderr -0 irqaff cpus -i 1 -n -o cpu,system \
+		--sample-from "$BATS_TEST_TMPDIR/a" --sample-from "$BATS_TEST_TMPDIR/b"
+	assert_output $'0 9.0 LOC\n1 100.0 LOC'
+	assert_equal "$stderr" ''
+	# 16 more on CPU 0: LOC wrapped to 10
+	sed -i 's/^LOC: 4294967295 /LOC:         10 /' "$BATS_TEST_TMPDIR/b"
+	run --separate-stderr -0 irqaff cpus -i 1 -n -o cpu,system \
+		--sample-from "$BATS_TEST_TMPDIR/a" --sample-from "$BATS_TEST_TMPDIR/b"
+	assert_output $'0 4.0 RES\n1 100.0 LOC'
+	run --separate-stderr -0 irqaff cpus -i 1 -J -o cpu,system 0 \
+		--sample-from "$BATS_TEST_TMPDIR/a" --sample-from "$BATS_TEST_TMPDIR/b"
+	assert_output --regexp '"cpus":\[\{"cpu":0,"system":\{"LOC":null,"RES":4\.0\}\}\]\}$'
+}

@@ -390,3 +390,34 @@ $ok31" ;;
 	assert_output 'irq 30 a: ok: 1 requested'
 	assert_equal "$stderr" ''
 }
+
+# issue 52's pins: explain's rules that a plausible one-line mistake broke
+# without a test noticing
+
+@test "explain -v calls an IRQ idle only when its total is known: a count past 32 bits without sys/kernel/irq is not" {
+	make_root --cpus 2 --no-sysirq --irq 30=a --affinity 1 --idle 30
+	run --separate-stderr -0 irqaff explain -v
+	assert_output 'irq 30 a: idle: has not fired since boot'
+	# a count the kernel's unsigned int cannot hold: the total is unknown
+	sed -i 's/^\( 30: \)         0/\14294967296/' "$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff explain -v
+	assert_output 'irq 30 a: ok: 1 requested, runs on CPU 1'
+	assert_equal "$stderr" ''
+	sed -i 's/^\( 30: \)4294967296/\14294967295/' "$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff explain -v
+	assert_output 'irq 30 a: ok: 1 requested, runs on CPU 1'
+}
+
+@test "explain never asks to ban a managed IRQ from irqbalance, and a managed IRQ alone is no finding" {
+	make_root --cpus 4 --irq 30=q --affinity 1 --managed 30 --irqbalance
+	run --separate-stderr -0 irqaff explain
+	assert_output ''
+	assert_equal "$stderr" ''
+	run --separate-stderr -0 irqaff explain -v
+	assert_output 'irq 30 q: managed: the kernel manages its affinity (a queue of a multi-queue device) and refuses to move it'
+	# the other side: the same IRQ not managed is irqbalance's to move
+	make_root --dir "$BATS_TEST_TMPDIR/m" --cpus 4 --irq 30=q --affinity 1 \
+		--irqbalance
+	run --separate-stderr -1 irqaff explain
+	assert_output 'irq 30 q: irqbalance: runs and may move it again; --banirq=30 keeps it away'
+}

@@ -668,3 +668,43 @@ irqaff: note: eth0: the XPS of 2 tx queues names CPU 6-7, left as it is: it says
 	run -0 --separate-stderr irqaff isolate -q 6-7
 	assert_equal "$stderr" ''
 }
+
+# issue 52's pins: isolate's rules that a plausible one-line mistake broke
+# without a test noticing
+
+@test "isolate --again at boot with a remembered CPU offline isolates the rest; one not possible is refused" {
+	make_root --cpus 8 --offline 7 --nic eth0:4
+	remember $'6-7\n'
+	run -0 --separate-stderr irqaff isolate --again
+	assert_output ''
+	assert_equal "$stderr" ''
+	assert_equal "$(lists 24 25)" $'0-5\n0-5'
+	assert_file "$ROOT/var/lib/irqaff/isolated" $'6-7\n'
+	# the other side: CPU 8 is not possible on this machine
+	irqaff set -q all 0-6
+	local before
+	remember $'6-8\n'
+	before=$(tree_sum)
+	run -2 --separate-stderr irqaff isolate --again
+	assert_output ''
+	assert_equal "$stderr" "irqaff: isolate --again: $ROOT/var/lib/irqaff/isolated: CPU 8 is beyond the last possible CPU 7; nothing written"
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "isolate --check fails while irqbalance bans only part of the CPUs, and passes once it bans them all" {
+	tree --irqbalance-env IRQBALANCE_BANNED_CPULIST=7
+	irqaff isolate -q 6-7
+	settle 24 25 27
+	run --separate-stderr -1 irqaff isolate --check 6-7
+	assert_output "irqbalance: runs and bans only CPU 7 (IRQBALANCE_BANNED_CPULIST); add IRQBALANCE_BANNED_CPULIST=6-7 to $ROOT/etc/default/irqbalance and restart it
+CPU 6-7: not isolated from interrupts"
+	assert_equal "$stderr" ''
+	run --separate-stderr -0 irqaff isolate --check 7
+	assert_output 'CPU 7: isolated from interrupts'
+	tree --dir "$BATS_TEST_TMPDIR/all" \
+		--irqbalance-env IRQBALANCE_BANNED_CPULIST=6-7
+	irqaff isolate -q 6-7
+	settle 24 25 27
+	run --separate-stderr -0 irqaff isolate --check 6-7
+	assert_output 'CPU 6-7: isolated from interrupts'
+}

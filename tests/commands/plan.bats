@@ -449,3 +449,43 @@ $(refused_whole)"
 	assert_file "$ROOT/proc/irq/default_smp_affinity" $'3\n'
 	assert_equal "$(lists 24)" 1
 }
+
+# issue 52's pins: a stale plan, refused on every path, each CPU once
+
+@test "a plan CPU both offline and isolated is said once, as offline; one only isolated beside it, as isolated" {
+	four_on_cpu0
+	measure "24 1 4000 25 1 3000" -n --plan "$BATS_TEST_TMPDIR/plan"
+	local before
+	before=$(tree_sum "$ROOT/proc/irq")
+	set_online 0-2
+	echo 3 >"$ROOT/sys/devices/system/cpu/isolated"
+	run -1 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/plan"
+	assert_output ''
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/plan:3: CPU 3 of the plan is offline now
+irqaff: $BATS_TEST_TMPDIR/plan: a plan is applied whole or not at all: nothing written; make a new one"
+	echo 2-3 >"$ROOT/sys/devices/system/cpu/isolated"
+	run -1 --separate-stderr irqaff restore "$BATS_TEST_TMPDIR/plan"
+	assert_output ''
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/plan:3: CPU 3 of the plan is offline now
+irqaff: $BATS_TEST_TMPDIR/plan:3: CPU 2 of the plan is isolated now (isolcpus=)
+irqaff: $BATS_TEST_TMPDIR/plan: a plan is applied whole or not at all: nothing written; make a new one"
+	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$before"
+}
+
+@test "restore --only refuses a plan whose CPU went offline, writing nothing, and applies the selected IRQ once it is back" {
+	four_on_cpu0
+	measure "24 1 4000 25 1 3000" -n --plan "$BATS_TEST_TMPDIR/plan"
+	local before
+	before=$(tree_sum "$ROOT/proc/irq")
+	set_online 0-2
+	run -1 --separate-stderr irqaff restore --only 25 "$BATS_TEST_TMPDIR/plan"
+	assert_output ''
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/plan:3: CPU 3 of the plan is offline now
+irqaff: $BATS_TEST_TMPDIR/plan: a plan is applied whole or not at all: nothing written; make a new one"
+	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$before"
+	set_online 0-3
+	run -0 --separate-stderr irqaff restore -v --only 25 "$BATS_TEST_TMPDIR/plan"
+	assert_output 'irq 25: 0 -> 1'
+	assert_equal "$stderr" ''
+	assert_equal "$(lists 24 25 26 27)" $'0\n1\n0\n1'
+}

@@ -527,3 +527,23 @@ $(usage_of set)"
 	run --separate-stderr -1 irqaff set -J 99 1
 	assert_output ''
 }
+
+# issue 52's pin: a writer's every item must pick an IRQ; an interface
+# without IRQs of its own is a selection only for the queue commands
+@test "set dev:IF for an interface with no IRQs exits 1 and writes nothing, alone or beside an IRQ" {
+	make_root --cpus 4 --nic eth0:2 --irq 30=a --affinity 1
+	mkdir "$ROOT/sys/class/net/usb0"
+	local before
+	before=$(tree_sum)
+	run --separate-stderr -1 irqaff set dev:usb0 2
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: IRQ list "dev:usb0": device usb0 has no IRQs or does not exist'
+	run --separate-stderr -1 irqaff set dev:usb0,30 2
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: IRQ list "dev:usb0,30": device usb0 has no IRQs or does not exist'
+	assert_equal "$(tree_sum)" "$before"
+	# the other side: an interface with IRQs
+	run --separate-stderr -0 irqaff set -v dev:eth0,30 2
+	assert_output $'irq 24: 0-3 -> 2\nirq 25: 0-3 -> 2\nirq 26: 0-3 -> 2\nirq 30: 1 -> 2'
+	assert_equal "$(lists 24 25 26 30)" $'2\n2\n2\n2'
+}

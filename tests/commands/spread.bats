@@ -606,3 +606,18 @@ irqaff: $ROOT/sys/class/net/eth0/queues/rx-1/rps_cpus: \"z\" is not a hex digit"
 3
 0"
 }
+
+# issue 52's pin: of an operand that picks nothing and a malformed one,
+# in either order, malformed input wins: status 2, each said
+@test "spread: no match then a malformed operand exits 2, as the other way round; no match alone 1" {
+	make_root --cpus 4 --irq 30=a --affinity 1
+	run --separate-stderr -2 irqaff spread -n 99 '1,,'
+	assert_output ''
+	assert_equal "$stderr" $'irqaff: IRQ 99 does not exist\nirqaff: IRQ list "1,,": empty item'
+	run --separate-stderr -2 irqaff spread -n '1,,' 99
+	assert_output ''
+	assert_equal "$stderr" $'irqaff: IRQ list "1,,": empty item\nirqaff: IRQ 99 does not exist'
+	run --separate-stderr -1 irqaff spread -n 99
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: IRQ 99 does not exist'
+}

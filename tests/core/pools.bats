@@ -157,3 +157,17 @@ balance_pool() {
 	assert_equal "$stderr" 'irqaff: balance: every CPU of "node:1" is isolated or nohz_full; name them by number or give --include-isolated'
 	assert_equal "$(tree_sum)" "$sum"
 }
+
+# issue 52's pin: what isolates a CPU, each source named once, comma-joined
+@test "set names both isolcpus= and irqaff isolate for a CPU isolated twice, comma included" {
+	make_root --cpus 8 --isolated 3 --cmdline 'ro isolcpus=3' --irq 24=a
+	run --separate-stderr -0 irqaff set -n 24 3
+	assert_equal "$stderr" 'irqaff: warning: CPU 3 is isolated (isolcpus=): IRQs there interrupt the tasks isolated on them'
+	mkdir -p "$ROOT/var/lib/irqaff"
+	printf '2-3\n' >"$ROOT/var/lib/irqaff/isolated"
+	run --separate-stderr -0 irqaff set -n 24 3
+	assert_output 'irq 24: 0-7 -> 3'
+	assert_equal "$stderr" 'irqaff: warning: CPU 3 is isolated (isolcpus=, irqaff isolate): IRQs there interrupt the tasks isolated on them'
+	run --separate-stderr -0 irqaff set -n 24 2
+	assert_equal "$stderr" 'irqaff: warning: CPU 2 is isolated (irqaff isolate): IRQs there interrupt the tasks isolated on them'
+}

@@ -311,3 +311,29 @@ IRQ  RATE
 		assert_output "$(printf '%d 100.0 -\n%d   0.0 -' $((n - 2)) $((n - 1)))"
 	done
 }
+
+# issue 52's pin: the first read's counts are kept packed, each less its
+# left neighbour in 7-bit groups: 64 apart is the first difference that
+# takes two (zigzagged, 128), -64 the last that takes one (127)
+@test "a first read whose neighbouring counts differ by 63, 64, 65, -64 or -65 gives the IRQ its rate in show, top and cpus -i" {
+	local d
+	for d in 63 64 65 -64 -65; do
+		add_count 24 1 =1000 24 2 =$((1000 + d))
+		snapshot_interrupts "$A"
+		add_count 24 2 100
+		snapshot_interrupts "$B"
+		run --separate-stderr -0 irqaff show -n -o irq,rate -i 1 24 \
+			--sample-from "$A" --sample-from "$B"
+		assert_output '24 100.0'
+		run --separate-stderr -0 irqaff cpus -n -o cpu,rate,top -i 1 \
+			--sample-from "$A" --sample-from "$B"
+		assert_output '0   0.0 -
+1 100.0 a(24)
+2   0.0 -
+3   0.0 -'
+		run --separate-stderr -0 irqaff top -i 1 \
+			--sample-from "$A" --sample-from "$B"
+		assert_equal "${lines[2]}" 'IRQS/s     0.0 100.0   0.0   0.0'
+		assert_equal "${lines[5]}" " 24 100.0 $((502169 + d - 64)) 1        1         a"
+	done
+}

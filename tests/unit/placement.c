@@ -183,6 +183,19 @@ fresh(void)
 	ran++;
 	printf("%sok %d single moves cannot undo what a plan afresh can\n",
 	    f ? "" : (failed++, "not "), ran);
+	/* low rates, where the noise and not a tenth decides: 600/400 */
+	pb.load[0] = pb.load[1] = 300;
+	pb.load[2] = pb.load[3] = 200;
+	solve(&pb, cpu, after, &f);
+	ran++;
+	printf("%sok %d at low rates 600/400 becomes 500/500 afresh\n",
+	    f && cpu[0] != cpu[1] ? "" : (failed++, "not "), ran);
+	/* 580/400: afresh 490/490 gains 90, within 3 * sqrt(580 + 490) */
+	pb.load[0] = pb.load[1] = 290;
+	solve(&pb, cpu, after, &f);
+	ran++;
+	printf("%sok %d but 580/400 is kept: 490/490 is within the noise\n",
+	    f || cpu[0] != 0 || cpu[1] != 0 ? (failed++, "not ") : "", ran);
 }
 
 static void
