@@ -8,6 +8,9 @@
 win=${qb_win:-5}
 int=${qb_int:-5}
 txrate=${qb_tx:-0}
+# Quiet, as balance counts it: at most 9 interrupts in its interval, here
+# scaled to the window before the arm.
+quiet=$((9 * win / int))
 mkdir -p /run/irqbalance
 echo "QB-BOOT $(uname -r) cpus=$(cat /sys/devices/system/cpu/online)" \
 	"isolated=$(cat /sys/devices/system/cpu/isolated)" \
@@ -65,8 +68,14 @@ sleep 2
 for a in $(echo "${qb_arms:-none,spread,balance,irqbalance}" | tr , ' '); do
 	reset
 	sleep 1
-	qbstat measure "$win" "$a before"
+	qbstat measure "$win" "$a before" /tmp/c0
+	qbstat affs >/tmp/a0
 	qbstat time "$a" /bench/arm.sh "$a" "$int"
+	# what the first run wrote, the quiet IRQs among them, split pairs
+	qbstat affs >/tmp/a01
+	qbstat written "$a" "$quiet" /tmp/c0 /tmp/a0 /tmp/a01
+	diff /tmp/a0 /tmp/a01 | sed -n "s/^\([-+][0-9]\)/QB-WRITE $a \1/p"
+	qbstat pairs "$a"
 	tx_start
 	qbstat measure "$win" "$a after"
 	qbstat affs >/tmp/a1
