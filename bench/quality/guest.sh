@@ -70,7 +70,8 @@ for a in $(echo "${qb_arms:-none,spread,balance,irqbalance}" | tr , ' '); do
 	sleep 1
 	qbstat measure "$win" "$a before" /tmp/c0
 	qbstat affs >/tmp/a0
-	qbstat time "$a" /bench/arm.sh "$a" "$int"
+	qbstat time "$a" /bench/arm.sh "$a" "$int" /tmp/arm.out
+	head -n 80 /tmp/arm.out | sed "s/^/QB-OUT $a /"
 	# what the first run wrote, the quiet IRQs among them, split pairs
 	qbstat affs >/tmp/a01
 	qbstat written "$a" "$quiet" /tmp/c0 /tmp/a0 /tmp/a01
