@@ -22,16 +22,19 @@
  *	Movable: not kernel-managed, not per-CPU, not no-balancing (the
  *	IRQD_ states in /sys/kernel/debug/irq/irqs/N).
  *	Then QB-CPU TAG with each CPU's movable rate. With FILE, also
- *	write "IRQ COUNT" there for every IRQ: its interrupts in the window.
+ *	write "IRQ COUNT NAME" there for every IRQ: its interrupts in the
+ *	window.
  * qbstat time TAG CMD...
  *	Run CMD, print QB-TIME TAG SECONDS STATUS.
  * qbstat affs
  *	Print "N LIST" for every IRQ's smp_affinity_list.
  * qbstat written TAG MAX COUNTS OLD NEW
  *	From two affs outputs and a measure FILE: print
- *	  QB-WRITTEN TAG CHANGED QUIET
- *	the IRQs whose list changed, and those of them counting at most MAX
- *	in COUNTS (absent: 0), each also on a line QB-QUIETW.
+ *	  QB-WRITTEN TAG CHANGED QUIET FOLLOW
+ *	the IRQs whose list changed; of them, those counting at most MAX in
+ *	COUNTS (absent: 0) that went to the same list as their busy virtio
+ *	rx/tx partner, written too (FOLLOW, each on a line QB-FOLLOW), and the
+ *	other quiet ones (QUIET, each on a line QB-QUIETW).
  * qbstat pairs TAG
  *	Print QB-PAIRS TAG SPLIT PAIRS: the virtio rx/tx pairs (virtioN-
  *	input.Q and virtioN-output.Q) and those whose smp_affinity_list
@@ -268,8 +271,8 @@ measure(double secs, const char *tag, const char *file)
 			}
 		}
 		if (cf != NULL)
-			fprintf(cf, "%d %llu\n", b.irq[i].n,
-			    (unsigned long long)tot);
+			fprintf(cf, "%d %llu %s\n", b.irq[i].n,
+			    (unsigned long long)tot, b.irq[i].name);
 		if (r > 0 || !mv)
 			printf("QB-IRQ %s %d %.0f %s%s\n", tag, b.irq[i].n, r,
 			    b.irq[i].name, mv ? "" : " (not movable)");
@@ -401,35 +404,94 @@ read_nw(const char *path, int *n, char (*w)[512])
 	return k;
 }
 
+/* The virtio rx/tx partner's name of NAME into BUF; 0 if it has none. */
+static int
+partner(const char *name, char *buf, size_t len)
+{
+	int nic, q;
+
+	if (sscanf(name, "virtio%d-input.%d", &nic, &q) == 2)
+		snprintf(buf, len, "virtio%d-output.%d", nic, q);
+	else if (sscanf(name, "virtio%d-output.%d", &nic, &q) == 2)
+		snprintf(buf, len, "virtio%d-input.%d", nic, q);
+	else
+		return 0;
+	return 1;
+}
+
+/* NEW's list of IRQ N, and whether OLD's differs; NULL when absent. */
+static const char *
+newlist(int n, int no, const int *on, char (*ow)[512], int nnew,
+    const int *nn, char (*nw)[512], int *changed)
+{
+	int i, j;
+
+	for (i = 0; i < nnew && nn[i] != n; i++)
+		;
+	if (i == nnew)
+		return NULL;
+	for (j = 0; j < no && on[j] != n; j++)
+		;
+	*changed = j == no || strcmp(ow[j], nw[i]) != 0;
+	return nw[i];
+}
+
 static int
 written(const char *tag, long max, const char *counts, const char *old,
     const char *new)
 {
 	static int cn[MAXIRQ], on[MAXIRQ], nn[MAXIRQ];
-	static char cw[MAXIRQ][512], ow[MAXIRQ][512], nw[MAXIRQ][512];
-	int nc, no, nnew, i, j, changed = 0, quiet = 0;
+	static long cc[MAXIRQ];
+	static char cname[MAXIRQ][48], ow[MAXIRQ][512], nw[MAXIRQ][512];
+	char line[600], pname[64];
+	const char *mine, *theirs;
+	int nc = 0, no, nnew, i, j, ch, pch, changed = 0, quiet = 0;
+	int follow = 0;
 	long cnt;
+	FILE *f;
 
-	nc = read_nw(counts, cn, cw);
+	if ((f = fopen(counts, "r")) == NULL)
+		err(1, "%s", counts);
+	while (nc < MAXIRQ && fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "%d %ld %47s", &cn[nc], &cc[nc],
+		    cname[nc]) == 3)
+			nc++;
+	fclose(f);
 	no = read_nw(old, on, ow);
 	nnew = read_nw(new, nn, nw);
 	for (i = 0; i < nnew; i++) {
-		for (j = 0; j < no && on[j] != nn[i]; j++)
-			;
-		if (j < no && strcmp(ow[j], nw[i]) == 0)
+		mine = newlist(nn[i], no, on, ow, nnew, nn, nw, &ch);
+		if (!ch)
 			continue;
 		changed++;
 		cnt = 0;
-		for (j = 0; j < nc; j++)
-			if (cn[j] == nn[i])
-				cnt = atol(cw[j]);
+		for (j = 0; j < nc && cn[j] != nn[i]; j++)
+			;
+		if (j < nc)
+			cnt = cc[j];
 		if (cnt > max)
 			continue;
+		/* quiet, written to go with a busy partner that moved */
+		if (j < nc && partner(cname[j], pname, sizeof(pname))) {
+			int k;
+
+			for (k = 0; k < nc && strcmp(cname[k], pname) != 0;
+			    k++)
+				;
+			theirs = k < nc && cc[k] > max ? newlist(cn[k], no, on, ow, nnew, nn,
+			    nw, &pch) : NULL;
+			if (theirs != NULL && pch && strcmp(theirs, mine) == 0) {
+				follow++;
+				printf("QB-FOLLOW %s %d count %ld -> %s with "
+				    "%s\n", tag, nn[i], cnt, mine, pname);
+				continue;
+			}
+		}
 		quiet++;
 		printf("QB-QUIETW %s %d count %ld -> %s\n", tag, nn[i], cnt,
-		    nw[i]);
+		    mine);
 	}
-	printf("QB-WRITTEN %s %d %d\n", tag, changed, quiet);
+	printf("QB-WRITTEN %s %d %d %d\n", tag, changed, quiet, follow);
 	return 0;
 }
 
