@@ -3,7 +3,7 @@
 # command line: qb_arms (comma-separated, run in that order), qb_win (the
 # measuring window, seconds), qb_int (balance's and irqbalance's
 # interval), qb_tx (a TX load to start after each arm: RATE a second per
-# sender, 0 for none). Prints QB-* lines on the console for bench/quality/run.
+# sender, 0 for none), qb_even (1: start from an even layout). Prints QB-* lines on the console for bench/quality/run.
 # shellcheck shell=dash
 win=${qb_win:-5}
 int=${qb_int:-5}
@@ -42,6 +42,20 @@ tx_stop() {
 	for p in $txpids; do wait "$p" 2>/dev/null; done
 	txpids=
 }
+
+# even: each virtio rx/tx pair on a CPU of its own, queue Q of the NIC on
+# node 1 on CPU 4+Q, of the other on CPU Q, so that the CPUs start even
+# and the first run has no gain to make. The boot's layout may not be.
+if [ "${qb_even:-0}" = 1 ]; then
+	sed -n 's/^ *\([0-9]*\):.* virtio[0-9]*-[inout]*put\.\([0-9]*\).*/\1 \2/p' \
+	    /proc/interrupts |
+	while read -r n q; do
+		base=0
+		[ "$(cat "/proc/irq/$n/node")" = 1 ] && base=4
+		echo $((base + q)) >"/proc/irq/$n/smp_affinity_list"
+	done
+	sleep 1
+fi
 
 # The boot's layout: the requested CPUs (save), and the effective CPU of
 # each IRQ.
