@@ -32,13 +32,13 @@
  *	From two affs outputs and a measure FILE: print
  *	  QB-WRITTEN TAG CHANGED QUIET FOLLOW
  *	the IRQs whose list changed; of them, those counting at most MAX in
- *	COUNTS (absent: 0) that went to the same list as their busy virtio
- *	rx/tx partner, written too (FOLLOW, each on a line QB-FOLLOW), and the
+ *	COUNTS (absent: 0) that went to the same list as their busy rx/tx
+ *	partner, written too (FOLLOW, each on a line QB-FOLLOW), and the
  *	other quiet ones (QUIET, each on a line QB-QUIETW).
  * qbstat pairs TAG
- *	Print QB-PAIRS TAG SPLIT PAIRS: the virtio rx/tx pairs (virtioN-
- *	input.Q and virtioN-output.Q) and those whose smp_affinity_list
- *	differ, each also on a line QB-SPLIT.
+ *	Print QB-PAIRS TAG SPLIT PAIRS: the rx/tx pairs (virtioN-input.Q
+ *	and virtioN-output.Q, DEV-rx-Q and DEV-tx-Q) and those whose
+ *	smp_affinity_list differ, each also on a line QB-SPLIT.
  * qbstat tx SECONDS RATE CPU IFACE
  *	On CPU, send RATE broadcast frames a second (EtherType 0x88b5, no
  *	IP) out of IFACE for SECONDS: transmit completions for the queue
@@ -404,19 +404,38 @@ read_nw(const char *path, int *n, char (*w)[512])
 	return k;
 }
 
-/* The virtio rx/tx partner's name of NAME into BUF; 0 if it has none. */
+/*
+ * The rx/tx partner's name of NAME into BUF (virtioN-input.Q and
+ * virtioN-output.Q, DEV-rx-Q and DEV-tx-Q); 1 for the receive side, 2 for
+ * the transmit side, 0 if it has none.
+ */
 static int
 partner(const char *name, char *buf, size_t len)
 {
-	int nic, q;
+	const char *p;
+	size_t k;
+	int nic, q, n;
 
-	if (sscanf(name, "virtio%d-input.%d", &nic, &q) == 2)
+	if (sscanf(name, "virtio%d-input.%d%n", &nic, &q, &n) == 2 &&
+	    name[n] == '\0') {
 		snprintf(buf, len, "virtio%d-output.%d", nic, q);
-	else if (sscanf(name, "virtio%d-output.%d", &nic, &q) == 2)
+		return 1;
+	}
+	if (sscanf(name, "virtio%d-output.%d%n", &nic, &q, &n) == 2 &&
+	    name[n] == '\0') {
 		snprintf(buf, len, "virtio%d-input.%d", nic, q);
-	else
-		return 0;
-	return 1;
+		return 2;
+	}
+	for (p = name; (p = strchr(p, '-')) != NULL; p++)
+		if ((strncmp(p, "-rx-", 4) == 0 || strncmp(p, "-tx-", 4) == 0) &&
+		    p[4] != '\0' && strspn(p + 4, "0123456789") ==
+		    strlen(p + 4)) {
+			k = (size_t)(p - name);
+			snprintf(buf, len, "%.*s-%s-%s", (int)k, name,
+			    p[1] == 'r' ? "tx" : "rx", p + 4);
+			return p[1] == 'r' ? 1 : 2;
+		}
+	return 0;
 }
 
 /* NEW's list of IRQ N, and whether OLD's differs; NULL when absent. */
@@ -500,13 +519,12 @@ pairs(const char *tag)
 {
 	static struct snap s;
 	char path[96], la[512], lb[512], want[64];
-	int i, j, nic, q, np = 0, split = 0;
+	int i, j, np = 0, split = 0;
 
 	take(&s);
 	for (i = 0; i < s.nirq; i++) {
-		if (sscanf(s.irq[i].name, "virtio%d-input.%d", &nic, &q) != 2)
+		if (partner(s.irq[i].name, want, sizeof(want)) != 1)
 			continue;
-		snprintf(want, sizeof(want), "virtio%d-output.%d", nic, q);
 		for (j = 0; j < s.nirq && strcmp(s.irq[j].name, want) != 0;
 		    j++)
 			;
