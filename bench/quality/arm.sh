@@ -1,6 +1,6 @@
 #!/bin/sh
-# bench/quality's arms, run in the guest: arm.sh NAME INTERVAL applies
-# one (none, spread, balance, irqbalance) once.
+# bench/quality's arms, run in the guest: arm.sh NAME INTERVAL [OUT]
+# applies one (none, spread, balance, irqbalance) once, its output to OUT.
 # shellcheck shell=dash
 case $1 in
 none) ;;
@@ -13,11 +13,11 @@ spread)
 		[ -e "$b/device" ] && irqaff spread -q "dev:${b##*/}"
 	done
 	;;
-balance) irqaff balance -q -i "$2" ;;
+balance) irqaff balance -q -v -i "$2" ;;
 irqbalance)
 	# --oneshot measures over one interval (10 s unless --interval),
 	# places every IRQ afresh once and exits; --foreground so that it
 	# is timed (it would fork to the background).
 	irqbalance --oneshot --foreground --interval="$2" ;;
 *) echo "arm.sh: no arm $1" >&2; exit 2 ;;
-esac >/dev/null 2>&1
+esac >"${3:-/dev/null}" 2>&1

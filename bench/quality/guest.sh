@@ -3,11 +3,14 @@
 # command line: qb_arms (comma-separated, run in that order), qb_win (the
 # measuring window, seconds), qb_int (balance's and irqbalance's
 # interval), qb_tx (a TX load to start after each arm: RATE a second per
-# sender, 0 for none). Prints QB-* lines on the console for bench/quality/run.
+# sender, 0 for none), qb_even (1: start from an even layout). Prints QB-* lines on the console for bench/quality/run.
 # shellcheck shell=dash
 win=${qb_win:-5}
 int=${qb_int:-5}
 txrate=${qb_tx:-0}
+# Quiet, as balance counts it: at most 9 interrupts in its interval, here
+# scaled to the window before the arm.
+quiet=$((9 * win / int))
 mkdir -p /run/irqbalance
 echo "QB-BOOT $(uname -r) cpus=$(cat /sys/devices/system/cpu/online)" \
 	"isolated=$(cat /sys/devices/system/cpu/isolated)" \
@@ -40,6 +43,20 @@ tx_stop() {
 	txpids=
 }
 
+# even: each virtio rx/tx pair on a CPU of its own, queue Q of the NIC on
+# node 1 on CPU 4+Q, of the other on CPU Q, so that the CPUs start even
+# and the first run has no gain to make. The boot's layout may not be.
+if [ "${qb_even:-0}" = 1 ]; then
+	sed -n 's/^ *\([0-9]*\):.* virtio[0-9]*-[inout]*put\.\([0-9]*\).*/\1 \2/p' \
+	    /proc/interrupts |
+	while read -r n q; do
+		base=0
+		[ "$(cat "/proc/irq/$n/node")" = 1 ] && base=4
+		echo $((base + q)) >"/proc/irq/$n/smp_affinity_list"
+	done
+	sleep 1
+fi
+
 # The boot's layout: the requested CPUs (save), and the effective CPU of
 # each IRQ.
 irqaff save >/tmp/boot.snap
@@ -65,8 +82,15 @@ sleep 2
 for a in $(echo "${qb_arms:-none,spread,balance,irqbalance}" | tr , ' '); do
 	reset
 	sleep 1
-	qbstat measure "$win" "$a before"
-	qbstat time "$a" /bench/arm.sh "$a" "$int"
+	qbstat measure "$win" "$a before" /tmp/c0
+	qbstat affs >/tmp/a0
+	qbstat time "$a" /bench/arm.sh "$a" "$int" /tmp/arm.out
+	head -n 80 /tmp/arm.out | sed "s/^/QB-OUT $a /"
+	# what the first run wrote, the quiet IRQs among them, split pairs
+	qbstat affs >/tmp/a01
+	qbstat written "$a" "$quiet" /tmp/c0 /tmp/a0 /tmp/a01
+	diff /tmp/a0 /tmp/a01 | sed -n "s/^\([-+][0-9]\)/QB-WRITE $a \1/p"
+	qbstat pairs "$a"
 	tx_start
 	qbstat measure "$win" "$a after"
 	qbstat affs >/tmp/a1

@@ -2,7 +2,7 @@
 /*
  * Built static: the guest has busybox and little else.
  *
- * qbstat measure SECONDS TAG
+ * qbstat measure SECONDS TAG [FILE]
  *	Read /proc/interrupts twice SECONDS apart and print one line
  *	  QB-STAT TAG key=value ...
  *	mxm, sdm: the busiest CPU's load and the standard deviation of the
@@ -21,11 +21,24 @@
  *	  mean, held where most of its interrupts landed), else 0.
  *	Movable: not kernel-managed, not per-CPU, not no-balancing (the
  *	IRQD_ states in /sys/kernel/debug/irq/irqs/N).
- *	Then QB-CPU TAG with each CPU's movable rate.
+ *	Then QB-CPU TAG with each CPU's movable rate. With FILE, also
+ *	write "IRQ COUNT NAME" there for every IRQ: its interrupts in the
+ *	window.
  * qbstat time TAG CMD...
  *	Run CMD, print QB-TIME TAG SECONDS STATUS.
  * qbstat affs
  *	Print "N LIST" for every IRQ's smp_affinity_list.
+ * qbstat written TAG MAX COUNTS OLD NEW
+ *	From two affs outputs and a measure FILE: print
+ *	  QB-WRITTEN TAG CHANGED QUIET FOLLOW
+ *	the IRQs whose list changed; of them, those counting at most MAX in
+ *	COUNTS (absent: 0) that went to the same list as their busy rx/tx
+ *	partner, written too (FOLLOW, each on a line QB-FOLLOW), and the
+ *	other quiet ones (QUIET, each on a line QB-QUIETW).
+ * qbstat pairs TAG
+ *	Print QB-PAIRS TAG SPLIT PAIRS: the rx/tx pairs (virtioN-input.Q
+ *	and virtioN-output.Q, DEV-rx-Q and DEV-tx-Q) and those whose
+ *	smp_affinity_list differ, each also on a line QB-SPLIT.
  * qbstat tx SECONDS RATE CPU IFACE
  *	On CPU, send RATE broadcast frames a second (EtherType 0x88b5, no
  *	IP) out of IFACE for SECONDS: transmit completions for the queue
@@ -202,7 +215,7 @@ shape(const double *load, uint64_t cpus, double total, double *mx,
 }
 
 static int
-measure(double secs, const char *tag)
+measure(double secs, const char *tag, const char *file)
 {
 	static struct snap a, b;
 	static double hrate[MAXIRQ];
@@ -214,8 +227,11 @@ measure(double secs, const char *tag)
 	char path[96], buf[64];
 	int i, j, c, cpu, nmov = 0, off = 0, node, strand = 0;
 	int busy[MAXCPU] = { 0 };
-	uint64_t most;
+	uint64_t most, tot;
+	FILE *cf = NULL;
 
+	if (file != NULL && (cf = fopen(file, "w")) == NULL)
+		err(1, "%s", file);
 	online = cpulist_file("/sys/devices/system/cpu/online");
 	isol = cpulist_file("/sys/devices/system/cpu/isolated");
 	elig = online & ~isol;
@@ -235,11 +251,12 @@ measure(double secs, const char *tag)
 		mv = movable(b.irq[i].n);
 		hcpu[i] = -1;
 		hrate[i] = 0;
-		most = 0;
+		most = tot = 0;
 		for (c = 0; c < b.ncol && c < a.ncol; c++) {
 			d = b.irq[i].cnt[c] - a.irq[j].cnt[c];
 			if (d > UINT32_MAX / 2)
 				d = 0;
+			tot += d;
 			cpu = b.col[c];
 			if (mv && d > most) {
 				most = d;
@@ -253,6 +270,9 @@ measure(double secs, const char *tag)
 					onisol += d / dt;
 			}
 		}
+		if (cf != NULL)
+			fprintf(cf, "%d %llu %s\n", b.irq[i].n,
+			    (unsigned long long)tot, b.irq[i].name);
 		if (r > 0 || !mv)
 			printf("QB-IRQ %s %d %.0f %s%s\n", tag, b.irq[i].n, r,
 			    b.irq[i].name, mv ? "" : " (not movable)");
@@ -281,6 +301,8 @@ measure(double secs, const char *tag)
 			    node, b.irq[i].name);
 		}
 	}
+	if (cf != NULL && fclose(cf) == EOF)
+		err(1, "%s", file);
 	/*
 	 * movable: over the mean an even share would give each eligible
 	 * CPU, counting what landed on isolated CPUs too (iso says how much)
@@ -365,6 +387,168 @@ affs(void)
 	return 0;
 }
 
+/* Read "N WORD" lines into n[] and w[] (up to MAXIRQ); returns how many. */
+static int
+read_nw(const char *path, int *n, char (*w)[512])
+{
+	FILE *f;
+	char line[600];
+	int k = 0;
+
+	if ((f = fopen(path, "r")) == NULL)
+		err(1, "%s", path);
+	while (k < MAXIRQ && fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "%d %511s", &n[k], w[k]) == 2)
+			k++;
+	fclose(f);
+	return k;
+}
+
+/*
+ * The rx/tx partner's name of NAME into BUF (virtioN-input.Q and
+ * virtioN-output.Q, DEV-rx-Q and DEV-tx-Q); 1 for the receive side, 2 for
+ * the transmit side, 0 if it has none.
+ */
+static int
+partner(const char *name, char *buf, size_t len)
+{
+	const char *p;
+	size_t k;
+	int nic, q, n;
+
+	if (sscanf(name, "virtio%d-input.%d%n", &nic, &q, &n) == 2 &&
+	    name[n] == '\0') {
+		snprintf(buf, len, "virtio%d-output.%d", nic, q);
+		return 1;
+	}
+	if (sscanf(name, "virtio%d-output.%d%n", &nic, &q, &n) == 2 &&
+	    name[n] == '\0') {
+		snprintf(buf, len, "virtio%d-input.%d", nic, q);
+		return 2;
+	}
+	for (p = name; (p = strchr(p, '-')) != NULL; p++)
+		if ((strncmp(p, "-rx-", 4) == 0 || strncmp(p, "-tx-", 4) == 0) &&
+		    p[4] != '\0' && strspn(p + 4, "0123456789") ==
+		    strlen(p + 4)) {
+			k = (size_t)(p - name);
+			snprintf(buf, len, "%.*s-%s-%s", (int)k, name,
+			    p[1] == 'r' ? "tx" : "rx", p + 4);
+			return p[1] == 'r' ? 1 : 2;
+		}
+	return 0;
+}
+
+/* NEW's list of IRQ N, and whether OLD's differs; NULL when absent. */
+static const char *
+newlist(int n, int no, const int *on, char (*ow)[512], int nnew,
+    const int *nn, char (*nw)[512], int *changed)
+{
+	int i, j;
+
+	for (i = 0; i < nnew && nn[i] != n; i++)
+		;
+	if (i == nnew)
+		return NULL;
+	for (j = 0; j < no && on[j] != n; j++)
+		;
+	*changed = j == no || strcmp(ow[j], nw[i]) != 0;
+	return nw[i];
+}
+
+static int
+written(const char *tag, long max, const char *counts, const char *old,
+    const char *new)
+{
+	static int cn[MAXIRQ], on[MAXIRQ], nn[MAXIRQ];
+	static long cc[MAXIRQ];
+	static char cname[MAXIRQ][48], ow[MAXIRQ][512], nw[MAXIRQ][512];
+	char line[600], pname[64];
+	const char *mine, *theirs;
+	int nc = 0, no, nnew, i, j, ch, pch, changed = 0, quiet = 0;
+	int follow = 0;
+	long cnt;
+	FILE *f;
+
+	if ((f = fopen(counts, "r")) == NULL)
+		err(1, "%s", counts);
+	while (nc < MAXIRQ && fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "%d %ld %47s", &cn[nc], &cc[nc],
+		    cname[nc]) == 3)
+			nc++;
+	fclose(f);
+	no = read_nw(old, on, ow);
+	nnew = read_nw(new, nn, nw);
+	for (i = 0; i < nnew; i++) {
+		mine = newlist(nn[i], no, on, ow, nnew, nn, nw, &ch);
+		if (!ch)
+			continue;
+		changed++;
+		cnt = 0;
+		for (j = 0; j < nc && cn[j] != nn[i]; j++)
+			;
+		if (j < nc)
+			cnt = cc[j];
+		if (cnt > max)
+			continue;
+		/* quiet, written to go with a busy partner that moved */
+		if (j < nc && partner(cname[j], pname, sizeof(pname))) {
+			int k;
+
+			for (k = 0; k < nc && strcmp(cname[k], pname) != 0;
+			    k++)
+				;
+			theirs = k < nc && cc[k] > max ? newlist(cn[k], no, on, ow, nnew, nn,
+			    nw, &pch) : NULL;
+			if (theirs != NULL && pch && strcmp(theirs, mine) == 0) {
+				follow++;
+				printf("QB-FOLLOW %s %d count %ld -> %s with "
+				    "%s\n", tag, nn[i], cnt, mine, pname);
+				continue;
+			}
+		}
+		quiet++;
+		printf("QB-QUIETW %s %d count %ld -> %s\n", tag, nn[i], cnt,
+		    mine);
+	}
+	printf("QB-WRITTEN %s %d %d %d\n", tag, changed, quiet, follow);
+	return 0;
+}
+
+static int
+pairs(const char *tag)
+{
+	static struct snap s;
+	char path[96], la[512], lb[512], want[64];
+	int i, j, np = 0, split = 0;
+
+	take(&s);
+	for (i = 0; i < s.nirq; i++) {
+		if (partner(s.irq[i].name, want, sizeof(want)) != 1)
+			continue;
+		for (j = 0; j < s.nirq && strcmp(s.irq[j].name, want) != 0;
+		    j++)
+			;
+		if (j == s.nirq)
+			continue;
+		np++;
+		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list",
+		    s.irq[i].n);
+		if (read_line(path, la, sizeof(la)) != 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list",
+		    s.irq[j].n);
+		if (read_line(path, lb, sizeof(lb)) != 0)
+			continue;
+		if (strcmp(la, lb) != 0) {
+			split++;
+			printf("QB-SPLIT %s %s %s %s %s\n", tag,
+			    s.irq[i].name, la, want, lb);
+		}
+	}
+	printf("QB-PAIRS %s %d %d\n", tag, split, np);
+	return 0;
+}
+
 static int
 tx(double secs, double rate, int cpu, const char *ifname)
 {
@@ -405,18 +589,26 @@ int
 main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc == 4 && strcmp(argv[1], "measure") == 0)
-		return measure(atof(argv[2]), argv[3]);
+	if ((argc == 4 || argc == 5) && strcmp(argv[1], "measure") == 0)
+		return measure(atof(argv[2]), argv[3],
+		    argc == 5 ? argv[4] : NULL);
 	if (argc >= 4 && strcmp(argv[1], "time") == 0)
 		return timecmd(argv[2], argv + 3);
 	if (argc == 2 && strcmp(argv[1], "affs") == 0)
 		return affs();
+	if (argc == 7 && strcmp(argv[1], "written") == 0)
+		return written(argv[2], atol(argv[3]), argv[4], argv[5],
+		    argv[6]);
+	if (argc == 3 && strcmp(argv[1], "pairs") == 0)
+		return pairs(argv[2]);
 	if (argc == 6 && strcmp(argv[1], "tx") == 0)
 		return tx(atof(argv[2]), atof(argv[3]), atoi(argv[4]),
 		    argv[5]);
-	fprintf(stderr, "usage: qbstat measure SECONDS TAG\n"
+	fprintf(stderr, "usage: qbstat measure SECONDS TAG [FILE]\n"
 	    "       qbstat time TAG CMD...\n"
 	    "       qbstat affs\n"
+	    "       qbstat written TAG MAX COUNTS OLD NEW\n"
+	    "       qbstat pairs TAG\n"
 	    "       qbstat tx SECONDS RATE CPU IFACE\n");
 	return 2;
 }
