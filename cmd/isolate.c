@@ -172,22 +172,6 @@ fallback(struct isolate *is, unsigned int irq)
 	return to;
 }
 
-/* Where the IRQ runs: its online effective CPUs, else requested ones. */
-struct cpuset *
-isolate_runs_on(struct isolate *is, unsigned int irq, bool *guessed)
-{
-	struct cpuset *set = xcpuset(is->m.nbits);
-	struct perr pe;
-	int rc;
-
-	if ((rc = machine_runs_on_read(&is->m, irq, set, guessed, &pe)) != 0) {
-		warnx("irq %u: %s", irq, pe.msg);
-		cpuset_free(set);
-		return NULL;
-	}
-	return set;
-}
-
 static void
 entry_free(struct entry *e)
 {
@@ -195,61 +179,6 @@ entry_free(struct entry *e)
 	cpuset_free(e->to);
 	cpuset_free(e->on);
 	free(e->was);
-}
-
-/*
- * The kernel keeps a managed IRQ off isolcpus=managed_irq CPUs when its
- * set has an online housekeeping CPU (irq_do_set_affinity(),
- * kernel/irq/manage.c); else it stays there, firing only for work issued
- * on them, as NVMe's one queue per CPU. Whether the IRQ is managed only
- * debugfs says: any IRQ user space cannot move is taken as one.
- */
-bool
-isolate_by_kernel(const struct isolate *is)
-{
-	const struct bootargs *b = &is->iso.boot;
-
-	return b->isolcpus != NULL && (b->isolflags & ISOL_MANAGED_IRQ) &&
-	    cpuset_subset(is->cpus, b->isolcpus);
-}
-
-bool
-isolate_all_isolated(const struct isolate *is, const struct cpuset *req)
-{
-	struct cpuset *house = xcpudup(req);
-	bool none;
-
-	cpuset_and(house, is->m.online);
-	cpuset_andnot(house, is->iso.boot.isolcpus);
-	none = cpuset_empty(house);
-	cpuset_free(house);
-	return none;
-}
-
-/*
- * An action in sys/kernel/irq/N/actions or a proc/irq/N/NAME directory
- * (register_handler_proc(); IRQ 0's timer is set up before procfs): an
- * IRQ without one fires nothing (show_interrupts() skips it), so it is
- * left out of what runs on the CPUs, as explain leaves it.
- */
-bool
-isolate_has_handler(const struct isolate *is, unsigned int irq)
-{
-	struct irqinfo in;
-	char **names;
-	size_t n;
-	bool yes = false;
-
-	if (irqinfo_read(&is->m, irq, INFO_NAMES, &in) == 0) {
-		yes = in.names != NULL;
-		irqinfo_free(&in);
-	}
-	if (!yes) {
-		select_actions(irq, &names, &n);
-		yes = n > 0;
-		select_actions_free(names, n);
-	}
-	return yes;
 }
 
 /* An IRQ user space cannot move: where it runs, if on the CPUs. */
@@ -260,15 +189,15 @@ plan_managed(struct isolate *is, struct entry *e, enum kind kind)
 	struct perr pe;
 
 	e->kind = kind;
-	e->on = isolate_runs_on(is, e->irq, &e->guessed);
+	e->on = isolation_runs_on(&is->m, e->irq, &e->guessed);
 	if (e->on != NULL && (!cpuset_intersects(e->on, is->cpus) ||
-	    !isolate_has_handler(is, e->irq))) {
+	    !isolation_has_handler(&is->m, e->irq))) {
 		cpuset_free(e->on);
 		e->on = NULL;
 	}
-	e->kept = e->on != NULL && isolate_by_kernel(is) &&
+	e->kept = e->on != NULL && isolation_by_kernel(&is->iso) &&
 	    machine_affinity_read(e->irq, AFF_REQUESTED, req, &pe) == 0 &&
-	    isolate_all_isolated(is, req);
+	    isolation_all_isolated(&is->iso, req);
 	cpuset_free(req);
 }
 
@@ -441,13 +370,6 @@ plan(struct isolate *is)
 	return EXIT_OK;
 }
 
-/* What the entry's kind says of its movability, for its words. */
-enum movable
-isolate_movability(const struct entry *e)
-{
-	return e->kind == K_MANAGED ? MOVABLE_MANAGED : MOVABLE_NO;
-}
-
 
 /*
  * The default first, so that IRQs set up meanwhile avoid the CPUs too.
@@ -490,7 +412,7 @@ apply_plan(struct isolate *is)
 		/* a refusal is the kernel's: it may keep the IRQ here */
 		if ((e->result == APPLY_MANAGED ||
 		    e->result == APPLY_UNMOVABLE) &&
-		    (e->on = isolate_runs_on(is, e->irq, &e->guessed)) != NULL &&
+		    (e->on = isolation_runs_on(&is->m, e->irq, &e->guessed)) != NULL &&
 		    !cpuset_intersects(e->on, is->cpus)) {
 			cpuset_free(e->on);
 			e->on = NULL;
@@ -564,7 +486,7 @@ moves_fit(struct isolate *is)
 		if (is->e[i].kind == K_MOVE)
 			c[n++] = (struct change){ is->e[i].irq, is->e[i].to,
 			    false };
-	ok = vectors_check(&is->m, c, n, is->flags, &is->tl);
+	ok = apply_vectors(&is->m, c, n, is->flags, &is->tl);
 	free(c);
 	return ok;
 }

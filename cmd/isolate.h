@@ -62,11 +62,6 @@ struct isolate {
 	struct isolation	 iso;
 };
 
-struct cpuset	*isolate_runs_on(struct isolate *, unsigned int, bool *);
-bool		 isolate_has_handler(const struct isolate *, unsigned int);
-bool		 isolate_by_kernel(const struct isolate *);
-bool		 isolate_all_isolated(const struct isolate *,
-		    const struct cpuset *);
 enum movable	 isolate_movability(const struct entry *);
 void		 isolate_print_name(unsigned int);
 void		 isolate_json_set(const char *, const char *,

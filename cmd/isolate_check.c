@@ -40,20 +40,20 @@ isolate_check_irq(struct isolate *is, struct entry *e)
 		is->tl.failed++;
 		return;
 	}
-	if ((e->on = isolate_runs_on(is, e->irq, &e->guessed)) == NULL) {
+	if ((e->on = isolation_runs_on(&is->m, e->irq, &e->guessed)) == NULL) {
 		e->kind = K_FAILED;
 		is->tl.failed++;
 		return;
 	}
 	place = isolation_place(e->from, e->on, is->cpus);
-	if (place == PLACE_OFF || !isolate_has_handler(is, e->irq))
+	if (place == PLACE_OFF || !isolation_has_handler(&is->m, e->irq))
 		return;
 	mv = machine_irq_movable(e->irq);
 	if (mv < MOVABLE_MANAGED)
 		e->kind = place == PLACE_ON ? K_MOVE : K_PENDING;
 	else if (!cpuset_intersects(e->on, is->cpus))
 		return;
-	else if (isolate_by_kernel(is) && isolate_all_isolated(is, e->from))
+	else if (isolation_by_kernel(&is->iso) && isolation_all_isolated(&is->iso, e->from))
 		e->kind = K_KEPT;
 	else
 		e->kind = mv == MOVABLE_MANAGED ? K_MANAGED : K_UNMOVABLE;

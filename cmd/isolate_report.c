@@ -62,6 +62,13 @@ kind_name(const struct entry *e)
 	}
 }
 
+/* What the entry's kind says of its movability, for its words. */
+enum movable
+isolate_movability(const struct entry *e)
+{
+	return e->kind == K_MANAGED ? MOVABLE_MANAGED : MOVABLE_NO;
+}
+
 /* An IRQ and where it runs, or with --check also its kind. */
 static void
 json_irq(const struct isolate *is, const struct entry *e)

@@ -481,7 +481,7 @@ restore_fits(struct run *r)
 		if (r->mi.v[i].by != NULL)
 			c[n++] = (struct change){ r->mi.nums.v[i],
 			    r->mi.v[i].by->want, false };
-	ok = vectors_check(&r->m, c, n, r->flags, &r->tl);
+	ok = apply_vectors(&r->m, c, n, r->flags, &r->tl);
 	free(c);
 	return ok;
 }

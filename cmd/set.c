@@ -113,7 +113,7 @@ set_main(int argc, char *argv[])
 			irqbalance_warn_changes(c, irqs.n);
 		}
 		/* a layout the CPUs' vectors cannot hold: nothing written */
-		if (vectors_check(&m, c, irqs.n, flags, &tl)) {
+		if (apply_vectors(&m, c, irqs.n, flags, &tl)) {
 			result_start(flags);
 			apply_all(&m, c, irqs.n, flags, &tl);
 		}

@@ -457,13 +457,51 @@ refused(struct tally *tl, struct tally *pre)
 }
 
 /*
+ * The check every writer makes before its first write, -n and -J alike:
+ * when the layout c does not fit (vectors_fit()), one line says so, each
+ * IRQ short of a vector is failed in tl with ENOSPC, and false is
+ * returned: nothing may be written.
+ */
+bool
+apply_vectors(struct machine *m, const struct change *c, size_t n,
+    int flags, struct tally *tl)
+{
+	struct vectors v;
+	bool *bad, ok = true;
+	char *msg;
+	size_t i;
+
+	vectors_load(&v, m);
+	if (!v.limited)
+		return true;
+	bad = xcalloc(n + 1, sizeof(*bad));
+	if (vectors_fit(&v, m, c, n, bad, tl) > 0) {
+		ok = false;
+		msg = xasprintf("CPU %s: %zu IRQ%s need%s an interrupt vector "
+		    "there, %ld free (%s)", tl->vec.cpus, tl->vec.irqs,
+		    tl->vec.irqs == 1 ? "" : "s", tl->vec.irqs == 1 ? "s" : "",
+		    tl->vec.free, v.exact ? "irq debugfs" : "estimated");
+		warnx("%s: nothing written; give more CPUs, or fewer queues "
+		    "with ethtool -L", msg);
+		for (i = 0; i < n; i++)
+			if (bad[i])
+				apply_tally_add(tl, flags, c[i].irq,
+				    APPLY_FAILED, NULL, c[i].want, ENOSPC, msg);
+		free(msg);
+	}
+	free(bad);
+	vectors_free(&v);
+	return ok;
+}
+
+/*
  * Everything a plan writes, checked as a dry run would before the first
  * write: each IRQ's file read, holding a CPU list, and the IRQ movable
  * (one user space cannot move is refused, as if named), each queue's
  * mask file read. Each refusal is said; the IRQs' go to tl, the queues'
  * to tq, one outcome a queue in the order of q (the others unchanged,
  * not counted). When none is, the IRQs' layout must fit in the CPUs'
- * interrupt vectors (vectors_check()). Returns how many were refused;
+ * interrupt vectors (apply_vectors()). Returns how many were refused;
  * nothing is written.
  */
 size_t
@@ -479,7 +517,7 @@ apply_check(struct machine *m, const struct change *c, size_t n,
 	for (i = 0; i < nq; i++)
 		apply_mask(m, q[i].label, q[i].rel, q[i].want, flags, &preq);
 	if (pre.failed + preq.failed == 0)
-		vectors_check(m, c, n, flags, &pre);
+		apply_vectors(m, c, n, flags, &pre);
 	nref = pre.failed + preq.failed;
 	refused(tl, &pre);
 	for (i = 0; i < preq.n; i++)

@@ -102,6 +102,8 @@ size_t		 apply_check(struct machine *, const struct change *, size_t,
 		    const struct qchange *, size_t, struct tally *,
 		    struct tally *);
 void		 apply_note(const struct tally *, int);
+bool		 apply_vectors(struct machine *, const struct change *, size_t,
+		    int, struct tally *);
 
 void		 apply_tally_add(struct tally *, int, long,
 		    enum apply_result, const struct cpuset *,

@@ -10,8 +10,10 @@
 #include <string.h>
 
 #include "core/findings.h"
+#include "core/irqinfo.h"
 #include "core/isolation.h"
 #include "core/machine.h"
+#include "core/select.h"
 #include "core/xalloc.h"
 #include "lib/text.h"
 #include "parse.h"
@@ -466,4 +468,75 @@ isolation_free(struct isolation *is)
 	irqbalance_free(&is->ib);
 	bootargs_free(&is->boot);
 	memset(is, 0, sizeof(*is));
+}
+
+/* Where the IRQ runs: its online effective CPUs, else requested ones. */
+struct cpuset *
+isolation_runs_on(struct machine *m, unsigned int irq, bool *guessed)
+{
+	struct cpuset *set = xcpuset(m->nbits);
+	struct perr pe;
+
+	if (machine_runs_on_read(m, irq, set, guessed, &pe) != 0) {
+		warnx("irq %u: %s", irq, pe.msg);
+		cpuset_free(set);
+		return NULL;
+	}
+	return set;
+}
+
+/*
+ * The kernel keeps a managed IRQ off isolcpus=managed_irq CPUs when its
+ * set has an online housekeeping CPU (irq_do_set_affinity(),
+ * kernel/irq/manage.c); else it stays there, firing only for work issued
+ * on them, as NVMe's one queue per CPU. Whether the IRQ is managed only
+ * debugfs says: any IRQ user space cannot move is taken as one.
+ */
+bool
+isolation_by_kernel(const struct isolation *is)
+{
+	const struct bootargs *b = &is->boot;
+
+	return b->isolcpus != NULL && (b->isolflags & ISOL_MANAGED_IRQ) &&
+	    cpuset_subset(is->cpus, b->isolcpus);
+}
+
+/* Whether every online CPU of req is one isolcpus= isolates. */
+bool
+isolation_all_isolated(const struct isolation *is, const struct cpuset *req)
+{
+	struct cpuset *house = xcpudup(req);
+	bool none;
+
+	cpuset_and(house, is->m->online);
+	cpuset_andnot(house, is->boot.isolcpus);
+	none = cpuset_empty(house);
+	cpuset_free(house);
+	return none;
+}
+
+/*
+ * An action in sys/kernel/irq/N/actions or a proc/irq/N/NAME directory
+ * (register_handler_proc(); IRQ 0's timer is set up before procfs): an
+ * IRQ without one fires nothing (show_interrupts() skips it), so it is
+ * left out of what runs on the CPUs, as explain leaves it.
+ */
+bool
+isolation_has_handler(struct machine *m, unsigned int irq)
+{
+	struct irqinfo in;
+	char **names;
+	size_t n;
+	bool yes = false;
+
+	if (irqinfo_read(m, irq, INFO_NAMES, &in) == 0) {
+		yes = in.names != NULL;
+		irqinfo_free(&in);
+	}
+	if (!yes) {
+		select_actions(irq, &names, &n);
+		yes = n > 0;
+		select_actions_free(names, n);
+	}
+	return yes;
 }

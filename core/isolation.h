@@ -66,5 +66,10 @@ void	 isolation_notes(struct isolation *, const struct cpuset *,
 	    struct findings *);
 bool	 isolation_irqbalance_ok(const struct isolation *);
 void	 isolation_free(struct isolation *);
+struct cpuset *isolation_runs_on(struct machine *, unsigned int, bool *);
+bool	 isolation_by_kernel(const struct isolation *);
+bool	 isolation_all_isolated(const struct isolation *,
+	    const struct cpuset *);
+bool	 isolation_has_handler(struct machine *, unsigned int);
 
 #endif

@@ -308,7 +308,7 @@ vectors_fit(const struct vectors *v, struct machine *m,
  * CPU would have no free vector left goes to the CPU of pool with the
  * most free instead, when one has any; alone[cpu] is the one-CPU set of
  * each CPU, made here when missing. Returns how many were placed
- * elsewhere; what still does not fit is for vectors_check() to refuse.
+ * elsewhere; what still does not fit is for apply_vectors() to refuse.
  */
 size_t
 vectors_place(struct machine *m, struct change *c, size_t n,
@@ -348,44 +348,6 @@ vectors_place(struct machine *m, struct change *c, size_t n,
 	demand_free(&d);
 	vectors_free(&v);
 	return moved;
-}
-
-/*
- * The check every writer makes before its first write, -n and -J alike:
- * when the layout c does not fit (vectors_fit()), one line says so, each
- * IRQ short of a vector is failed in tl with ENOSPC, and false is
- * returned: nothing may be written.
- */
-bool
-vectors_check(struct machine *m, const struct change *c, size_t n,
-    int flags, struct tally *tl)
-{
-	struct vectors v;
-	bool *bad, ok = true;
-	char *msg;
-	size_t i;
-
-	vectors_load(&v, m);
-	if (!v.limited)
-		return true;
-	bad = xcalloc(n + 1, sizeof(*bad));
-	if (vectors_fit(&v, m, c, n, bad, tl) > 0) {
-		ok = false;
-		msg = xasprintf("CPU %s: %zu IRQ%s need%s an interrupt vector "
-		    "there, %ld free (%s)", tl->vec.cpus, tl->vec.irqs,
-		    tl->vec.irqs == 1 ? "" : "s", tl->vec.irqs == 1 ? "s" : "",
-		    tl->vec.free, v.exact ? "irq debugfs" : "estimated");
-		warnx("%s: nothing written; give more CPUs, or fewer queues "
-		    "with ethtool -L", msg);
-		for (i = 0; i < n; i++)
-			if (bad[i])
-				apply_tally_add(tl, flags, c[i].irq,
-				    APPLY_FAILED, NULL, c[i].want, ENOSPC, msg);
-		free(msg);
-	}
-	free(bad);
-	vectors_free(&v);
-	return ok;
 }
 
 /*

@@ -43,7 +43,5 @@ size_t	 vectors_fit(const struct vectors *, struct machine *,
 size_t	 vectors_place(struct machine *, struct change *, size_t,
 	    const struct cpuset *, struct cpuset **);
 bool	 vectors_stuck(const struct machine *, const struct cpuset *);
-bool	 vectors_check(struct machine *, const struct change *, size_t, int,
-	    struct tally *);
 
 #endif

@@ -98,3 +98,20 @@ core/load.c:$((n + 4)): calls balance_members(), a floor above its own"
 	run -1 "$BATS_TEST_DIRNAME/../layers" "$COPY"
 	assert_output 'cmd/set.c: includes "apply.h", which is not at apply.h'
 }
+
+@test "two files of one floor calling each other are refused, each side named" {
+	printf '\nvoid\nfields_back(void)\n{\n\ttext_quoted("");\n}\n' >>"$COPY/lib/fields.c"
+	printf '\nvoid\ntext_back(void)\n{\n\tfields_back();\n}\n' >>"$COPY/lib/text.c"
+	run -1 "$BATS_TEST_DIRNAME/../layers" "$COPY"
+	assert_output 'files that call each other round a circle: lib/fields.c lib/text.c'
+}
+
+@test "a circle of three commands' files is refused; a call one way is not" {
+	printf '\nvoid\nshow_c(void)\n{\n\tset_c();\n}\n' >>"$COPY/cmd/show.c"
+	printf '\nvoid\nset_c(void)\n{\n\tsave_c();\n}\n' >>"$COPY/cmd/set.c"
+	printf '\nvoid\nsave_c(void)\n{\n}\n' >>"$COPY/cmd/save.c"
+	run -0 "$BATS_TEST_DIRNAME/../layers" "$COPY"
+	printf '\nvoid\nsave_d(void)\n{\n\tshow_c();\n}\n' >>"$COPY/cmd/save.c"
+	run -1 "$BATS_TEST_DIRNAME/../layers" "$COPY"
+	assert_output 'files that call each other round a circle: cmd/save.c cmd/set.c cmd/show.c'
+}
