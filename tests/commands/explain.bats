@@ -419,5 +419,5 @@ $ok31" ;;
 	make_root --dir "$BATS_TEST_TMPDIR/m" --cpus 4 --irq 30=q --affinity 1 \
 		--irqbalance
 	run --separate-stderr -1 irqaff explain
-	assert_output 'irq 30 q: irqbalance: runs and may move it again; --banirq=30 keeps it away'
+	assert_output 'irqbalance: runs (pid 4242) and may move 1 IRQ again; --banirq=N in IRQBALANCE_ARGS keeps IRQ N away (-v lists them)'
 }
