@@ -469,18 +469,29 @@ plan_fits(struct run *r)
 	return EXIT_FAIL;
 }
 
+/* Each IRQ a line picks, with the line's CPUs; *n of them. */
+static struct change *
+restore_changes(const struct run *r, size_t *n)
+{
+	struct change *c = xcalloc(r->mi.nums.n + 1, sizeof(*c));
+	size_t i;
+
+	for (i = *n = 0; i < r->mi.nums.n; i++)
+		if (r->mi.v[i].by != NULL)
+			c[(*n)++] = (struct change){ r->mi.nums.v[i],
+			    r->mi.v[i].by->want, false };
+	return c;
+}
+
 /* The IRQs' layout checked against the CPUs' vectors; false: refused. */
 static bool
 restore_fits(struct run *r)
 {
-	struct change *c = xcalloc(r->mi.nums.n + 1, sizeof(*c));
-	size_t n = 0, i;
+	struct change *c;
+	size_t n;
 	bool ok;
 
-	for (i = 0; i < r->mi.nums.n; i++)
-		if (r->mi.v[i].by != NULL)
-			c[n++] = (struct change){ r->mi.nums.v[i],
-			    r->mi.v[i].by->want, false };
+	c = restore_changes(r, &n);
 	ok = apply_vectors(&r->m, c, n, r->flags, &r->tl);
 	free(c);
 	return ok;
@@ -490,12 +501,17 @@ restore_fits(struct run *r)
 static void
 restore_all(struct run *r)
 {
-	size_t i;
+	struct change *c;
+	size_t i, n;
 
 	offline_note(r);
 	queue_note(r);
-	if (!r->quiet)
-		irqbalance_warn();
+	/* as every writer: not for IRQs irqbalance's --banirq leaves alone */
+	if (!r->quiet) {
+		c = restore_changes(r, &n);
+		irqbalance_warn_changes(c, n);
+		free(c);
+	}
 	result_start(r->flags);
 	if (r->s.dflt != NULL)
 		restore_one(r, -1, r->s.dflt);

@@ -97,13 +97,6 @@ say(void)
 	    "option, or stop it (systemctl disable --now irqbalance)");
 }
 
-void
-irqbalance_warn(void)
-{
-	if (irqbalance_running())
-		say();
-}
-
 /* The value of VAR in NUL-separated KEY=VALUE strings; NULL if unset. */
 static const char *
 env_value(const char *env, size_t len, const char *var)

@@ -31,7 +31,6 @@ struct irqbalance {
 };
 
 bool	 irqbalance_running(void);
-void	 irqbalance_warn(void);
 void	 irqbalance_warn_changes(const struct change *, size_t);
 void	 irqbalance_load(struct machine *, struct irqbalance *);
 bool	 irqbalance_bans(const struct irqbalance *, unsigned int);

@@ -114,6 +114,13 @@ $WARN"
 		assert_equal "$stderr" "$WARN"
 		run --separate-stderr -0 irqaff spread -n -c 2 24-25
 		assert_equal "$stderr" 'irqaff: spreading 2 IRQs over CPU 2: 2 as asked'
+		# restore too: a file of only banned IRQs says nothing
+		printf '24 1\n25 1\n' >"$BATS_TEST_TMPDIR/b.conf"
+		run --separate-stderr -0 irqaff restore -n --by-number "$BATS_TEST_TMPDIR/b.conf"
+		assert_equal "$stderr" ''
+		printf '26 2\n' >>"$BATS_TEST_TMPDIR/b.conf"
+		run --separate-stderr -0 irqaff restore -n --by-number "$BATS_TEST_TMPDIR/b.conf"
+		assert_equal "$stderr" "$WARN"
 	done
 }
 
