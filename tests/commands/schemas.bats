@@ -17,6 +17,7 @@ valid() {
 	local out=$output
 	run --separate-stderr "$TESTS/schema-check" "$1" <<<"$out"
 	if [ "$status" -ne 0 ]; then
+		# shellcheck disable=SC2154 # run --separate-stderr sets it
 		echo "$stderr" >&2
 		echo "$out" >&2
 		return 1
@@ -45,15 +46,21 @@ ALL=irq,affinity,effective,node,total,name,hint,online,chip,hwirq,type,flow,devi
 	run -2 "$TESTS/schema-check" default </dev/null
 }
 
-@test "every schema is a valid draft 2020-12 schema" {
+@test "every schema is a draft 2020-12 schema, and the checker says when one is not" {
 	local f n=0
 	for f in "$TESTS"/../schemas/*.json; do
-		run -0 --separate-stderr "$TESTS/schema-check" "$f" <<<'{}' ||
-			run -1 --separate-stderr "$TESTS/schema-check" "$f" <<<'{}'
-		run -0 jq -e '."$schema" == "https://json-schema.org/draft/2020-12/schema"' "$f"
+		run -0 jq -r '.["$schema"]' "$f"
+		assert_output https://json-schema.org/draft/2020-12/schema
+		# each loads, and wants an object
+		run -1 --separate-stderr "$TESTS/schema-check" "$f" <<<'"x"'
+		assert_equal "$stderr" "line 1: /: 'x' is not of type 'object'"
 		n=$((n + 1))
 	done
 	assert_equal "$n" 12
+	f=$BATS_TEST_TMPDIR/bad.json
+	echo '{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"nosuch"}' >"$f"
+	run -2 --separate-stderr "$TESTS/schema-check" "$f" <<<'{}'
+	assert_equal "${stderr%%:*}" "$f"
 }
 
 @test "show -J: every column, unknown sets, masks, samples and no match" {
