@@ -63,6 +63,24 @@ ALL=irq,affinity,effective,node,total,name,hint,online,chip,hwirq,type,flow,devi
 	assert_equal "${stderr%%:*}" "$f"
 }
 
+@test "IRQAFF_SCHEMA_CHECK: a -J output its schema refuses is logged, the status kept" {
+	local fake=$BATS_TEST_TMPDIR/fake log=$BATS_TEST_TMPDIR/log
+	printf '#!/bin/sh\necho "$OUT"\nexit 3\n' >"$fake"
+	chmod +x "$fake"
+	export IRQAFF_SCHEMA_REAL=$fake IRQAFF_SCHEMA_CHECK=$log
+	OUT='{"default":"0-1"}' run -3 "$TESTS/schema-irqaff" default -J
+	assert_output '{"default":"0-1"}'
+	OUT='{"dry_run":false}' run -3 "$TESTS/schema-irqaff" --root / set -J 1 0
+	OUT='{"interrupts":[]}' run -3 "$TESTS/schema-irqaff" show
+	assert_file "$log" "irqaff --root / set -J 1 0: result
+line 1: /: 'changed' is a required property
+line 1: /: 'unchanged' is a required property
+line 1: /: 'failed' is a required property
+line 1: /: 'managed' is a required property
+line 1: /: 'unmovable' is a required property
+"
+}
+
 @test "show -J: every column, unknown sets, masks, samples and no match" {
 	odd_tree --no-effective
 	run -0 --separate-stderr irqaff show -J
