@@ -170,6 +170,17 @@ line 1: /: 'unmovable' is a required property
 	valid balance
 }
 
+@test "balance -J refused before a plan has only the members of every result" {
+	make_root --cpus 2 --irq 24=a --affinity 0 --irq 25=b --affinity 0
+	printf 'garbage\n' >"$(list_of 25)"
+	run -1 --separate-stderr irqaff balance -J -n -i 1 \
+		--sample-from "$ROOT/proc/interrupts" --sample-from "$ROOT/proc/interrupts"
+	local doc=$output
+	valid balance
+	# one plan member without the others is refused
+	run -1 "$TESTS/schema-check" balance <<<"$(jq -c '.freed = []' <<<"$doc")"
+}
+
 @test "balance -J on a tree with managed, unmovable and offline CPUs" {
 	odd_tree
 	run -0 --separate-stderr irqaff balance -J -i 0.01
