@@ -23,6 +23,10 @@ UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 SYSCONFDIR ?= /etc
 HOOKS = network/if-up.d/irqaff networkd-dispatcher/configured.d/irqaff \
 	NetworkManager/dispatcher.d/90-irqaff
+# The JSON schemas of the -J outputs (irqaff(8), JSON RESULTS).
+SCHEMADIR ?= $(DATADIR)/irqaff/schemas
+SCHEMAS = balance check cpus default explain isolate isolate-check \
+	queue-result queues restore result show
 
 # Each completion goes where its shell looks without being told, for
 # PREFIX=/usr (a package) and PREFIX=/usr/local (an administrator's
@@ -260,7 +264,8 @@ install: irqaff $(MANPAGES)
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
 		$(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR) \
-		$(DESTDIR)$(LIBEXECDIR)/irqaff $(DESTDIR)$(UDEVRULESDIR)
+		$(DESTDIR)$(LIBEXECDIR)/irqaff $(DESTDIR)$(UDEVRULESDIR) \
+		$(DESTDIR)$(SCHEMADIR)
 	install -m 0755 irqaff $(DESTDIR)$(SBINDIR)/irqaff
 	install -m 0644 irqaff.8 $(CMDPAGES) $(DESTDIR)$(MANDIR)/man8
 	install -m 0644 $(B)/irqaff.conf.5 \
@@ -285,10 +290,11 @@ install: irqaff $(MANPAGES)
 		> $(DESTDIR)$(LIBEXECDIR)/irqaff/cpu-hotplug
 	chmod 0755 $(DESTDIR)$(LIBEXECDIR)/irqaff/cpu-hotplug
 	install -m 0644 udev/60-irqaff-cpu.rules $(DESTDIR)$(UDEVRULESDIR)
+	install -m 0644 $(SCHEMAS:%=schemas/%.json) $(DESTDIR)$(SCHEMADIR)
 
 # Removes exactly the files install put, given the same variables; the
 # directories stay, as other packages share them, but for irqaff's own
-# under LIBEXECDIR.
+# under LIBEXECDIR and DATADIR.
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/irqaff $(DESTDIR)$(MANDIR)/man8/irqaff.8 \
 		$(CMDPAGES:$(B)/%=$(DESTDIR)$(MANDIR)/man8/%) \
@@ -298,8 +304,10 @@ uninstall:
 		$(SERVICES:%=$(DESTDIR)$(SYSTEMDUNITDIR)/%)
 	rm -f $(HOOKS:%=$(DESTDIR)$(SYSCONFDIR)/%) \
 		$(DESTDIR)$(LIBEXECDIR)/irqaff/cpu-hotplug \
-		$(DESTDIR)$(UDEVRULESDIR)/60-irqaff-cpu.rules
+		$(DESTDIR)$(UDEVRULESDIR)/60-irqaff-cpu.rules \
+		$(SCHEMAS:%=$(DESTDIR)$(SCHEMADIR)/%.json)
 	rmdir $(DESTDIR)$(LIBEXECDIR)/irqaff 2>/dev/null || true
+	rmdir $(DESTDIR)$(SCHEMADIR) $(DESTDIR)$(SCHEMADIR)/.. 2>/dev/null || true
 
 # The Debian package, built from a copy of this tree in $(B)/deb: the
 # .deb lands there, not in the parent directory.

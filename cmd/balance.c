@@ -305,7 +305,8 @@ run(struct balance *b, const char *arg)
 		/* nothing is planned from part of the IRQs */
 		if (!b->json)
 			warnx("balance: nothing written");
-		result_json(&b->unread, flags, NULL, NULL);
+		result_json(&b->unread, flags | (b->dryrun ? APPLY_DRYRUN : 0),
+		    NULL, NULL);
 		goto out;
 	}
 	if (measure(b, &all) != 0) {

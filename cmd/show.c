@@ -154,8 +154,7 @@ cell_text(const struct show *sh, const struct row *row, enum col c,
 }
 
 /*
- * A JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?; "007" or "-01" stay
- * strings.
+ * A JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?; "007" or "-01" are not.
  */
 static bool
 json_number(const char *v)
@@ -206,13 +205,17 @@ print_json(struct show *sh, const char *stamp)
 			c = &columns[sh->cols[k]];
 			v = cell_text(sh, &sh->rows[i], sh->cols[k], &owned);
 			printf("%s\"%s\":", k ? "," : "", c->key);
-			if (v == NULL)
-				printf("null");
-			else if (c->kind == COL_BOOL && (strcmp(v, "yes") == 0 ||
-			    strcmp(v, "no") == 0))
+			/* each key one type: a number or yes/no that is not
+			 * one (a node file of "1-2") is not known, null */
+			if (c->kind == COL_BOOL && v != NULL &&
+			    (strcmp(v, "yes") == 0 || strcmp(v, "no") == 0))
 				printf("%s", *v == 'y' ? "true" : "false");
-			else if (c->kind == COL_NUMBER && json_number(v))
+			else if (c->kind == COL_NUMBER && v != NULL &&
+			    json_number(v))
 				printf("%s", v);
+			else if (v == NULL || c->kind == COL_BOOL ||
+			    c->kind == COL_NUMBER)
+				printf("null");
 			else
 				text_json_string(stdout, v);
 			free(owned);

@@ -143,6 +143,15 @@ irqaff: $BATS_TEST_TMPDIR/plan: a plan is applied whole or not at all: nothing w
 	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$before"
 }
 
+@test "balance -n -J refused before planning says dry_run true, and has no plan members" {
+	four_on_cpu0
+	printf 'garbage\n' >"$(list_of 26)"
+	measure "24 1 4000" -J -n
+	assert_equal "$rc" 1
+	run jq -c '[.dry_run, [.failed[] | .irq], has("plan"), has("interval")]' "$out"
+	assert_output '[true,[26],false,false]'
+}
+
 @test "an IRQ freed during the interval is left out with a note, and the rest is applied" {
 	four_on_cpu0
 	cp "$ROOT/proc/interrupts" "$BATS_TEST_TMPDIR/first"

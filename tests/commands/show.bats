@@ -246,14 +246,14 @@ $(usage_of show)"
 		"$(printf '\357\277\275%.0s' 1 2 3 4 5 6 7 8)")"
 }
 
-@test "show -J keeps a node file that is not a number valid JSON" {
+@test "show -J prints a node file that is not a number as null, valid JSON of one type" {
 	printf -- '-\n' >"$(irq_dir 24)/node"
 	printf '1-2\n' >"$(irq_dir 25)/node"
 	run --separate-stderr irqaff show -J -o irq,node 24-26
 	assert_success
 	run jq -c '.interrupts' <<<"$output"
 	assert_success
-	assert_output '[{"irq":24,"node":"-"},{"irq":25,"node":"1-2"},{"irq":26,"node":-1}]'
+	assert_output '[{"irq":24,"node":null},{"irq":25,"node":null},{"irq":26,"node":-1}]'
 }
 
 @test "show -J with a selector that picks IRQs prints just those" {

@@ -174,12 +174,15 @@ teardown() {
 	assert_output 2
 }
 
-@test "the package carries every man page, the README and the example snapshot" {
-	local scd page example
+@test "the package carries every man page, the JSON schemas, the README and the example snapshot" {
+	local scd page example f
 	run -0 dpkg-deb -c "$DEB"
 	for scd in "$SRC"/man/irqaff*.8.scd; do
 		page=${scd##*/}
 		assert_line --regexp " \./usr/share/man/man8/${page%.scd}\.gz\$"
+	done
+	for f in "$SRC"/schemas/*.json; do
+		assert_line --regexp " \./usr/share/irqaff/schemas/${f##*/}\$"
 	done
 	assert_line --regexp ' \./usr/share/doc/irqaff/README\.md(\.gz)?$'
 	assert_line --regexp \

@@ -527,7 +527,8 @@ queue_dirs() {
 		"$top"/bench/quality/run "$top"/bench/quality/table
 	assert_success
 	assert_output ""
-	run shellcheck "$top"/tests/kernel/run "$top"/tests/kernel/host.sh
+	run shellcheck "$top"/tests/kernel/run "$top"/tests/kernel/host.sh \
+		"$top"/tests/schema-irqaff
 	assert_success
 	assert_output ""
 	run shellcheck -s dash "$top"/tests/kernel/init \

@@ -53,6 +53,18 @@ expected_files() {
 			755 usr/sbin/irqaff
 			644 usr/share/bash-completion/completions/irqaff
 			644 usr/share/fish/vendor_completions.d/irqaff.fish
+			644 usr/share/irqaff/schemas/balance.json
+			644 usr/share/irqaff/schemas/check.json
+			644 usr/share/irqaff/schemas/cpus.json
+			644 usr/share/irqaff/schemas/default.json
+			644 usr/share/irqaff/schemas/explain.json
+			644 usr/share/irqaff/schemas/isolate-check.json
+			644 usr/share/irqaff/schemas/isolate.json
+			644 usr/share/irqaff/schemas/queue-result.json
+			644 usr/share/irqaff/schemas/queues.json
+			644 usr/share/irqaff/schemas/restore.json
+			644 usr/share/irqaff/schemas/result.json
+			644 usr/share/irqaff/schemas/show.json
 			644 usr/share/man/man5/irqaff.conf.5
 			644 usr/share/man/man8/irqaff-balance.8
 			644 usr/share/man/man8/irqaff-check.8
@@ -89,6 +101,18 @@ expected_files() {
 			755 usr/local/libexec/irqaff/cpu-hotplug
 			755 usr/local/sbin/irqaff
 			644 usr/local/share/bash-completion/completions/irqaff
+			644 usr/local/share/irqaff/schemas/balance.json
+			644 usr/local/share/irqaff/schemas/check.json
+			644 usr/local/share/irqaff/schemas/cpus.json
+			644 usr/local/share/irqaff/schemas/default.json
+			644 usr/local/share/irqaff/schemas/explain.json
+			644 usr/local/share/irqaff/schemas/isolate-check.json
+			644 usr/local/share/irqaff/schemas/isolate.json
+			644 usr/local/share/irqaff/schemas/queue-result.json
+			644 usr/local/share/irqaff/schemas/queues.json
+			644 usr/local/share/irqaff/schemas/restore.json
+			644 usr/local/share/irqaff/schemas/result.json
+			644 usr/local/share/irqaff/schemas/show.json
 			644 usr/local/share/man/man5/irqaff.conf.5
 			644 usr/local/share/man/man8/irqaff-balance.8
 			644 usr/local/share/man/man8/irqaff-check.8
@@ -371,6 +395,18 @@ zsh_complete() {
 		644 usr/local/lib/udev/rules.d/60-irqaff-cpu.rules
 		755 usr/local/libexec/irqaff/cpu-hotplug
 		755 usr/local/sbin/irqaff
+		644 usr/local/share/irqaff/schemas/balance.json
+		644 usr/local/share/irqaff/schemas/check.json
+		644 usr/local/share/irqaff/schemas/cpus.json
+		644 usr/local/share/irqaff/schemas/default.json
+		644 usr/local/share/irqaff/schemas/explain.json
+		644 usr/local/share/irqaff/schemas/isolate-check.json
+		644 usr/local/share/irqaff/schemas/isolate.json
+		644 usr/local/share/irqaff/schemas/queue-result.json
+		644 usr/local/share/irqaff/schemas/queues.json
+		644 usr/local/share/irqaff/schemas/restore.json
+		644 usr/local/share/irqaff/schemas/result.json
+		644 usr/local/share/irqaff/schemas/show.json
 		644 usr/local/share/man/man5/irqaff.conf.5
 		644 usr/local/share/man/man8/irqaff-balance.8
 		644 usr/local/share/man/man8/irqaff-check.8

@@ -22,6 +22,14 @@ _common_setup() {
 	IRQAFF_BIN=$dir/${bin##*/}
 	export IRQAFF_BIN
 	PATH="$dir:$PATH"
+	# IRQAFF_SCHEMA_CHECK=FILE: every -J output is validated too, each
+	# error appended to FILE (tests/schema-irqaff)
+	if [[ -n ${IRQAFF_SCHEMA_CHECK-} ]]; then
+		mkdir -p "$BATS_TEST_TMPDIR/schema-bin" || return 1
+		ln -sf "$TESTS/schema-irqaff" "$BATS_TEST_TMPDIR/schema-bin/irqaff"
+		export IRQAFF_SCHEMA_REAL=$IRQAFF_BIN IRQAFF_SCHEMA_CHECK
+		PATH="$BATS_TEST_TMPDIR/schema-bin:$PATH"
+	fi
 	export PATH
 
 	unset IRQAFF_ROOT
