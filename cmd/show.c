@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cmd/columns.h"
 #include "cmd/commands.h"
@@ -20,7 +19,6 @@
 #include "core/select.h"
 #include "core/xalloc.h"
 #include "lib/interrupts.h"
-#include "lib/text.h"
 #include "parse.h"
 #include "procfs.h"
 
