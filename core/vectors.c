@@ -352,23 +352,33 @@ vectors_place(struct machine *m, struct change *c, size_t n,
 
 /*
  * Whether a move onto to cannot complete for want of vectors: x86, and
- * no online CPU of to has one free. The count is read once a run.
+ * no online CPU of to has one free. v is the caller's, zeroed before
+ * the first call, which loads it (once a run), vectors_free() after.
+ */
+bool
+vectors_stuck_in(struct vectors *v, const struct machine *m,
+    const struct cpuset *to)
+{
+	int c;
+
+	if (v->nbits == 0)
+		vectors_load(v, m);
+	if (!v->limited || v->roomy)
+		return false;
+	for (c = cpuset_first(to); c >= 0; c = cpuset_next(to, c + 1))
+		if ((unsigned int)c < v->nbits && v->free[c] > 0)
+			return false;
+	return cpuset_intersects(to, m->online);
+}
+
+/*
+ * vectors_stuck_in() with a count kept for the run, for isolate --check
+ * until its run owns one.
  */
 bool
 vectors_stuck(const struct machine *m, const struct cpuset *to)
 {
 	static struct vectors v;
-	static bool loaded;
-	int c;
 
-	if (!loaded) {
-		vectors_load(&v, m);
-		loaded = true;
-	}
-	if (!v.limited || v.roomy)
-		return false;
-	for (c = cpuset_first(to); c >= 0; c = cpuset_next(to, c + 1))
-		if ((unsigned int)c < v.nbits && v.free[c] > 0)
-			return false;
-	return cpuset_intersects(to, m->online);
+	return vectors_stuck_in(&v, m, to);
 }

@@ -42,6 +42,8 @@ size_t	 vectors_fit(const struct vectors *, struct machine *,
 	    const struct change *, size_t, bool *, struct tally *);
 size_t	 vectors_place(struct machine *, struct change *, size_t,
 	    const struct cpuset *, struct cpuset **);
+bool	 vectors_stuck_in(struct vectors *, const struct machine *,
+	    const struct cpuset *);
 bool	 vectors_stuck(const struct machine *, const struct cpuset *);
 
 #endif
