@@ -190,6 +190,27 @@ irq 26 nvme0q2: 1"
 	assert_line --index 0 "irq 24 a: movable, move pending to CPU 1, on CPU 0"
 }
 
+@test "show's STUCK says a pending move lacks a vector, and not when one is free" {
+	# 24 waits to move to CPU 1, which 25 fills; 25 is not pending
+	make_root --cpus 2 --irq 24=a --affinity 1 --effective 0 \
+		--irq 25=b --affinity 1 --pending 24 --vectors 1
+	run --separate-stderr -0 irqaff show -o IRQ,AFFINITY,EFFECTIVE,PENDING,STUCK
+	assert_equal "$stderr" ""
+	assert_output "IRQ AFFINITY EFFECTIVE PENDING STUCK
+ 24 1        0         yes     yes
+ 25 1        1         no      no"
+	run --separate-stderr -0 irqaff show -J -o irq,stuck
+	assert_output '{"interrupts":[{"irq":24,"stuck":true},{"irq":25,"stuck":false}]}'
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --irq 24=a --affinity 1 \
+		--effective 0 --irq 25=b --affinity 1 --pending 24 --vectors 2
+	run --separate-stderr -0 irqaff show -J -o irq,pending,stuck
+	assert_output '{"interrupts":[{"irq":24,"pending":true,"stuck":false},{"irq":25,"pending":false,"stuck":false}]}'
+	# no effective CPU: unknown, as PENDING
+	rm "$(irq_dir 24)"/effective_affinity*
+	run --separate-stderr -0 irqaff show -n -o IRQ,STUCK 24
+	assert_output "24 -"
+}
+
 @test "balance refuses a plan onto CPUs out of vectors, and writes nothing" {
 	load ../test_helper/balance
 	# CPUs 2 and 3 each run three idle IRQs, all the vectors they have
