@@ -9,6 +9,7 @@
 #include "core/balplan.h"
 #include "core/machine.h"
 #include "core/topology.h"
+#include "core/vectors.h"
 #include "core/xalloc.h"
 #include "parse.h"
 
@@ -242,6 +243,25 @@ unit_home(const struct balitem *a, const struct balitem *b)
 	return home;
 }
 
+/*
+ * A busy unit for the planner; with room, the vectors it takes (one an
+ * IRQ) and the one CPU that holds them, when both IRQs are there.
+ */
+static struct place_item
+unit_item(const struct balplan *bp, const struct balitem *a,
+    const struct balitem *b, uint64_t load, bool room)
+{
+	int held = -1;
+
+	if (room) {
+		held = vectors_held(bp->m, a->irq);
+		if (b != NULL && vectors_held(bp->m, b->irq) != held)
+			held = -1;
+	}
+	return (struct place_item){ load, unit_home(a, b), a->allow, -1,
+	    b != NULL ? 2 : 1, held };
+}
+
 /* A quiet unit's interrupts stay where they were counted. */
 static void
 keep_quiet(struct balplan *bp, const bool *quiet)
@@ -289,8 +309,9 @@ decide(struct balplan *bp, struct balitem *it, int cpu, bool moved,
 }
 
 /*
- * The busy units to the planner, its answer back to their IRQs; a
- * quiet unit keeps what it has.
+ * The busy units to the planner, within the CPUs' interrupt vectors
+ * (vectors_room()), its answer back to their IRQs; a quiet unit keeps
+ * what it has.
  */
 static void
 plan(struct balplan *bp)
@@ -302,6 +323,7 @@ plan(struct balplan *bp)
 	size_t *unit, i, nu = 0;
 	uint64_t load;
 	bool *quiet;
+	long *room = vectors_room(bp->m);
 
 	quiet = xcalloc(bp->n + 1, sizeof(*quiet));
 	unit = xcalloc(bp->n + 1, sizeof(*unit));
@@ -319,8 +341,7 @@ plan(struct balplan *bp)
 			continue;
 		}
 		unit[nu] = i;
-		pi[nu++] = (struct place_item){ load, unit_home(a, b),
-		    a->allow, -1 };
+		pi[nu++] = unit_item(bp, a, b, load, room != NULL);
 	}
 	keep_quiet(bp, quiet);
 	sets = xcalloc(bp->nallow + 1, sizeof(*sets));
@@ -328,7 +349,7 @@ plan(struct balplan *bp)
 		sets[i] = (struct place_set){ bp->allow[i].cpu,
 		    bp->allow[i].n };
 	p = (struct placement){ bp->m->nbits, bp->fixed, bp->after, sets,
-	    bp->nallow, pi, nu, false };
+	    bp->nallow, pi, nu, false, room };
 	placement_plan(&p);
 	bp->fresh = p.fresh;
 	for (i = 0; i < nu; i++) {
@@ -340,6 +361,7 @@ plan(struct balplan *bp)
 			decide(bp, b, pi[i].cpu, pi[i].cpu != pi[i].home,
 			    b->count > a->count);
 	}
+	free(room);
 	free(sets);
 	free(pi);
 	free(unit);
