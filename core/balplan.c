@@ -369,6 +369,28 @@ plan(struct balplan *bp)
 }
 
 /*
+ * The eligible CPU with the most load (the first of equals), -1 with
+ * none; *sum their load, *n how many.
+ */
+static int
+busiest(const struct balplan *bp, const uint64_t *load, uint64_t *sum,
+    unsigned int *n)
+{
+	int cpu, top = -1;
+
+	*sum = 0;
+	*n = 0;
+	for (cpu = cpuset_first(bp->elig); cpu >= 0;
+	    cpu = cpuset_next(bp->elig, cpu + 1)) {
+		*sum += load[cpu];
+		(*n)++;
+		if (top < 0 || load[cpu] > load[top])
+			top = cpu;
+	}
+	return top;
+}
+
+/*
  * Why nothing is written: every IRQ the plan may move is quiet; or the
  * busiest CPU holds one IRQ and what else it counted is quiet, the one
  * above the mean, so no plan evens the CPUs; or no move gains beyond
@@ -378,10 +400,11 @@ static void
 still(struct balplan *bp)
 {
 	const struct cell *c;
-	uint64_t sum = 0, max = 0;
-	size_t i, n = 0;
+	uint64_t sum, max = 0;
+	unsigned int n;
+	size_t i;
 	uint32_t d;
-	int cpu, busiest = -1;
+	int top;
 
 	if (bp->nwrite > 0) {
 		bp->still = BAL_MOVES;
@@ -393,26 +416,19 @@ still(struct balplan *bp)
 			bp->still = BAL_EVEN;
 	if (bp->still == BAL_IDLE)
 		return;
-	for (cpu = cpuset_first(bp->elig); cpu >= 0;
-	    cpu = cpuset_next(bp->elig, cpu + 1)) {
-		sum += bp->before[cpu];
-		n++;
-		if (busiest < 0 || bp->before[cpu] > bp->before[busiest])
-			busiest = cpu;
-	}
+	top = busiest(bp, bp->before, &sum, &n);
 	for (i = 0; i < bp->cells.n; i++) {
 		c = &bp->cells.v[i];
-		if ((int)c->cpu != busiest || !load_cell_delta(c, &d) ||
-		    d <= max)
+		if ((int)c->cpu != top || !load_cell_delta(c, &d) || d <= max)
 			continue;
 		max = d;
 		bp->one_irq = c->irq;
 	}
-	if (busiest < 0 || max * n <= sum ||
-	    placement_busy(bp->before[busiest] - max))
+	if (top < 0 || max * n <= sum ||
+	    placement_busy(bp->before[top] - max))
 		return;
 	bp->still = BAL_ONE;
-	bp->one_cpu = busiest;
+	bp->one_cpu = top;
 	bp->one_count = max;
 	bp->one_item = item_of(bp, bp->one_irq) != NULL;
 }
@@ -443,24 +459,16 @@ balplan_make(struct balplan *bp)
 double
 balplan_imbalance(const struct balplan *bp, const uint64_t *load)
 {
-	uint64_t max = 0, sum = 0, top = 0;
-	unsigned int n = 0;
-	int c;
+	uint64_t sum, bsum;
+	unsigned int n;
+	int max, top;
 
-	for (c = cpuset_first(bp->elig); c >= 0;
-	    c = cpuset_next(bp->elig, c + 1)) {
-		sum += load[c];
-		n++;
-		if (load[c] > max)
-			max = load[c];
-		if (bp->before[c] > top)
-			top = bp->before[c];
-	}
-	if (sum == 0)
+	top = busiest(bp, bp->before, &bsum, &n);
+	if ((max = busiest(bp, load, &sum, &n)) < 0 || sum == 0)
 		return -1;
-	if (top < BALPLAN_FIGURE)
+	if (bp->before[top] < BALPLAN_FIGURE)
 		return -2;
-	return (double)max * n / sum;
+	return (double)load[max] * n / sum;
 }
 
 void
