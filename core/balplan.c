@@ -7,15 +7,45 @@
 #include <string.h>
 
 #include "core/balplan.h"
+#include "core/isolation.h"
 #include "core/machine.h"
 #include "core/topology.h"
 #include "core/vectors.h"
 #include "core/xalloc.h"
 #include "parse.h"
 
-/* The eligible CPUs, each with its rank: first threads of cores first. */
+/*
+ * The isolated CPUs of elig (isolation_cpus()) leave it, as
+ * isolation_leave_out() has them, unless include, or numbered names
+ * them; those chosen are kept in bp->isolated, for the plan line.
+ */
+static void
+leave_isolated(struct balplan *bp, struct cpuset *elig,
+    const struct cpuset *numbered, bool include)
+{
+	struct isolated iso;
+
+	isolation_cpus(&iso, bp->m);
+	bp->isolated = xcpudup(elig);
+	cpuset_and(bp->isolated, iso.all);
+	bp->left = xcpudup(bp->isolated);
+	if (numbered != NULL)
+		cpuset_andnot(bp->left, numbered);
+	if (include)
+		cpuset_zero(bp->left);
+	cpuset_andnot(elig, bp->left);
+	cpuset_andnot(bp->isolated, bp->left);
+	bp->why = isolation_why(&iso, bp->left);
+	isolation_cpus_free(&iso);
+}
+
+/*
+ * The CPUs of the plan: elig, less its isolated CPUs (leave_isolated()),
+ * each with its rank: first threads of cores first.
+ */
 void
-balplan_init(struct balplan *bp, struct machine *m, const struct cpuset *elig)
+balplan_init(struct balplan *bp, struct machine *m, struct cpuset *elig,
+    const struct cpuset *numbered, bool include)
 {
 	struct cpuslot *order;
 	size_t n, i;
@@ -23,6 +53,7 @@ balplan_init(struct balplan *bp, struct machine *m, const struct cpuset *elig)
 	memset(bp, 0, sizeof(*bp));
 	bp->m = m;
 	bp->elig = elig;
+	leave_isolated(bp, elig, numbered, include);
 	bp->pos = xcalloc(m->nbits, sizeof(*bp->pos));
 	for (i = 0; i < m->nbits; i++)
 		bp->pos[i] = -1;
@@ -492,5 +523,8 @@ balplan_free(struct balplan *bp)
 	free(bp->fixed);
 	free(bp->after);
 	free(bp->pos);
+	cpuset_free(bp->left);
+	cpuset_free(bp->isolated);
+	free(bp->why);
 	load_cells_free(&bp->cells);
 }
