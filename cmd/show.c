@@ -59,6 +59,8 @@ static const struct column columns[NCOLS] = {
 	    .help = "interrupts per second over the interval (-i)" },
 	[C_PENDING] = { .name = "PENDING", .key = "pending", .kind = COL_BOOL,
 	    .help = "runs outside AFFINITY: a move not applied yet (yes, no)" },
+	[C_STUCK] = { .name = "STUCK", .key = "stuck", .kind = COL_BOOL,
+	    .help = "a pending move no CPU has a free vector for (yes, no)" },
 	[C_MOVABLE] = { .name = "MOVABLE", .key = "movable", .kind = COL_BOOL,
 	    .help = "user space may move it (yes, no; - unknown)" },
 	[C_THREAD] = { .name = "THREAD", .key = "thread", .kind = COL_STRING,
@@ -176,6 +178,7 @@ show_free(struct show *sh)
 	counts_kept_free(&sh->now);
 	device_map_free(&sh->devices);
 	irqthread_free(&sh->threads);
+	vectors_free(&sh->vec);
 	select_free(&sh->only);
 	cpuset_free(sh->scratch);
 	table_free(&sh->tab);

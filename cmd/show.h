@@ -15,11 +15,13 @@
 #include "core/irqthread.h"
 #include "core/machine.h"
 #include "core/select.h"
+#include "core/vectors.h"
 
 enum col {
 	C_IRQ, C_AFFINITY, C_EFFECTIVE, C_NODE, C_TOTAL, C_NAME,
 	C_HINT, C_ONLINE, C_CHIP, C_HWIRQ, C_TYPE, C_FLOW, C_DEVICE,
-	C_MANAGED, C_MOVABLE, C_RATE, C_PENDING, C_THREAD, C_THREAD_CPUS, NCOLS
+	C_MANAGED, C_MOVABLE, C_RATE, C_PENDING, C_STUCK, C_THREAD, C_THREAD_CPUS,
+	NCOLS
 };
 
 /* Set cells hold lists, the shortest form; -m converts them as printed. */
@@ -42,6 +44,7 @@ struct show {
 	size_t		 nrows;
 	struct devmap	 devices;	/* for DEVICE */
 	struct irqthreads threads;	/* for THREAD, THREAD-CPUS */
+	struct vectors	 vec;		/* for STUCK, read at need */
 	struct sampling	 sm;		/* -i, -c */
 	struct counts_kept was, now;	/* -i: the pass before, and this */
 	bool		 keep;		/* a pass to come wants this one's */

@@ -9,7 +9,7 @@
 _irqaff_commands='show set spread balance default isolate explain cpus top
 queues xps rps save restore check mask list'
 _irqaff_columns='IRQ AFFINITY EFFECTIVE NODE TOTAL NAME HINT ONLINE CHIP
-HWIRQ TYPE FLOW DEVICE MANAGED MOVABLE RATE PENDING THREAD THREAD-CPUS'
+HWIRQ TYPE FLOW DEVICE MANAGED MOVABLE RATE PENDING STUCK THREAD THREAD-CPUS'
 _irqaff_cpus_columns='CPU NODE STATE IRQS TOTAL RATE TOP SYSTEM'
 _irqaff_queues_columns='DEV QUEUE IRQ AFFINITY CPUS XPS RPS ALIGNED PENDING'
 

@@ -158,8 +158,8 @@ end
 
 function __irqaff_columns
     __irqaff_column_list IRQ AFFINITY EFFECTIVE NODE TOTAL NAME HINT ONLINE \
-        CHIP HWIRQ TYPE FLOW DEVICE MANAGED MOVABLE RATE PENDING THREAD \
-        THREAD-CPUS
+        CHIP HWIRQ TYPE FLOW DEVICE MANAGED MOVABLE RATE PENDING STUCK \
+        THREAD THREAD-CPUS
 end
 
 function __irqaff_cpus_columns

@@ -33,7 +33,7 @@ odd_tree() {
 		--managed 29 "$@"
 }
 
-ALL=irq,affinity,effective,node,total,name,hint,online,chip,hwirq,type,flow,device,managed,movable,pending,thread,thread-cpus
+ALL=irq,affinity,effective,node,total,name,hint,online,chip,hwirq,type,flow,device,managed,movable,pending,stuck,thread,thread-cpus
 
 @test "the checker refuses a key of the wrong type, 1.0 as an integer and an extra key" {
 	run -1 --separate-stderr "$TESTS/schema-check" cpus <<<'{"cpus":[{"cpu":1.0}]}'
