@@ -517,37 +517,45 @@ restore_all(struct run *r, const struct picked *pk)
  * applied, and the exit status is 3 (or 1 when nothing could be done,
  * or with -n). A plan is checked whole first, the same with -n and -t.
  */
+static void
+restore_options(int argc, char *argv[], struct run *r)
+{
+	int ch;
+
+	memset(r, 0, sizeof(*r));
+	while ((ch = cli_getopts(argc, argv, &restore_command, "ntvqJ",
+	    restore_opts)) != -1) {
+		switch (ch) {
+		case 't':
+			r->test = true;
+			break;
+		case 'q':
+			r->quiet = true;
+			break;
+		case OPT_BY_NUMBER:
+			r->s.by_number = true;
+			break;
+		case OPT_ONLY:
+			r->only_arg = optarg;
+			break;
+		default:
+			result_option(ch, &r->flags);
+			break;
+		}
+	}
+	r->s.verbose = r->flags & APPLY_VERBOSE;
+	result_tally(&r->tl, r->flags);
+	result_tally(&r->qtl, r->flags);
+}
+
 static int
 restore_main(int argc, char *argv[])
 {
 	struct picked pk = { 0 };
 	struct run r;
-	int ch, status;
+	int status;
 
-	memset(&r, 0, sizeof(r));
-	while ((ch = cli_getopts(argc, argv, &restore_command, "ntvqJ",
-	    restore_opts)) != -1) {
-		switch (ch) {
-		case 't':
-			r.test = true;
-			break;
-		case 'q':
-			r.quiet = true;
-			break;
-		case OPT_BY_NUMBER:
-			r.s.by_number = true;
-			break;
-		case OPT_ONLY:
-			r.only_arg = optarg;
-			break;
-		default:
-			result_option(ch, &r.flags);
-			break;
-		}
-	}
-	r.s.verbose = r.flags & APPLY_VERBOSE;
-	result_tally(&r.tl, r.flags);
-	result_tally(&r.qtl, r.flags);
+	restore_options(argc, argv, &r);
 	if ((status = restore_run_load(argc, argv, &restore_command, &r)) != EXIT_OK)
 		return status;
 	r.tl.failed = snapshot_resolve(&r.s, &r.mi,
