@@ -24,7 +24,7 @@ enum {
 	APPLY_DRYRUN = 1, APPLY_NAMED = 4, APPLY_TELL = 16
 };
 
-/* The irq of an outcome that is no IRQ's: counted, never recorded. */
+/* The irq of an outcome that is no IRQ's: a queue's mask file. */
 #define APPLY_NOIRQ	LONG_MIN
 
 /*
