@@ -201,9 +201,9 @@ collect(struct balance *b, const struct irqs *sel)
 			/* -ENOENT: gone since it was selected */
 			if (rc != -ENOENT) {
 				warnx("irq %u: %s", sel->v[i], pe.msg);
-				apply_tally_add(&b->unread, APPLY_JSON,
-				    sel->v[i], APPLY_FAILED, NULL, NULL,
-				    perr_errno(&pe), pe.msg);
+				apply_record(&b->unread, &(struct target){
+				    sel->v[i], NULL, NULL, NULL,
+				    perr_errno(&pe), pe.msg }, APPLY_FAILED);
 				status = EXIT_FAIL;
 			}
 			continue;
@@ -289,6 +289,8 @@ run(struct balance *b, const char *arg)
 	size_t nx = 0, nc = 0, i;
 	int status, flags = b->json ? APPLY_JSON : 0;
 
+	result_tally(&tl, flags);
+	result_tally(&tq, flags);
 	if ((status = cli_exit_status(select_irqs(arg ? arg : "all", &sel))) !=
 	    EXIT_OK)
 		return status;
