@@ -201,7 +201,10 @@ sys_cell(const struct cpus *c, int cpu, bool escape)
 	return s;
 }
 
-/* "system": {"NMI": 0, "LOC": 3306}, or rates with -i; null for none. */
+/*
+ * "system": {"NMI": 0, "LOC": 3306}; with -i "system_rate", rates, so
+ * that each key holds one type. null for none.
+ */
 static void
 json_sys(const struct cpus *c, int cpu)
 {
@@ -318,7 +321,8 @@ json_cell(struct cpus *c, int cpu, enum col col)
 	size_t i;
 	char *v;
 
-	printf("\"%s\":", columns[col].key);
+	printf("\"%s%s\":", columns[col].key,
+	    col == C_SYSTEM && c->sm.on ? "_rate" : "");
 	if (col == C_STATE) {
 		state_words(c, cpu, w);
 		printf("[\"%s\"", w[0]);
