@@ -344,6 +344,24 @@ renders_with() {
 	assert_output ''
 }
 
+# The first spread of irqaff(8)'s and spread(8)'s EXAMPLES, as a new user
+# copies it, leaves no transmit queue's XPS apart from its IRQ (issue 50):
+# no note, and queues shows each aligned.
+@test "the spread examples of irqaff(8) and spread(8) leave every tx queue's XPS on its IRQ" {
+	local page cmd
+	for page in irqaff.8 irqaff-spread.8; do
+		cmd=$(awk '/^# EXAMPLES/ { ex = 1 }
+			ex && /^irqaff spread / { print; exit }' "$MAN/$page.scd")
+		[[ $cmd == 'irqaff spread '*dev:eth0 ]] || fail "$page: no spread example: $cmd"
+		make_root --dir "$BATS_TEST_TMPDIR/$page" --cpus 4 --nic eth0:2 \
+			--queues --xps eth0:0=0-3 --xps eth0:1=0-3
+		run -0 --separate-stderr eval "$cmd"
+		assert_equal "$stderr" "irqaff: spreading eth0's 3 IRQs over CPU 0-3: node 0 (eth0's node)"
+		run -0 irqaff queues -n -o queue,aligned eth0
+		assert_output $'rx-0 -\ntx-0 yes\nrx-1 -\ntx-1 yes'
+	done
+}
+
 # The files irqaff.conf(5) shows (the blocks that hold no command) are
 # snapshots that restore -t takes, on the examples' machine.
 @test "every sample file in irqaff.conf(5) is one restore -t takes" {
