@@ -167,7 +167,8 @@ function __irqaff_cpus_columns
 end
 
 # Network interfaces with queues, after the token's last comma; with
-# $argv[1] (tx or rx), only those with at least $argv[2] queues of it.
+# $argv[1] (tx or rx), only those with at least $argv[2] queues of it,
+# else only those with a device (queues: lo and ifb0 have no IRQs).
 function __irqaff_interfaces
     set -l head (string match -r -- '^.*,' (commandline -ct); or echo '')
     set -l typed (__irqaff_typed "$head")
@@ -179,6 +180,8 @@ function __irqaff_interfaces
         if set -q argv[1]
             set -l qs $d/queues/$argv[1]-*/
             test (count $qs) -ge $argv[2]; or continue
+        else
+            test -e $d/device; or continue
         end
         echo "$head$name"
     end
