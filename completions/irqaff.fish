@@ -407,7 +407,7 @@ complete -c irqaff -n '__irqaff_arg save 0' -F
 complete -c irqaff -n $c -l only -x -a '(__irqaff_irqs)' \
     -d 'save these IRQs only, not the default'
 complete -c irqaff -n $c -l optional \
-    -d 'mark IRQ and queue lines ?: they may match nothing'
+    -d 'mark IRQ and queue lines ?, or those of IRQS (=IRQS)'
 
 set c '__fish_seen_subcommand_from restore'
 complete -c irqaff -n $c -s n -l dry-run \
