@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "cmd/cli.h"
+#include "cmd/columns.h"
 #include "core/counts.h"
 #include "core/device.h"
 #include "core/irqthread.h"
@@ -30,15 +31,13 @@ struct row {
 
 struct show {
 	struct machine	 m;
-	unsigned int	 cols[NCOLS * 4];
-	size_t		 ncols;
+	struct table	 tab;		/* -o, -s, -m, -J, -n */
 	bool		 want[NCOLS];
-	int		 sort;		/* -s: a column, or -1 (by IRQ) */
-	bool		 masks, json, noheadings, all, quiet;
+	bool		 all, quiet;
 	struct irqs	 only;		/* with an IRQ selector */
 	bool		 filter;
 	int		 info;		/* INFO_* of the columns asked for */
-	struct cpuset	*scratch;	/* for -m */
+	struct cpuset	*scratch;
 	struct row	*rows;
 	size_t		 nrows;
 	struct devmap	 devices;	/* for DEVICE */

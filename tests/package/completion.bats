@@ -524,7 +524,8 @@ queue_dirs() {
 	local top=$BATS_TEST_DIRNAME/../..
 	run shellcheck -x -P SCRIPTDIR "$top"/bench/run "$top"/bench/scale \
 		"$top"/bench/check-mktree "$top"/.ci/run \
-		"$top"/bench/quality/run "$top"/bench/quality/table
+		"$top"/bench/quality/run "$top"/bench/quality/table \
+		"$top"/tests/same-output
 	assert_success
 	assert_output ""
 	run shellcheck "$top"/tests/kernel/run "$top"/tests/kernel/host.sh \
