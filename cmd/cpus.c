@@ -96,6 +96,10 @@ static const struct columns cpus_table = {
 	.ndflt = nitems(default_cols), .max = NCOLS * 2, .what = "cpus",
 };
 
+/* With -i SYSTEM's rates have a key of their own: one type a key. */
+static struct column rate_columns[NCOLS];
+static struct columns rate_table;
+
 static void
 cpus_columns(FILE *fp)
 {
@@ -189,7 +193,10 @@ sys_cell(const struct cpus *c, int cpu)
 	    xasprintf("%.0f %s", sum, c->sysname[top]);
 }
 
-/* "system": {"NMI": 0, "LOC": 3306}, or rates with -i; null for none. */
+/*
+ * "system": {"NMI": 0, "LOC": 3306}; with -i "system_rate", rates, so
+ * that each key holds one type. null for none.
+ */
 static void
 json_sys(FILE *fp, const void *arg, long long cpu)
 {
@@ -355,6 +362,13 @@ cpus_options(int argc, char *argv[], struct cpus *c)
 		return cli_usage_error(&cpus_command, "RATE needs -i");
 	if (c->plus && c->sm.on)
 		add_rate(c);
+	if (c->sm.on) {
+		memcpy(rate_columns, columns, sizeof(rate_columns));
+		rate_columns[C_SYSTEM].key = "system_rate";
+		rate_table = cpus_table;
+		rate_table.v = rate_columns;
+		c->tab.cols = &rate_table;
+	}
 	if (c->tab.nsel == 0)
 		for (k = 0; k < NCOLS; k++)
 			if ((k != C_RATE || c->sm.on) &&

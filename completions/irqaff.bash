@@ -208,7 +208,8 @@ _irqaff_devices()
 }
 
 # Network interfaces with queues; with $1 (tx or rx) and $2, only those
-# with at least $2 queues of that kind.
+# with at least $2 queues of that kind, else only those with a device
+# (queues: lo and ifb0 have no IRQs to show).
 _irqaff_interfaces()
 {
 	local p d
@@ -219,6 +220,8 @@ _irqaff_interfaces()
 		if [[ -n ${1-} ]]; then
 			qs=("$d/queues/$1"-*)
 			[[ -d ${qs[0]} && ${#qs[@]} -ge $2 ]] || continue
+		else
+			[[ -e $d/device ]] || continue
 		fi
 		printf '%s\n' "${d##*/}"
 	done

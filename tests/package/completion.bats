@@ -437,7 +437,7 @@ queue_dirs() {
 	assert_equal "$reply" "--xps"
 }
 
-@test "bash offers xps the interfaces with two transmit queues or more, rps any with one" {
+@test "bash offers xps the interfaces with two transmit queues or more, rps any with one, queues those with a device" {
 	queue_dirs eth0 rx-0 rx-1 tx-0 tx-1
 	queue_dirs lo rx-0 tx-0
 	mkdir -p "$ROOT/sys/class/net/ifb0/queues"
@@ -445,9 +445,9 @@ queue_dirs() {
 	assert_equal "$reply" "eth0"
 	complete_line irqaff rps ''
 	assert_equal "$reply" "eth0 lo"
-	# queues shows every interface that has a queues directory
+	# queues offers those with a device: lo and ifb0 have no IRQs (issue 50)
 	complete_line irqaff queues ''
-	assert_equal "$reply" "eth0 ifb0 lo"
+	assert_equal "$reply" "eth0"
 }
 
 @test "bash completes file names for restore, check, save and save -o" {
@@ -660,7 +660,7 @@ zsh_complete() {
 	assert_output "eth1"
 }
 
-@test "zsh offers xps the interfaces with two transmit queues or more, rps any with one" {
+@test "zsh offers xps the interfaces with two transmit queues or more, rps any with one, queues those with a device" {
 	command -v zsh >/dev/null || skip "zsh is not installed"
 	queue_dirs eth0 rx-0 rx-1 tx-0 tx-1
 	queue_dirs lo rx-0 tx-0
@@ -669,6 +669,8 @@ zsh_complete() {
 	assert_output "eth0"
 	run zsh_complete 'irqaff rps '
 	assert_output "eth0 lo"
+	run zsh_complete 'irqaff queues '
+	assert_output "eth0"
 }
 
 @test "zsh completes isolate's CPU sets: the isolated CPUs and nodes, not all nor N" {
@@ -740,7 +742,7 @@ zsh_complete() {
 	EOF
 }
 
-@test "fish offers xps the interfaces with two transmit queues or more, rps any with one" {
+@test "fish offers xps the interfaces with two transmit queues or more, rps any with one, queues those with a device" {
 	command -v fish >/dev/null || skip "fish is not installed"
 	queue_dirs eth0 rx-0 rx-1 tx-0 tx-1
 	queue_dirs lo rx-0 tx-0
@@ -748,13 +750,17 @@ zsh_complete() {
 	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
 		complete -C 'irqaff xps '
 		echo then
-		complete -C 'irqaff rps -n '"
+		complete -C 'irqaff rps -n '
+		echo then
+		complete -C 'irqaff queues '"
 	assert_success
 	assert_output - <<-'EOF'
 		eth0
 		then
 		eth0
 		lo
+		then
+		eth0
 	EOF
 }
 
