@@ -265,10 +265,10 @@ measure(struct balance *b, const struct irqs *all)
 
 	balplan_follow(&b->p, all);
 	cli_sampling_begin(&b->sm);
-	if (balplan_read(&b->p, 0) != 0)
+	if (balplan_read(&b->p, 0, b->sm.src) != 0)
 		return -1;
 	cli_sampling_next(&b->sm, b->json);
-	if (balplan_read(&b->p, 1) != 0)
+	if (balplan_read(&b->p, 1, b->sm.src) != 0)
 		return -1;
 	balplan_make(&b->p);
 	for (i = 0; i < b->p.nfreed && !b->quiet; i++)

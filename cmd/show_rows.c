@@ -298,7 +298,7 @@ show_read_interrupts(struct show *sh, unsigned int last)
 	unsigned int irq, wide = 0;
 	int prc;
 
-	if (counts_open(&rd, sh->m.nbits, (sh->want[C_TOTAL] ? COUNTS_TOTAL :
+	if (counts_open(&rd, sh->sm.src, sh->m.nbits, (sh->want[C_TOTAL] ? COUNTS_TOTAL :
 	    0) | (sh->sm.on ? COUNTS_CPUS | COUNTS_EACH : 0)) != 0)
 		return -1;
 	if (sh->keep)
@@ -312,7 +312,7 @@ show_read_interrupts(struct show *sh, unsigned int last)
 			/* "%10u": the kernel cannot have printed it */
 			if (!wide++)
 				warnx("%s: IRQ %u: a count wider than 32 bits; "
-				    "its TOTAL is unknown", counts_path(),
+				    "its TOTAL is unknown", counts_path(rd.from),
 				    r.irq);
 			fill_rowless(sh, sh->filter ? row : add_row(sh, r.irq));
 			continue;

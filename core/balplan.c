@@ -123,9 +123,9 @@ balplan_follow(struct balplan *bp, const struct irqs *all)
 }
 
 int
-balplan_read(struct balplan *bp, int r)
+balplan_read(struct balplan *bp, int r, const char *from)
 {
-	return load_cells_read(&bp->cells, r);
+	return load_cells_read(&bp->cells, r, from);
 }
 
 static int

@@ -90,7 +90,7 @@ void	 balplan_init(struct balplan *, struct machine *, struct cpuset *,
 void	 balplan_add(struct balplan *, unsigned int, struct qrole,
 	    const struct cpuset *);
 void	 balplan_follow(struct balplan *, const struct irqs *);
-int	 balplan_read(struct balplan *, int);
+int	 balplan_read(struct balplan *, int, const char *);
 void	 balplan_make(struct balplan *);
 double	 balplan_imbalance(const struct balplan *, const uint64_t *);
 void	 balplan_free(struct balplan *);
