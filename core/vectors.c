@@ -20,6 +20,12 @@
 #include "procfs.h"
 
 /*
+ * Both files are seq_files: a read(2) stops at the page whose next
+ * record does not fit, so they are read line by line to the end.
+ */
+#define LINE_MAX_VEC	(4 << 20)
+
+/*
  * x86, told by its arch rows: a LOC row reading "Local timer interrupts"
  * and nothing more (arch/x86/kernel/irq.c arch_show_interrupts());
  * powerpc's goes on "for timer event device", arm64 and riscv have none.
@@ -28,16 +34,15 @@
 static bool
 scan(size_t *nirqs)
 {
-	char *buf, *line, *next, *p;
+	struct lines l;
+	char *line, *p;
 	bool yes = false;
 	size_t len;
 
 	*nirqs = 0;
-	if (procfs_read(PATH_PROC_INTERRUPTS, &buf) != 0)
+	if (procfs_lines_open(&l, PATH_PROC_INTERRUPTS, LINE_MAX_VEC) != 0)
 		return false;
-	for (line = buf; line != NULL; line = next) {
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
+	while (procfs_lines_next(&l, &line, &len) == 1) {
 		line += strspn(line, " ");
 		len = strspn(line, "0123456789");
 		if (len > 0 && line[len] == ':')
@@ -51,7 +56,7 @@ scan(size_t *nirqs)
 			len--;
 		yes = len == 0;
 	}
-	free(buf);
+	procfs_lines_close(&l);
 	return yes;
 }
 
@@ -75,16 +80,16 @@ vectors_x86(void)
 static int
 debug_read(struct vectors *v)
 {
-	char *buf, *line, *next;
+	struct lines l;
+	char *line;
 	unsigned int avl, man, mac, act;
 	bool table = false, any = false;
+	size_t len;
 	int cpu;
 
-	if (procfs_read(PATH_DEBUG_VECTOR, &buf) != 0)
+	if (procfs_lines_open(&l, PATH_DEBUG_VECTOR, LINE_MAX_VEC) != 0)
 		return -1;
-	for (line = buf; line != NULL; line = next) {
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
+	while (procfs_lines_next(&l, &line, &len) == 1) {
 		if (strstr(line, "| CPU | avl | man | mac | act |") != NULL) {
 			table = true;
 			continue;
@@ -100,7 +105,7 @@ debug_read(struct vectors *v)
 			any = true;
 		}
 	}
-	free(buf);
+	procfs_lines_close(&l);
 	return any ? 0 : -1;
 }
 
