@@ -209,3 +209,25 @@ irqaff: balance: nothing written"
 	assert_equal "$(<"$err")" "irqaff: $(why 2-3 2 0 'irq debugfs'): nothing written; $OUT
 irqaff: balance: nothing written"
 }
+
+@test "proc/interrupts read a page at a time, as the kernel's seq_file gives it, still ends in the LOC row" {
+	# a booted guest's 330 rows came to 35 kB; a read(2) stops at 4 kB
+	make_root --cpus 2 --nvme nvme0:199
+	[ "$(stat -c %s "$ROOT/proc/interrupts")" -gt 8192 ]
+	before=$(tree_sum)
+	IRQAFF_KERNEL=1 run --separate-stderr -1 faulty '' irqaff set all 0
+	assert_equal "$stderr" "irqaff: $(why 0 100 99 estimated): nothing written; $OUT"
+	assert_equal "$(tree_sum)" "$before"
+	IRQAFF_KERNEL=1 run --separate-stderr -1 faulty '' irqaff set -n all 0
+	assert_equal "$stderr" "irqaff: $(why 0 100 99 estimated): nothing written; $OUT"
+}
+
+@test "the VECTOR domain read a page at a time is read to its last CPU" {
+	# 128 CPUs' rows: CPU 127's is past the first page
+	make_root --cpus 128 --nvme nvme0:9 --vectors 9
+	[ "$(stat -c %s "$ROOT/sys/kernel/debug/irq/domains/VECTOR")" -gt 4096 ]
+	before=$(tree_sum)
+	IRQAFF_KERNEL=1 run --separate-stderr -1 faulty '' irqaff set all 127
+	assert_equal "$stderr" "irqaff: $(why 127 10 9 'irq debugfs'): nothing written; $OUT"
+	assert_equal "$(tree_sum)" "$before"
+}
