@@ -110,9 +110,29 @@ debug_read(struct vectors *v)
 }
 
 /*
+ * Whether an IRQ has a handler (an action directory in proc/irq/N). One
+ * without is not activated and holds no vector: x86 only reserves one
+ * in the matrix's global count (vector.c reserve_irq_vector_locked()),
+ * though its effective CPU reads as the first online one, and a write
+ * to its affinity is only kept for activation (kernel/irq/manage.c
+ * irq_set_affinity_deactivated()). Unknown counts as having one.
+ */
+static bool
+has_action(unsigned int irq)
+{
+	char **names;
+	size_t n;
+
+	if (select_actions(irq, &names, &n) != 0)
+		return true;
+	select_actions_free(names, n);
+	return n > 0;
+}
+
+/*
  * Without debugfs, from what /proc shows: each online CPU's vectors for
- * devices, less a margin, less one for each IRQ it runs (an x86 IRQ
- * runs on one CPU of its set), less one for each managed IRQ whose CPUs
+ * devices, less a margin, less one for each IRQ with a handler it runs
+ * (an x86 IRQ runs on one CPU of its set), less one for each managed IRQ whose CPUs
  * include it (irq_matrix_reserve_managed() reserves one on every CPU of
  * the mask; the managed IRQ's own vector is one of those). Managed is
  * known from debugfs, or as root from the kernel's refusal; else an IRQ
@@ -139,7 +159,7 @@ estimate(struct vectors *v, const struct machine *m)
 			for (c = cpuset_first(set); c >= 0;
 			    c = cpuset_next(set, c + 1))
 				v->free[c]--;
-		} else if (machine_runs_on_read(m, all.v[i], set, NULL,
+		} else if (has_action(all.v[i]) && machine_runs_on_read(m, all.v[i], set, NULL,
 		    NULL) == 0 && (c = cpuset_first(set)) >= 0)
 			v->free[c]--;
 	}
@@ -209,7 +229,7 @@ struct demand {
  * An IRQ that moves needs a vector on one CPU of its new set and frees
  * the one it leaves. An IRQ already on a CPU of its new set keeps its
  * vector (vector.c assign_vector_locked()); a managed or unmovable one
- * is not written.
+ * is not written; one without a handler holds none (has_action()).
  */
 static void
 demand(struct demand *d, const struct vectors *v, struct machine *m,
@@ -228,7 +248,8 @@ demand(struct demand *d, const struct vectors *v, struct machine *m,
 		d->to[i] = xcpudup(c[i].want);
 		cpuset_and(d->to[i], m->online);
 		if (cpuset_empty(d->to[i]) ||
-		    machine_irq_movable(c[i].irq) >= MOVABLE_MANAGED)
+		    machine_irq_movable(c[i].irq) >= MOVABLE_MANAGED ||
+		    !has_action(c[i].irq))
 			continue;
 		if (machine_runs_on_read(m, c[i].irq, on, NULL, NULL) == 0 &&
 		    cpuset_intersects(on, d->to[i]))

@@ -231,3 +231,22 @@ irqaff: balance: nothing written"
 	assert_equal "$stderr" "irqaff: $(why 127 10 9 'irq debugfs'): nothing written; $OUT"
 	assert_equal "$(tree_sum)" "$before"
 }
+
+@test "an IRQ without a handler holds no vector: the estimate counts none for it" {
+	# 100 IRQs on CPU 0, 99 on CPU 1: they fit on CPU 0 alone (199);
+	# ten IO-APIC pins without a handler read as on CPU 0 too
+	args=()
+	for irq in 3 5 6 7 10 11 13 14 15 16; do
+		args+=(--irq "$irq=" --effective 0)
+	done
+	make_root --cpus 2 --nvme nvme0:198 "${args[@]}"
+	run --separate-stderr -0 irqaff set all 0
+	assert_equal "$stderr" ""
+	assert_file "$(list_of 25)" $'0\n'
+	# one IRQ more with a handler does not fit
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --nvme nvme0:199 "${args[@]}"
+	before=$(tree_sum)
+	run --separate-stderr -1 irqaff set all 0
+	assert_equal "$stderr" "irqaff: $(why 0 100 99 estimated): nothing written; $OUT"
+	assert_equal "$(tree_sum)" "$before"
+}
