@@ -120,7 +120,7 @@ else
 	# (migrate_one_irq()): CPU 0 fills, and the kernel breaks the
 	# affinity of those that find no vector there.
 	cpu_online 3 0; cpu_online 2 0
-	echo "IRQAFF-# with CPU 2-3 offline: $(load)"
+	echo "IRQAFF-# CPU $(cat /sys/devices/system/cpu/online) online: $(load)"
 	cpu_online 2 1; cpu_online 3 1
 	run irqaff isolate --check 1-3
 	echo "IRQAFF-# then isolate --check 1-3 exits $status: $(grep -c 'move pending' $out) move pending, $(grep -c 'cannot complete' $out) cannot complete"
