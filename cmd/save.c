@@ -194,6 +194,33 @@ save_irqs(FILE *fp, struct machine *m, const struct irqs *only,
 	return rc;
 }
 
+/* The whole snapshot, made in memory first: to out, or else stdout. */
+static int
+save_write(struct machine *m, const struct irqs *only,
+    const struct marks *mk, const char *out)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp;
+	int rc, status = EXIT_OK;
+
+	fp = xmemstream(&text, &len);
+	if ((rc = save_irqs(fp, m, only, mk)) == 0)
+		rc = save_queues(fp, m, only, mk);
+	xmemclose(fp);
+	if (rc != 0)
+		status = EXIT_FAIL;
+	else if (out != NULL && strcmp(out, "-") != 0) {
+		if ((rc = procfs_file_replace(out, text, len)) != 0) {
+			warnc(-rc, "%s", text_quoted(out));
+			status = EXIT_FAIL;
+		}
+	} else
+		fwrite(text, 1, len, stdout);
+	free(text);
+	return status;
+}
+
 static int
 save_main(int argc, char *argv[])
 {
@@ -201,10 +228,7 @@ save_main(int argc, char *argv[])
 	struct irqs only = { 0 }, opt = { 0 };
 	struct marks mk = { 0 };
 	const char *out = NULL, *only_arg = NULL, *opt_arg = NULL;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *fp;
-	int ch, rc, status = EXIT_OK;
+	int ch, status = EXIT_OK;
 
 	while ((ch = cli_getopts(argc, argv, &save_command, "o:", save_opts)) !=
 	    -1)
@@ -245,22 +269,7 @@ save_main(int argc, char *argv[])
 	}
 	if (opt_arg != NULL)
 		mk.sel = &opt;
-	fp = xmemstream(&text, &len);
-	if ((rc = save_irqs(fp, &m, only_arg != NULL ? &only : NULL,
-	    &mk)) == 0)
-		rc = save_queues(fp, &m, only_arg != NULL ? &only : NULL,
-		    &mk);
-	xmemclose(fp);
-	if (rc != 0)
-		status = EXIT_FAIL;
-	else if (out != NULL && strcmp(out, "-") != 0) {
-		if ((rc = procfs_file_replace(out, text, len)) != 0) {
-			warnc(-rc, "%s", text_quoted(out));
-			status = EXIT_FAIL;
-		}
-	} else
-		fwrite(text, 1, len, stdout);
-	free(text);
+	status = save_write(&m, only_arg != NULL ? &only : NULL, &mk, out);
 	select_free(&only);
 	select_free(&opt);
 	machine_free(&m);
