@@ -132,8 +132,8 @@ has_action(unsigned int irq)
 /*
  * Without debugfs, from what /proc shows: each online CPU's vectors for
  * devices, less a margin, less one for each IRQ with a handler it runs
- * (an x86 IRQ runs on one CPU of its set), less one for each managed IRQ whose CPUs
- * include it (irq_matrix_reserve_managed() reserves one on every CPU of
+ * (an x86 IRQ runs on one CPU of its set), less one for each managed
+ * IRQ whose CPUs include it (irq_matrix_reserve_managed() reserves one on every CPU of
  * the mask; the managed IRQ's own vector is one of those). Managed is
  * known from debugfs, or as root from the kernel's refusal; else an IRQ
  * counts as not managed. Never below 0.
@@ -159,8 +159,9 @@ estimate(struct vectors *v, const struct machine *m)
 			for (c = cpuset_first(set); c >= 0;
 			    c = cpuset_next(set, c + 1))
 				v->free[c]--;
-		} else if (has_action(all.v[i]) && machine_runs_on_read(m, all.v[i], set, NULL,
-		    NULL) == 0 && (c = cpuset_first(set)) >= 0)
+		} else if (has_action(all.v[i]) &&
+		    machine_runs_on_read(m, all.v[i], set, NULL, NULL) == 0 &&
+		    (c = cpuset_first(set)) >= 0)
 			v->free[c]--;
 	}
 	for (c = 0; (unsigned int)c < v->nbits; c++)
