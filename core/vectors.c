@@ -133,10 +133,10 @@ has_action(unsigned int irq)
  * Without debugfs, from what /proc shows: each online CPU's vectors for
  * devices, less a margin, less one for each IRQ with a handler it runs
  * (an x86 IRQ runs on one CPU of its set), less one for each managed
- * IRQ whose CPUs include it (irq_matrix_reserve_managed() reserves one on every CPU of
- * the mask; the managed IRQ's own vector is one of those). Managed is
- * known from debugfs, or as root from the kernel's refusal; else an IRQ
- * counts as not managed. Never below 0.
+ * IRQ whose CPUs include it (irq_matrix_reserve_managed() reserves one
+ * on every CPU of the mask; the managed IRQ's own vector is one of
+ * those). Managed is known from debugfs, or as root from the kernel's
+ * refusal; else an IRQ counts as not managed. Never below 0.
  */
 static void
 estimate(struct vectors *v, const struct machine *m)
