@@ -20,6 +20,12 @@
 #include "procfs.h"
 
 /*
+ * Both files are seq_files: a read(2) stops at the page whose next
+ * record does not fit, so they are read line by line to the end.
+ */
+#define LINE_MAX_VEC	(4 << 20)
+
+/*
  * x86, told by its arch rows: a LOC row reading "Local timer interrupts"
  * and nothing more (arch/x86/kernel/irq.c arch_show_interrupts());
  * powerpc's goes on "for timer event device", arm64 and riscv have none.
@@ -28,16 +34,15 @@
 static bool
 scan(size_t *nirqs)
 {
-	char *buf, *line, *next, *p;
+	struct lines l;
+	char *line, *p;
 	bool yes = false;
 	size_t len;
 
 	*nirqs = 0;
-	if (procfs_read(PATH_PROC_INTERRUPTS, &buf) != 0)
+	if (procfs_lines_open(&l, PATH_PROC_INTERRUPTS, LINE_MAX_VEC) != 0)
 		return false;
-	for (line = buf; line != NULL; line = next) {
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
+	while (procfs_lines_next(&l, &line, &len) == 1) {
 		line += strspn(line, " ");
 		len = strspn(line, "0123456789");
 		if (len > 0 && line[len] == ':')
@@ -51,7 +56,7 @@ scan(size_t *nirqs)
 			len--;
 		yes = len == 0;
 	}
-	free(buf);
+	procfs_lines_close(&l);
 	return yes;
 }
 
@@ -75,16 +80,16 @@ vectors_x86(void)
 static int
 debug_read(struct vectors *v)
 {
-	char *buf, *line, *next;
+	struct lines l;
+	char *line;
 	unsigned int avl, man, mac, act;
 	bool table = false, any = false;
+	size_t len;
 	int cpu;
 
-	if (procfs_read(PATH_DEBUG_VECTOR, &buf) != 0)
+	if (procfs_lines_open(&l, PATH_DEBUG_VECTOR, LINE_MAX_VEC) != 0)
 		return -1;
-	for (line = buf; line != NULL; line = next) {
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
+	while (procfs_lines_next(&l, &line, &len) == 1) {
 		if (strstr(line, "| CPU | avl | man | mac | act |") != NULL) {
 			table = true;
 			continue;
@@ -100,18 +105,38 @@ debug_read(struct vectors *v)
 			any = true;
 		}
 	}
-	free(buf);
+	procfs_lines_close(&l);
 	return any ? 0 : -1;
 }
 
 /*
+ * Whether an IRQ has a handler (an action directory in proc/irq/N). One
+ * without is not activated and holds no vector: x86 only reserves one
+ * in the matrix's global count (vector.c reserve_irq_vector_locked()),
+ * though its effective CPU reads as the first online one, and a write
+ * to its affinity is only kept for activation (kernel/irq/manage.c
+ * irq_set_affinity_deactivated()). Unknown counts as having one.
+ */
+static bool
+has_action(unsigned int irq)
+{
+	char **names;
+	size_t n;
+
+	if (select_actions(irq, &names, &n) != 0)
+		return true;
+	select_actions_free(names, n);
+	return n > 0;
+}
+
+/*
  * Without debugfs, from what /proc shows: each online CPU's vectors for
- * devices, less a margin, less one for each IRQ it runs (an x86 IRQ
- * runs on one CPU of its set), less one for each managed IRQ whose CPUs
- * include it (irq_matrix_reserve_managed() reserves one on every CPU of
- * the mask; the managed IRQ's own vector is one of those). Managed is
- * known from debugfs, or as root from the kernel's refusal; else an IRQ
- * counts as not managed. Never below 0.
+ * devices, less a margin, less one for each IRQ with a handler it runs
+ * (an x86 IRQ runs on one CPU of its set), less one for each managed
+ * IRQ whose CPUs include it (irq_matrix_reserve_managed() reserves one
+ * on every CPU of the mask; the managed IRQ's own vector is one of
+ * those). Managed is known from debugfs, or as root from the kernel's
+ * refusal; else an IRQ counts as not managed. Never below 0.
  */
 static void
 estimate(struct vectors *v, const struct machine *m)
@@ -134,8 +159,9 @@ estimate(struct vectors *v, const struct machine *m)
 			for (c = cpuset_first(set); c >= 0;
 			    c = cpuset_next(set, c + 1))
 				v->free[c]--;
-		} else if (machine_runs_on_read(m, all.v[i], set, NULL,
-		    NULL) == 0 && (c = cpuset_first(set)) >= 0)
+		} else if (has_action(all.v[i]) &&
+		    machine_runs_on_read(m, all.v[i], set, NULL, NULL) == 0 &&
+		    (c = cpuset_first(set)) >= 0)
 			v->free[c]--;
 	}
 	for (c = 0; (unsigned int)c < v->nbits; c++)
@@ -236,7 +262,7 @@ struct demand {
  * An IRQ that moves needs a vector on one CPU of its new set and frees
  * the one it leaves. An IRQ already on a CPU of its new set keeps its
  * vector (vector.c assign_vector_locked()); a managed or unmovable one
- * is not written.
+ * is not written; one without a handler holds none (has_action()).
  */
 static void
 demand(struct demand *d, const long *avail, struct machine *m,
@@ -255,7 +281,8 @@ demand(struct demand *d, const long *avail, struct machine *m,
 		d->to[i] = xcpudup(c[i].want);
 		cpuset_and(d->to[i], m->online);
 		if (cpuset_empty(d->to[i]) ||
-		    machine_irq_movable(c[i].irq) >= MOVABLE_MANAGED)
+		    machine_irq_movable(c[i].irq) >= MOVABLE_MANAGED ||
+		    !has_action(c[i].irq))
 			continue;
 		if (machine_runs_on_read(m, c[i].irq, on, NULL, NULL) == 0 &&
 		    cpuset_intersects(on, d->to[i]))

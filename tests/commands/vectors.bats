@@ -272,3 +272,44 @@ irqaff: balance: nothing written"
 	run lists 24 25 26 27
 	assert_output $'0\n0\n0\n1'
 }
+
+@test "proc/interrupts read a page at a time, as the kernel's seq_file gives it, still ends in the LOC row" {
+	# a booted guest's 330 rows came to 35 kB; a read(2) stops at 4 kB
+	make_root --cpus 2 --nvme nvme0:199
+	[ "$(stat -c %s "$ROOT/proc/interrupts")" -gt 8192 ]
+	before=$(tree_sum)
+	IRQAFF_KERNEL=1 run --separate-stderr -1 faulty '' irqaff set all 0
+	assert_equal "$stderr" "irqaff: $(why 0 100 99 estimated): nothing written; $OUT"
+	assert_equal "$(tree_sum)" "$before"
+	IRQAFF_KERNEL=1 run --separate-stderr -1 faulty '' irqaff set -n all 0
+	assert_equal "$stderr" "irqaff: $(why 0 100 99 estimated): nothing written; $OUT"
+}
+
+@test "the VECTOR domain read a page at a time is read to its last CPU" {
+	# 128 CPUs' rows: CPU 127's is past the first page
+	make_root --cpus 128 --nvme nvme0:9 --vectors 9
+	[ "$(stat -c %s "$ROOT/sys/kernel/debug/irq/domains/VECTOR")" -gt 4096 ]
+	before=$(tree_sum)
+	IRQAFF_KERNEL=1 run --separate-stderr -1 faulty '' irqaff set all 127
+	assert_equal "$stderr" "irqaff: $(why 127 10 9 'irq debugfs'): nothing written; $OUT"
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "an IRQ without a handler holds no vector: the estimate counts none for it" {
+	# 100 IRQs on CPU 0, 99 on CPU 1: they fit on CPU 0 alone (199);
+	# ten IO-APIC pins without a handler read as on CPU 0 too
+	args=()
+	for irq in 3 5 6 7 10 11 13 14 15 16; do
+		args+=(--irq "$irq=" --effective 0)
+	done
+	make_root --cpus 2 --nvme nvme0:198 "${args[@]}"
+	run --separate-stderr -0 irqaff set all 0
+	assert_equal "$stderr" ""
+	assert_file "$(list_of 25)" $'0\n'
+	# one IRQ more with a handler does not fit
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --nvme nvme0:199 "${args[@]}"
+	before=$(tree_sum)
+	run --separate-stderr -1 irqaff set all 0
+	assert_equal "$stderr" "irqaff: $(why 0 100 99 estimated): nothing written; $OUT"
+	assert_equal "$(tree_sum)" "$before"
+}

@@ -273,10 +273,10 @@ stage_initrd() {	# ARCH KERNEL IRQAFF DIR
 	case $a in
 	amd64)
 		libdirs="/lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu"
-		wanted="virtio_pci virtio_blk virtio_net nvme e1000e" ;;
+		wanted="virtio_pci virtio_blk virtio_net virtio_console nvme e1000e" ;;
 	arm64)
 		libdirs="/usr/lib/aarch64-linux-gnu /lib/aarch64-linux-gnu"
-		wanted="virtio_pci virtio_blk virtio_net nvme" ;;
+		wanted="virtio_pci virtio_blk virtio_net virtio_console nvme" ;;
 	esac
 	# shellcheck disable=SC2086
 	copy_libs "$bin" "$s" $libdirs || return 1
