@@ -708,3 +708,22 @@ CPU 6-7: not isolated from interrupts"
 	run --separate-stderr -0 irqaff isolate --check 6-7
 	assert_output 'CPU 6-7: isolated from interrupts'
 }
+
+@test "--check, --again and --undo are one mode: two of them are a usage error, and nothing is written or forgotten" {
+	rm -rf "$ROOT"
+	make_root --cpus 8 --nic eth0:4
+	irqaff isolate -q 6-7
+	local before
+	before=$(tree_sum)
+	run -2 --separate-stderr irqaff isolate --check --undo 6-7
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: isolate: --check and --undo cannot be used together'
+	run -2 --separate-stderr irqaff isolate --undo --again
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: isolate: --undo and --again cannot be used together'
+	run -2 --separate-stderr irqaff isolate --again --check
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: isolate: --again and --check cannot be used together'
+	assert_equal "$(tree_sum)" "$before"
+	# the same mode twice is that mode
+	run -0 --separate-stderr irqaff isolate --check --check -q 6-7
+	run -0 --separate-stderr irqaff isolate --undo --undo
+	assert_equal "$stderr" 'irqaff: isolate --undo: CPU 6-7 forgotten: set, spread, balance, default and restore use them again; no IRQ moved back (restore a snapshot for that)'
+}
