@@ -208,6 +208,11 @@ run_isolate(struct isolate *is)
 	struct tally sum = { 0 };
 	size_t i;
 
+	/* a CPU out of vectors gives its IRQs to the freest that remain */
+	if (p->vmoved > 0 && !is->quiet && !is->json)
+		warnx("note: %zu IRQ%s placed on other CPUs than planned: "
+		    "those had no free interrupt vector", p->vmoved,
+		    p->vmoved == 1 ? "" : "s");
 	if (!isoplan_fits(p)) {
 		if (is->json)
 			isolate_print_result(p);

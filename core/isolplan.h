@@ -66,6 +66,7 @@ struct isoplan {
 	struct findings		 notes;
 	struct isolation	 iso;
 	struct irqthreads	 threads;	/* --check */
+	size_t			 vmoved;	/* placed apart: no vector */
 };
 
 int		 isoplan_cpus(struct isoplan *, const char *, int,

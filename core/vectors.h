@@ -42,6 +42,9 @@ size_t	 vectors_fit(const struct vectors *, struct machine *,
 	    const struct change *, size_t, bool *, struct tally *);
 size_t	 vectors_place(struct machine *, struct change *, size_t,
 	    const struct cpuset *, struct cpuset **);
+size_t	 vectors_place_near(struct machine *, struct change *, size_t,
+	    const struct cpuset *const *, const struct cpuset *,
+	    struct cpuset **);
 bool	 vectors_stuck(const struct machine *, const struct cpuset *);
 
 #endif
