@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # irqaff isolate: movable IRQs and the default affinity leave the CPUs,
-# falling back to the housekeeping CPUs of their node; kernel-managed
+# a device's IRQs left with no CPU spread over the rest; kernel-managed
 # IRQs, irqbalance and the kernel command line are reported; --check
 # answers whether the CPUs are free of interrupts.
 
