@@ -198,9 +198,14 @@ place_homeless(struct isoplan *is, const struct cpuset *pool)
 {
 	struct devmap dm;
 	const char *dev;
-	size_t *idx = xcalloc(is->n + 1, sizeof(*idx));
-	size_t i, k = 0;
+	size_t *idx, i, k = 0;
 
+	for (i = 0; i < is->n; i++)
+		if (is->e[i].kind == IK_MOVE && is->e[i].to == NULL)
+			break;
+	if (i == is->n)
+		return;
+	idx = xcalloc(is->n + 1, sizeof(*idx));
 	device_map(&dm);
 	for (i = 0; i < is->n; i++) {
 		if (is->e[i].kind != IK_MOVE || is->e[i].to != NULL)
