@@ -1,7 +1,7 @@
 /*
- * isolate's plan: each IRQ on the CPUs to keep free loses them, the
- * default affinity and every rps_cpus too; what the kernel keeps there
- * is found and noted. Every file is read before the first write.
+ * isolate's plan, read whole before the first write: each IRQ on the CPUs
+ * to keep free, the default affinity and every rps_cpus lose them, and
+ * what the kernel keeps there is noted.
  */
 #include <err.h>
 #include <errno.h>
