@@ -155,10 +155,15 @@ apply_left(struct isolate *is, struct isoirq *e)
 {
 	struct isoplan *p = &is->p;
 
+	char *was;
+
 	if (e->kind == IK_OFF) {
-		if (e->was != NULL)
+		if ((p->flags & APPLY_VERBOSE) && e->from != NULL) {
+			was = xformat(e->from, false);
 			printf("irq %u: %s unchanged\n", e->irq,
-			    *e->was ? e->was : "-");
+			    *was ? was : "-");
+			free(was);
+		}
 		apply_tally_add(&p->tl, p->flags, e->irq, APPLY_UNCHANGED,
 		    NULL, NULL, 0, NULL);
 	} else if (e->kind == IK_MANAGED || e->kind == IK_UNMOVABLE) {

@@ -85,11 +85,8 @@ plan_irq(struct isoplan *is, struct isoirq *e)
 		    NULL, perr_errno(&pe), pe.msg);
 		return;
 	}
-	if (!cpuset_intersects(e->from, is->cpus)) {
-		if (is->flags & APPLY_VERBOSE)
-			e->was = xformat(e->from, false);
+	if (!cpuset_intersects(e->from, is->cpus))
 		return;
-	}
 	/* without debugfs the kernel is asked, for the IRQs on the CPUs */
 	if ((mv = machine_irq_movable(e->irq)) >= MOVABLE_MANAGED) {
 		cpuset_free(e->from);
@@ -407,7 +404,6 @@ isoplan_free(struct isoplan *is)
 		cpuset_free(is->e[i].from);
 		cpuset_free(is->e[i].to);
 		cpuset_free(is->e[i].on);
-		free(is->e[i].was);
 	}
 	free(is->e);
 	for (i = 0; i < is->nrq; i++) {

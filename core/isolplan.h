@@ -37,7 +37,6 @@ struct isoirq {
 	bool			 guessed;	/* on is requested, not effective */
 	bool			 kept;		/* as IK_KEPT, while isolating */
 	bool			 placed;	/* to: isolate chose it */
-	char			*was;		/* IK_OFF with -v */
 	enum apply_result	 result;
 };
 

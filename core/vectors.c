@@ -180,6 +180,38 @@ vectors_free(struct vectors *v)
 	v->free = NULL;
 }
 
+/*
+ * For a writer that chooses CPUs: each CPU's free vectors (< 0 for an
+ * offline one), owned; NULL when there is no limit to plan within: not
+ * x86, or no more IRQs than a CPU has vectors.
+ */
+long *
+vectors_room(const struct machine *m)
+{
+	struct vectors v;
+
+	vectors_load(&v, m);
+	if (!v.limited || v.roomy) {
+		vectors_free(&v);
+		return NULL;
+	}
+	return v.free;
+}
+
+/* The one CPU an IRQ runs on, whose vector it holds; -1 when not one. */
+int
+vectors_held(const struct machine *m, unsigned int irq)
+{
+	struct cpuset *on = xcpuset(m->nbits);
+	int cpu = -1;
+
+	if (machine_runs_on_read(m, irq, on, NULL, NULL) == 0 &&
+	    cpuset_count(on) == 1)
+		cpu = cpuset_first(on);
+	cpuset_free(on);
+	return cpu;
+}
+
 /* The online CPU of set with the most free in w, or -1. */
 static int
 least_loaded(const struct cpuset *set, const long *w)
@@ -207,7 +239,7 @@ struct demand {
  * is not written.
  */
 static void
-demand(struct demand *d, const struct vectors *v, struct machine *m,
+demand(struct demand *d, const long *avail, struct machine *m,
     const struct change *c, size_t n)
 {
 	struct cpuset *on = xcpuset(m->nbits);
@@ -217,8 +249,8 @@ demand(struct demand *d, const struct vectors *v, struct machine *m,
 	d->n = n;
 	d->to = xcalloc(n + 1, sizeof(*d->to));
 	d->need = xcalloc(n + 1, sizeof(*d->need));
-	d->w = xcalloc(v->nbits + 1, sizeof(*d->w));
-	memcpy(d->w, v->free, v->nbits * sizeof(*d->w));
+	d->w = xcalloc(m->nbits + 1, sizeof(*d->w));
+	memcpy(d->w, avail, m->nbits * sizeof(*d->w));
 	for (i = 0; i < n; i++) {
 		d->to[i] = xcpudup(c[i].want);
 		cpuset_and(d->to[i], m->online);
@@ -267,7 +299,7 @@ vectors_fit(const struct vectors *v, struct machine *m,
 
 	if (!v->limited || n == 0 || v->roomy)
 		return 0;
-	demand(&d, v, m, c, n);
+	demand(&d, v->free, m, c, n);
 	start = xcalloc(v->nbits + 1, sizeof(*start));
 	memcpy(start, d.w, v->nbits * sizeof(*d.w));
 	shortc = xcpuset(m->nbits);
@@ -331,18 +363,15 @@ vectors_place_near(struct machine *m, struct change *c, size_t n,
     const struct cpuset *const *near, const struct cpuset *pool,
     struct cpuset **alone)
 {
-	struct vectors v;
 	struct demand d;
 	struct cpuset *in;
 	size_t i, pass, moved = 0;
+	long *room;
 	int cpu, alt;
 
-	vectors_load(&v, m);
-	if (!v.limited || n == 0 || v.roomy) {
-		vectors_free(&v);
+	if (n == 0 || (room = vectors_room(m)) == NULL)
 		return 0;
-	}
-	demand(&d, &v, m, c, n);
+	demand(&d, room, m, c, n);
 	in = xcpudup(pool);
 	cpuset_and(in, m->online);
 	for (pass = 0; pass < 2; pass++)
@@ -366,7 +395,7 @@ vectors_place_near(struct machine *m, struct change *c, size_t n,
 		}
 	cpuset_free(in);
 	demand_free(&d);
-	vectors_free(&v);
+	free(room);
 	return moved;
 }
 
@@ -380,23 +409,33 @@ vectors_place(struct machine *m, struct change *c, size_t n,
 
 /*
  * Whether a move onto to cannot complete for want of vectors: x86, and
- * no online CPU of to has one free. The count is read once a run.
+ * no online CPU of to has one free. v is the caller's, zeroed before
+ * the first call, which loads it (once a run), vectors_free() after.
+ */
+bool
+vectors_stuck_in(struct vectors *v, const struct machine *m,
+    const struct cpuset *to)
+{
+	int c;
+
+	if (v->nbits == 0)
+		vectors_load(v, m);
+	if (!v->limited || v->roomy)
+		return false;
+	for (c = cpuset_first(to); c >= 0; c = cpuset_next(to, c + 1))
+		if ((unsigned int)c < v->nbits && v->free[c] > 0)
+			return false;
+	return cpuset_intersects(to, m->online);
+}
+
+/*
+ * vectors_stuck_in() with a count kept for the run, for isolate --check
+ * until its run owns one.
  */
 bool
 vectors_stuck(const struct machine *m, const struct cpuset *to)
 {
 	static struct vectors v;
-	static bool loaded;
-	int c;
 
-	if (!loaded) {
-		vectors_load(&v, m);
-		loaded = true;
-	}
-	if (!v.limited || v.roomy)
-		return false;
-	for (c = cpuset_first(to); c >= 0; c = cpuset_next(to, c + 1))
-		if ((unsigned int)c < v.nbits && v.free[c] > 0)
-			return false;
-	return cpuset_intersects(to, m->online);
+	return vectors_stuck_in(&v, m, to);
 }
