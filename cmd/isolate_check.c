@@ -1,7 +1,6 @@
 /*
- * isolate --check: whether a set of CPUs is free of interrupts, what
- * runs there and whose it is, and a verdict as the exit status. Writes
- * nothing.
+ * isolate --check's report: what runs on the CPUs and whose it is, and
+ * the verdict core/isolcheck.c gives, as text or JSON and exit status.
  */
 #include <err.h>
 #include <stdio.h>
@@ -13,94 +12,23 @@
 #include "core/findings.h"
 #include "core/irqthread.h"
 #include "core/isolation.h"
+#include "core/isolplan.h"
 #include "core/machine.h"
 #include "core/vectors.h"
 #include "core/xalloc.h"
 #include "lib/text.h"
 #include "parse.h"
 
-/*
- * With --check: is the IRQ requested or run on the CPUs, and whose is it?
- * A movable IRQ requested elsewhere but last run there has a move pending
- * (x86 without interrupt remapping moves at the next interrupt). One that
- * user space cannot move counts where it runs: a per-CPU IRQ (arm64's
- * timer, PMU, IPIs) has no effective CPU and a request nobody can mend.
- */
-void
-isolate_check_irq(struct isolate *is, struct entry *e)
-{
-	enum place place;
-	enum movable mv;
-	struct perr pe;
-
-	e->from = xcpuset(is->m.nbits);
-	if (machine_affinity_read(e->irq, AFF_REQUESTED, e->from, &pe) != 0) {
-		warnx("irq %u: %s", e->irq, pe.msg);
-		e->kind = K_FAILED;
-		is->tl.failed++;
-		return;
-	}
-	if ((e->on = isolation_runs_on(&is->m, e->irq, &e->guessed)) == NULL) {
-		e->kind = K_FAILED;
-		is->tl.failed++;
-		return;
-	}
-	place = isolation_place(e->from, e->on, is->cpus);
-	if (place == PLACE_OFF || !isolation_has_handler(&is->m, e->irq))
-		return;
-	mv = machine_irq_movable(e->irq);
-	if (mv < MOVABLE_MANAGED)
-		e->kind = place == PLACE_ON ? K_MOVE : K_PENDING;
-	else if (!cpuset_intersects(e->on, is->cpus))
-		return;
-	else if (isolation_by_kernel(&is->iso) && isolation_all_isolated(&is->iso, e->from))
-		e->kind = K_KEPT;
-	else
-		e->kind = mv == MOVABLE_MANAGED ? K_MANAGED : K_UNMOVABLE;
-}
-
 /* An IRQ --check reports: one that runs or may run on the CPUs. */
 static bool
-on_cpus(const struct entry *e)
+on_cpus(const struct isoirq *e)
 {
-	return e->kind != K_OFF;
-}
-
-/*
- * Handler threads that may run on the CPUs, apart from their IRQ: one
- * that follows its IRQ's effective CPUs (irq_thread_check_affinity())
- * goes where the IRQ's own line says. Only the thread's CPUs change that
- * (taskset), so --accept does not let it pass.
- */
-static struct irqthreads threads;
-
-static bool
-thread_here(const struct isolate *is, const struct irqthread *t)
-{
-	size_t i;
-
-	if (t->cpus == NULL || !cpuset_intersects(t->cpus, is->cpus))
-		return false;
-	for (i = 0; i < is->n; i++)
-		if (is->e[i].irq == t->irq)
-			return is->e[i].on == NULL || !irqthread_follows(t,
-			    is->e[i].on, is->m.online);
-	return true;
-}
-
-static size_t
-threads_here(const struct isolate *is)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < threads.n; i++)
-		n += thread_here(is, &threads.v[i]);
-	return n;
+	return e->kind != IK_OFF;
 }
 
 /* ,"threads":[{"irq":N,"pid":P,"name":"...","cpus":"..."},...] */
 static void
-json_threads(const struct isolate *is)
+json_threads(const struct isoplan *is)
 {
 	const struct irqthread *t;
 	const char *sep = "";
@@ -108,9 +36,9 @@ json_threads(const struct isolate *is)
 	size_t i;
 
 	printf(",\"threads\":[");
-	for (i = 0; i < threads.n; i++) {
-		t = &threads.v[i];
-		if (!thread_here(is, t))
+	for (i = 0; i < is->threads.n; i++) {
+		t = &is->threads.v[i];
+		if (!isoplan_thread_here(is, t))
 			continue;
 		c = xformat(t->cpus, false);
 		printf("%s{\"irq\":%u,\"pid\":%d,\"name\":", sep, t->irq,
@@ -125,15 +53,15 @@ json_threads(const struct isolate *is)
 
 /* irq N thread NAME: pinned apart, may run on CPU LIST */
 static void
-print_threads(const struct isolate *is)
+print_threads(const struct isoplan *is)
 {
 	const struct irqthread *t;
 	char *name, *c;
 	size_t i;
 
-	for (i = 0; i < threads.n; i++) {
-		t = &threads.v[i];
-		if (!thread_here(is, t))
+	for (i = 0; i < is->threads.n; i++) {
+		t = &is->threads.v[i];
+		if (!isoplan_thread_here(is, t))
 			continue;
 		name = xescaped(t->name);
 		c = xformat(t->cpus, false);
@@ -146,7 +74,7 @@ print_threads(const struct isolate *is)
 
 /* --check -J: the IRQs on the CPUs, the default, the findings. */
 static void
-print_json(const struct isolate *is, bool clean, bool fixed)
+print_json(const struct isoplan *is, bool clean, bool fixed)
 {
 	printf("{\"cpus\":\"%s\",\"isolated\":%s,\"accepted\":%s",
 	    is->iso.list, clean ? "true" : "false", clean || fixed ? "true" :
@@ -159,17 +87,17 @@ print_json(const struct isolate *is, bool clean, bool fixed)
 
 /* One IRQ of --check's report, after its name. */
 static void
-print_kind(const struct isolate *is, const struct entry *e)
+print_kind(const struct isoplan *is, const struct isoirq *e)
 {
 	char *list = xformat(e->on, false), *req = xformat(e->from, false);
-	const char *what = machine_movable_words(isolate_movability(e),
+	const char *what = machine_movable_words(isoplan_movability(e),
 	    MV_BRIEF);
 	char *on;
 
 	/* an IRQ not started has no effective CPU */
 	on = xasprintf("%s%s", *list ? "CPU " : "no CPU", list);
 	switch (e->kind) {
-	case K_MOVE:
+	case IK_MOVE:
 		if (e->guessed)
 			printf("movable, may run on %s\n", on);
 		else if (cpuset_intersects(e->on, is->cpus))
@@ -177,13 +105,13 @@ print_kind(const struct isolate *is, const struct entry *e)
 		else
 			printf("movable, requested CPU %s, on %s\n", req, on);
 		break;
-	case K_PENDING:
+	case IK_PENDING:
 		printf("movable, move pending to CPU %s, on %s%s\n", req, on,
 		    vectors_stuck(&is->m, e->from) ?
 		    "; no interrupt vector is free there: it cannot complete" :
 		    "");
 		break;
-	case K_KEPT:
+	case IK_KEPT:
 		printf("%s, kept on isolated %s (managed_irq)\n",
 		    machine_movable_words(machine_irq_movable(e->irq),
 		    MV_BRIEF), on);
@@ -200,14 +128,14 @@ print_kind(const struct isolate *is, const struct entry *e)
 
 /* --check's report: the IRQs on the CPUs, the findings, a verdict. */
 static void
-print_check(const struct isolate *is, bool clean, bool fixed)
+print_check(const struct isoplan *is, bool clean, bool fixed)
 {
-	const struct entry *e;
+	const struct isoirq *e;
 	size_t i;
 
 	for (i = 0; i < is->n; i++) {
 		e = &is->e[i];
-		if (e->kind == K_OFF || e->kind == K_FAILED)
+		if (e->kind == IK_OFF || e->kind == IK_FAILED)
 			continue;
 		isolate_print_name(e->irq);
 		print_kind(is, e);
@@ -224,44 +152,17 @@ print_check(const struct isolate *is, bool clean, bool fixed)
 		printf("CPU %s: not isolated from interrupts\n", is->iso.list);
 }
 
-/*
- * Clean: nothing on the CPUs, nothing to put IRQs back there; with
- * fixed, nothing but pending moves and IRQs user space cannot move,
- * which --accept lets pass. An IRQ the kernel keeps on CPUs that
- * isolcpus=managed_irq isolates entirely is no failure.
- */
-static bool
-is_clean(const struct isolate *is, bool fixed)
-{
-	enum kind k;
-	size_t i;
-
-	for (i = 0; i < is->n; i++) {
-		k = is->e[i].kind;
-		if (k == K_OFF || k == K_KEPT)
-			continue;
-		if (!fixed || (k != K_PENDING && k != K_MANAGED &&
-		    k != K_UNMOVABLE))
-			return false;
-	}
-	if (is->dfrom == NULL || cpuset_intersects(is->dfrom, is->cpus) ||
-	    threads_here(is) > 0)
-		return false;
-	return isolation_irqbalance_ok(&is->iso);
-}
-
+/* --check's report, and the verdict as the exit status. */
 int
 isolate_check_run(struct isolate *is)
 {
 	bool clean, fixed;
 
-	(void)irqthread_load(is->m.nbits, &threads);
-	clean = is_clean(is, false);
-	fixed = is_clean(is, true);
+	clean = isoplan_clean(&is->p, false);
+	fixed = isoplan_clean(&is->p, true);
 	if (is->json)
-		print_json(is, clean, fixed);
+		print_json(&is->p, clean, fixed);
 	else if (!is->quiet)
-		print_check(is, clean, fixed);
-	irqthread_free(&threads);
+		print_check(&is->p, clean, fixed);
 	return clean || (is->accept && fixed) ? EXIT_OK : EXIT_FAIL;
 }

@@ -12,6 +12,7 @@
 #include "core/apply.h"
 #include "core/findings.h"
 #include "core/isolation.h"
+#include "core/isolplan.h"
 #include "core/machine.h"
 #include "core/select.h"
 #include "core/xalloc.h"
@@ -39,48 +40,18 @@ isolate_json_set(const char *sep, const char *key, const struct cpuset *set)
 	free(s);
 }
 
-static const char *
-kind_name(const struct entry *e)
-{
-	if (e->kept)
-		return "isolated";
-	if (e->result == APPLY_UNMOVABLE)
-		return "unmovable";
-	switch (e->kind) {
-	case K_MOVE:
-		return "movable";
-	case K_MANAGED:
-		return "managed";
-	case K_UNMOVABLE:
-		return "unmovable";
-	case K_PENDING:
-		return "pending";
-	case K_KEPT:
-		return "isolated";
-	default:
-		return "unknown";
-	}
-}
-
-/* What the entry's kind says of its movability, for its words. */
-enum movable
-isolate_movability(const struct entry *e)
-{
-	return e->kind == K_MANAGED ? MOVABLE_MANAGED : MOVABLE_NO;
-}
-
 /* An IRQ and where it runs, or with --check also its kind. */
 static void
-json_irq(const struct isolate *is, const struct entry *e)
+json_irq(const struct isoplan *is, const struct isoirq *e)
 {
 	char *name = select_names(e->irq);
 
 	printf("{\"irq\":%u,\"name\":", e->irq);
 	text_json_string(stdout, name);
 	free(name);
-	if (is->check || e->kind == K_UNMOVABLE || e->kept ||
+	if (is->check || e->kind == IK_UNMOVABLE || e->kept ||
 	    e->result == APPLY_UNMOVABLE)
-		printf(",\"kind\":\"%s\"", kind_name(e));
+		printf(",\"kind\":\"%s\"", isoplan_kind_name(e));
 	if (is->check && e->from != NULL && !e->guessed)
 		isolate_json_set(",", "requested", e->from);
 	if (e->on != NULL)
@@ -90,8 +61,8 @@ json_irq(const struct isolate *is, const struct entry *e)
 
 /* ,"KEY":[the IRQs that pick takes],"findings":...} and the newline. */
 void
-isolate_json_irqs(const struct isolate *is, const char *key,
-    bool (*pick)(const struct entry *))
+isolate_json_irqs(const struct isoplan *is, const char *key,
+    bool (*pick)(const struct isoirq *))
 {
 	const char *sep = "";
 	size_t i;
@@ -109,35 +80,12 @@ isolate_json_irqs(const struct isolate *is, const char *key,
 	printf("}\n");
 }
 
-/* The kernel keeps it on the CPUs; debugfs said it manages it. */
-bool
-isolate_managed_here(const struct entry *e)
-{
-	return (e->kind == K_MANAGED || e->result == APPLY_MANAGED) &&
-	    e->on != NULL && !e->kept;
-}
-
-/* The kernel keeps it on the CPUs and does not say why. */
-bool
-isolate_unmovable_here(const struct entry *e)
-{
-	return (e->kind == K_UNMOVABLE || e->result == APPLY_UNMOVABLE) &&
-	    e->on != NULL && !e->kept;
-}
-
-/* The kernel keeps it there: as above, or kept (isolcpus=managed_irq). */
-static bool
-stuck_here(const struct entry *e)
-{
-	return isolate_managed_here(e) || isolate_unmovable_here(e) || e->kept;
-}
-
 /*
  * -J: the result every command gives, and the managed IRQs that stay on
  * the CPUs, where they run, with the findings.
  */
 void
-isolate_print_result(struct isolate *is)
+isolate_print_result(struct isoplan *is)
 {
 	struct qname *q;
 	size_t i;
@@ -145,38 +93,26 @@ isolate_print_result(struct isolate *is)
 	printf("{\"cpus\":\"%s\",", is->iso.list);
 	apply_tally_json(stdout, &is->tl, is->flags);
 	q = xcalloc(is->nrq + 1, sizeof(*q));
-	for (i = 0; i < is->nrq; i++)
-		q[i] = is->rq[i].q;
+	for (i = 0; i < is->nrq; i++) {
+		q[i].dev = is->rq[i].dev;
+		strlcpy(q[i].queue, is->rq[i].queue, sizeof(q[i].queue));
+	}
 	result_queues(&is->tq, q, is->nrq);
 	free(q);
-	isolate_json_irqs(is, "stuck", stuck_here);
-}
-
-/* Where the IRQs that test says of run on the CPUs: owned. */
-struct cpuset *
-isolate_where(const struct isolate *is, bool (*test)(const struct entry *))
-{
-	struct cpuset *on = xcpuset(is->m.nbits);
-	size_t i;
-
-	for (i = 0; i < is->n; i++)
-		if (test(&is->e[i]))
-			cpuset_or(on, is->e[i].on);
-	cpuset_and(on, is->cpus);
-	return on;
+	isolate_json_irqs(is, "stuck", isoplan_stuck_here);
 }
 
 /* isolate's notes, on standard error: what it could not do itself. */
 void
-isolate_warn_notes(const struct isolate *is)
+isolate_warn_notes(const struct isoplan *is)
 {
-	const struct entry *e;
+	const struct isoirq *e;
 	char *on, *raw, *name;
 	size_t i;
 
 	for (i = 0; i < is->n; i++) {
 		e = &is->e[i];
-		if (!stuck_here(e))
+		if (!isoplan_stuck_here(e))
 			continue;
 		on = xformat(e->on, false);
 		raw = select_names(e->irq);
@@ -184,11 +120,11 @@ isolate_warn_notes(const struct isolate *is)
 		if (e->kept)
 			warnx("irq %u%s%s: %s, kept on isolated CPU %s "
 			    "(managed_irq)", e->irq, *name ? " " : "", name,
-			    machine_movable_words(isolate_movability(e), MV_BRIEF), on);
+			    machine_movable_words(isoplan_movability(e), MV_BRIEF), on);
 		else
 			warnx("irq %u%s%s: %s, %s CPU %s", e->irq,
 			    *name ? " " : "", name,
-			    machine_movable_words(isolate_managed_here(e) ?
+			    machine_movable_words(isoplan_managed_here(e) ?
 			    MOVABLE_MANAGED : MOVABLE_NO, MV_PLAIN),
 			    e->guessed ? "may run on" : "runs on", on);
 		free(name);

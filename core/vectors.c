@@ -362,48 +362,76 @@ vectors_fit(const struct vectors *v, struct machine *m,
 	return over;
 }
 
+/* The CPU a change whose own CPUs have no vector free goes to, or -1. */
+static int
+elsewhere(const struct cpuset *near, const struct cpuset *in, const long *w)
+{
+	int cpu = -1;
+
+	if (near != NULL)
+		cpu = least_loaded(near, w);
+	if (cpu < 0 || w[cpu] <= 0)
+		cpu = least_loaded(in, w);
+	return cpu >= 0 && w[cpu] > 0 ? cpu : -1;
+}
+
 /*
- * For a writer that chooses one CPU for each IRQ (spread): an IRQ whose
- * CPU would have no free vector left goes to the CPU of pool with the
- * most free instead, when one has any; alone[cpu] is the one-CPU set of
- * each CPU, made here when missing. Returns how many were placed
- * elsewhere; what still does not fit is for apply_vectors() to refuse.
+ * For a writer that chooses CPUs (spread, isolate): an IRQ whose CPUs
+ * would have no free vector left goes to the CPU with the most free of
+ * near[i] (near may be NULL, and near[i]) when one has any, else of
+ * pool; alone[cpu] is the one-CPU set of each CPU, made here when
+ * missing. The moves onto one CPU are taken first, then those onto a
+ * set (the kernel takes the freest of its CPUs), as vectors_fit() takes
+ * them. Returns how many were placed elsewhere; what still does not fit
+ * is for apply_vectors() to refuse.
  */
 size_t
-vectors_place(struct machine *m, struct change *c, size_t n,
-    const struct cpuset *pool, struct cpuset **alone)
+vectors_place_near(struct machine *m, struct change *c, size_t n,
+    const struct cpuset *const *near, const struct cpuset *pool,
+    struct cpuset **alone)
 {
 	struct demand d;
 	struct cpuset *in;
-	size_t i, moved = 0;
+	size_t i, pass, moved = 0;
 	long *room;
-	int cpu;
+	int cpu, alt;
 
 	if (n == 0 || (room = vectors_room(m)) == NULL)
 		return 0;
 	demand(&d, room, m, c, n);
 	in = xcpudup(pool);
 	cpuset_and(in, m->online);
-	for (i = 0; i < n; i++) {
-		if (!d.need[i] || cpuset_count(d.to[i]) != 1)
-			continue;
-		cpu = cpuset_first(d.to[i]);
-		if (d.w[cpu] <= 0 && (cpu = least_loaded(in, d.w)) >= 0 &&
-		    d.w[cpu] > 0) {
-			if (alone[cpu] == NULL) {
-				alone[cpu] = xcpuset(m->nbits);
-				cpuset_set(alone[cpu], cpu);
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < n; i++) {
+			if (!d.need[i] ||
+			    (cpuset_count(d.to[i]) == 1) != (pass == 0))
+				continue;
+			cpu = least_loaded(d.to[i], d.w);
+			if ((cpu < 0 || d.w[cpu] <= 0) && (alt = elsewhere(near
+			    != NULL ? near[i] : NULL, in, d.w)) >= 0) {
+				cpu = alt;
+				if (alone[cpu] == NULL) {
+					alone[cpu] = xcpuset(m->nbits);
+					cpuset_set(alone[cpu], cpu);
+				}
+				c[i].want = alone[cpu];
+				moved++;
 			}
-			c[i].want = alone[cpu];
-			moved++;
+			if (cpu >= 0 && d.w[cpu] > 0)
+				d.w[cpu]--;
 		}
-		if (cpu >= 0 && d.w[cpu] > 0)
-			d.w[cpu]--;
-	}
 	cpuset_free(in);
 	demand_free(&d);
 	free(room);
 	return moved;
+}
+
+/* vectors_place_near() without near: spread's one pool. */
+size_t
+vectors_place(struct machine *m, struct change *c, size_t n,
+    const struct cpuset *pool, struct cpuset **alone)
+{
+	return vectors_place_near(m, c, n, NULL, pool, alone);
 }
 
 /*

@@ -44,6 +44,9 @@ long	*vectors_room(const struct machine *);
 int	 vectors_held(const struct machine *, unsigned int);
 size_t	 vectors_place(struct machine *, struct change *, size_t,
 	    const struct cpuset *, struct cpuset **);
+size_t	 vectors_place_near(struct machine *, struct change *, size_t,
+	    const struct cpuset *const *, const struct cpuset *,
+	    struct cpuset **);
 bool	 vectors_stuck_in(struct vectors *, const struct machine *,
 	    const struct cpuset *);
 bool	 vectors_stuck(const struct machine *, const struct cpuset *);

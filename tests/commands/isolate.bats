@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # irqaff isolate: movable IRQs and the default affinity leave the CPUs,
-# falling back to the housekeeping CPUs of their node; kernel-managed
+# a device's IRQs left with no CPU spread over the rest; kernel-managed
 # IRQs, irqbalance and the kernel command line are reported; --check
 # answers whether the CPUs are free of interrupts.
 
@@ -707,4 +707,138 @@ CPU 6-7: not isolated from interrupts"
 	settle 24 25 27
 	run --separate-stderr -0 irqaff isolate --check 6-7
 	assert_output 'CPU 6-7: isolated from interrupts'
+}
+
+@test "--check, --again and --undo are one mode: two of them are a usage error, and nothing is written or forgotten" {
+	rm -rf "$ROOT"
+	make_root --cpus 8 --nic eth0:4
+	irqaff isolate -q 6-7
+	local before
+	before=$(tree_sum)
+	run -2 --separate-stderr irqaff isolate --check --undo 6-7
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: isolate: --check and --undo cannot be used together'
+	run -2 --separate-stderr irqaff isolate --undo --again
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: isolate: --undo and --again cannot be used together'
+	run -2 --separate-stderr irqaff isolate --again --check
+	assert_equal "${stderr%%$'\n'*}" 'irqaff: isolate: --again and --check cannot be used together'
+	assert_equal "$(tree_sum)" "$before"
+	# the same mode twice is that mode
+	run -0 --separate-stderr irqaff isolate --check --check -q 6-7
+	run -0 --separate-stderr irqaff isolate --undo --undo
+	assert_equal "$stderr" 'irqaff: isolate --undo: CPU 6-7 forgotten: set, spread, balance, default and restore use them again; no IRQ moved back (restore a snapshot for that)'
+}
+
+# issue 48: a device's IRQs left with no CPU of their own are spread, not piled
+
+# eth1's four queue pairs on node 1 (CPUs 4-7), IRQs 24 (config) to 32,
+# spread one pair a CPU over its node: 25-26 on 4, ..., 31-32 on 7.
+spread_eth1() {
+	make_root --cpus 8 --nodes 2 --queues --virtio-nic eth1:4:1 "$@"
+	irqaff spread -q dev:eth1
+}
+
+@test "isolate gives a device's IRQs left with no CPU one each, on the CPUs holding fewest of its IRQs first, and -n and -J say the same" {
+	spread_eth1
+	local before
+	before=$(tree_sum)
+	run -0 --separate-stderr irqaff isolate -n 6-7
+	assert_output 'default: 0-7 -> 0-5
+irq 24: 0-7 -> 0-5
+irq 29: 6 -> 0
+irq 30: 6 -> 0
+irq 31: 7 -> 1
+irq 32: 7 -> 1'
+	assert_equal "$stderr" ''
+	run -0 --separate-stderr irqaff isolate -n -J 6-7
+	run jq -c '[.dry_run, [.changed[] | [.irq, .old, .new]]]' <<<"$output"
+	assert_output '[true,[[24,"0-7","0-5"],[29,"6","0"],[30,"6","0"],[31,"7","1"],[32,"7","1"]]]'
+	assert_equal "$(tree_sum)" "$before"
+	run -0 --separate-stderr irqaff isolate 6-7
+	assert_output ''
+	assert_equal "$stderr" ''
+	assert_equal "$(lists 24 25 26 27 28 29 30 31 32 | paste -sd ' ')" \
+		'0-5 4 4 5 5 0 0 1 1'
+	# a second run finds every IRQ off the CPUs and writes nothing
+	before=$(tree_sum)
+	run -0 --separate-stderr irqaff isolate -n 6-7
+	assert_output ''
+	run -0 --separate-stderr irqaff isolate 6-7
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "isolate --again at boot gives the layout of the first run on the same tree" {
+	spread_eth1
+	cp -a "$ROOT" "$BATS_TEST_TMPDIR/boot"
+	irqaff isolate -q 6-7
+	local first
+	first=$(lists 24 25 26 27 28 29 30 31 32)
+	# the next boot: the tree as before, the CPUs remembered
+	rm -rf "$ROOT"
+	cp -a "$BATS_TEST_TMPDIR/boot" "$ROOT"
+	remember $'6-7\n'
+	run -0 --separate-stderr irqaff isolate --again
+	assert_equal "$stderr" ''
+	assert_equal "$(lists 24 25 26 27 28 29 30 31 32)" "$first"
+}
+
+@test "among CPUs that hold as many of the device's IRQs, its node's come first: node 1, then node 0" {
+	local node want
+	for node in 1 0; do
+		rm -rf "$ROOT"
+		make_root --cpus 8 --nodes 2 --queues --virtio-nic "eth1:8:$node"
+		# a pair a CPU over all eight: 25-26 on 0, ..., 39-40 on 7
+		irqaff spread -q -c 0-7 dev:eth1
+		want='irq 37: 6 -> 4
+irq 38: 6 -> 4
+irq 39: 7 -> 5
+irq 40: 7 -> 5'
+		[[ $node == 1 ]] || want='irq 37: 6 -> 0
+irq 38: 6 -> 0
+irq 39: 7 -> 1
+irq 40: 7 -> 1'
+		run -0 --separate-stderr irqaff isolate -n 6-7
+		assert_output "default: 0-7 -> 0-5
+irq 24: 0-7 -> 0-5
+$want"
+	done
+}
+
+@test "one IRQ of a device left with no CPU gets its node's remaining CPUs; two get one CPU each" {
+	make_root --cpus 8 --nodes 2 --queues --virtio-nic eth1:4:1
+	irqaff set -q 25 7
+	run -0 --separate-stderr irqaff isolate -n 7
+	assert_line --index 2 'irq 25: 7 -> 4-6'
+	assert_line --index 3 'irq 26: 0-7 -> 0-6'
+	# the other side: two of its IRQs, of two queue pairs
+	irqaff set -q 27 7
+	run -0 --separate-stderr irqaff isolate -n 7
+	assert_line --index 2 'irq 25: 7 -> 4'
+	assert_line --index 4 'irq 27: 7 -> 5'
+	irqaff isolate -q 7
+	assert_equal "$(lists 25 26 27)" $'4\n0-6\n5'
+}
+
+@test "isolate places on no CPU the kernel isolates, unless only those remain" {
+	spread_eth1 --isolated 0-1
+	run -0 --separate-stderr irqaff isolate -n 6-7
+	assert_output 'default: 0-7 -> 0-5
+irq 24: 0-7 -> 0-5
+irq 29: 6 -> 2
+irq 30: 6 -> 2
+irq 31: 7 -> 3
+irq 32: 7 -> 3'
+	# every CPU that remains is isolated: they are what there is
+	rm -rf "$ROOT"
+	spread_eth1 --isolated 0-5
+	run -0 --separate-stderr irqaff isolate -n 6-7
+	assert_output 'default: 0-7 -> 0-5
+irq 24: 0-7 -> 0-5
+irq 25: 6 -> 4
+irq 26: 6 -> 4
+irq 27: 7 -> 5
+irq 28: 7 -> 5
+irq 29: 6 -> 0
+irq 30: 6 -> 0
+irq 31: 7 -> 1
+irq 32: 7 -> 1'
 }

@@ -313,3 +313,49 @@ irqaff: balance: nothing written"
 	assert_equal "$stderr" "irqaff: $(why 0 100 99 estimated): nothing written; $OUT"
 	assert_equal "$(tree_sum)" "$before"
 }
+
+@test "isolate gives an IRQ whose own CPUs have no vector free the freest CPU left, and refuses only when none has one" {
+	# CPU 0 runs 25 and 26, all it has; 24 (0-1, on 1) keeps 0 alone
+	make_root --cpus 3 --irq 24=a --affinity 0-1 --effective 1 \
+		--irq 25=b --affinity 0 --irq 26=c --affinity 0 \
+		--irq 27=d --affinity 2 --vectors 2
+	run --separate-stderr -0 irqaff isolate -n 1
+	assert_output $'default: 0-2 -> 0,2\nirq 24: 0-1 -> 2'
+	assert_equal "$stderr" 'irqaff: note: 1 IRQ placed on other CPUs than planned: those had no free interrupt vector'
+	run --separate-stderr -0 irqaff isolate -q 1
+	assert_file "$(list_of 24)" $'2\n'
+	# the other side: CPU 2 has no vector free either
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 3 --irq 24=a \
+		--affinity 0-1 --effective 1 --irq 25=b --affinity 0 \
+		--irq 26=c --affinity 0 --irq 27=d --affinity 2 \
+		--irq 28=e --affinity 2 --vectors 2
+	before=$(tree_sum)
+	run --separate-stderr -1 irqaff isolate 1
+	assert_equal "$stderr" "irqaff: CPU 0: 1 IRQ needs an interrupt vector there, 0 free (irq debugfs): nothing written; $OUT"
+	assert_equal "$(tree_sum)" "$before"
+	run --separate-stderr -1 irqaff isolate -n -J 1
+	assert_output --partial '"vectors":{"cpus":"0","irqs":1,"free":0,"exact":true}'
+}
+
+@test "isolate places a device's IRQs within the vectors: a pair apart when its CPU has one vector free, together with two" {
+	# virtio_net's layout: a queue pair a CPU, 31-32 on CPU 3; CPU 0
+	# also runs the config IRQ 24
+	make_root --cpus 4 --virtio-nic eth1:4 --virtnet-affinity --vectors 5
+	run --separate-stderr -0 irqaff isolate -n 3
+	assert_output 'default: 0-3 -> 0-2
+irq 24: 0-3 -> 0-2
+irq 31: 3 -> 0
+irq 32: 3 -> 0'
+	assert_equal "$stderr" 'irqaff: note: eth1: the XPS of 1 tx queue names CPU 3, left as it is: it says where tasks there send, and interrupts no CPU (irqaff xps changes it)'
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 4 --virtio-nic eth1:4 \
+		--virtnet-affinity --vectors 4
+	run --separate-stderr -0 irqaff isolate -n 3
+	assert_output 'default: 0-3 -> 0-2
+irq 24: 0-3 -> 0-2
+irq 31: 3 -> 0
+irq 32: 3 -> 1'
+	assert_equal "$stderr" 'irqaff: note: 1 IRQ placed on other CPUs than planned: those had no free interrupt vector
+irqaff: note: eth1: the XPS of 1 tx queue names CPU 3, left as it is: it says where tasks there send, and interrupts no CPU (irqaff xps changes it)'
+	run --separate-stderr -0 irqaff isolate -q 3
+	assert_equal "$(lists 31 32)" $'0\n1'
+}
