@@ -60,7 +60,6 @@ lone(struct isoplan *is, unsigned int irq, const struct cpuset *pool)
 struct slot {
 	int		 cpu;
 	unsigned int	 held;
-	bool		 far;		/* off the device's node */
 	size_t		 pos;		/* in topology_order() */
 };
 
@@ -71,8 +70,6 @@ cmpslot(const void *a, const void *b)
 
 	if (x->held != y->held)
 		return x->held < y->held ? -1 : 1;
-	if (x->far != y->far)
-		return x->far ? 1 : -1;
 	return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
@@ -102,9 +99,11 @@ held(const struct isoplan *is, const struct devmap *dm, const char *dev)
 }
 
 /*
- * The order a device's IRQs take the CPUs of pool: fewest of its IRQs
- * first, then its node's (that of its first IRQ), then cores before
- * their second threads (topology_order()). Returns how many.
+ * The order a device's IRQs take the CPUs of pool: only its node's (that
+ * of its first IRQ) while any remain there, as spread keeps a device on
+ * its node and explain calls any other remote; fewest of its IRQs
+ * first, then cores before their second threads (topology_order()).
+ * Returns how many.
  */
 static size_t
 order(struct isoplan *is, const struct devmap *dm, const char *dev,
@@ -116,11 +115,10 @@ order(struct isoplan *is, const struct devmap *dm, const char *dev,
 	unsigned int *h = held(is, dm, dev);
 	size_t n, i;
 
-	ts = topology_order(&is->m, pool, false, &n);
+	ts = topology_order(&is->m, local != NULL ? local : pool, false, &n);
 	s = xcalloc(n + 1, sizeof(*s));
 	for (i = 0; i < n; i++)
-		s[i] = (struct slot){ ts[i].cpu, h[ts[i].cpu], local != NULL &&
-		    !cpuset_test(local, ts[i].cpu), i };
+		s[i] = (struct slot){ ts[i].cpu, h[ts[i].cpu], i };
 	qsort(s, n, sizeof(*s), cmpslot);
 	*cpus = xcalloc(n + 1, sizeof(**cpus));
 	for (i = 0; i < n; i++)

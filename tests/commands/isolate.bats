@@ -737,27 +737,27 @@ spread_eth1() {
 	irqaff spread -q dev:eth1
 }
 
-@test "isolate gives a device's IRQs left with no CPU one each, on the CPUs holding fewest of its IRQs first, and -n and -J say the same" {
+@test "isolate gives a device's IRQs left with no CPU one each over its node's remaining CPUs, and -n and -J say the same" {
 	spread_eth1
 	local before
 	before=$(tree_sum)
 	run -0 --separate-stderr irqaff isolate -n 6-7
 	assert_output 'default: 0-7 -> 0-5
 irq 24: 0-7 -> 0-5
-irq 29: 6 -> 0
-irq 30: 6 -> 0
-irq 31: 7 -> 1
-irq 32: 7 -> 1'
+irq 29: 6 -> 4
+irq 30: 6 -> 4
+irq 31: 7 -> 5
+irq 32: 7 -> 5'
 	assert_equal "$stderr" ''
 	run -0 --separate-stderr irqaff isolate -n -J 6-7
 	run jq -c '[.dry_run, [.changed[] | [.irq, .old, .new]]]' <<<"$output"
-	assert_output '[true,[[24,"0-7","0-5"],[29,"6","0"],[30,"6","0"],[31,"7","1"],[32,"7","1"]]]'
+	assert_output '[true,[[24,"0-7","0-5"],[29,"6","4"],[30,"6","4"],[31,"7","5"],[32,"7","5"]]]'
 	assert_equal "$(tree_sum)" "$before"
 	run -0 --separate-stderr irqaff isolate 6-7
 	assert_output ''
 	assert_equal "$stderr" ''
 	assert_equal "$(lists 24 25 26 27 28 29 30 31 32 | paste -sd ' ')" \
-		'0-5 4 4 5 5 0 0 1 1'
+		'0-5 4 4 5 5 4 4 5 5'
 	# a second run finds every IRQ off the CPUs and writes nothing
 	before=$(tree_sum)
 	run -0 --separate-stderr irqaff isolate -n 6-7
@@ -781,7 +781,26 @@ irq 32: 7 -> 1'
 	assert_equal "$(lists 24 25 26 27 28 29 30 31 32)" "$first"
 }
 
-@test "among CPUs that hold as many of the device's IRQs, its node's come first: node 1, then node 0" {
+@test "of its node's remaining CPUs, those holding fewest of the device's IRQs come first: CPU 5 before 4" {
+	make_root --cpus 8 --nodes 2 --queues --virtio-nic eth1:4:1
+	irqaff set -q 25-28 4
+	irqaff set -q 29-30 6
+	irqaff set -q 31-32 7
+	run -0 --separate-stderr irqaff isolate -n 6-7
+	assert_output 'default: 0-7 -> 0-5
+irq 24: 0-7 -> 0-5
+irq 29: 6 -> 5
+irq 30: 6 -> 5
+irq 31: 7 -> 4
+irq 32: 7 -> 4'
+	# the other side: as many on each, cores in order
+	irqaff set -q 27-28 5
+	run -0 --separate-stderr irqaff isolate -n 6-7
+	assert_line --index 2 'irq 29: 6 -> 4'
+	assert_line --index 4 'irq 31: 7 -> 5'
+}
+
+@test "a device's IRQs stay on its node while CPUs remain there: node 1, then node 0" {
 	local node want
 	for node in 1 0; do
 		rm -rf "$ROOT"
@@ -819,10 +838,15 @@ $want"
 }
 
 @test "isolate places on no CPU the kernel isolates, unless only those remain" {
-	spread_eth1 --isolated 0-1
+	# 4-5 isolated by the kernel: eth1's node keeps no CPU, so node 0's
+	spread_eth1 --isolated 4-5
 	run -0 --separate-stderr irqaff isolate -n 6-7
 	assert_output 'default: 0-7 -> 0-5
 irq 24: 0-7 -> 0-5
+irq 25: 6 -> 0
+irq 26: 6 -> 0
+irq 27: 7 -> 1
+irq 28: 7 -> 1
 irq 29: 6 -> 2
 irq 30: 6 -> 2
 irq 31: 7 -> 3
@@ -837,8 +861,8 @@ irq 25: 6 -> 4
 irq 26: 6 -> 4
 irq 27: 7 -> 5
 irq 28: 7 -> 5
-irq 29: 6 -> 0
-irq 30: 6 -> 0
-irq 31: 7 -> 1
-irq 32: 7 -> 1'
+irq 29: 6 -> 4
+irq 30: 6 -> 4
+irq 31: 7 -> 5
+irq 32: 7 -> 5'
 }
