@@ -181,6 +181,16 @@ plan_lines() {
 	assert_output '[[{"irq":24,"name":"a"}],[],[[0,4000,4000],[1,5000,5000],[2,4000,4000]]]'
 }
 
+@test "a quiet IRQ's interrupts stay in its CPU's load, before and after" {
+	# 26 is quiet (9 in the interval): not placed, its count kept on CPU 1
+	make_root --cpus 2 --irq 24=a --affinity 0 --irq 25=b --affinity 0 \
+		--irq 26=c --affinity 1
+	measure "24 1 3000 25 1 1000 26 2 9" -n -J
+	assert_equal "$rc" 0
+	run jq -c '[[.plan[] | [.irq, .reason]], [.loads[] | [.cpu, .before.count, .after.count]]]' "$out"
+	assert_output '[[[24,"keep"],[25,"move"],[26,"keep"]],[[0,4000,3000],[1,9,1009]]]'
+}
+
 @test "an IRQ 0 that is not selected is neither planned nor moved" {
 	# the selection's end is its last entry, not the spare one after it
 	# (IRQ 0, zeroed), which a loop to <= n would plan (mutant, balance.c)
@@ -676,6 +686,13 @@ eth1 tx-1 0'
 	assert_equal "$rc" 0
 	run jq -r '.plan[] | "\(.irq) \(.old) \(.new) \(.reason)"' "$out"
 	assert_output $'25 0-3 0 move\n26 0-3 0 pair'
+	# the busier half is the move; at a tie, the rx half
+	measure "25 2 1000 26 3 3000" -n -J 25,26
+	run jq -r '.plan[] | "\(.irq) \(.reason)"' "$out"
+	assert_output $'25 pair\n26 move'
+	measure "25 2 2000 26 3 2000" -n -J 25,26
+	run jq -r '.plan[] | "\(.irq) \(.reason)"' "$out"
+	assert_output $'25 move\n26 pair'
 	measure "25 2 3000 26 3 2000" 25,26
 	run lists 25 26
 	assert_output $'0\n0'
