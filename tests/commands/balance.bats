@@ -191,6 +191,19 @@ plan_lines() {
 	assert_output '[[[24,"keep"],[25,"move"],[26,"keep"]],[[0,4000,3000],[1,9,1009]]]'
 }
 
+@test "an IRQ asking for two CPUs is at home on the one it ran on, on none when it ran on both" {
+	make_root --cpus 2 --irq 24=a --affinity 0-1 --effective 1
+	measure "24 2 2000" -n -J
+	run jq -c '[.changed, .plan[].reason]' "$out"
+	assert_output '[[],"keep"]'
+	# ran on both (an APIC in logical mode): no home, so placed on one
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --irq 24=a \
+		--affinity 0-1 --effective 0-1
+	measure "24 1 1000 24 2 1000" -n -J
+	run jq -c '[.changed, .plan[].reason]' "$out"
+	assert_output '[[{"irq":24,"name":"a","old":"0-1","new":"0"}],"move"]'
+}
+
 @test "an IRQ 0 that is not selected is neither planned nor moved" {
 	# the selection's end is its last entry, not the spare one after it
 	# (IRQ 0, zeroed), which a loop to <= n would plan (mutant, balance.c)
