@@ -750,4 +750,13 @@ eth1 tx-1 0'
 		--irq 25=b --affinity 0 --irq 26=c --affinity 1
 	measure "24 1 5000 25 1 10 26 2 1000"
 	assert_equal "$(head -n 1 "$out")" 'no IRQ to move: already even (no move lowers the busiest CPU beyond the noise)'
+	# one IRQ a CPU: above the mean is one IRQ's doing, at the mean even
+	make_root --dir "$BATS_TEST_TMPDIR/r4" --cpus 2 --irq 24=a --affinity 0 \
+		--irq 25=b --affinity 1
+	measure "24 1 1001 25 2 999" -J
+	run jq -c '[.no_move, .busiest.irq]' "$out"
+	assert_output '["one-irq",24]'
+	measure "24 1 1000 25 2 1000" -J
+	run jq -c '[.no_move, .busiest]' "$out"
+	assert_output '["even",null]'
 }
