@@ -717,6 +717,13 @@ eth1 tx-1 0'
 	assert_equal "$rc" 0
 	run lists 25 26 40
 	assert_output $'0\n0\n1'
+	# a quiet rx and a busy tx: the pair is busy, and the lighter unit
+	make_root --dir "$BATS_TEST_TMPDIR/r3" --cpus 4 --virtio-nic eth0:1 \
+		--queues --irq 40=x --affinity 1
+	pile_on 1 25 26
+	measure "25 2 5 26 2 3000 40 2 6000" -n -J 25,26,40
+	run jq -r '.plan[] | "\(.irq) \(.new) \(.reason)"' "$out"
+	assert_output $'25 0 pair\n26 0 move\n40 1 keep'
 }
 
 @test "the imbalance figure needs 900 interrupts on the busiest CPU, before and after" {
