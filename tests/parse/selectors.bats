@@ -141,6 +141,11 @@ setup() {
 	refused 90-99
 	assert_failure 1
 	assert_equal "$stderr" 'irqaff: IRQ list "90-99": no IRQ in 90-99'
+	# two numbers are a range, one is an IRQ
+	refused 90-91
+	assert_equal "$stderr" 'irqaff: IRQ list "90-91": no IRQ in 90-91'
+	refused 90-90
+	assert_equal "$stderr" 'irqaff: IRQ 90 does not exist'
 }
 
 @test "a glob that matches nothing is refused with exit 1" {
