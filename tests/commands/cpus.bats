@@ -611,6 +611,22 @@ unasked; RATE with -i only):
 	done
 }
 
+@test "cpus -i follows each IRQ's row once: a repeated row adds no rate" {
+	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 2
+	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b
+	snapshot_interrupts "$a"
+	add_count 24 2 100
+	snapshot_interrupts "$b"
+	run --separate-stderr -0 irqaff cpus -n -o cpu,rate -i 1 \
+		--sample-from "$a" --sample-from "$b"
+	assert_output $'0   0.0\n1 100.0\n2   0.0\n3   0.0'
+	# not the kernel's: the same row twice in both reads
+	sed -i '/^ *24:/p' "$a" "$b"
+	run --separate-stderr -0 irqaff cpus -n -o cpu,rate -i 1 \
+		--sample-from "$a" --sample-from "$b"
+	assert_output $'0   0.0\n1 100.0\n2   0.0\n3   0.0'
+}
+
 @test "cpus -i SYSTEM: a 32-bit system count that wrapped has no rate, never 1.8e19; one that reached 2^32 - 1 has its own" {
 	make_root --cpus 2 --no-sysirq --irq 24=a
 	printf '%s\n' '           CPU0       CPU1' \
