@@ -522,6 +522,21 @@ remember() {
 	assert_equal "$(tree_sum)" "$before"
 }
 
+@test "a state naming a CPU in a hole of the possible ones is refused; one beside the hole is taken" {
+	rm -rf "$ROOT"
+	make_root --cpus 8 --irq 24=a
+	local f
+	for f in possible present online; do
+		printf '0-3,6-7\n' >"$ROOT/sys/devices/system/cpu/$f"
+	done
+	remember $'4\n'
+	run -0 --separate-stderr irqaff set -n 24 3
+	assert_equal "$stderr" "irqaff: warning: $ROOT/var/lib/irqaff/isolated: CPU 4 is not possible; taken as no CPU isolated by irqaff isolate"
+	remember $'6\n'
+	run -0 --separate-stderr irqaff set -n 24 6
+	assert_equal "$stderr" 'irqaff: warning: CPU 6 is isolated (irqaff isolate): IRQs there interrupt the tasks isolated on them'
+}
+
 @test "a state isolate cannot use: spread, balance and set warn, naming the file, and leave no CPU out for it" {
 	rm -rf "$ROOT"
 	make_root --cpus 8 --nic eth0:4
