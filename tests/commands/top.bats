@@ -65,6 +65,16 @@ IRQ   RATE   TOTAL AFFINITY EFFECTIVE NAME
 	assert_equal "$stderr" ''
 }
 
+@test "top follows each IRQ's row once: a repeated row (not the kernel's) is not counted again" {
+	busy_tree
+	sed -i '/^ *24:/p' "$BATS_TEST_TMPDIR/before" "$ROOT/proc/interrupts"
+	stamped "$ROOT/proc/interrupts"
+	run --separate-stderr -0 sampled
+	assert_line --index 0 '2026-01-02 03:04:05  over 1.00 s  1015.0 interrupts/s on 4 CPUs'
+	assert_line --index 2 'IRQS/s      0.0 1000.0   10.0    5.0'
+	assert_equal "$(field 1)" '24 25'
+}
+
 @test "top -a shows the idle IRQs too; -s orders by rate, total, irq or name" {
 	busy_tree
 	local k
