@@ -143,6 +143,17 @@ irqaff: note: managed: kernel-managed IRQs run on CPU 5,7; boot with isolcpus=ma
 	assert_output $'irq 25: managed by the kernel, left alone\nirq 27: managed by the kernel, left alone'
 }
 
+@test "the managed_irq remedy keeps the flags isolcpus= has: none given is domain" {
+	tree --managed 27 --isolated 6-7 --cmdline 'ro isolcpus=6-7'
+	run --separate-stderr -0 irqaff isolate -q 6-7
+	run --separate-stderr -1 irqaff isolate --check 6-7
+	assert_line 'managed: kernel-managed IRQs run on CPU 7; boot with isolcpus=domain,managed_irq,6-7 to keep them off (the kernel treats it as best effort)'
+	rm -rf "$ROOT"
+	tree --managed 27 --cmdline 'ro isolcpus=nohz,6-7'
+	run --separate-stderr -1 irqaff isolate --check 6-7
+	assert_line 'managed: kernel-managed IRQs run on CPU 7; boot with isolcpus=nohz,managed_irq,6-7 to keep them off (the kernel treats it as best effort)'
+}
+
 @test "a refusal without debugfs marks an IRQ user space cannot move, which stays reported" {
 	tree
 	run --separate-stderr -0 faulty "$(irq_dir 27)/smp_affinity_list:EIO" \
