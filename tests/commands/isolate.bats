@@ -225,6 +225,13 @@ CPU 4-7: not isolated from interrupts"
 	assert_equal "$stderr" "irqaff: warning: irqbalance: runs and bans only CPU 6-7 (IRQBALANCE_BANNED_CPUS); add IRQBALANCE_BANNED_CPULIST=4-7 to $ROOT/etc/default/irqbalance and restart it, and remove IRQBALANCE_BANNED_CPUS, which overrides it"
 }
 
+@test "irqbalance: an empty mask is unset, as in irqbalance: the list is read" {
+	tree --irqbalance-env IRQBALANCE_BANNED_CPULIST=4-7 \
+		--irqbalance-env IRQBALANCE_BANNED_CPUS=
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_equal "$stderr" ''
+}
+
 @test "irqbalance's environment unreadable: its configuration file is read" {
 	tree --irqbalance
 	rm "$ROOT/proc/4242/environ"
