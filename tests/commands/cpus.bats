@@ -518,6 +518,16 @@ dump() {
 	assert_output '{"cpus":[{"system":{"IPI0":29367897,"IPI1":79148,"IPI2":0,"IPI3":0,"IPI4":7612504,"IPI5":140996,"IPI6":0}}]}'
 }
 
+@test "cpus SYSTEM: a row without an IRQ is a CPU's only with a count for each CPU and a description" {
+	make_root --cpus 2 --no-sysirq --irq 24=a
+	printf '%s\n' '           CPU0       CPU1' \
+		'LOC:        100        200   Local timer interrupts' \
+		'XYZ:          7   one count' \
+		'ERR:          3' >"$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff cpus -J -o cpu,system
+	assert_output '{"cpus":[{"cpu":0,"system":{"LOC":100}},{"cpu":1,"system":{"LOC":200}}]}'
+}
+
 @test "cpus -i SYSTEM: rates of the rows without an IRQ; a name new in the second read has none" {
 	make_root --cpus 2 --no-sysirq --irq 24=a
 	printf '%s\n' '           CPU0       CPU1' \
