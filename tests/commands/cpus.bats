@@ -523,9 +523,11 @@ dump() {
 	printf '%s\n' '           CPU0       CPU1' \
 		'LOC:        100        200   Local timer interrupts' \
 		'XYZ:          7   one count' \
-		'ERR:          3' >"$ROOT/proc/interrupts"
+		'ERR:          3' \
+		'ONE:          1          2   word' >"$ROOT/proc/interrupts"
+	# a one-word description is read as a chip's name: it counts
 	run --separate-stderr -0 irqaff cpus -J -o cpu,system
-	assert_output '{"cpus":[{"cpu":0,"system":{"LOC":100}},{"cpu":1,"system":{"LOC":200}}]}'
+	assert_output '{"cpus":[{"cpu":0,"system":{"LOC":100,"ONE":1}},{"cpu":1,"system":{"LOC":200,"ONE":2}}]}'
 }
 
 @test "cpus -i SYSTEM: rates of the rows without an IRQ; a name new in the second read has none" {
