@@ -460,6 +460,33 @@ set_row() {
 	done
 }
 
+@test "cpus SYSTEM follows the first 64 row names; a 65th is left out" {
+	make_root --cpus 2 --irq 24=a --no-sysirq
+	{
+		printf '           CPU0       CPU1\n'
+		for ((i = 0; i < 65; i++)); do
+			printf 'S%02d: %10d %10d   row %d\n' "$i" "$i" $((1000 + i)) "$i"
+		done
+	} >"$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff cpus -J -o cpu,system
+	run jq -c '[.cpus[] | [.cpu, (.system | length), .system.S00, .system.S63, .system.S64]]' <<<"$output"
+	assert_output '[[0,64,0,63,null],[1,64,1000,1063,null]]'
+}
+
+@test "a row spaced by hand, read a number at a time: 2^32-1 is a count, 2^32 is refused" {
+	make_root --cpus 2 --irq 24=a --no-sysirq
+	printf '%s\n' '  CPU0 CPU1' ' 24: 4294967295 1 IO-APIC 1-edge a' \
+		>"$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff cpus -n -o cpu,total
+	assert_output $'0 4294967295\n1          1'
+	assert_equal "$stderr" ''
+	printf '%s\n' '  CPU0 CPU1' ' 24: 4294967296 1 IO-APIC 1-edge a' \
+		>"$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff cpus -n -o cpu,total
+	assert_output $'0 0\n1 0'
+	assert_equal "$stderr" "irqaff: $ROOT/proc/interrupts: IRQ 24: a count wider than 32 bits; its row is left out"
+}
+
 @test "TOP ranks 10^8 above 10^8-1 in rows read number by number as in the kernel's widths, the earlier IRQ first among equals" {
 	# a row spaced by hand is read a number at a time and ranked by
 	# fields_count_key(), a row in the kernel's widths by its fields:

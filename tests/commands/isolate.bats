@@ -143,6 +143,13 @@ irqaff: note: managed: kernel-managed IRQs run on CPU 5,7; boot with isolcpus=ma
 	assert_output $'irq 25: managed by the kernel, left alone\nirq 27: managed by the kernel, left alone'
 }
 
+@test "isolcpus=managed_irq of some of the CPUs only: the remedy names them all" {
+	tree --managed 27 --cmdline 'ro isolcpus=managed_irq,7'
+	run --separate-stderr -0 irqaff isolate -n 6-7
+	assert_equal "$(sed -n 1,2p <<<"$stderr")" 'irqaff: irq 27 d: managed by the kernel, runs on CPU 6
+irqaff: note: managed: kernel-managed IRQs run on CPU 6; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)'
+}
+
 @test "the managed_irq remedy keeps the flags isolcpus= has: none given is domain" {
 	tree --managed 27 --isolated 6-7 --cmdline 'ro isolcpus=6-7'
 	run --separate-stderr -0 irqaff isolate -q 6-7
