@@ -485,6 +485,11 @@ set_row() {
 	run --separate-stderr -0 irqaff cpus -n -o cpu,total
 	assert_output $'0 0\n1 0'
 	assert_equal "$stderr" "irqaff: $ROOT/proc/interrupts: IRQ 24: a count wider than 32 bits; its row is left out"
+	# a count glued to text is no count: the row is not the kernel's
+	printf '%s\n' '  CPU0 CPU1' ' 24: 5x 1 IO-APIC 1-edge a' \
+		>"$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff cpus -n -o cpu,total
+	assert_output $'0 0\n1 0'
 }
 
 @test "TOP ranks 10^8 above 10^8-1 in rows read number by number as in the kernel's widths, the earlier IRQ first among equals" {
