@@ -143,6 +143,16 @@ irqaff: note: managed: kernel-managed IRQs run on CPU 5,7; boot with isolcpus=ma
 	assert_output $'irq 25: managed by the kernel, left alone\nirq 27: managed by the kernel, left alone'
 }
 
+@test "isolate --check reads no RPS mask: one that cannot be read is isolate's to say" {
+	rm -rf "$ROOT"
+	make_root --cpus 4 --nic eth0:1 --queues
+	printf 'zz\n' >"$ROOT/sys/class/net/eth0/queues/rx-0/rps_cpus"
+	run --separate-stderr -1 irqaff isolate --check 3
+	assert_equal "$stderr" ''
+	run --separate-stderr irqaff isolate -n 3
+	assert_equal "$stderr" 'irqaff: eth0 rx-0: Invalid argument'
+}
+
 @test "isolcpus=managed_irq of some of the CPUs only: the remedy names them all" {
 	tree --managed 27 --cmdline 'ro isolcpus=managed_irq,7'
 	run --separate-stderr -0 irqaff isolate -n 6-7
