@@ -490,6 +490,11 @@ set_row() {
 		>"$ROOT/proc/interrupts"
 	run --separate-stderr -0 irqaff cpus -n -o cpu,total
 	assert_output $'0 0\n1 0'
+	# nor is a number without its colon an IRQ's row
+	printf '%s\n' '  CPU0 CPU1' ' 24 5 1 IO-APIC 1-edge a' \
+		>"$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff cpus -n -o cpu,total
+	assert_output $'0 0\n1 0'
 }
 
 @test "TOP ranks 10^8 above 10^8-1 in rows read number by number as in the kernel's widths, the earlier IRQ first among equals" {

@@ -559,6 +559,10 @@ cpu_root() {
 	refused 'dev:"a\377"'
 	assert_failure 1
 	assert_equal "$stderr" 'irqaff: IRQ list "dev:"a\\377"": device a\377 has no IRQs or does not exist'
+	# three digits at most: \1011 is A then 1
+	refused 'dev:"\1011"'
+	assert_failure 1
+	assert_equal "$stderr" 'irqaff: IRQ list "dev:"\\1011"": device A1 has no IRQs or does not exist'
 }
 
 @test "a trailing comma is an empty item, after cpu: as after any other item" {
