@@ -182,6 +182,13 @@ col_tops() {
 	run --separate-stderr -1 irqaff cpus
 	assert_equal "$stderr" "irqaff: $ROOT/proc/interrupts: no CPU header naming possible CPUs"
 	assert_output ''
+	# a blank first line names none at all: the same, for show too
+	sed -i '1s/.*/   /' "$ROOT/proc/interrupts"
+	run --separate-stderr -1 irqaff cpus
+	assert_equal "$stderr" "irqaff: $ROOT/proc/interrupts: no CPU header naming possible CPUs"
+	assert_output ''
+	run --separate-stderr -1 irqaff show -o irq,total
+	assert_equal "$stderr" "irqaff: $ROOT/proc/interrupts: no CPU header"
 }
 
 @test "a header naming a CPU twice is an error for cpus; show's TOTAL still sums the row" {
