@@ -183,6 +183,10 @@ setup() {
 	selected 27-24
 	assert_failure 2
 	assert_equal "$stderr" 'irqaff: IRQ list "27-24": range "27-24" runs backwards'
+	# by one: still backwards, not an empty range
+	selected 25-24
+	assert_failure 2
+	assert_equal "$stderr" 'irqaff: IRQ list "25-24": range "25-24" runs backwards'
 }
 
 @test "a range without its end is an error" {
