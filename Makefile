@@ -300,10 +300,19 @@ install: irqaff $(MANPAGES)
 	chmod 0755 $(DESTDIR)$(LIBEXECDIR)/irqaff/cpu-hotplug
 	install -m 0644 udev/60-irqaff-cpu.rules $(DESTDIR)$(UDEVRULESDIR)
 	install -m 0644 $(SCHEMAS:%=schemas/%.json) $(DESTDIR)$(SCHEMADIR)
+	install -d $(DESTDIR)$(SYSCONFDIR)/default
+	test -e $(DESTDIR)$(SYSCONFDIR)/default/irqaff || \
+		install -m 0644 debian/irqaff.default \
+		$(DESTDIR)$(SYSCONFDIR)/default/irqaff
+	@echo "irqaff: installed; to restore the saved layout at boot run" \
+		"systemctl daemon-reload and systemctl enable" \
+		"irqaff-restore.service irqaff-isolate.service"
 
 # Removes exactly the files install put, given the same variables; the
 # directories stay, as other packages share them, but for irqaff's own
-# under LIBEXECDIR and DATADIR.
+# under LIBEXECDIR and DATADIR. SYSCONFDIR/default/irqaff (the units'
+# settings, every line commented) goes only as install put it: install
+# keeps one that is there, uninstall one that was edited.
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/irqaff $(DESTDIR)$(MANDIR)/man8/irqaff.8 \
 		$(CMDPAGES:$(B)/%=$(DESTDIR)$(MANDIR)/man8/%) \
@@ -315,6 +324,8 @@ uninstall:
 		$(DESTDIR)$(LIBEXECDIR)/irqaff/cpu-hotplug \
 		$(DESTDIR)$(UDEVRULESDIR)/60-irqaff-cpu.rules \
 		$(SCHEMAS:%=$(DESTDIR)$(SCHEMADIR)/%.json)
+	! cmp -s debian/irqaff.default $(DESTDIR)$(SYSCONFDIR)/default/irqaff || \
+		rm -f $(DESTDIR)$(SYSCONFDIR)/default/irqaff
 	rmdir $(DESTDIR)$(LIBEXECDIR)/irqaff 2>/dev/null || true
 	rmdir $(DESTDIR)$(SCHEMADIR) $(DESTDIR)$(SCHEMADIR)/.. 2>/dev/null || true
 

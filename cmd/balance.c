@@ -19,7 +19,6 @@
 #include "core/apply.h"
 #include "core/balplan.h"
 #include "core/irqbalance.h"
-#include "core/isolation.h"
 #include "core/machine.h"
 #include "core/netqueue.h"
 #include "core/select.h"
@@ -121,18 +120,15 @@ balance_options(int argc, char *argv[], struct balance *b)
 }
 
 /*
- * The isolated CPUs go, unless --include-isolated is given or --cpus
- * names them by number (numbered); those left out are said, with -J in
+ * The isolated CPUs the plan left out (balplan_init()), said; with -J in
  * the result.
  */
 static int
-leave_isolated(struct balance *b, const struct cpuset *numbered)
+leave_isolated(struct balance *b)
 {
 	char *list;
 
-	b->left = isolation_leave_out(&b->m, b->elig, numbered, b->isolated,
-	    &b->why);
-	list = xformat(b->left, false);
+	list = xformat(b->p.left, false);
 	if (cpuset_empty(b->elig) && b->carg == NULL)
 		warnx("balance: every online CPU (%s) is isolated or "
 		    "nohz_full; name the CPUs with --cpus", list);
@@ -141,21 +137,22 @@ leave_isolated(struct balance *b, const struct cpuset *numbered)
 		    "name them by number or give --include-isolated",
 		    text_quoted(b->carg));
 	else if (*list && !b->quiet && !b->json)
-		warnx("balance: CPU %s isolated (%s) left out", list, b->why);
+		warnx("balance: CPU %s isolated (%s) left out", list,
+		    b->p.why);
 	free(list);
 	return cpuset_empty(b->elig) ? EXIT_USAGE : EXIT_OK;
 }
 
 /*
  * The eligible CPUs: --cpus (online ones), else the online CPUs, less
- * the isolated ones (leave_isolated()).
+ * the isolated ones unless --include-isolated, or --cpus names them by
+ * number (balplan_init()).
  */
 static int
 eligible(struct balance *b)
 {
 	struct cpuset *numbered;
 	struct perr pe;
-	int status;
 
 	b->elig = xcpuset(b->m.nbits);
 	numbered = xcpuset(b->m.nbits);
@@ -170,12 +167,9 @@ eligible(struct balance *b)
 		cpuset_and(b->elig, b->m.online);
 	} else
 		cpuset_copy(b->elig, b->m.online);
-	status = leave_isolated(b, numbered);
+	balplan_init(&b->p, &b->m, b->elig, numbered, b->isolated);
 	cpuset_free(numbered);
-	if (status != EXIT_OK)
-		return status;
-	balplan_init(&b->p, &b->m, b->elig);
-	return EXIT_OK;
+	return leave_isolated(b);
 }
 
 /*
@@ -207,9 +201,9 @@ collect(struct balance *b, const struct irqs *sel)
 			/* -ENOENT: gone since it was selected */
 			if (rc != -ENOENT) {
 				warnx("irq %u: %s", sel->v[i], pe.msg);
-				apply_tally_add(&b->unread, APPLY_JSON,
-				    sel->v[i], APPLY_FAILED, NULL, NULL,
-				    perr_errno(&pe), pe.msg);
+				apply_record(&b->unread, &(struct target){
+				    sel->v[i], NULL, NULL, NULL,
+				    perr_errno(&pe), pe.msg }, APPLY_FAILED);
 				status = EXIT_FAIL;
 			}
 			continue;
@@ -271,10 +265,10 @@ measure(struct balance *b, const struct irqs *all)
 
 	balplan_follow(&b->p, all);
 	cli_sampling_begin(&b->sm);
-	if (balplan_read(&b->p, 0) != 0)
+	if (balplan_read(&b->p, 0, b->sm.src) != 0)
 		return -1;
 	cli_sampling_next(&b->sm, b->json);
-	if (balplan_read(&b->p, 1) != 0)
+	if (balplan_read(&b->p, 1, b->sm.src) != 0)
 		return -1;
 	balplan_make(&b->p);
 	for (i = 0; i < b->p.nfreed && !b->quiet; i++)
@@ -295,6 +289,8 @@ run(struct balance *b, const char *arg)
 	size_t nx = 0, nc = 0, i;
 	int status, flags = b->json ? APPLY_JSON : 0;
 
+	result_tally(&tl, flags);
+	result_tally(&tq, flags);
 	if ((status = cli_exit_status(select_irqs(arg ? arg : "all", &sel))) !=
 	    EXIT_OK)
 		return status;
@@ -349,8 +345,6 @@ balance_free(struct balance *b)
 	result_leftout_free(&b->unmoved);
 	apply_tally_free(&b->unread);
 	cpuset_free(b->elig);
-	cpuset_free(b->left);
-	free(b->why);
 	machine_free(&b->m);
 	cli_sampling_free(&b->sm);
 }

@@ -23,8 +23,6 @@ struct balance {
 	const char	*carg;
 	bool		 dryrun, quiet, xps, verbose, json, isolated;
 	struct cpuset	*elig;
-	struct cpuset	*left;		/* isolated, left out of elig */
-	char		*why;		/* what isolates them */
 	struct balplan	 p;
 	struct leftout	 unmoved;	/* user space cannot move them */
 	const char	*planfile;	/* --plan */

@@ -13,7 +13,6 @@
 #include "cmd/cli.h"
 #include "cmd/result.h"
 #include "core/apply.h"
-#include "core/isolation.h"
 #include "core/machine.h"
 #include "core/netqueue.h"
 #include "core/snapshot.h"
@@ -203,35 +202,15 @@ json_imbalance(const char *key, double v)
 		printf("\"%s\":%.3f", key, v);
 }
 
-/* The rates and loads beside the result: "plan", "loads", "imbalance". */
+/* "plan": each IRQ, its rate, its CPUs and why. */
 static void
-print_json_plan(const struct balance *b)
+print_json_items(const struct balance *b)
 {
 	const struct balitem *it;
-	char *list, *name, *old, *new;
+	char *name, *old, *new;
 	const char *sep = "";
 	size_t i;
-	int c;
 
-	list = xformat(b->elig, false);
-	printf(",\"interval\":%.3f,\"cpus\":\"%s\",", b->sm.elapsed, list);
-	free(list);
-	list = xformat(b->left, false);
-	printf("\"isolated\":\"%s\",\"imbalance\":{", list);
-	free(list);
-	json_imbalance("before", balplan_imbalance(&b->p, b->p.before));
-	putchar(',');
-	json_imbalance("after", balplan_imbalance(&b->p, b->p.after));
-	printf("},\"no_move\":");
-	if (still_word[b->p.still] == NULL)
-		printf("null");
-	else
-		printf("\"%s\"", still_word[b->p.still]);
-	if (b->p.still == BAL_ONE)
-		printf(",\"busiest\":{\"cpu\":%d,\"irq\":%u,\"count\":%"
-		    PRIu64 ",\"rate\":%.1f,\"planned\":%s}", b->p.one_cpu,
-		    b->p.one_irq, b->p.one_count, rate(b, b->p.one_count),
-		    b->p.one_item ? "true" : "false");
 	printf(",\"plan\":[");
 	for (i = 0; i < b->p.n; i++) {
 		it = &b->p.it[i];
@@ -252,8 +231,38 @@ print_json_plan(const struct balance *b)
 		sep = ",";
 		free(name);
 	}
-	printf("],\"loads\":[");
-	sep = "";
+	putchar(']');
+}
+
+/* The rates and loads beside the result: "plan", "loads", "imbalance". */
+static void
+print_json_plan(const struct balance *b)
+{
+	const char *sep = "";
+	char *list;
+	int c;
+
+	list = xformat(b->elig, false);
+	printf(",\"interval\":%.3f,\"cpus\":\"%s\",", b->sm.elapsed, list);
+	free(list);
+	list = xformat(b->p.left, false);
+	printf("\"isolated\":\"%s\",\"imbalance\":{", list);
+	free(list);
+	json_imbalance("before", balplan_imbalance(&b->p, b->p.before));
+	putchar(',');
+	json_imbalance("after", balplan_imbalance(&b->p, b->p.after));
+	printf("},\"no_move\":");
+	if (still_word[b->p.still] == NULL)
+		printf("null");
+	else
+		printf("\"%s\"", still_word[b->p.still]);
+	if (b->p.still == BAL_ONE)
+		printf(",\"busiest\":{\"cpu\":%d,\"irq\":%u,\"count\":%"
+		    PRIu64 ",\"rate\":%.1f,\"planned\":%s}", b->p.one_cpu,
+		    b->p.one_irq, b->p.one_count, rate(b, b->p.one_count),
+		    b->p.one_item ? "true" : "false");
+	print_json_items(b);
+	printf(",\"loads\":[");
 	for (c = 0; c < (int)b->m.nbits; c++) {
 		if (!shown(b, c))
 			continue;
@@ -288,24 +297,18 @@ balance_members(void *arg)
  * are isolated (--include-isolated, or named by --cpus), chosen so.
  */
 static void
-plan_line(FILE *fp, struct balance *b)
+plan_line(FILE *fp, const struct balance *b)
 {
-	struct cpuset *pool = xcpudup(b->elig), *iso;
 	struct snapline sl;
-	char *why = NULL;
 
 	memset(&sl, 0, sizeof(sl));
-	iso = isolation_leave_out(&b->m, pool, NULL, false, &why);
 	sl.kind = SNAP_PLAN;
 	sl.cpus = xformat(b->elig, false);
-	if (!cpuset_empty(iso))
-		sl.isolated = xformat(iso, false);
+	if (!cpuset_empty(b->p.isolated))
+		sl.isolated = xformat(b->p.isolated, false);
 	snapline_format(fp, &sl);
 	putc('\n', fp);
 	snapline_free(&sl);
-	free(why);
-	cpuset_free(iso);
-	cpuset_free(pool);
 }
 
 /*

@@ -408,7 +408,7 @@ cli_sampling_begin(struct sampling *sm)
 	sm->start = clock_now();
 	sm->at = 0;
 	if (sm->nfrom > 0)
-		counts_source(sm->from[0]);
+		sm->src = sm->from[0];
 }
 
 /*
@@ -428,7 +428,7 @@ cli_sampling_next(struct sampling *sm, bool json)
 
 	if (sm->nfrom > 0) {
 		sm->at++;
-		counts_source(sm->from[sm->at]);
+		sm->src = sm->from[sm->at];
 		sm->elapsed = sm->timed ? sm->interval :
 		    (sm->mtime[sm->at] - sm->mtime[sm->at - 1]) / 1e9;
 		wall = sm->mtime[sm->at] / 1000000000 -

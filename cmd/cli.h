@@ -57,6 +57,7 @@ struct sampling {
 	double		 elapsed;	/* between the last two reads */
 	char		 stamp[32];	/* the time of the last sample */
 	const char	**from;		/* --sample-from, in order (argv) */
+	const char	*src;		/* the one read now, NULL: the tree's */
 	long long	*mtime;		/* each one's, in nanoseconds */
 	size_t		 nfrom, at;	/* how many; the one read last */
 };

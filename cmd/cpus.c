@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cmd/columns.h"
 #include "cmd/commands.h"
@@ -28,6 +27,8 @@
 
 static int cpus_main(int, char *[]);
 static void cpus_columns(FILE *);
+static void json_top(FILE *, const void *, long long);
+static void json_sys(FILE *, const void *, long long);
 
 const struct command cpus_command = {
 	.name = "cpus",
@@ -66,23 +67,23 @@ static const struct option cpus_opts[] = {
 
 static const struct column columns[NCOLS] = {
 	[C_CPU] = { .name = "CPU", .key = "cpu", .kind = COL_NUMBER,
-	    .right = true, .help = "CPU number" },
+	    .help = "CPU number" },
 	[C_NODE] = { .name = "NODE", .key = "node", .kind = COL_NUMBER,
-	    .right = true, .help = "NUMA node" },
-	[C_STATE] = { .name = "STATE", .key = "state", .kind = COL_STRING,
+	    .help = "NUMA node" },
+	[C_STATE] = { .name = "STATE", .key = "state", .kind = COL_WORDS,
 	    .help = "online or offline, isolated, nohz_full" },
 	[C_IRQS] = { .name = "IRQS", .key = "irqs", .kind = COL_NUMBER,
-	    .right = true, .help = "IRQs whose effective CPUs include it" },
+	    .help = "IRQs whose effective CPUs include it" },
 	[C_TOTAL] = { .name = "TOTAL", .key = "total", .kind = COL_NUMBER,
-	    .right = true,
 	    .help = "interrupts it handled in numbered rows (others: SYSTEM)" },
 	[C_RATE] = { .name = "RATE", .key = "rate", .kind = COL_NUMBER,
-	    .right = true,
 	    .help = "interrupts per second over the interval (-i)" },
 	[C_TOP] = { .name = "TOP", .key = "top", .kind = COL_STRING,
-	    .help = "its busiest IRQs, NAME(IRQ) each; by rate with -i" },
+	    .help = "its busiest IRQs, NAME(IRQ) each; by rate with -i",
+	    .json = json_top },
 	[C_SYSTEM] = { .name = "SYSTEM", .key = "system", .kind = COL_STRING,
-	    .help = "rows with no IRQ (LOC, RES, IPI0...): sum and busiest" },
+	    .help = "rows with no IRQ (LOC, RES, IPI0...): sum and busiest",
+	    .json = json_sys },
 };
 
 /* All but RATE, which -i adds, and SYSTEM, which JSON has. */
@@ -90,12 +91,21 @@ static const unsigned int default_cols[] = {
 	C_CPU, C_NODE, C_STATE, C_IRQS, C_TOTAL, C_TOP
 };
 
+static const struct columns cpus_table = {
+	.v = columns, .n = NCOLS, .dflt = default_cols,
+	.ndflt = nitems(default_cols), .max = NCOLS * 2, .what = "cpus",
+};
+
+/* With -i SYSTEM's rates have a key of their own: one type a key. */
+static struct column rate_columns[NCOLS];
+static struct columns rate_table;
+
 static void
 cpus_columns(FILE *fp)
 {
 	fprintf(fp, "\nColumns (-o; +LIST adds to the default: all but "
 	    "SYSTEM, which JSON has\nunasked; RATE with -i only):\n");
-	columns_help(fp, columns, NCOLS);
+	columns_help(fp, &cpus_table);
 }
 
 static int
@@ -103,8 +113,7 @@ add_columns(struct cpus *c, const char *arg)
 {
 	struct perr pe;
 
-	if (columns_parse(columns, NCOLS, default_cols, nitems(default_cols),
-	    arg, c->cols, &c->ncols, nitems(c->cols), &pe) != 0)
+	if (table_columns(&c->tab, arg, &pe) != 0)
 		return cli_usage_error(&cpus_command, "%s", pe.msg);
 	c->plus |= *arg == '+';
 	return 0;
@@ -114,31 +123,19 @@ add_columns(struct cpus *c, const char *arg)
 static void
 add_rate(struct cpus *c)
 {
+	struct table *t = &c->tab;
 	size_t k, at = 0;
 
-	for (k = 0; k < c->ncols; k++)
-		if (c->cols[k] == C_RATE)
-			return;
-	for (k = 0; k < c->ncols && k < nitems(default_cols); k++)
-		if (c->cols[k] == C_TOTAL)
-			at = k + 1;
-	if (c->ncols == nitems(c->cols))
+	if (table_has(t, C_RATE))
 		return;
-	memmove(&c->cols[at + 1], &c->cols[at],
-	    (c->ncols - at) * sizeof(c->cols[0]));
-	c->cols[at] = C_RATE;
-	c->ncols++;
-}
-
-static bool
-has_column(const struct cpus *c, enum col col)
-{
-	size_t k;
-
-	for (k = 0; k < c->ncols; k++)
-		if (c->cols[k] == col)
-			return true;
-	return false;
+	for (k = 0; k < t->nsel && k < nitems(default_cols); k++)
+		if (t->sel[k] == C_TOTAL)
+			at = k + 1;
+	if (t->nsel == t->cols->max)
+		return;
+	memmove(&t->sel[at + 1], &t->sel[at], (t->nsel - at) * sizeof(*t->sel));
+	t->sel[at] = C_RATE;
+	t->nsel++;
 }
 
 /* "online,isolated": the words that apply. */
@@ -174,11 +171,10 @@ sys_value(const struct cpus *c, int cpu, size_t i, double *v)
 
 /* SYSTEM: "SUM NAME", the sum of those rows and the busiest of them. */
 static char *
-sys_cell(const struct cpus *c, int cpu, bool escape)
+sys_cell(const struct cpus *c, int cpu)
 {
 	double v, sum = 0, most = -1;
 	size_t i, top = 0;
-	char *name, *s;
 
 	for (i = 0; i < c->nsys; i++)
 		if (sys_value(c, cpu, i, &v)) {
@@ -193,189 +189,139 @@ sys_cell(const struct cpus *c, int cpu, bool escape)
 	/* none counted: no busiest row to name */
 	if (most == 0)
 		return xstrdup("0");
-	name = escape ? xescaped(c->sysname[top]) : c->sysname[top];
-	s = c->sm.on ? xasprintf("%.1f %s", sum, name) :
-	    xasprintf("%.0f %s", sum, name);
-	if (escape)
-		free(name);
-	return s;
+	return c->sm.on ? xasprintf("%.1f %s", sum, c->sysname[top]) :
+	    xasprintf("%.0f %s", sum, c->sysname[top]);
 }
 
-/* "system": {"NMI": 0, "LOC": 3306}, or rates with -i; null for none. */
+/*
+ * "system": {"NMI": 0, "LOC": 3306}; with -i "system_rate", rates, so
+ * that each key holds one type. null for none.
+ */
 static void
-json_sys(const struct cpus *c, int cpu)
+json_sys(FILE *fp, const void *arg, long long cpu)
 {
+	const struct cpus *c = arg;
 	const char *sep = "{";
 	double v;
 	size_t i;
 
 	for (i = 0; i < c->nsys; i++) {
-		printf("%s", sep);
-		text_json_string(stdout, c->sysname[i]);
+		fputs(sep, fp);
+		text_json_string(fp, c->sysname[i]);
 		if (!sys_value(c, cpu, i, &v))
-			printf(":null");
+			fputs(":null", fp);
 		else
-			printf(c->sm.on ? ":%.1f" : ":%.0f", v);
+			fprintf(fp, c->sm.on ? ":%.1f" : ":%.0f", v);
 		sep = ",";
 	}
-	printf("%s", c->nsys > 0 ? "}" : "{}");
+	fputs(c->nsys > 0 ? "}" : "{}", fp);
 }
 
-/* A cell as text; owned, NULL for "-". */
+/* TOP: "NAME(IRQ) NAME(IRQ)", the busiest first; NULL for none. */
 static char *
-cell(struct cpus *c, int cpu, enum col col, bool escape)
+top_cell(const struct cpus *c, int cpu)
 {
-	const struct cpurow *r = &c->rows[cpu];
 	const struct top *top = c->top[cpu];
-	const char *w[3];
-	char *s = NULL, *name, *item;
+	const char *name;
+	char *s = NULL, *item;
 	size_t i;
-	int node;
 
-	switch (col) {
-	case C_CPU:
-		s = xasprintf("%d", cpu);
-		break;
-	case C_NODE:
-		if ((node = machine_cpu_node(&c->m, cpu)) >= 0)
-			s = xasprintf("%d", node);
-		break;
-	case C_STATE:
-		state_words(c, cpu, w);
-		s = xasprintf("%s%s%s%s%s", w[0], w[1] ? "," : "",
-		    w[1] ? w[1] : "", w[2] ? "," : "", w[2] ? w[2] : "");
-		break;
-	case C_IRQS:
-		s = xasprintf("%u", r->irqs);
-		break;
-	case C_TOTAL:
-		if (r->counted)
-			s = xasprintf("%llu", c->total[cpu]);
-		break;
-	case C_RATE:
-		if (r->rated && c->sm.on)
-			s = xasprintf("%.1f", r->delta / c->sm.elapsed);
-		break;
-	case C_TOP:
-		for (i = 0; i < NTOP && top[i].key > 0; i++) {
-			if ((name = (char *)cpus_name_of(c, top[i].irq)) == NULL)
-				name = "";
-			if (escape)
-				name = xescaped(name);
-			item = xasprintf("%s%s%s(%u)", s ? s : "",
-			    s ? " " : "", name, top[i].irq);
-			if (escape)
-				free(name);
-			free(s);
-			s = item;
-		}
-		break;
-	case C_SYSTEM:
-		s = sys_cell(c, cpu, escape);
-		break;
-	default:
-		break;
+	for (i = 0; i < NTOP && top[i].key > 0; i++) {
+		if ((name = cpus_name_of(c, top[i].irq)) == NULL)
+			name = "";
+		item = xasprintf("%s%s%s(%u)", s ? s : "", s ? " " : "", name,
+		    top[i].irq);
+		free(s);
+		s = item;
 	}
 	return s;
 }
 
+/* "top": [{"irq": 24, "name": "a", "count": 3}], "rate" with -i. */
 static void
-print_table(struct cpus *c)
+json_top(FILE *fp, const void *arg, long long cpu)
 {
-	size_t width[nitems(c->cols)], k, len;
-	char *v;
-	int cpu;
-
-	for (k = 0; k < c->ncols; k++) {
-		width[k] = c->noheadings ? 0 : strlen(columns[c->cols[k]].name);
-		for (cpu = cpuset_first(c->want); cpu >= 0;
-		    cpu = cpuset_next(c->want, cpu + 1)) {
-			v = cell(c, cpu, c->cols[k], true);
-			if ((len = v ? strlen(v) : 1) > width[k])
-				width[k] = len;
-			free(v);
-		}
-	}
-	for (k = 0; !c->noheadings && k < c->ncols; k++)
-		columns_cell(stdout, &columns[c->cols[k]], width[k],
-		    columns[c->cols[k]].name, k + 1 == c->ncols);
-	for (cpu = cpuset_first(c->want); cpu >= 0;
-	    cpu = cpuset_next(c->want, cpu + 1))
-		for (k = 0; k < c->ncols; k++) {
-			v = cell(c, cpu, c->cols[k], true);
-			columns_cell(stdout, &columns[c->cols[k]], width[k],
-			    v ? v : "-", k + 1 == c->ncols);
-			free(v);
-		}
-}
-
-static void
-json_cell(struct cpus *c, int cpu, enum col col)
-{
+	const struct cpus *c = arg;
 	const struct top *top = c->top[cpu];
-	const char *w[3], *name;
+	const char *name;
 	uint32_t count;
 	size_t i;
-	char *v;
 
-	printf("\"%s\":", columns[col].key);
-	if (col == C_STATE) {
+	fputc('[', fp);
+	for (i = 0; i < NTOP && top[i].key > 0; i++) {
+		fprintf(fp, "%s{\"irq\":%u,\"name\":", i ? "," : "",
+		    top[i].irq);
+		name = cpus_name_of(c, top[i].irq);
+		text_json_string(fp, name != NULL ? name : "");
+		count = fields_key_count(top[i].key);
+		if (c->sm.on)
+			fprintf(fp, ",\"rate\":%.1f}", count / c->sm.elapsed);
+		else
+			fprintf(fp, ",\"count\":%u}", count);
+	}
+	fputc(']', fp);
+}
+
+/* A cell as text; owned, NULL for "-". */
+static char *
+cell(struct cpus *c, int cpu, enum col col)
+{
+	const struct cpurow *r = &c->rows[cpu];
+	const char *w[3];
+	int node;
+
+	switch (col) {
+	case C_CPU:
+		return xasprintf("%d", cpu);
+	case C_NODE:
+		node = machine_cpu_node(&c->m, cpu);
+		return node >= 0 ? xasprintf("%d", node) : NULL;
+	case C_STATE:
 		state_words(c, cpu, w);
-		printf("[\"%s\"", w[0]);
-		for (i = 1; i < 3; i++)
-			if (w[i] != NULL)
-				printf(",\"%s\"", w[i]);
-		putchar(']');
-	} else if (col == C_TOP) {
-		putchar('[');
-		for (i = 0; i < NTOP && top[i].key > 0; i++) {
-			printf("%s{\"irq\":%u,\"name\":", i ? "," : "",
-			    top[i].irq);
-			name = cpus_name_of(c, top[i].irq);
-			text_json_string(stdout, name != NULL ? name : "");
-			count = fields_key_count(top[i].key);
-			if (c->sm.on)
-				printf(",\"rate\":%.1f}", count / c->sm.elapsed);
-			else
-				printf(",\"count\":%u}", count);
-		}
-		putchar(']');
-	} else if (col == C_SYSTEM)
-		json_sys(c, cpu);
-	else {
-		v = cell(c, cpu, col, false);
-		printf("%s", v ? v : "null");
-		free(v);
+		return xasprintf("%s%s%s%s%s", w[0], w[1] ? "," : "",
+		    w[1] ? w[1] : "", w[2] ? "," : "", w[2] ? w[2] : "");
+	case C_IRQS:
+		return xasprintf("%u", r->irqs);
+	case C_TOTAL:
+		return r->counted ? xasprintf("%llu", c->total[cpu]) : NULL;
+	case C_RATE:
+		return r->rated && c->sm.on ?
+		    xasprintf("%.1f", r->delta / c->sm.elapsed) : NULL;
+	case C_TOP:
+		return top_cell(c, cpu);
+	case C_SYSTEM:
+		return sys_cell(c, cpu);
+	default:
+		return NULL;
 	}
 }
 
 /*
- * {"cpus": [{"cpu": 0, ...}]}, keys in lower case as show -J has them;
- * a sample has its time and length too, one object a line.
+ * A row for each CPU asked for, with the cells of the columns printed;
+ * a sample's JSON has its time (stamp).
  */
 static void
-print_json(struct cpus *c, const char *stamp)
+print(struct cpus *c, const char *stamp)
 {
-	const char *sep = "";
-	size_t k;
+	char *(*cells)[NCOLS];
+	size_t n = 0, i, k;
 	int cpu;
 
-	printf("{");
-	if (c->sm.on)
-		printf("\"time\":\"%s\",\"interval\":%.3f,", stamp, c->sm.elapsed);
-	printf("\"cpus\":[");
+	cells = xcalloc(cpuset_count(c->want), sizeof(*cells));
+	table_clear(&c->tab);
 	for (cpu = cpuset_first(c->want); cpu >= 0;
-	    cpu = cpuset_next(c->want, cpu + 1)) {
-		printf("%s{", sep);
-		for (k = 0; k < c->ncols; k++) {
-			if (k > 0)
-				putchar(',');
-			json_cell(c, cpu, c->cols[k]);
-		}
-		putchar('}');
-		sep = ",";
+	    cpu = cpuset_next(c->want, cpu + 1), n++) {
+		for (k = 0; k < c->tab.nsel; k++)
+			if (cells[n][c->tab.sel[k]] == NULL)
+				cells[n][c->tab.sel[k]] = cell(c, cpu,
+				    c->tab.sel[k]);
+		table_add(&c->tab, cpu, cells[n]);
 	}
-	printf("]}\n");
+	table_print(&c->tab, stamp, c->sm.elapsed);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < NCOLS; k++)
+			free(cells[i][k]);
+	free(cells);
 }
 
 static int
@@ -392,10 +338,10 @@ cpus_options(int argc, char *argv[], struct cpus *c)
 				return rc;
 			break;
 		case 'n':
-			c->noheadings = true;
+			c->tab.noheadings = true;
 			break;
 		case 'J':
-			c->json = true;
+			c->tab.json = true;
 			break;
 		case OPT_IRQS:
 			c->irqarg = optarg;
@@ -412,16 +358,22 @@ cpus_options(int argc, char *argv[], struct cpus *c)
 		    "expected at most one CPU set");
 	if ((rc = cli_sampling_check(&cpus_command, &c->sm)) != EXIT_OK)
 		return rc;
-	for (k = 0; k < c->ncols; k++)
-		if (c->cols[k] == C_RATE && !c->sm.on)
-			return cli_usage_error(&cpus_command, "RATE needs -i");
+	if (table_has(&c->tab, C_RATE) && !c->sm.on)
+		return cli_usage_error(&cpus_command, "RATE needs -i");
 	if (c->plus && c->sm.on)
 		add_rate(c);
-	if (c->ncols == 0)
+	if (c->sm.on) {
+		memcpy(rate_columns, columns, sizeof(rate_columns));
+		rate_columns[C_SYSTEM].key = "system_rate";
+		rate_table = cpus_table;
+		rate_table.v = rate_columns;
+		c->tab.cols = &rate_table;
+	}
+	if (c->tab.nsel == 0)
 		for (k = 0; k < NCOLS; k++)
 			if ((k != C_RATE || c->sm.on) &&
-			    (k != C_SYSTEM || c->json))
-				c->cols[c->ncols++] = k;
+			    (k != C_SYSTEM || c->tab.json))
+				table_select(&c->tab, k);
 	return EXIT_OK;
 }
 
@@ -441,7 +393,7 @@ sample(struct cpus *c)
 		memset(c->top, 0, c->m.nbits * sizeof(*c->top));
 		load_cells_shift(&c->cells);
 		c->keep = n + 1 < c->sm.count;
-		cli_sampling_next(&c->sm, c->json);
+		cli_sampling_next(&c->sm, c->tab.json);
 		if (cpus_read_counts(c, false) != 0)
 			return EXIT_FAIL;
 		for (i = 0; i < c->cells.n; i++) {
@@ -450,12 +402,9 @@ sample(struct cpus *c)
 				cpus_top_add(c->top[cl->cpu],
 				    fields_count_key(d), cl->irq);
 		}
-		if (c->json)
-			print_json(c, c->sm.stamp);
-		else {
-			cli_sampling_head(&c->sm, n, c->noheadings);
-			print_table(c);
-		}
+		if (!c->tab.json)
+			cli_sampling_head(&c->sm, n, c->tab.noheadings);
+		print(c, c->sm.stamp);
 		if (fflush(stdout) != 0)
 			break;
 	}
@@ -487,6 +436,7 @@ cpus_free(struct cpus *c)
 	cpuset_free(c->want);
 	cpuset_free(c->isolated);
 	cpuset_free(c->nohz);
+	table_free(&c->tab);
 	machine_free(&c->m);
 	cli_sampling_free(&c->sm);
 }
@@ -499,9 +449,13 @@ cpus_main(int argc, char *argv[])
 	int status;
 
 	memset(&c, 0, sizeof(c));
+	table_init(&c.tab, &cpus_table);
+	c.tab.m = &c.m;
+	c.tab.arg = &c;
 	if ((status = cpus_options(argc, argv, &c)) != EXIT_OK ||
 	    machine_load(&c.m) != 0) {
 		cli_sampling_free(&c.sm);
+		table_free(&c.tab);
 		return status != EXIT_OK ? status : EXIT_FAIL;
 	}
 	c.want = xcpudup(c.m.possible);
@@ -527,16 +481,14 @@ cpus_main(int argc, char *argv[])
 	c.colsums.sums = xcalloc(c.m.nbits, sizeof(*c.colsums.sums));
 	c.colsums.lanes = xcalloc(1, fields_lanes_size(c.m.nbits));
 	c.coltop = xcalloc(c.m.nbits, sizeof(*c.coltop));
-	c.wanttop = !c.sm.on && has_column(&c, C_TOP);
+	c.wanttop = !c.sm.on && table_has(&c.tab, C_TOP);
 	if (cpus_count_irqs(&c) != 0 || (cli_sampling_begin(&c.sm),
 	    cpus_read_counts(&c, true)) != 0)
 		status = EXIT_FAIL;
 	else if (c.sm.on)
 		status = sample(&c);
-	else if (c.json)
-		print_json(&c, NULL);
 	else
-		print_table(&c);
+		print(&c, NULL);
 	/* as grep: --irqs that picks nothing is exit 1 */
 	if (status == EXIT_OK && c.irqarg != NULL && c.only.n == 0)
 		status = EXIT_FAIL;

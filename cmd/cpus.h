@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "cmd/cli.h"
+#include "cmd/columns.h"
 #include "core/counts.h"
 #include "core/load.h"
 #include "core/machine.h"
@@ -65,9 +66,7 @@ struct cpus {
 	struct counts_kept now, was;	/* -i: this read and the one before */
 	bool		 keep;		/* a read to come wants this one's */
 	long long	 last;		/* the IRQ of the row before, or -1 */
-	unsigned int	 cols[NCOLS * 2];
-	size_t		 ncols;
-	bool		 json, noheadings;
+	struct table	 tab;		/* -o, -n, -J */
 	bool		 plus;		/* -o +LIST: the default, and more */
 	/* rows without an IRQ (NMI:, LOC:, IPI0:): by CPU * NSYS + name */
 	char		*sysname[NSYS];

@@ -164,7 +164,7 @@ cpus_read_counts(struct cpus *c, bool first)
 	size_t at = 0;
 	int prc, nx;
 
-	if (counts_open(&rd, c->m.nbits, COUNTS_CPUS | COUNTS_EACH |
+	if (counts_open(&rd, c->sm.src, c->m.nbits, COUNTS_CPUS | COUNTS_EACH |
 	    COUNTS_NAMED | (c->sm.on ? 0 : COUNTS_FIELDS)) != 0)
 		return -1;
 	memcpy(c->syswas, c->sys, c->m.nbits * NSYS * sizeof(*c->sys));
@@ -193,7 +193,7 @@ cpus_read_counts(struct cpus *c, bool first)
 		/* "%10u": the kernel cannot have printed it */
 		else if (prc == -ERANGE && !wide++)
 			warnx("%s: IRQ %u: a count wider than 32 bits; its row "
-			    "is left out", counts_path(), r.irq);
+			    "is left out", counts_path(rd.from), r.irq);
 	}
 	fields_colsums_flush(&c->colsums);
 	for (k = 0; k < c->m.nbits; k++)

@@ -82,6 +82,7 @@ set_default(struct machine *m, const char *arg, int cpus, int flags,
 	if (status)
 		return EXIT_USAGE;
 	result_start(flags);
+	result_tally(&tl, flags);
 	apply_default(m, set, flags, &tl);
 	status = result_print(&tl, NULL, flags, NULL, NULL);
 	apply_tally_free(&tl);

@@ -16,6 +16,7 @@
 #include "core/isolation.h"
 #include "core/machine.h"
 #include "core/select.h"
+#include "core/vectors.h"
 #include "core/xalloc.h"
 #include "lib/text.h"
 #include "parse.h"
@@ -56,6 +57,7 @@ struct explain {
 	struct irqbalance	 ib;
 	struct isolated		 iso;
 	struct irqthreads	 threads;
+	struct vectors		 vec;		/* for a pending move */
 	bool			 json, verbose;
 	bool			 detail;	/* -v, or IRQs named */
 	int			 status;
@@ -180,6 +182,7 @@ explain_irqs(struct explain *ex, const struct irqs *irqs)
 		if (diagnose_read(&ex->m, irqs->v[i], &v[i]) != 0)
 			ex->status = EXIT_FAIL;
 		v[i].threads = &ex->threads;
+		v[i].vectors = &ex->vec;
 	}
 	diagnose_totals(v, irqs->n);
 	if (ex->json)
@@ -263,6 +266,7 @@ explain_main(int argc, char *argv[])
 	select_free(&irqs);
 	irqbalance_free(&ex.ib);
 	irqthread_free(&ex.threads);
+	vectors_free(&ex.vec);
 	machine_free(&ex.m);
 	return status;
 }

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cmd/columns.h"
 #include "cmd/commands.h"
@@ -55,7 +54,6 @@ static const struct column columns[NCOLS] = {
 	[C_QUEUE] = { .name = "QUEUE", .key = "queue", .kind = COL_STRING,
 	    .help = "rx-N or tx-N" },
 	[C_IRQ] = { .name = "IRQ", .key = "irq", .kind = COL_NUMBER,
-	    .right = true,
 	    .help = "the IRQ serving the queue, by its action name" },
 	[C_AFFINITY] = { .name = "AFFINITY", .key = "affinity",
 	    .kind = COL_CPUS,
@@ -76,11 +74,16 @@ static const unsigned int default_cols[] = {
 	C_DEV, C_QUEUE, C_IRQ, C_AFFINITY, C_CPUS, C_XPS, C_RPS, C_ALIGNED
 };
 
+static const struct columns queues_table = {
+	.v = columns, .n = NCOLS, .dflt = default_cols,
+	.ndflt = nitems(default_cols), .max = NCOLS * 4, .what = "queues",
+};
+
 static void
 queues_columns(FILE *fp)
 {
 	fprintf(fp, "\nColumns (all but PENDING by default):\n");
-	columns_help(fp, columns, NCOLS);
+	columns_help(fp, &queues_table);
 }
 
 /*
@@ -100,9 +103,7 @@ struct irqsets {
 
 struct queues {
 	struct machine	 m;
-	unsigned int	 cols[NCOLS * 4];
-	size_t		 ncols;
-	bool		 json, noheadings;
+	struct table	 tab;		/* -o, -n, -J */
 	struct row	*rows;
 	size_t		 nrows;
 	struct irqsets	 last;
@@ -114,8 +115,8 @@ add_columns(struct queues *qs, const char *arg)
 {
 	struct perr pe;
 
-	if (columns_parse(columns, NCOLS, default_cols, nitems(default_cols),
-	    arg, qs->cols, &qs->ncols, nitems(qs->cols), &pe) != 0)
+	qs->tab.nsel = 0;
+	if (table_columns(&qs->tab, arg, &pe) != 0)
 		return cli_usage_error(&queues_command, "%s", pe.msg);
 	return EXIT_OK;
 }
@@ -285,75 +286,6 @@ add_listed(struct queues *qs, const char *arg, size_t *added)
 	return status;
 }
 
-static void
-print_table(struct queues *qs)
-{
-	size_t width[nitems(qs->cols)], i, k, len;
-	const struct column *c;
-	const char *v;
-	char *t;
-
-	/* names from the system reach the terminal only as vis(3) escapes */
-	for (i = 0; i < qs->nrows; i++) {
-		t = xescaped(qs->rows[i].cell[C_DEV]);
-		free(qs->rows[i].cell[C_DEV]);
-		qs->rows[i].cell[C_DEV] = t;
-	}
-	for (k = 0; k < qs->ncols; k++) {
-		c = &columns[qs->cols[k]];
-		width[k] = qs->noheadings ? 0 : strlen(c->name);
-		for (i = 0; i < qs->nrows; i++) {
-			v = qs->rows[i].cell[qs->cols[k]];
-			if ((len = v && *v ? strlen(v) : 1) > width[k])
-				width[k] = len;
-		}
-	}
-	for (i = qs->noheadings ? 1 : 0; i <= qs->nrows; i++)
-		for (k = 0; k < qs->ncols; k++) {
-			c = &columns[qs->cols[k]];
-			v = i > 0 ? qs->rows[i - 1].cell[qs->cols[k]] : c->name;
-			if (v == NULL || *v == '\0')
-				v = "-";
-			columns_cell(stdout, c, width[k], v, k + 1 == qs->ncols);
-		}
-}
-
-/* {"queues": [{"dev": ..., "irq": 41, "aligned": true}]}, on one line. */
-static void
-print_json(const struct queues *qs)
-{
-	const char *v;
-	size_t i, k;
-	enum col c;
-
-	printf("{\"queues\":[");
-	for (i = 0; i < qs->nrows; i++) {
-		printf("%s{", i ? "," : "");
-		for (k = 0; k < qs->ncols; k++) {
-			c = qs->cols[k];
-			v = qs->rows[i].cell[c];
-			printf("%s\"%s\":", k ? "," : "", columns[c].key);
-			if (v == NULL)
-				printf("null");
-			else if (c == C_IRQ)
-				printf("%s", v);
-			else if (c == C_ALIGNED || c == C_PENDING)
-				printf("%s", strcmp(v, "yes") == 0 ? "true" :
-				    "false");
-			else
-				text_json_string(stdout, v);
-			/* a CPU set also as an array: "xps_cpus": [0,1] */
-			if (c == C_AFFINITY || c == C_CPUS || c == C_XPS ||
-			    c == C_RPS) {
-				printf(",\"%s_cpus\":", columns[c].key);
-				columns_json_cpus(stdout, v, qs->m.nbits);
-			}
-		}
-		putchar('}');
-	}
-	printf("]}\n");
-}
-
 static int
 queues_options(int argc, char *argv[], struct queues *qs)
 {
@@ -364,13 +296,12 @@ queues_options(int argc, char *argv[], struct queues *qs)
 	    queues_opts)) != -1) {
 		switch (ch) {
 		case 'J':
-			qs->json = true;
+			qs->tab.json = true;
 			break;
 		case 'n':
-			qs->noheadings = true;
+			qs->tab.noheadings = true;
 			break;
 		case 'o':
-			qs->ncols = 0;
 			if ((rc = add_columns(qs, optarg)) != EXIT_OK)
 				return rc;
 			break;
@@ -379,9 +310,9 @@ queues_options(int argc, char *argv[], struct queues *qs)
 	if (argc - optind > 1)
 		return cli_usage_error(&queues_command,
 		    "expected at most one list of interfaces");
-	if (qs->ncols == 0)
+	if (qs->tab.nsel == 0)
 		for (k = 0; k < nitems(default_cols); k++)
-			qs->cols[qs->ncols++] = default_cols[k];
+			table_select(&qs->tab, default_cols[k]);
 	return EXIT_OK;
 }
 
@@ -396,6 +327,7 @@ queues_free(struct queues *qs)
 	free(qs->rows);
 	cpuset_free(qs->last.eff);
 	cpuset_free(qs->last.req);
+	table_free(&qs->tab);
 	machine_free(&qs->m);
 }
 
@@ -403,14 +335,18 @@ static int
 queues_main(int argc, char *argv[])
 {
 	struct queues qs;
-	size_t added = 0;
+	size_t added = 0, i;
 	int status;
 
 	memset(&qs, 0, sizeof(qs));
-	if ((status = queues_options(argc, argv, &qs)) != EXIT_OK)
+	table_init(&qs.tab, &queues_table);
+	qs.tab.m = &qs.m;
+	if ((status = queues_options(argc, argv, &qs)) != EXIT_OK) {
+		table_free(&qs.tab);
 		return status;
+	}
 	if (machine_load(&qs.m) != 0) {
-		machine_free(&qs.m);
+		queues_free(&qs);
 		return EXIT_FAIL;
 	}
 	if (argc - optind == 1)
@@ -418,10 +354,9 @@ queues_main(int argc, char *argv[])
 	else
 		status = add_all(&qs);
 	if (status == EXIT_OK) {
-		if (qs.json)
-			print_json(&qs);
-		else
-			print_table(&qs);
+		for (i = 0; i < qs.nrows; i++)
+			table_add(&qs.tab, i, qs.rows[i].cell);
+		table_print(&qs.tab, NULL, 0);
 		status = qs.status;
 	}
 	/* as grep: a list that names no interface with queues is exit 1 */

@@ -125,7 +125,7 @@ offline_only(struct run *r, const char *label, long irq, const struct entry *e)
 	struct cpuset *cur = xcpuset(r->m.nbits);
 	enum apply_result res = APPLY_FAILED;
 	struct perr pe;
-	char *list, msg[sizeof(pe.msg)];
+	char msg[sizeof(pe.msg)];
 	int err = 0;
 
 	if ((irq < 0 ? machine_default_read(cur, &pe) :
@@ -133,22 +133,17 @@ offline_only(struct run *r, const char *label, long irq, const struct entry *e)
 		warnx("%s", pe.msg);
 		strlcpy(msg, pe.msg, sizeof(msg));
 		err = perr_errno(&pe);
-	} else if (cpuset_equal(cur, e->want)) {
-		if ((r->flags & (APPLY_VERBOSE | APPLY_JSON)) ==
-		    APPLY_VERBOSE) {
-			list = xformat(cur, false);
-			printf("%s: %s unchanged\n", label, list);
-			free(list);
-		}
+	} else if (cpuset_equal(cur, e->want))
 		res = APPLY_UNCHANGED;
-	} else {
+	else {
 		snprintf(msg, sizeof(msg), "CPU %s \"%s\": selects no online "
 		    "CPU", machine_cpus_kind(e->sl.cpus, 0),
 		    text_quoted(e->sl.cpus));
 		snapshot_warn(&r->s, e->line, "%s: %s", label, msg);
 	}
-	apply_tally_add(&r->tl, r->flags, irq, res, res == APPLY_UNCHANGED
-	    ? cur : NULL, e->want, err, res == APPLY_FAILED ? msg : NULL);
+	apply_record(&r->tl, &(struct target){ irq, NULL, res ==
+	    APPLY_UNCHANGED ? cur : NULL, e->want, err, res == APPLY_FAILED ?
+	    msg : NULL }, res);
 	cpuset_free(cur);
 	return res;
 }
@@ -281,18 +276,16 @@ queue_none(struct run *r, const struct snapq *q, const char *label)
 	int rc;
 
 	rc = snapshot_queue_read(q->rel, cur, label);
-	if (rc == 0 && cpuset_empty(cur)) {
-		if ((r->flags & (APPLY_VERBOSE | APPLY_JSON)) == APPLY_VERBOSE)
-			printf("%s: - unchanged\n", label);
+	if (rc == 0 && cpuset_empty(cur))
 		res = APPLY_UNCHANGED;
-	} else if (rc == 0)
+	else if (rc == 0)
 		snapshot_warn(&r->s, q->e->line,
 		    "%s: CPUs \"%s\": none would be "
 		    "kept: the kernel keeps %s", label,
 		    text_quoted(q->e->sl.cpus),
 		    netqueue_keeps(q->e->sl.kind == SNAP_XPS ? NQ_TX : NQ_RX));
-	apply_tally_add(&r->qtl, r->flags, APPLY_NOIRQ, res, NULL, NULL, 0,
-	    NULL);
+	apply_record(&r->qtl, &(struct target){ APPLY_NOIRQ, label, NULL, NULL,
+	    0, NULL }, res);
 	cpuset_free(cur);
 }
 
@@ -404,38 +397,66 @@ beyond_refused(struct run *r, unsigned int irq, const struct entry *e)
 	    !cpuset_equal(cur, e->want);
 	if (refuse) {
 		snapshot_warn(&r->s, e->line, "irq %u: %s", irq, msg);
-		apply_tally_add(&r->tl, r->flags, irq, APPLY_FAILED, NULL,
-		    e->want, 0, msg);
+		apply_record(&r->tl, &(struct target){ irq, NULL, NULL,
+		    e->want, 0, msg }, APPLY_FAILED);
 	}
 	free(msg);
 	cpuset_free(cur);
 	return refuse;
 }
 
+/* Each IRQ a line picks, with the line's CPUs, in the order of mi. */
+struct picked {
+	struct change		 *c;
+	const struct entry	**by;	/* each one's line */
+	size_t			  n;
+};
+
+static void
+picked_load(const struct run *r, struct picked *pk)
+{
+	size_t i;
+
+	pk->c = xcalloc(r->mi.nums.n + 1, sizeof(*pk->c));
+	pk->by = xcalloc(r->mi.nums.n + 1, sizeof(*pk->by));
+	for (i = pk->n = 0; i < r->mi.nums.n; i++)
+		if (r->mi.v[i].by != NULL) {
+			pk->c[pk->n] = (struct change){ r->mi.nums.v[i],
+			    r->mi.v[i].by->want, false };
+			pk->by[pk->n++] = r->mi.v[i].by;
+		}
+}
+
+static void
+picked_free(struct picked *pk)
+{
+	free(pk->c);
+	free(pk->by);
+}
+
 /*
- * The default, each IRQ a line picks and each queue line, checked as
- * they would be written (apply_check()); the refused go to tl and qtl.
+ * The default, each IRQ picked and each queue line, checked as they
+ * would be written (apply_check()); the refused go to tl and qtl.
  */
 static void
-restore_check(struct run *r)
+restore_check(struct run *r, const struct picked *pk)
 {
 	size_t nq = r->s.nqueues, n = 0, i;
-	struct change *c = xcalloc(r->mi.nums.n + 1, sizeof(*c));
+	struct change *c = xcalloc(pk->n + 1, sizeof(*c));
 	struct qchange *q = xcalloc(nq + 1, sizeof(*q));
 	struct cpuset **kept = xcalloc(nq + 1, sizeof(*kept));
 	char (*label)[128] = xcalloc(nq + 1, sizeof(*label));
 	struct tally pre = { 0 };
 
 	if (r->s.dflt != NULL && apply_default(&r->m, r->s.dflt->want,
-	    APPLY_DRYRUN | APPLY_JSON, &pre) == APPLY_FAILED)
-		apply_tally_add(&r->tl, r->flags, -1, APPLY_FAILED, NULL,
-		    r->s.dflt->want, pre.v[0].err, pre.v[0].msg);
+	    APPLY_DRYRUN, &pre) == APPLY_FAILED)
+		apply_record(&r->tl, &(struct target){ -1, NULL, NULL,
+		    r->s.dflt->want, pre.v[0].err, pre.v[0].msg },
+		    APPLY_FAILED);
 	apply_tally_free(&pre);
-	for (i = 0; i < r->mi.nums.n; i++)
-		if (r->mi.v[i].by != NULL &&
-		    !beyond_refused(r, r->mi.nums.v[i], r->mi.v[i].by))
-			c[n++] = (struct change){ r->mi.nums.v[i],
-			    r->mi.v[i].by->want, false };
+	for (i = 0; i < pk->n; i++)
+		if (!beyond_refused(r, pk->c[i].irq, pk->by[i]))
+			c[n++] = pk->c[i];
 	for (i = 0; i < nq; i++) {
 		snapshot_queue_label(r->s.queues[i].e, label[i],
 		    sizeof(label[i]));
@@ -459,9 +480,9 @@ restore_check(struct run *r)
  * EXIT_FAIL after saying so; tl and qtl then hold the refused.
  */
 static int
-plan_fits(struct run *r)
+plan_fits(struct run *r, const struct picked *pk)
 {
-	restore_check(r);
+	restore_check(r, pk);
 	if (r->tl.failed + r->qtl.failed == 0)
 		return EXIT_OK;
 	warnx("%s: a plan is applied whole or not at all: nothing written; "
@@ -469,59 +490,25 @@ plan_fits(struct run *r)
 	return EXIT_FAIL;
 }
 
-/* Each IRQ a line picks, with the line's CPUs; *n of them. */
-static struct change *
-restore_changes(const struct run *r, size_t *n)
-{
-	struct change *c = xcalloc(r->mi.nums.n + 1, sizeof(*c));
-	size_t i;
-
-	for (i = *n = 0; i < r->mi.nums.n; i++)
-		if (r->mi.v[i].by != NULL)
-			c[(*n)++] = (struct change){ r->mi.nums.v[i],
-			    r->mi.v[i].by->want, false };
-	return c;
-}
-
-/* The IRQs' layout checked against the CPUs' vectors; false: refused. */
-static bool
-restore_fits(struct run *r)
-{
-	struct change *c;
-	size_t n;
-	bool ok;
-
-	c = restore_changes(r, &n);
-	ok = apply_vectors(&r->m, c, n, r->flags, &r->tl);
-	free(c);
-	return ok;
-}
-
-/* The default, each IRQ a line picks, then the queues. */
+/* The default, each IRQ picked, then the queues. */
 static void
-restore_all(struct run *r)
+restore_all(struct run *r, const struct picked *pk)
 {
-	struct change *c;
-	size_t i, n;
+	size_t i;
 
 	offline_note(r);
 	queue_note(r);
 	/* as every writer: not for IRQs irqbalance's --banirq leaves alone */
-	if (!r->quiet) {
-		c = restore_changes(r, &n);
-		irqbalance_warn_changes(c, n);
-		free(c);
-	}
+	if (!r->quiet)
+		irqbalance_warn_changes(pk->c, pk->n);
 	result_start(r->flags);
 	if (r->s.dflt != NULL)
 		restore_one(r, -1, r->s.dflt);
-	for (i = 0; i < r->mi.nums.n && !r->tl.stop; i++)
-		if (r->mi.v[i].by != NULL)
-			restore_one(r, r->mi.nums.v[i], r->mi.v[i].by);
-	for (; i < r->mi.nums.n; i++)
-		if (r->mi.v[i].by != NULL)
-			apply_tally_skip(&r->tl, r->flags, r->mi.nums.v[i],
-			    r->mi.v[i].by->want);
+	for (i = 0; i < pk->n && !r->tl.stop; i++)
+		restore_one(r, pk->c[i].irq, pk->by[i]);
+	for (; i < pk->n; i++)
+		apply_tally_skip(&r->tl, r->flags, pk->c[i].irq,
+		    pk->c[i].want);
 	restore_queues(r);
 }
 
@@ -530,42 +517,54 @@ restore_all(struct run *r)
  * applied, and the exit status is 3 (or 1 when nothing could be done,
  * or with -n). A plan is checked whole first, the same with -n and -t.
  */
-static int
-restore_main(int argc, char *argv[])
+static void
+restore_options(int argc, char *argv[], struct run *r)
 {
-	struct run r;
-	int ch, status;
+	int ch;
 
-	memset(&r, 0, sizeof(r));
+	memset(r, 0, sizeof(*r));
 	while ((ch = cli_getopts(argc, argv, &restore_command, "ntvqJ",
 	    restore_opts)) != -1) {
 		switch (ch) {
 		case 't':
-			r.test = true;
+			r->test = true;
 			break;
 		case 'q':
-			r.quiet = true;
+			r->quiet = true;
 			break;
 		case OPT_BY_NUMBER:
-			r.s.by_number = true;
+			r->s.by_number = true;
 			break;
 		case OPT_ONLY:
-			r.only_arg = optarg;
+			r->only_arg = optarg;
 			break;
 		default:
-			result_option(ch, &r.flags);
+			result_option(ch, &r->flags);
 			break;
 		}
 	}
-	r.s.verbose = r.flags & APPLY_VERBOSE;
+	r->s.verbose = r->flags & APPLY_VERBOSE;
+	result_tally(&r->tl, r->flags);
+	result_tally(&r->qtl, r->flags);
+}
+
+static int
+restore_main(int argc, char *argv[])
+{
+	struct picked pk = { 0 };
+	struct run r;
+	int status;
+
+	restore_options(argc, argv, &r);
 	if ((status = restore_run_load(argc, argv, &restore_command, &r)) != EXIT_OK)
 		return status;
 	r.tl.failed = snapshot_resolve(&r.s, &r.mi,
 	    r.only_arg != NULL ? &r.only : NULL);
 	restore_problems_say(&r.s, false);
 	restore_left_note(&r.s);
+	picked_load(&r, &pk);
 	/* a plan: the same checks for restore, -n and -t */
-	if (r.s.plan != NULL && (status = plan_fits(&r)) != EXIT_OK) {
+	if (r.s.plan != NULL && (status = plan_fits(&r, &pk)) != EXIT_OK) {
 		if (!r.test)
 			result_json(&r.tl, r.flags, restore_members, &r);
 		goto out;
@@ -575,17 +574,19 @@ restore_main(int argc, char *argv[])
 		status = r.tl.failed > 0 ? EXIT_FAIL : EXIT_OK;
 		goto out;
 	}
-	if (!restore_fits(&r)) {
+	/* the IRQs' layout checked against the CPUs' vectors */
+	if (!apply_vectors(&r.m, pk.c, pk.n, r.flags, &r.tl)) {
 		status = EXIT_FAIL;
 		result_json(&r.tl, r.flags, restore_members, &r);
 		goto out;
 	}
-	restore_all(&r);
+	restore_all(&r, &pk);
 	status = result_print(&r.tl, &r.qtl, r.flags, restore_members, &r);
 	/* a dry run changes nothing: never a partial change */
 	if ((r.flags & APPLY_DRYRUN) && status == EXIT_PARTIAL)
 		status = EXIT_FAIL;
 out:
+	picked_free(&pk);
 	apply_tally_free(&r.tl);
 	apply_tally_free(&r.qtl);
 	restore_run_free(&r);

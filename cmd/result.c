@@ -1,8 +1,8 @@
 /*
  * What every command that writes shares: its -n, -v and -J, and its
- * result. The lines of -n and -v are printed as each file is written
- * (core/apply.c); here are the notes before and after them, the exit
- * status and the JSON object of -J (JSON RESULTS in irqaff(8)).
+ * result: the line of -n and -v for each outcome core/apply.c records,
+ * as it is recorded; the notes before and after them, the exit status
+ * and the JSON object of -J (JSON RESULTS in irqaff(8)).
  */
 #include <err.h>
 #include <stdio.h>
@@ -11,13 +11,50 @@
 
 #include "cmd/cli.h"
 #include "cmd/result.h"
+#include "core/machine.h"
+#include "core/select.h"
 #include "core/xalloc.h"
 #include "core/xpsfollow.h"
 #include "lib/text.h"
 
 /*
+ * The line of an outcome: with -n or -v "irq 24: 0-3 -> 4", "irq 24:
+ * managed by the kernel, left alone", with -v also "irq 24: 4
+ * unchanged"; "-" for an empty set. None with -J, and none for a
+ * failure: standard error said it.
+ */
+static void
+result_tell(const struct outcome *o, int how)
+{
+	const char *label = o->label, *old, *new;
+	char buf[32];
+
+	if ((how & APPLY_JSON) || o->result == APPLY_FAILED ||
+	    !(how & (o->result == APPLY_UNCHANGED ? APPLY_VERBOSE :
+	    APPLY_VERBOSE | APPLY_DRYRUN)))
+		return;
+	if (o->irq >= 0) {
+		snprintf(buf, sizeof(buf), "irq %ld", o->irq);
+		label = buf;
+	} else if (o->irq == -1)
+		label = "default";
+	old = o->old != NULL && *o->old != '\0' ? o->old : "-";
+	new = o->new != NULL && *o->new != '\0' ? o->new : "-";
+	if (o->result == APPLY_CHANGED)
+		printf("%s: %s -> %s\n", label, old, new);
+	else if (o->result == APPLY_UNCHANGED)
+		printf("%s: %s unchanged\n", label, old);
+	else
+		printf("%s: %s, left alone\n", label, machine_movable_words(
+		    o->result == APPLY_MANAGED ? MOVABLE_MANAGED : MOVABLE_NO,
+		    MV_PLAIN));
+}
+
+/*
  * -n, -v or -J into APPLY_ flags (-J then wins over -v: nothing but the
- * object is printed); -1 for another option.
+ * object is printed); -1 for another option. Until isolate sets its
+ * tallies' tell (result_tally()), its outcomes are told through
+ * APPLY_TELL.
  */
 int
 result_option(int ch, int *flags)
@@ -25,15 +62,46 @@ result_option(int ch, int *flags)
 	switch (ch) {
 	case 'n':
 		*flags |= APPLY_DRYRUN;
-		return EXIT_OK;
+		break;
 	case 'v':
 		*flags |= APPLY_VERBOSE;
-		return EXIT_OK;
+		break;
 	case 'J':
 		*flags |= APPLY_JSON;
-		return EXIT_OK;
+		break;
+	default:
+		return -1;
 	}
-	return -1;
+	*flags |= APPLY_TELL;
+	apply_tell_compat(result_tell);
+	return EXIT_OK;
+}
+
+/* An empty tally whose outcomes are said as flags (-n, -v, -J) ask. */
+void
+result_tally(struct tally *tl, int flags)
+{
+	memset(tl, 0, sizeof(*tl));
+	tl->tell = result_tell;
+	tl->how = flags;
+}
+
+/*
+ * Without -v (or with -J, which prints no lines), one line for the IRQs
+ * left to the kernel, one for others.
+ */
+static void
+note(const struct tally *tl, int flags)
+{
+	if ((flags & APPLY_DRYRUN) ||
+	    (flags & (APPLY_VERBOSE | APPLY_JSON)) == APPLY_VERBOSE)
+		return;
+	if (tl->managed > 0)
+		warnx("note: %zu kernel-managed IRQ%s left to the kernel",
+		    tl->managed, tl->managed == 1 ? "" : "s");
+	if (tl->unmovable > 0)
+		warnx("note: %zu IRQ%s that user space cannot move left "
+		    "alone", tl->unmovable, tl->unmovable == 1 ? "" : "s");
 }
 
 /* The first write is next, unless this is a dry run. */
@@ -45,7 +113,7 @@ result_start(int flags)
 }
 
 /*
- * After the writes: the notes of the IRQs left alone (apply_note()), and
+ * After the writes: the notes of the IRQs left alone (note()), and
  * the exit status of the IRQs' and the queues' outcomes together; either
  * tally may be NULL.
  */
@@ -55,7 +123,7 @@ result_status(const struct tally *tl, const struct tally *tq, int flags)
 	struct tally sum = { 0 };
 
 	if (tl != NULL) {
-		apply_note(tl, flags);
+		note(tl, flags);
 		sum.changed = tl->changed;
 		sum.failed = tl->failed;
 	}
@@ -77,7 +145,7 @@ result_json(struct tally *tl, int flags, void (*members)(void *), void *arg)
 		return;
 	putchar('{');
 	if (tl != NULL)
-		apply_tally_json(stdout, tl, flags);
+		result_tally_json(tl, flags);
 	else
 		printf("\"dry_run\":%s", flags & APPLY_DRYRUN ? "true" :
 		    "false");
@@ -97,15 +165,117 @@ result_print(struct tally *tl, const struct tally *tq, int flags,
 	return status;
 }
 
-/* ,"KEY":"S", or null when S is not known. */
+/* SEP"KEY":"S", or null when S is not known. */
 static void
-member(const char *key, const char *s)
+member(const char *sep, const char *key, const char *s)
 {
-	printf(",\"%s\":", key);
+	printf("%s\"%s\":", sep, key);
 	if (s == NULL)
 		fputs("null", stdout);
 	else
 		text_json_string(stdout, s);
+}
+
+/* "errno" and "error" of a failure; an errno without a name is null. */
+static void
+member_error(const struct outcome *o)
+{
+	member(",", "errno", o->err != 0 ? text_errno_name(o->err) : NULL);
+	member(",", "error", o->msg);
+}
+
+static int
+cmpoutcome(const void *a, const void *b)
+{
+	const struct outcome *x = a, *y = b;
+
+	return (x->irq > y->irq) - (x->irq < y->irq);
+}
+
+/* ,"KEY":[...]: the IRQs whose result is r, each with its name. */
+static void
+json_list(const struct tally *tl, enum apply_result r, const char *key)
+{
+	const struct outcome *o;
+	const char *sep = "";
+	char *name;
+	size_t i;
+
+	printf(",\"%s\":[", key);
+	for (i = 0; i < tl->n; i++) {
+		o = &tl->v[i];
+		if (o->irq < 0 || o->result != r)
+			continue;
+		name = select_names(o->irq);
+		printf("%s{\"irq\":%ld,\"name\":", sep, o->irq);
+		text_json_string(stdout, name);
+		free(name);
+		if (r == APPLY_CHANGED)
+			member(",", "old", o->old);
+		if (r != APPLY_MANAGED && r != APPLY_UNMOVABLE)
+			member(",", "new", o->new);
+		if (r == APPLY_FAILED)
+			member_error(o);
+		putchar('}');
+		sep = ",";
+	}
+	putchar(']');
+}
+
+/* "default" of the object: the default affinity's outcome. */
+static void
+json_default(const struct outcome *d)
+{
+	static const char *const results[] = {
+		[APPLY_UNCHANGED] = "unchanged", [APPLY_CHANGED] = "changed",
+		[APPLY_FAILED] = "failed", [APPLY_MANAGED] = "managed",
+		[APPLY_UNMOVABLE] = "unmovable",
+	};
+
+	fputs(",\"default\":{", stdout);
+	member("", "old", d->old);
+	member(",", "new", d->new);
+	printf(",\"result\":\"%s\"", results[d->result]);
+	if (d->result == APPLY_FAILED)
+		member_error(d);
+	putchar('}');
+}
+
+/*
+ * The members every command's JSON result has, without braces, the IRQs
+ * in number order: "dry_run", "default" when the run had one, "changed",
+ * "unchanged" (a count), "failed", "managed" and "unmovable", and
+ * "vectors" when the layout was refused for want of interrupt vectors.
+ */
+void
+result_tally_json(struct tally *tl, int flags)
+{
+	const struct outcome *d = NULL;
+	size_t unchanged = tl->unchanged, i;
+
+	if (tl->n > 0)
+		qsort(tl->v, tl->n, sizeof(*tl->v), cmpoutcome);
+	for (i = 0; i < tl->n && d == NULL; i++)
+		if (tl->v[i].irq == -1)
+			d = &tl->v[i];
+	printf("\"dry_run\":%s", flags & APPLY_DRYRUN ? "true" : "false");
+	if (d != NULL) {
+		json_default(d);
+		if (d->result == APPLY_UNCHANGED && unchanged > 0)
+			unchanged--;
+	}
+	json_list(tl, APPLY_CHANGED, "changed");
+	printf(",\"unchanged\":%zu", unchanged);
+	json_list(tl, APPLY_FAILED, "failed");
+	json_list(tl, APPLY_MANAGED, "managed");
+	json_list(tl, APPLY_UNMOVABLE, "unmovable");
+	if (tl->vec.cpus != NULL) {
+		fputs(",\"vectors\":{", stdout);
+		member("", "cpus", tl->vec.cpus);
+		printf(",\"irqs\":%zu,\"free\":%ld,\"exact\":%s}",
+		    tl->vec.irqs, tl->vec.free, tl->vec.exact ? "true" :
+		    "false");
+	}
 }
 
 /*
@@ -134,13 +304,10 @@ result_queues(const struct tally *tq, const struct qname *q, size_t n)
 			text_json_string(stdout, q[i].dev);
 			printf(",\"queue\":\"%s\"", q[i].queue);
 			if (res[k] == APPLY_CHANGED)
-				member("old", o->old);
-			member("new", o->new);
-			if (res[k] == APPLY_FAILED) {
-				member("errno", o->err != 0 ?
-				    text_errno_name(o->err) : NULL);
-				member("error", o->msg);
-			}
+				member(",", "old", o->old);
+			member(",", "new", o->new);
+			if (res[k] == APPLY_FAILED)
+				member_error(o);
 			putchar('}');
 			sep = ",";
 		}
@@ -189,8 +356,8 @@ result_leftout_tally(const struct leftout *lo, struct tally *tl, int flags)
 	size_t i;
 
 	for (i = 0; (flags & APPLY_JSON) && i < lo->n; i++)
-		apply_tally_add(tl, flags, lo->irq[i], lo->why[i], NULL, NULL,
-		    0, NULL);
+		apply_record(tl, &(struct target){ lo->irq[i], NULL, NULL,
+		    NULL, 0, NULL }, lo->why[i]);
 }
 
 void

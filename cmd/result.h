@@ -12,6 +12,14 @@
 
 #include "core/apply.h"
 
+/*
+ * -v and -J, beside core/apply.h's flags. With -J nothing but the object
+ * is printed.
+ */
+enum {
+	APPLY_VERBOSE = 2, APPLY_JSON = 8
+};
+
 /* -n, -v and -J for a command's table of long options. */
 #define APPLY_LONGOPTS \
 	{ "dry-run", no_argument, NULL, 'n' }, \
@@ -32,6 +40,8 @@ struct leftout {
 };
 
 int	 result_option(int, int *);
+void	 result_tally(struct tally *, int);
+void	 result_tally_json(struct tally *, int);
 void	 result_start(int);
 int	 result_status(const struct tally *, const struct tally *, int);
 void	 result_json(struct tally *, int, void (*)(void *), void *);
@@ -44,5 +54,8 @@ void	 result_leftout_tally(const struct leftout *, struct tally *, int);
 void	 result_leftout_free(struct leftout *);
 void	 result_xps_stale_note(struct machine *, const struct change *,
 	    size_t);
+
+/* isolate's name for result_tally_json(), until it is merged; remove then. */
+#define apply_tally_json(fp, tl, flags) result_tally_json((tl), (flags))
 
 #endif

@@ -5,8 +5,9 @@
  * and no stable names); with --only, the selected IRQs' and the queues
  * of the interfaces its dev: items name, not the default. --optional
  * marks each IRQ and queue line "?", for devices that may be absent when
- * it is restored. The snapshot is made in memory first, then written:
- * all or nothing.
+ * it is restored; --optional=IRQS only those IRQs' lines and the queues
+ * of the interfaces its dev: items name. The snapshot is made in memory
+ * first, then written: all or nothing.
  */
 #include <err.h>
 #include <errno.h>
@@ -31,11 +32,12 @@ const struct command save_command = {
 	.name = "save",
 	.main = save_main,
 	.summary = "write a snapshot of every IRQ's affinity",
-	.synopsis = "[--only irqs] [--optional] [file]",
+	.synopsis = "[--only irqs] [--optional[=irqs]] [file]",
 	.options =
-	    "      --only IRQS  save these IRQs only, not the default\n"
-	    "      --optional   mark IRQ and queue lines ?: they may match "
-	    "nothing\n",
+	    "      --only IRQS        save these IRQs only, not the default\n"
+	    "      --optional[=IRQS]  mark IRQ and queue lines ?, or those "
+	    "of IRQS:\n"
+	    "                         they may match nothing\n",
 };
 
 enum { OPT_ONLY = 256, OPT_OPTIONAL };
@@ -43,17 +45,36 @@ enum { OPT_ONLY = 256, OPT_OPTIONAL };
 static const struct option save_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "only", required_argument, NULL, OPT_ONLY },
-	{ "optional", no_argument, NULL, OPT_OPTIONAL },
+	{ "optional", optional_argument, NULL, OPT_OPTIONAL },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 
+/* Which lines are optional: none, all, or those of sel. */
+struct marks {
+	bool		 all;
+	struct irqs	*sel;
+};
+
+static bool
+marked_irq(const struct marks *mk, unsigned int irq)
+{
+	return mk->all || (mk->sel != NULL && select_find(mk->sel, irq, NULL));
+}
+
+static bool
+marked_netif(const struct marks *mk, const char *name)
+{
+	return mk->all || (mk->sel != NULL && select_dev_named(mk->sel, name));
+}
+
 /*
- * One IRQ's line, after mark ("?" or ""); an IRQ that went away since
+ * One IRQ's line, "?" first when marked; an IRQ that went away since
  * proc/irq was read is skipped.
  */
 static int
-save_irq(FILE *fp, unsigned int irq, struct cpuset *set, const char *mark)
+save_irq(FILE *fp, unsigned int irq, struct cpuset *set,
+    const struct marks *mk)
 {
 	struct perr pe;
 	char *list;
@@ -77,7 +98,7 @@ save_irq(FILE *fp, unsigned int irq, struct cpuset *set, const char *mark)
 		fprintf(fp, "# %s: ", machine_movable_words(mv, MV_PLAIN));
 		snapshot_put_irq(fp, irq, list, false);
 	} else
-		snapshot_put_irq(fp, irq, list, *mark != '\0');
+		snapshot_put_irq(fp, irq, list, marked_irq(mk, irq));
 	free(list);
 	putc('\n', fp);
 	return 0;
@@ -89,7 +110,8 @@ save_irq(FILE *fp, unsigned int irq, struct cpuset *set, const char *mark)
  * no line; an interface gone since it was listed, none at all.
  */
 static int
-save_netif(FILE *fp, struct machine *m, const char *name, const char *mark)
+save_netif(FILE *fp, struct machine *m, const char *name,
+    const struct marks *mk)
 {
 	struct netif nif;
 	const struct netqueue *q;
@@ -110,7 +132,7 @@ save_netif(FILE *fp, struct machine *m, const char *name, const char *mark)
 		}
 		list = xformat(q->cpus, false);
 		snapshot_put_queue(fp, q->kind == NQ_TX, nif.name, q->n,
-		    *list != '\0' ? list : "none", *mark != '\0');
+		    *list != '\0' ? list : "none", marked_netif(mk, nif.name));
 		putc('\n', fp);
 		free(list);
 	}
@@ -121,7 +143,7 @@ save_netif(FILE *fp, struct machine *m, const char *name, const char *mark)
 /* The queues of every interface, or with --only of those it names. */
 static int
 save_queues(FILE *fp, struct machine *m, const struct irqs *only,
-    const char *mark)
+    const struct marks *mk)
 {
 	char **names;
 	size_t n, i;
@@ -131,7 +153,7 @@ save_queues(FILE *fp, struct machine *m, const struct irqs *only,
 		return rc;
 	for (i = 0; rc == 0 && i < n; i++)
 		if (only == NULL || select_dev_named(only, names[i]))
-			rc = save_netif(fp, m, names[i], mark);
+			rc = save_netif(fp, m, names[i], mk);
 	procfs_dir_free(names, n);
 	return rc;
 }
@@ -139,7 +161,7 @@ save_queues(FILE *fp, struct machine *m, const struct irqs *only,
 /* The IRQs of only, or else the default and every IRQ. */
 static int
 save_irqs(FILE *fp, struct machine *m, const struct irqs *only,
-    const char *mark)
+    const struct marks *mk)
 {
 	struct cpuset *set = xcpuset(m->nbits);
 	struct irqs irqs = { 0 };
@@ -153,7 +175,7 @@ save_irqs(FILE *fp, struct machine *m, const struct irqs *only,
 	    m->nbits);
 	if (only != NULL) {
 		for (i = 0, rc = 0; rc == 0 && i < only->n; i++)
-			rc = save_irq(fp, only->v[i], set, mark);
+			rc = save_irq(fp, only->v[i], set, mk);
 		cpuset_free(set);
 		return rc;
 	}
@@ -166,50 +188,25 @@ save_irqs(FILE *fp, struct machine *m, const struct irqs *only,
 		rc = select_all(&irqs);
 	}
 	for (i = 0; rc == 0 && i < irqs.n; i++)
-		rc = save_irq(fp, irqs.v[i], set, mark);
+		rc = save_irq(fp, irqs.v[i], set, mk);
 	select_free(&irqs);
 	cpuset_free(set);
 	return rc;
 }
 
+/* The whole snapshot, made in memory first: to out, or else stdout. */
 static int
-save_main(int argc, char *argv[])
+save_write(struct machine *m, const struct irqs *only,
+    const struct marks *mk, const char *out)
 {
-	struct machine m;
-	struct irqs only = { 0 };
-	const char *out = NULL, *only_arg = NULL, *mark = "";
 	char *text = NULL;
 	size_t len = 0;
 	FILE *fp;
-	int ch, rc, status = EXIT_OK;
+	int rc, status = EXIT_OK;
 
-	while ((ch = cli_getopts(argc, argv, &save_command, "o:", save_opts)) !=
-	    -1)
-		if (ch == 'o')
-			out = optarg;
-		else if (ch == OPT_ONLY)
-			only_arg = optarg;
-		else if (ch == OPT_OPTIONAL)
-			mark = "?";
-	/* -o FILE, --output FILE: the old spellings of the operand */
-	if (argc - optind >= 1 && out == NULL)
-		out = argv[optind++];
-	if (argc - optind != 0)
-		return cli_usage_error(&save_command, "unexpected argument %s",
-		    text_quoted(argv[optind]));
-	if (machine_load(&m) != 0)
-		return EXIT_FAIL;
-	if (only_arg != NULL &&
-	    (status = cli_exit_status(select_queues(only_arg,
-	    &only))) != EXIT_OK) {
-		machine_free(&m);
-		return status;
-	}
 	fp = xmemstream(&text, &len);
-	if ((rc = save_irqs(fp, &m, only_arg != NULL ? &only : NULL,
-	    mark)) == 0)
-		rc = save_queues(fp, &m, only_arg != NULL ? &only : NULL,
-		    mark);
+	if ((rc = save_irqs(fp, m, only, mk)) == 0)
+		rc = save_queues(fp, m, only, mk);
 	xmemclose(fp);
 	if (rc != 0)
 		status = EXIT_FAIL;
@@ -221,7 +218,60 @@ save_main(int argc, char *argv[])
 	} else
 		fwrite(text, 1, len, stdout);
 	free(text);
+	return status;
+}
+
+static int
+save_main(int argc, char *argv[])
+{
+	struct machine m;
+	struct irqs only = { 0 }, opt = { 0 };
+	struct marks mk = { 0 };
+	const char *out = NULL, *only_arg = NULL, *opt_arg = NULL;
+	int ch, status = EXIT_OK;
+
+	while ((ch = cli_getopts(argc, argv, &save_command, "o:", save_opts)) !=
+	    -1)
+		if (ch == 'o')
+			out = optarg;
+		else if (ch == OPT_ONLY)
+			only_arg = optarg;
+		else if (ch == OPT_OPTIONAL) {
+			mk.all = optarg == NULL;
+			opt_arg = optarg;
+		}
+	/* -o FILE, --output FILE: the old spellings of the operand */
+	if (argc - optind >= 1 && out == NULL)
+		out = argv[optind++];
+	if (argc - optind != 0)
+		return cli_usage_error(&save_command, "unexpected argument %s",
+		    text_quoted(argv[optind]));
+	/* "--optional dev:eth2" means the IRQs, not a file of that name */
+	if (mk.all && out != NULL && (strncmp(out, "dev:", 4) == 0 ||
+	    strncmp(out, "cpu:", 4) == 0))
+		return cli_usage_error(&save_command, "%s is IRQs, not a "
+		    "file: --optional=IRQS marks those, ./NAME names a file",
+		    text_quoted(out));
+	if (machine_load(&m) != 0)
+		return EXIT_FAIL;
+	if (only_arg != NULL &&
+	    (status = cli_exit_status(select_queues(only_arg,
+	    &only))) != EXIT_OK) {
+		machine_free(&m);
+		return status;
+	}
+	if (opt_arg != NULL &&
+	    (status = cli_exit_status(select_queues(opt_arg, &opt))) !=
+	    EXIT_OK) {
+		select_free(&only);
+		machine_free(&m);
+		return status;
+	}
+	if (opt_arg != NULL)
+		mk.sel = &opt;
+	status = save_write(&m, only_arg != NULL ? &only : NULL, &mk, out);
 	select_free(&only);
+	select_free(&opt);
 	machine_free(&m);
 	return status;
 }

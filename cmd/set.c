@@ -112,6 +112,7 @@ set_main(int argc, char *argv[])
 			warn_isolated(&m, want);
 			irqbalance_warn_changes(c, irqs.n);
 		}
+		result_tally(&tl, flags);
 		/* a layout the CPUs' vectors cannot hold: nothing written */
 		if (apply_vectors(&m, c, irqs.n, flags, &tl)) {
 			result_start(flags);

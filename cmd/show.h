@@ -9,16 +9,19 @@
 #include <stddef.h>
 
 #include "cmd/cli.h"
+#include "cmd/columns.h"
 #include "core/counts.h"
 #include "core/device.h"
 #include "core/irqthread.h"
 #include "core/machine.h"
 #include "core/select.h"
+#include "core/vectors.h"
 
 enum col {
 	C_IRQ, C_AFFINITY, C_EFFECTIVE, C_NODE, C_TOTAL, C_NAME,
 	C_HINT, C_ONLINE, C_CHIP, C_HWIRQ, C_TYPE, C_FLOW, C_DEVICE,
-	C_MANAGED, C_MOVABLE, C_RATE, C_PENDING, C_THREAD, C_THREAD_CPUS, NCOLS
+	C_MANAGED, C_MOVABLE, C_RATE, C_PENDING, C_STUCK, C_THREAD, C_THREAD_CPUS,
+	NCOLS
 };
 
 /* Set cells hold lists, the shortest form; -m converts them as printed. */
@@ -30,19 +33,18 @@ struct row {
 
 struct show {
 	struct machine	 m;
-	unsigned int	 cols[NCOLS * 4];
-	size_t		 ncols;
+	struct table	 tab;		/* -o, -s, -m, -J, -n */
 	bool		 want[NCOLS];
-	int		 sort;		/* -s: a column, or -1 (by IRQ) */
-	bool		 masks, json, noheadings, all, quiet;
+	bool		 all, quiet;
 	struct irqs	 only;		/* with an IRQ selector */
 	bool		 filter;
 	int		 info;		/* INFO_* of the columns asked for */
-	struct cpuset	*scratch;	/* for -m */
+	struct cpuset	*scratch;
 	struct row	*rows;
 	size_t		 nrows;
 	struct devmap	 devices;	/* for DEVICE */
 	struct irqthreads threads;	/* for THREAD, THREAD-CPUS */
+	struct vectors	 vec;		/* for STUCK, read at need */
 	struct sampling	 sm;		/* -i, -c */
 	struct counts_kept was, now;	/* -i: the pass before, and this */
 	bool		 keep;		/* a pass to come wants this one's */

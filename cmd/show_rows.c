@@ -17,6 +17,7 @@
 #include "core/isolation.h"
 #include "core/machine.h"
 #include "core/select.h"
+#include "core/vectors.h"
 #include "core/xalloc.h"
 #include "lib/interrupts.h"
 #include "lib/text.h"
@@ -47,18 +48,26 @@ number(unsigned long long v)
 	return xstrdup(buf);
 }
 
-/* PENDING: unknown ("-") without both the requested and effective sets. */
+/*
+ * PENDING: unknown ("-") without both the requested and effective sets.
+ * STUCK (stuck): and no requested CPU has a free vector for the move
+ * (vectors_stuck_in()), so it cannot complete; the counts read at need.
+ */
 static char *
-pending(struct show *sh, unsigned int irq)
+pending(struct show *sh, unsigned int irq, bool stuck)
 {
 	struct cpuset *req = xcpuset(sh->m.nbits);
 	char *out = NULL;
+	bool yes;
 
 	if (machine_affinity_read(irq, AFF_REQUESTED, req, NULL) == 0 &&
 	    machine_effective_read(sh->m.online, irq, sh->scratch,
-	    NULL) == 0 && !cpuset_empty(sh->scratch))
-		out = xstrdup(isolation_move_pending(req, sh->scratch) ?
-		    "yes" : "no");
+	    NULL) == 0 && !cpuset_empty(sh->scratch)) {
+		yes = isolation_move_pending(req, sh->scratch);
+		if (yes && stuck)
+			yes = vectors_stuck_in(&sh->vec, &sh->m, req);
+		out = xstrdup(yes ? "yes" : "no");
+	}
 	cpuset_free(req);
 	return out;
 }
@@ -127,7 +136,9 @@ row_sets(struct show *sh, struct row *row)
 	if (sh->want[C_MOVABLE] && mv != MOVABLE_UNKNOWN)
 		row->cell[C_MOVABLE] = xstrdup(mv == MOVABLE_YES ? "yes" : "no");
 	if (sh->want[C_PENDING])
-		row->cell[C_PENDING] = pending(sh, irq);
+		row->cell[C_PENDING] = pending(sh, irq, false);
+	if (sh->want[C_STUCK])
+		row->cell[C_STUCK] = pending(sh, irq, true);
 	if (sh->want[C_THREAD] || sh->want[C_THREAD_CPUS])
 		row_threads(sh, row);
 }
@@ -287,7 +298,7 @@ show_read_interrupts(struct show *sh, unsigned int last)
 	unsigned int irq, wide = 0;
 	int prc;
 
-	if (counts_open(&rd, sh->m.nbits, (sh->want[C_TOTAL] ? COUNTS_TOTAL :
+	if (counts_open(&rd, sh->sm.src, sh->m.nbits, (sh->want[C_TOTAL] ? COUNTS_TOTAL :
 	    0) | (sh->sm.on ? COUNTS_CPUS | COUNTS_EACH : 0)) != 0)
 		return -1;
 	if (sh->keep)
@@ -301,7 +312,7 @@ show_read_interrupts(struct show *sh, unsigned int last)
 			/* "%10u": the kernel cannot have printed it */
 			if (!wide++)
 				warnx("%s: IRQ %u: a count wider than 32 bits; "
-				    "its TOTAL is unknown", counts_path(),
+				    "its TOTAL is unknown", counts_path(rd.from),
 				    r.irq);
 			fill_rowless(sh, sh->filter ? row : add_row(sh, r.irq));
 			continue;

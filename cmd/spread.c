@@ -445,6 +445,8 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	size_t i, k, nx = 0, moved;
 	int status = EXIT_OK, json = sp->flags & APPLY_JSON;
 
+	result_tally(&tl, sp->flags);
+	result_tally(&tq, sp->flags);
 	c = xcalloc(irqs->n + 1, sizeof(*c));
 	alone = xcalloc(sp->m.nbits, sizeof(*alone));
 	k = plan_changes(sp, irqs, pool, c, alone, &lo);

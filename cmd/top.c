@@ -423,11 +423,11 @@ wait_next(struct top *t)
 static int
 read_counts(struct top *t)
 {
-	if (activity_read(&t->act) != 0)
+	if (activity_read(&t->act, t->sm.src) != 0)
 		return -1;
 	if (t->wide < 0 && t->act.wide >= 0) {
 		t->wide = t->act.wide;
-		t->widepath = xstrdup(counts_path());
+		t->widepath = xstrdup(counts_path(t->sm.src));
 	}
 	return 0;
 }

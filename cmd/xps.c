@@ -293,6 +293,7 @@ xps_main(int argc, char *argv[])
 	    EXIT_OK)
 		goto out;
 	result_start(flags);
+	result_tally(&tq, flags);
 	qr.q = q = xcalloc(nif.nq, sizeof(*q));
 	qr.n = nif.nq;
 	write_queues(&m, &nif, sel, want, flags, &tq, q);

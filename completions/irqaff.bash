@@ -9,7 +9,7 @@
 _irqaff_commands='show set spread balance default isolate explain cpus top
 queues xps rps save restore check mask list'
 _irqaff_columns='IRQ AFFINITY EFFECTIVE NODE TOTAL NAME HINT ONLINE CHIP
-HWIRQ TYPE FLOW DEVICE MANAGED MOVABLE RATE PENDING THREAD THREAD-CPUS'
+HWIRQ TYPE FLOW DEVICE MANAGED MOVABLE RATE PENDING STUCK THREAD THREAD-CPUS'
 _irqaff_cpus_columns='CPU NODE STATE IRQS TOTAL RATE TOP SYSTEM'
 _irqaff_queues_columns='DEV QUEUE IRQ AFFINITY CPUS XPS RPS ALIGNED PENDING'
 
@@ -208,7 +208,8 @@ _irqaff_devices()
 }
 
 # Network interfaces with queues; with $1 (tx or rx) and $2, only those
-# with at least $2 queues of that kind.
+# with at least $2 queues of that kind, else only those with a device
+# (queues: lo and ifb0 have no IRQs to show).
 _irqaff_interfaces()
 {
 	local p d
@@ -219,6 +220,8 @@ _irqaff_interfaces()
 		if [[ -n ${1-} ]]; then
 			qs=("$d/queues/$1"-*)
 			[[ -d ${qs[0]} && ${#qs[@]} -ge $2 ]] || continue
+		else
+			[[ -e $d/device ]] || continue
 		fi
 		printf '%s\n' "${d##*/}"
 	done

@@ -158,8 +158,8 @@ end
 
 function __irqaff_columns
     __irqaff_column_list IRQ AFFINITY EFFECTIVE NODE TOTAL NAME HINT ONLINE \
-        CHIP HWIRQ TYPE FLOW DEVICE MANAGED MOVABLE RATE PENDING THREAD \
-        THREAD-CPUS
+        CHIP HWIRQ TYPE FLOW DEVICE MANAGED MOVABLE RATE PENDING STUCK \
+        THREAD THREAD-CPUS
 end
 
 function __irqaff_cpus_columns
@@ -167,7 +167,8 @@ function __irqaff_cpus_columns
 end
 
 # Network interfaces with queues, after the token's last comma; with
-# $argv[1] (tx or rx), only those with at least $argv[2] queues of it.
+# $argv[1] (tx or rx), only those with at least $argv[2] queues of it,
+# else only those with a device (queues: lo and ifb0 have no IRQs).
 function __irqaff_interfaces
     set -l head (string match -r -- '^.*,' (commandline -ct); or echo '')
     set -l typed (__irqaff_typed "$head")
@@ -179,6 +180,8 @@ function __irqaff_interfaces
         if set -q argv[1]
             set -l qs $d/queues/$argv[1]-*/
             test (count $qs) -ge $argv[2]; or continue
+        else
+            test -e $d/device; or continue
         end
         echo "$head$name"
     end
@@ -404,7 +407,7 @@ complete -c irqaff -n '__irqaff_arg save 0' -F
 complete -c irqaff -n $c -l only -x -a '(__irqaff_irqs)' \
     -d 'save these IRQs only, not the default'
 complete -c irqaff -n $c -l optional \
-    -d 'mark IRQ and queue lines ?: they may match nothing'
+    -d 'mark IRQ and queue lines ?, or those of IRQS (=IRQS)'
 
 set c '__fish_seen_subcommand_from restore'
 complete -c irqaff -n $c -s n -l dry-run \

@@ -119,14 +119,14 @@ begin(struct activity *a, const struct counts *rd)
  * since the read before. 0, or -1 when the file could not be read (said).
  */
 int
-activity_read(struct activity *a)
+activity_read(struct activity *a, const char *from)
 {
 	struct counts rd;
 	struct irqrow r;
 	unsigned int irq;
 	int nx, prc, rc;
 
-	if (counts_open(&rd, a->nbits, COUNTS_CPUS | COUNTS_EACH |
+	if (counts_open(&rd, from, a->nbits, COUNTS_CPUS | COUNTS_EACH |
 	    COUNTS_NAMED) != 0)
 		return -1;
 	begin(a, &rd);

@@ -44,7 +44,7 @@ struct activity {
 };
 
 void	activity_init(struct activity *, unsigned int);
-int	activity_read(struct activity *);
+int	activity_read(struct activity *, const char *);
 void	activity_free(struct activity *);
 
 #endif

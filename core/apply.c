@@ -1,9 +1,8 @@
 /*
  * Applying affinity: each file is read, left alone when it already holds
  * the set, else written and read back; a refusal is explained in the
- * kernel's terms. Verbose lines go to standard output, failures to
- * standard error, one line each; with APPLY_JSON the outcomes are kept
- * for one JSON object instead of the lines.
+ * kernel's terms. Each outcome is recorded in a tally, which tells its
+ * caller; failures are said on standard error, one line each.
  */
 #include <err.h>
 #include <errno.h>
@@ -22,6 +21,9 @@
 #include "procfs.h"
 
 #define LIST_MAX	4095	/* longer lists go to smp_affinity as a mask */
+
+static void	record(struct tally *, int, const struct target *,
+		    enum apply_result);
 
 /*
  * What a failed write means (kernel/irq/proc.c, irq_set_affinity()); irq
@@ -61,7 +63,7 @@ parse_as(struct cpuset *set, const char *text, bool mask)
 }
 
 /* One affinity file: where it is, what it holds, and how to say it. */
-struct target {
+struct afile {
 	const char		*label;		/* "irq 24", "default" */
 	bool			 irq;		/* an IRQ's, not the default */
 	long			 num;		/* the IRQ's number, or < 0 */
@@ -98,7 +100,7 @@ complain(const char *label, const char *fmt, ...)
  * the list would be too long for the kernel's page-sized buffer.
  */
 static int
-target_open(struct target *t, const char *listrel, const char *maskrel,
+target_open(struct afile *t, const char *listrel, const char *maskrel,
     int flags)
 {
 	bool writable = !(flags & APPLY_DRYRUN);
@@ -135,7 +137,7 @@ target_open(struct target *t, const char *listrel, const char *maskrel,
  * one line says so, and the run stops.
  */
 static enum apply_result
-target_write(struct target *t, int flags, struct tally *tl)
+target_write(struct afile *t, int flags, struct tally *tl)
 {
 	const char *why;
 	char *value, *line;
@@ -148,11 +150,9 @@ target_write(struct target *t, int flags, struct tally *tl)
 		    t->pf.werr == EROFS ? "no IRQ can be changed" :
 		    "changing affinity needs root");
 		tl->stop = true;
-		if (flags & APPLY_JSON) {
-			tl->stop_err = t->err;
-			free(tl->stop_msg);
-			tl->stop_msg = xstrdup(t->msg);
-		}
+		tl->stop_err = t->err;
+		free(tl->stop_msg);
+		tl->stop_msg = xstrdup(t->msg);
 		return APPLY_FAILED;
 	}
 	value = t->mask ? xformat(t->want, true) : t->text;
@@ -196,14 +196,10 @@ target_write(struct target *t, int flags, struct tally *tl)
 	return APPLY_CHANGED;
 }
 
-/*
- * What writing t would do, said as -n says it (was: the old list to
- * print, or NULL); nothing is written.
- */
+/* What writing t would do; nothing is written. */
 static enum apply_result
-dry_run(struct target *t, long irq, const char *was, int flags)
+dry_run(struct afile *t, long irq, int flags)
 {
-	bool say = !(flags & APPLY_JSON);
 	enum movable mv;
 
 	if (irq >= 0 && (mv = machine_irq_movable(irq)) >= MOVABLE_MANAGED) {
@@ -213,14 +209,8 @@ dry_run(struct target *t, long irq, const char *was, int flags)
 			    "by the kernel)", t->text, explain(EIO, irq));
 			return APPLY_FAILED;
 		}
-		if (say)
-			printf("%s: %s, left alone\n", t->label,
-			    machine_movable_words(mv, MV_PLAIN));
 		return mv == MOVABLE_MANAGED ? APPLY_MANAGED : APPLY_UNMOVABLE;
 	}
-	if (say)
-		printf("%s: %s -> %s\n", t->label, was ? was : "-",
-		    *t->text ? t->text : "-");
 	return APPLY_CHANGED;
 }
 
@@ -233,12 +223,10 @@ apply_file(struct machine *m, const char *label, long irq,
     const char *listrel, const char *maskrel, const struct cpuset *want,
     int flags, struct tally *tl)
 {
-	struct target t = { .irq = irq >= 0, .num = irq,
+	struct afile t = { .irq = irq >= 0, .num = irq,
 	    .queue = irq == APPLY_NOIRQ, .want = want };
 	enum apply_result r = APPLY_FAILED;
 	struct cpuset *old = NULL;
-	char *was = NULL;
-	bool say = !(flags & APPLY_JSON);
 
 	t.label = label;
 	t.text = xformat(want, false);
@@ -257,30 +245,17 @@ apply_file(struct machine *m, const char *label, long irq,
 		goto close;
 	}
 	old = xcpudup(t.cur);
-	/* "-" for an empty set, as show prints it; formatted only to print */
-	if (say && (flags & (APPLY_VERBOSE | APPLY_DRYRUN)) &&
-	    !cpuset_empty(t.cur))
-		was = xformat(t.cur, false);
-	if (cpuset_equal(t.cur, want)) {
-		if (say && (flags & APPLY_VERBOSE))
-			printf("%s: %s unchanged\n", label, was ? was : "-");
+	if (cpuset_equal(t.cur, want))
 		r = APPLY_UNCHANGED;
-	} else if (flags & APPLY_DRYRUN)
-		r = dry_run(&t, irq, was, flags);
-	else if ((r = target_write(&t, flags, tl)) == APPLY_CHANGED &&
-	    say && (flags & APPLY_VERBOSE))
-		printf("%s: %s -> %s\n", label, was ? was : "-",
-		    *t.text ? t.text : "-");
-	else if ((r == APPLY_UNMOVABLE || r == APPLY_MANAGED) && say &&
-	    (flags & APPLY_VERBOSE))
-		printf("%s: %s, left alone\n", label, machine_movable_words(
-		    r == APPLY_MANAGED ? MOVABLE_MANAGED : MOVABLE_NO,
-		    MV_PLAIN));
-	free(was);
+	else if (flags & APPLY_DRYRUN)
+		r = dry_run(&t, irq, flags);
+	else
+		r = target_write(&t, flags, tl);
 close:
 	procfs_pfile_close(&t.pf);
 out:
-	apply_tally_add(tl, flags, irq, r, old, want, t.err, t.msg);
+	record(tl, flags, &(struct target){ irq, label, old, want, t.err,
+	    t.msg }, r);
 	free(t.text);
 	free(t.msg);
 	cpuset_free(t.cur);
@@ -304,19 +279,14 @@ apply_irq(struct machine *m, unsigned int irq, const struct cpuset *want,
 			msg = complain(label, "cannot set %s: %s (debugfs)", text,
 			    machine_movable_words(managed ? MOVABLE_MANAGED :
 			    MOVABLE_NO, MV_WHY));
-			apply_tally_add(tl, flags, irq, APPLY_FAILED, NULL,
-			    want, 0, msg);
+			record(tl, flags, &(struct target){ irq, NULL, NULL,
+			    want, 0, msg }, APPLY_FAILED);
 			free(msg);
 			free(text);
 			return APPLY_FAILED;
 		}
-		if ((flags & (APPLY_VERBOSE | APPLY_DRYRUN)) &&
-		    !(flags & APPLY_JSON))
-			printf("irq %u: %s, left alone\n", irq,
-			    machine_movable_words(managed ? MOVABLE_MANAGED :
-			    MOVABLE_NO, MV_PLAIN));
-		apply_tally_add(tl, flags, irq, managed ? APPLY_MANAGED :
-		    APPLY_UNMOVABLE, NULL, NULL, 0, NULL);
+		record(tl, flags, &(struct target){ irq, NULL, NULL, NULL, 0,
+		    NULL }, managed ? APPLY_MANAGED : APPLY_UNMOVABLE);
 		return managed ? APPLY_MANAGED : APPLY_UNMOVABLE;
 	}
 	snprintf(label, sizeof(label), "irq %u", irq);
@@ -364,24 +334,6 @@ apply_all(struct machine *m, const struct change *c, size_t n, int flags,
 		apply_tally_skip(tl, flags, c[i].irq, c[i].want);
 }
 
-/*
- * Without -v (or with -J, which prints no lines), one line for the IRQs
- * left to the kernel, one for others.
- */
-void
-apply_note(const struct tally *tl, int flags)
-{
-	if ((flags & APPLY_DRYRUN) ||
-	    (flags & (APPLY_VERBOSE | APPLY_JSON)) == APPLY_VERBOSE)
-		return;
-	if (tl->managed > 0)
-		warnx("note: %zu kernel-managed IRQ%s left to the kernel",
-		    tl->managed, tl->managed == 1 ? "" : "s");
-	if (tl->unmovable > 0)
-		warnx("note: %zu IRQ%s that user space cannot move left "
-		    "alone", tl->unmovable, tl->unmovable == 1 ? "" : "s");
-}
-
 /* A new outcome at the end of tl->v. */
 static struct outcome *
 outcome_next(struct tally *tl)
@@ -393,20 +345,27 @@ outcome_next(struct tally *tl)
 	return &tl->v[tl->n++];
 }
 
-/*
- * Counts an outcome, and with APPLY_JSON records what apply_tally_json() prints
- * of it; an IRQ unchanged is only counted. irq -1 is the default
- * affinity; APPLY_NOIRQ outcomes are recorded in the order they come, for
-  * the caller, and apply_tally_json() leaves them out; old and new may be NULL
-  * when not known; err (0: no errno)
- * and msg say why it failed.
- */
+/* Until isolate sets its tallies' tell: the one they are told by. */
+static apply_tell_fn *tell_compat;
+
 void
-apply_tally_add(struct tally *tl, int flags, long irq, enum apply_result r,
-    const struct cpuset *old, const struct cpuset *new, int err,
-    const char *msg)
+apply_tell_compat(apply_tell_fn *fn)
+{
+	tell_compat = fn;
+}
+
+/*
+ * Counts and records an outcome, and tells the tally's tell of it (or,
+ * with APPLY_TELL in flags, isolate's). An IRQ's old and new sets are
+ * kept only when they are part of its result: the old of a change, the
+ * new of one the kernel did not refuse; a failure keeps its reason.
+ */
+static void
+record(struct tally *tl, int flags, const struct target *t,
+    enum apply_result r)
 {
 	struct outcome *o;
+	bool any = t->irq < 0;
 
 	if (r == APPLY_CHANGED)
 		tl->changed++;
@@ -418,18 +377,38 @@ apply_tally_add(struct tally *tl, int flags, long irq, enum apply_result r,
 		tl->unmovable++;
 	else
 		tl->failed++;
-	if (!(flags & APPLY_JSON) || (r == APPLY_UNCHANGED && irq >= 0))
-		return;
 	o = outcome_next(tl);
-	o->irq = irq;
+	o->irq = t->irq;
+	o->label = t->irq == APPLY_NOIRQ && t->label != NULL ?
+	    xstrdup(t->label) : NULL;
 	o->result = r;
-	o->old = old != NULL && (irq < 0 || r == APPLY_CHANGED) ?
-	    xformat(old, false) : NULL;
-	o->new = new != NULL && (irq < 0 || (r != APPLY_MANAGED &&
-	    r != APPLY_UNMOVABLE)) ?
-	    xformat(new, false) : NULL;
-	o->err = r == APPLY_FAILED ? err : 0;
-	o->msg = r == APPLY_FAILED && msg != NULL ? xstrdup(msg) : NULL;
+	o->old = t->old != NULL && (any || r == APPLY_CHANGED ||
+	    r == APPLY_UNCHANGED) ? xformat(t->old, false) : NULL;
+	o->new = t->want != NULL && (any || (r != APPLY_MANAGED &&
+	    r != APPLY_UNMOVABLE)) ? xformat(t->want, false) : NULL;
+	o->err = r == APPLY_FAILED ? t->err : 0;
+	o->msg = r == APPLY_FAILED && t->msg != NULL ? xstrdup(t->msg) : NULL;
+	if (tl->tell != NULL)
+		tl->tell(o, tl->how);
+	else if ((flags & APPLY_TELL) && tell_compat != NULL)
+		tell_compat(o, flags);
+}
+
+/* An outcome a caller found itself, recorded as apply_irq()'s are. */
+void
+apply_record(struct tally *tl, const struct target *t, enum apply_result r)
+{
+	record(tl, 0, t, r);
+}
+
+/* isolate's, which says its own lines: recorded, no one told. */
+void
+apply_tally_add(struct tally *tl, int flags, long irq, enum apply_result r,
+    const struct cpuset *old, const struct cpuset *new, int err,
+    const char *msg)
+{
+	(void)flags;
+	record(tl, 0, &(struct target){ irq, NULL, old, new, err, msg }, r);
 }
 
 /*
@@ -446,6 +425,7 @@ refused(struct tally *tl, struct tally *pre)
 			continue;
 		*outcome_next(tl) = pre->v[i];
 		pre->v[i].old = pre->v[i].new = pre->v[i].msg = NULL;
+		pre->v[i].label = NULL;
 	}
 	tl->failed += pre->failed;
 	if (pre->vec.cpus != NULL) {
@@ -485,8 +465,9 @@ apply_vectors(struct machine *m, const struct change *c, size_t n,
 		    "with ethtool -L", msg);
 		for (i = 0; i < n; i++)
 			if (bad[i])
-				apply_tally_add(tl, flags, c[i].irq,
-				    APPLY_FAILED, NULL, c[i].want, ENOSPC, msg);
+				record(tl, flags, &(struct target){ c[i].irq,
+				    NULL, NULL, c[i].want, ENOSPC, msg },
+				    APPLY_FAILED);
 		free(msg);
 	}
 	free(bad);
@@ -508,7 +489,7 @@ size_t
 apply_check(struct machine *m, const struct change *c, size_t n,
     const struct qchange *q, size_t nq, struct tally *tl, struct tally *tq)
 {
-	int flags = APPLY_DRYRUN | APPLY_JSON | APPLY_NAMED;
+	int flags = APPLY_DRYRUN | APPLY_NAMED;
 	struct tally pre = { 0 }, preq = { 0 };
 	size_t i, nref;
 
@@ -536,115 +517,8 @@ void
 apply_tally_skip(struct tally *tl, int flags, long irq,
     const struct cpuset *want)
 {
-	apply_tally_add(tl, flags, irq, APPLY_FAILED, NULL, want, tl->stop_err,
-	    tl->stop_msg);
-}
-
-static int
-cmpoutcome(const void *a, const void *b)
-{
-	const struct outcome *x = a, *y = b;
-
-	return (x->irq > y->irq) - (x->irq < y->irq);
-}
-
-/* SEP "KEY":"S", or "KEY":null when S is not known. */
-static void
-json_member(FILE *fp, const char *sep, const char *key, const char *s)
-{
-	fprintf(fp, "%s\"%s\":", sep, key);
-	if (s == NULL)
-		fputs("null", fp);
-	else
-		text_json_string(fp, s);
-}
-
-/* "errno" and "error" of a failure; an errno without a name is null. */
-static void
-json_error(FILE *fp, const struct outcome *o)
-{
-	json_member(fp, ",", "errno", o->err != 0 ? text_errno_name(o->err)
-	    : NULL);
-	json_member(fp, ",", "error", o->msg);
-}
-
-static void
-json_list(FILE *fp, const struct tally *tl, enum apply_result r,
-    const char *key)
-{
-	const struct outcome *o;
-	const char *sep = "";
-	char *name;
-	size_t i;
-
-	fprintf(fp, ",\"%s\":[", key);
-	for (i = 0; i < tl->n; i++) {
-		o = &tl->v[i];
-		if (o->irq < 0 || o->result != r)
-			continue;
-		name = select_names(o->irq);
-		fprintf(fp, "%s{\"irq\":%ld,\"name\":", sep, o->irq);
-		text_json_string(fp, name);
-		free(name);
-		if (r == APPLY_CHANGED)
-			json_member(fp, ",", "old", o->old);
-		if (r != APPLY_MANAGED && r != APPLY_UNMOVABLE)
-			json_member(fp, ",", "new", o->new);
-		if (r == APPLY_FAILED)
-			json_error(fp, o);
-		putc('}', fp);
-		sep = ",";
-	}
-	putc(']', fp);
-}
-
-/*
- * The members every command's JSON result has, without braces, the IRQs
- * in number order: "dry_run", "default" when the run had one, "changed",
- * "unchanged" (a count), "failed", "managed" and "unmovable", and
- * "vectors" when the layout was refused for want of interrupt vectors.
- */
-void
-apply_tally_json(FILE *fp, struct tally *tl, int flags)
-{
-	static const char *const results[] = {
-		[APPLY_UNCHANGED] = "unchanged", [APPLY_CHANGED] = "changed",
-		[APPLY_FAILED] = "failed", [APPLY_MANAGED] = "managed",
-		[APPLY_UNMOVABLE] = "unmovable",
-	};
-	const struct outcome *d = NULL;
-	size_t unchanged = tl->unchanged, i;
-
-	if (tl->n > 0)
-		qsort(tl->v, tl->n, sizeof(*tl->v), cmpoutcome);
-	for (i = 0; i < tl->n && d == NULL; i++)
-		if (tl->v[i].irq == -1)
-			d = &tl->v[i];
-	fprintf(fp, "\"dry_run\":%s", flags & APPLY_DRYRUN ? "true" :
-	    "false");
-	if (d != NULL) {
-		fputs(",\"default\":{", fp);
-		json_member(fp, "", "old", d->old);
-		json_member(fp, ",", "new", d->new);
-		fprintf(fp, ",\"result\":\"%s\"", results[d->result]);
-		if (d->result == APPLY_FAILED)
-			json_error(fp, d);
-		putc('}', fp);
-		if (d->result == APPLY_UNCHANGED && unchanged > 0)
-			unchanged--;
-	}
-	json_list(fp, tl, APPLY_CHANGED, "changed");
-	fprintf(fp, ",\"unchanged\":%zu", unchanged);
-	json_list(fp, tl, APPLY_FAILED, "failed");
-	json_list(fp, tl, APPLY_MANAGED, "managed");
-	json_list(fp, tl, APPLY_UNMOVABLE, "unmovable");
-	if (tl->vec.cpus != NULL) {
-		fputs(",\"vectors\":{", fp);
-		json_member(fp, "", "cpus", tl->vec.cpus);
-		fprintf(fp, ",\"irqs\":%zu,\"free\":%ld,\"exact\":%s}",
-		    tl->vec.irqs, tl->vec.free, tl->vec.exact ? "true" :
-		    "false");
-	}
+	record(tl, flags, &(struct target){ irq, NULL, NULL, want, tl->stop_err,
+	    tl->stop_msg }, APPLY_FAILED);
 }
 
 void
@@ -653,6 +527,7 @@ apply_tally_free(struct tally *tl)
 	size_t i;
 
 	for (i = 0; i < tl->n; i++) {
+		free(tl->v[i].label);
 		free(tl->v[i].old);
 		free(tl->v[i].new);
 		free(tl->v[i].msg);
@@ -660,6 +535,7 @@ apply_tally_free(struct tally *tl)
 	free(tl->v);
 	free(tl->stop_msg);
 	free(tl->vec.cpus);
+	/* the counts and the tell stay */
 	tl->vec.cpus = NULL;
 	tl->v = NULL;
 	tl->stop_msg = NULL;

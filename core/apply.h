@@ -9,7 +9,6 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 struct cpuset;
 struct machine;
@@ -17,14 +16,15 @@ struct machine;
 /*
  * APPLY_NAMED: the user named this IRQ by its number alone, so a
  * kernel-managed IRQ is an error, not an IRQ to leave to the kernel.
- * APPLY_JSON: outcomes are recorded in the tally for apply_tally_json(), and
- * nothing is printed on standard output.
+ * Bits 2 and 8 are cmd/result.h's (-v and -J): core/ passes them on
+ * untouched. APPLY_TELL: isolate's flags, until its tallies have a tell
+ * of their own (apply_tell_compat()).
  */
 enum {
-	APPLY_DRYRUN = 1, APPLY_VERBOSE = 2, APPLY_NAMED = 4, APPLY_JSON = 8
+	APPLY_DRYRUN = 1, APPLY_NAMED = 4, APPLY_TELL = 16
 };
 
-/* The irq of an outcome that is no IRQ's: counted, never recorded. */
+/* The irq of an outcome that is no IRQ's: a queue's mask file. */
 #define APPLY_NOIRQ	LONG_MIN
 
 /*
@@ -52,11 +52,26 @@ struct qchange {
 };
 
 /*
- * One IRQ, or the default affinity, as the JSON result lists it; the
- * strings are owned, NULL when not known.
+ * What an outcome is about: an IRQ, the default affinity (irq -1) or a
+ * file that is no IRQ's (APPLY_NOIRQ, named by label); the CPUs it held
+ * and should hold (NULL: not known); when it failed, why: an errno (or
+ * 0) and the sentence. Borrowed.
+ */
+struct target {
+	long			 irq;
+	const char		*label;
+	const struct cpuset	*old, *want;
+	int			 err;
+	const char		*msg;
+};
+
+/*
+ * A target's outcome, as recorded: the strings are owned, NULL when not
+ * known (label: but for an APPLY_NOIRQ one).
  */
 struct outcome {
 	long			 irq;	/* -1: the default affinity */
+	char			*label;
 	enum apply_result	 result;
 	char			*old, *new;	/* CPU lists */
 	int			 err;	/* failed: its errno, or 0 */
@@ -75,10 +90,15 @@ struct vshort {
 	bool		 exact;
 };
 
+/* Told of each outcome as it is recorded, with the tally's how. */
+typedef void	 apply_tell_fn(const struct outcome *, int);
+
 /*
- * What a run did, file by file; managed, unmovable: left as they are; stop: no
- * write can succeed (not root). With APPLY_JSON, v holds every outcome
- * but an IRQ's unchanged, and stop_err and stop_msg why the run stopped.
+ * What a run did, file by file, in the order it was done: v holds every
+ * outcome; managed, unmovable: left as they are; stop: no write can
+ * succeed (not root), stop_err and stop_msg why. tell (NULL: none), set
+ * by the caller, is told of each outcome as it is recorded, with how
+ * (cmd/result.c prints its line).
  */
 struct tally {
 	size_t		 changed, unchanged, failed, managed, unmovable;
@@ -88,6 +108,8 @@ struct tally {
 	struct outcome	*v;
 	size_t		 n, cap;
 	struct vshort	 vec;
+	apply_tell_fn	*tell;
+	int		 how;
 };
 
 enum apply_result apply_irq(struct machine *, unsigned int,
@@ -101,16 +123,19 @@ void		 apply_all(struct machine *, const struct change *, size_t,
 size_t		 apply_check(struct machine *, const struct change *, size_t,
 		    const struct qchange *, size_t, struct tally *,
 		    struct tally *);
-void		 apply_note(const struct tally *, int);
 bool		 apply_vectors(struct machine *, const struct change *, size_t,
 		    int, struct tally *);
 
+void		 apply_record(struct tally *, const struct target *,
+		    enum apply_result);
+void		 apply_tally_skip(struct tally *, int, long,
+		    const struct cpuset *);
+void		 apply_tally_free(struct tally *);
+
+/* Until isolate records through apply_record(); remove then. */
 void		 apply_tally_add(struct tally *, int, long,
 		    enum apply_result, const struct cpuset *,
 		    const struct cpuset *, int, const char *);
-void		 apply_tally_skip(struct tally *, int, long,
-		    const struct cpuset *);
-void		 apply_tally_json(FILE *, struct tally *, int);
-void		 apply_tally_free(struct tally *);
+void		 apply_tell_compat(apply_tell_fn *);
 
 #endif

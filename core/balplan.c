@@ -7,14 +7,45 @@
 #include <string.h>
 
 #include "core/balplan.h"
+#include "core/isolation.h"
 #include "core/machine.h"
 #include "core/topology.h"
+#include "core/vectors.h"
 #include "core/xalloc.h"
 #include "parse.h"
 
-/* The eligible CPUs, each with its rank: first threads of cores first. */
+/*
+ * The isolated CPUs of elig (isolation_cpus()) leave it, as
+ * isolation_leave_out() has them, unless include, or numbered names
+ * them; those chosen are kept in bp->isolated, for the plan line.
+ */
+static void
+leave_isolated(struct balplan *bp, struct cpuset *elig,
+    const struct cpuset *numbered, bool include)
+{
+	struct isolated iso;
+
+	isolation_cpus(&iso, bp->m);
+	bp->isolated = xcpudup(elig);
+	cpuset_and(bp->isolated, iso.all);
+	bp->left = xcpudup(bp->isolated);
+	if (numbered != NULL)
+		cpuset_andnot(bp->left, numbered);
+	if (include)
+		cpuset_zero(bp->left);
+	cpuset_andnot(elig, bp->left);
+	cpuset_andnot(bp->isolated, bp->left);
+	bp->why = isolation_why(&iso, bp->left);
+	isolation_cpus_free(&iso);
+}
+
+/*
+ * The CPUs of the plan: elig, less its isolated CPUs (leave_isolated()),
+ * each with its rank: first threads of cores first.
+ */
 void
-balplan_init(struct balplan *bp, struct machine *m, const struct cpuset *elig)
+balplan_init(struct balplan *bp, struct machine *m, struct cpuset *elig,
+    const struct cpuset *numbered, bool include)
 {
 	struct cpuslot *order;
 	size_t n, i;
@@ -22,6 +53,7 @@ balplan_init(struct balplan *bp, struct machine *m, const struct cpuset *elig)
 	memset(bp, 0, sizeof(*bp));
 	bp->m = m;
 	bp->elig = elig;
+	leave_isolated(bp, elig, numbered, include);
 	bp->pos = xcalloc(m->nbits, sizeof(*bp->pos));
 	for (i = 0; i < m->nbits; i++)
 		bp->pos[i] = -1;
@@ -91,9 +123,9 @@ balplan_follow(struct balplan *bp, const struct irqs *all)
 }
 
 int
-balplan_read(struct balplan *bp, int r)
+balplan_read(struct balplan *bp, int r, const char *from)
 {
-	return load_cells_read(&bp->cells, r);
+	return load_cells_read(&bp->cells, r, from);
 }
 
 static int
@@ -242,6 +274,25 @@ unit_home(const struct balitem *a, const struct balitem *b)
 	return home;
 }
 
+/*
+ * A busy unit for the planner; with room, the vectors it takes (one an
+ * IRQ) and the one CPU that holds them, when both IRQs are there.
+ */
+static struct place_item
+unit_item(const struct balplan *bp, const struct balitem *a,
+    const struct balitem *b, uint64_t load, bool room)
+{
+	int held = -1;
+
+	if (room) {
+		held = vectors_held(bp->m, a->irq);
+		if (b != NULL && vectors_held(bp->m, b->irq) != held)
+			held = -1;
+	}
+	return (struct place_item){ load, unit_home(a, b), a->allow, -1,
+	    b != NULL ? 2 : 1, held };
+}
+
 /* A quiet unit's interrupts stay where they were counted. */
 static void
 keep_quiet(struct balplan *bp, const bool *quiet)
@@ -289,8 +340,9 @@ decide(struct balplan *bp, struct balitem *it, int cpu, bool moved,
 }
 
 /*
- * The busy units to the planner, its answer back to their IRQs; a
- * quiet unit keeps what it has.
+ * The busy units to the planner, within the CPUs' interrupt vectors
+ * (vectors_room()), its answer back to their IRQs; a quiet unit keeps
+ * what it has.
  */
 static void
 plan(struct balplan *bp)
@@ -302,6 +354,7 @@ plan(struct balplan *bp)
 	size_t *unit, i, nu = 0;
 	uint64_t load;
 	bool *quiet;
+	long *room = vectors_room(bp->m);
 
 	quiet = xcalloc(bp->n + 1, sizeof(*quiet));
 	unit = xcalloc(bp->n + 1, sizeof(*unit));
@@ -319,8 +372,7 @@ plan(struct balplan *bp)
 			continue;
 		}
 		unit[nu] = i;
-		pi[nu++] = (struct place_item){ load, unit_home(a, b),
-		    a->allow, -1 };
+		pi[nu++] = unit_item(bp, a, b, load, room != NULL);
 	}
 	keep_quiet(bp, quiet);
 	sets = xcalloc(bp->nallow + 1, sizeof(*sets));
@@ -328,7 +380,7 @@ plan(struct balplan *bp)
 		sets[i] = (struct place_set){ bp->allow[i].cpu,
 		    bp->allow[i].n };
 	p = (struct placement){ bp->m->nbits, bp->fixed, bp->after, sets,
-	    bp->nallow, pi, nu, false };
+	    bp->nallow, pi, nu, false, room };
 	placement_plan(&p);
 	bp->fresh = p.fresh;
 	for (i = 0; i < nu; i++) {
@@ -340,10 +392,33 @@ plan(struct balplan *bp)
 			decide(bp, b, pi[i].cpu, pi[i].cpu != pi[i].home,
 			    b->count > a->count);
 	}
+	free(room);
 	free(sets);
 	free(pi);
 	free(unit);
 	free(quiet);
+}
+
+/*
+ * The eligible CPU with the most load (the first of equals), -1 with
+ * none; *sum their load, *n how many.
+ */
+static int
+busiest(const struct balplan *bp, const uint64_t *load, uint64_t *sum,
+    unsigned int *n)
+{
+	int cpu, top = -1;
+
+	*sum = 0;
+	*n = 0;
+	for (cpu = cpuset_first(bp->elig); cpu >= 0;
+	    cpu = cpuset_next(bp->elig, cpu + 1)) {
+		*sum += load[cpu];
+		(*n)++;
+		if (top < 0 || load[cpu] > load[top])
+			top = cpu;
+	}
+	return top;
 }
 
 /*
@@ -356,10 +431,11 @@ static void
 still(struct balplan *bp)
 {
 	const struct cell *c;
-	uint64_t sum = 0, max = 0;
-	size_t i, n = 0;
+	uint64_t sum, max = 0;
+	unsigned int n;
+	size_t i;
 	uint32_t d;
-	int cpu, busiest = -1;
+	int top;
 
 	if (bp->nwrite > 0) {
 		bp->still = BAL_MOVES;
@@ -371,26 +447,19 @@ still(struct balplan *bp)
 			bp->still = BAL_EVEN;
 	if (bp->still == BAL_IDLE)
 		return;
-	for (cpu = cpuset_first(bp->elig); cpu >= 0;
-	    cpu = cpuset_next(bp->elig, cpu + 1)) {
-		sum += bp->before[cpu];
-		n++;
-		if (busiest < 0 || bp->before[cpu] > bp->before[busiest])
-			busiest = cpu;
-	}
+	top = busiest(bp, bp->before, &sum, &n);
 	for (i = 0; i < bp->cells.n; i++) {
 		c = &bp->cells.v[i];
-		if ((int)c->cpu != busiest || !load_cell_delta(c, &d) ||
-		    d <= max)
+		if ((int)c->cpu != top || !load_cell_delta(c, &d) || d <= max)
 			continue;
 		max = d;
 		bp->one_irq = c->irq;
 	}
-	if (busiest < 0 || max * n <= sum ||
-	    placement_busy(bp->before[busiest] - max))
+	if (top < 0 || max * n <= sum ||
+	    placement_busy(bp->before[top] - max))
 		return;
 	bp->still = BAL_ONE;
-	bp->one_cpu = busiest;
+	bp->one_cpu = top;
 	bp->one_count = max;
 	bp->one_item = item_of(bp, bp->one_irq) != NULL;
 }
@@ -421,24 +490,16 @@ balplan_make(struct balplan *bp)
 double
 balplan_imbalance(const struct balplan *bp, const uint64_t *load)
 {
-	uint64_t max = 0, sum = 0, top = 0;
-	unsigned int n = 0;
-	int c;
+	uint64_t sum, bsum;
+	unsigned int n;
+	int max, top;
 
-	for (c = cpuset_first(bp->elig); c >= 0;
-	    c = cpuset_next(bp->elig, c + 1)) {
-		sum += load[c];
-		n++;
-		if (load[c] > max)
-			max = load[c];
-		if (bp->before[c] > top)
-			top = bp->before[c];
-	}
-	if (sum == 0)
+	top = busiest(bp, bp->before, &bsum, &n);
+	if ((max = busiest(bp, load, &sum, &n)) < 0 || sum == 0)
 		return -1;
-	if (top < BALPLAN_FIGURE)
+	if (bp->before[top] < BALPLAN_FIGURE)
 		return -2;
-	return (double)max * n / sum;
+	return (double)load[max] * n / sum;
 }
 
 void
@@ -462,5 +523,8 @@ balplan_free(struct balplan *bp)
 	free(bp->fixed);
 	free(bp->after);
 	free(bp->pos);
+	cpuset_free(bp->left);
+	cpuset_free(bp->isolated);
+	free(bp->why);
 	load_cells_free(&bp->cells);
 }

@@ -63,6 +63,9 @@ enum balstill { BAL_MOVES, BAL_IDLE, BAL_EVEN, BAL_ONE };
 struct balplan {
 	struct machine	*m;
 	const struct cpuset *elig;
+	struct cpuset	*left;		/* isolated, left out of elig */
+	char		*why;		/* what isolates them */
+	struct cpuset	*isolated;	/* isolated, chosen: in elig */
 	int		*pos;		/* by CPU: rank in tie order, or -1 */
 	struct allowed	*allow;
 	size_t		 nallow;
@@ -82,12 +85,12 @@ struct balplan {
 	bool		 one_item;	/* one_irq is one balance may move */
 };
 
-void	 balplan_init(struct balplan *, struct machine *,
-	    const struct cpuset *);
+void	 balplan_init(struct balplan *, struct machine *, struct cpuset *,
+	    const struct cpuset *, bool);
 void	 balplan_add(struct balplan *, unsigned int, struct qrole,
 	    const struct cpuset *);
 void	 balplan_follow(struct balplan *, const struct irqs *);
-int	 balplan_read(struct balplan *, int);
+int	 balplan_read(struct balplan *, int, const char *);
 void	 balplan_make(struct balplan *);
 double	 balplan_imbalance(const struct balplan *, const uint64_t *);
 void	 balplan_free(struct balplan *);

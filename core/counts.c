@@ -15,21 +15,14 @@
 
 #define ROW_MAX	(4 << 20)
 
-/* Where passes read: a copy the user saved (--sample-from), or the tree's. */
-static const char *source;
-
-/* The file passes read from now on: path, or NULL for proc/interrupts. */
-void
-counts_source(const char *path)
-{
-	source = path;
-}
-
-/* The name of the file passes read, escaped, for messages. */
+/*
+ * The name of the file a pass reads, escaped, for messages: from (a copy
+ * the user saved, --sample-from), or NULL for the tree's.
+ */
 const char *
-counts_path(void)
+counts_path(const char *from)
 {
-	return source != NULL ? procfs_file_path(source) :
+	return from != NULL ? procfs_file_path(from) :
 	    procfs_path(PATH_PROC_INTERRUPTS);
 }
 
@@ -52,18 +45,20 @@ columns_of(struct counts *rd)
  * CPU of each (below nbits). 0 or -errno, said unless COUNTS_QUIET.
  */
 int
-counts_open(struct counts *rd, unsigned int nbits, int flags)
+counts_open(struct counts *rd, const char *from, unsigned int nbits,
+    int flags)
 {
 	int rc;
 
 	memset(rd, 0, sizeof(*rd));
+	rd->from = from;
 	rd->flags = flags;
 	rd->nbits = nbits;
-	if ((rc = source != NULL ? procfs_file_lines(&rd->l, source,
+	if ((rc = from != NULL ? procfs_file_lines(&rd->l, from,
 	    ROW_MAX) : procfs_lines_open(&rd->l, PATH_PROC_INTERRUPTS,
 	    ROW_MAX)) != 0) {
 		if (!(flags & COUNTS_QUIET))
-			warnc(-rc, "%s", counts_path());
+			warnc(-rc, "%s", counts_path(rd->from));
 		rd->l.fd = -1;
 		return rc;
 	}
@@ -84,7 +79,7 @@ counts_open(struct counts *rd, unsigned int nbits, int flags)
 	if (rc >= 0) {
 		rc = -EINVAL;
 		if (!(flags & COUNTS_QUIET))
-			warnx("%s: no CPU header%s", counts_path(),
+			warnx("%s: no CPU header%s", counts_path(rd->from),
 			    (flags & COUNTS_CPUS) ? " naming possible CPUs" :
 			    "");
 	}
@@ -182,9 +177,9 @@ counts_close(struct counts *rd)
 	if (rc != 0 && rc != -EINVAL && !(rd->flags & COUNTS_QUIET)) {
 		if (rc == -EFBIG)
 			warnx("%s: a line longer than %d bytes",
-			    counts_path(), ROW_MAX);
+			    counts_path(rd->from), ROW_MAX);
 		else
-			warnc(-rc, "%s", counts_path());
+			warnc(-rc, "%s", counts_path(rd->from));
 	}
 	if (rd->l.fd >= 0)
 		procfs_lines_close(&rd->l);

@@ -26,6 +26,7 @@ enum {
 /* One pass; cpu and v are owned. */
 struct counts {
 	struct lines		 l;
+	const char		*from;	/* a saved copy, or NULL: the tree's */
 	char			*line;
 	size_t			 len;
 	int			 flags;
@@ -53,9 +54,8 @@ struct counts_kept {
 	int		*col;		/* by CPU: its column, or -1 */
 };
 
-void		 counts_source(const char *);
-const char	*counts_path(void);
-int		 counts_open(struct counts *, unsigned int, int);
+const char	*counts_path(const char *);
+int		 counts_open(struct counts *, const char *, unsigned int, int);
 int		 counts_next(struct counts *, unsigned int *);
 int		 counts_row(struct counts *, struct irqrow *);
 bool		 counts_cpu_row(const struct counts *, const struct irqrow *);

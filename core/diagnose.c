@@ -196,7 +196,8 @@ find_pending(struct machine *m, const struct irqview *v,
 	const char *by = deferred_by(v->chip);
 	bool idle = v->has_total && v->total == 0;
 	/* x86: no CPU of the request has a vector free for it */
-	bool stuck = vectors_stuck(m, l->req);
+	bool stuck = v->vectors != NULL &&
+	    vectors_stuck_in(v->vectors, m, l->req);
 	struct findings *to = isolated || stuck ? need : info;
 	char *r, *e, *more;
 

@@ -14,6 +14,7 @@ struct irqbalance;
 struct irqthreads;
 struct isolated;
 struct machine;
+struct vectors;
 
 /* What is known of one IRQ; the sets are owned, NULL when unknown. */
 struct irqview {
@@ -27,6 +28,7 @@ struct irqview {
 	char			*chip;		/* NULL when unknown */
 	char			*names;		/* sys/kernel/irq/N/actions */
 	const struct irqthreads	*threads;	/* the machine's; not owned */
+	struct vectors		*vectors;	/* the run's (vectors_stuck_in()) */
 };
 
 int	 diagnose_read(struct machine *, unsigned int, struct irqview *);

@@ -183,7 +183,7 @@ irqinfo_totals(const unsigned int *v, size_t n, unsigned long long *total,
 
 	if (n == 0)
 		return 0;
-	if ((rc = counts_open(&rd, 0, COUNTS_TOTAL | COUNTS_QUIET)) != 0)
+	if ((rc = counts_open(&rd, NULL, 0, COUNTS_TOTAL | COUNTS_QUIET)) != 0)
 		return rc;
 	while (at < n && counts_next(&rd, &irq) == 1) {
 		while (at < n && v[at] < irq)

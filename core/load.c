@@ -121,7 +121,7 @@ row_of(const struct cells *cs, unsigned int irq)
  * saying why.
  */
 int
-load_cells_read(struct cells *cs, int r)
+load_cells_read(struct cells *cs, int r, const char *from)
 {
 	struct counts rd;
 	struct irqrow row;
@@ -129,7 +129,7 @@ load_cells_read(struct cells *cs, int r)
 	unsigned int irq;
 	size_t at = 0, i;
 
-	if (counts_open(&rd, cs->nbits, COUNTS_CPUS | COUNTS_EACH) != 0)
+	if (counts_open(&rd, from, cs->nbits, COUNTS_CPUS | COUNTS_EACH) != 0)
 		return -1;
 	for (i = 0; i < cs->n; i++)
 		cs->v[i].seen &= ~(1U << r);

@@ -44,7 +44,7 @@ struct cells {
 
 int		 load_cells_follow(struct cells *, const struct machine *,
 		    const struct irqs *);
-int		 load_cells_read(struct cells *, int);
+int		 load_cells_read(struct cells *, int, const char *);
 uint8_t		 load_rows_seen(const struct cells *, unsigned int);
 void		 load_cells_take(struct cells *, int, const struct counts *,
 		    const struct irqrow *, size_t *);

@@ -1,7 +1,8 @@
 /*
  * The machine as the kernel describes it: its CPUs and NUMA nodes, the
- * CPU sets users name, and the affinity an IRQ has. Functions say what went wrong themselves, except those that
- * return a sentence in struct perr for the caller to place.
+ * CPU sets users name, and the affinity an IRQ has. Functions say what
+ * went wrong themselves, except those that return a sentence in struct
+ * perr for the caller to place.
  */
 #include <err.h>
 #include <errno.h>

@@ -5,7 +5,8 @@
  * two CPUs by more than the measurement's noise (placement_worth());
  * a plan made afresh, heaviest first (longest processing time), replaces
  * that one only when its busiest CPU is lower by more than the noise.
- * Quiet IRQs are not placed. spread's plan, by count alone, is here too.
+ * Quiet IRQs are not placed. A CPU without the interrupt vectors an IRQ
+ * takes gets no more (room). spread's plan, by count alone, is here too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,10 +33,15 @@ busy(const struct place_item *it)
 	return placement_busy(it->load);
 }
 
-/* One plan being made: each CPU's load and IRQs planned. */
+/*
+ * One plan being made: each CPU's load, IRQs planned and vectors left
+ * (NULL: no limit), and how many IRQs went onto a CPU without room.
+ */
 struct state {
 	uint64_t	*load;
 	uint32_t	*nirq;
+	long		*room;
+	size_t		 over;
 	int		*cpu;		/* by item */
 };
 
@@ -71,17 +77,55 @@ better(const struct state *st, const struct place_cpu *x,
 	return x->pos < y->pos;
 }
 
-static int
-pick(const struct state *st, const struct place_set *s,
-    bool (*cmp)(const struct state *, const struct place_cpu *,
-    const struct place_cpu *))
+/*
+ * The vectors item i takes on cpu: none at its home (it is not written)
+ * or where it holds them (the kernel keeps them). A vector a move leaves
+ * is not counted free: the moves are written one by one, and one onto a
+ * CPU before the one off it would find none.
+ */
+static unsigned int
+cost(const struct placement *p, size_t i, int cpu)
 {
-	size_t k, best = 0;
+	const struct place_item *it = &p->items[i];
 
-	for (k = 1; k < s->n; k++)
-		if (cmp(st, &s->v[k], &s->v[best]))
+	if (p->room == NULL || cpu == it->home || cpu == it->held)
+		return 0;
+	return it->vec;
+}
+
+/* Whether cpu has the vectors item i takes there; i < 0: one vector. */
+static bool
+fits(const struct placement *p, const struct state *st, long i, int cpu)
+{
+	if (st->room == NULL)
+		return true;
+	if (i < 0)
+		return st->room[cpu] > 0;
+	return st->room[cpu] >= (long)cost(p, i, cpu);
+}
+
+/*
+ * The best CPU of s that has room for item i (i < 0: for one vector);
+ * when none has, the best of all, and *over is set: the layout is
+ * refused before the first write (apply_check()).
+ */
+static int
+pick(const struct state *st, const struct placement *p,
+    const struct place_set *s, long i, bool *over)
+{
+	size_t k, any = 0;
+	long best = -1;
+
+	for (k = 0; k < s->n; k++) {
+		if (k > 0 && better(st, &s->v[k], &s->v[any]))
+			any = k;
+		if (fits(p, st, i, s->v[k].cpu) && (best < 0 ||
+		    better(st, &s->v[k], &s->v[best])))
 			best = k;
-	return s->v[best].cpu;
+	}
+	if (over != NULL)
+		*over = best < 0;
+	return s->v[best >= 0 ? (size_t)best : any].cpu;
 }
 
 static void
@@ -90,13 +134,27 @@ put(struct state *st, const struct placement *p, size_t i, int cpu)
 	st->cpu[i] = cpu;
 	st->load[cpu] += p->items[i].load;
 	st->nirq[cpu]++;
+	if (st->room != NULL)
+		st->room[cpu] -= cost(p, i, cpu);
+}
+
+static void
+take(struct state *st, const struct placement *p, size_t i)
+{
+	int cpu = st->cpu[i];
+
+	st->load[cpu] -= p->items[i].load;
+	st->nirq[cpu]--;
+	if (st->room != NULL)
+		st->room[cpu] += cost(p, i, cpu);
 }
 
 /*
  * The best single move: off the busiest CPU of the IRQ's set (a move
  * off another would only even out CPUs below it, which noise undoes at
- * the next run), or onto a quiet CPU (QUIET); the one that lowers its
- * CPU most, of those the lightest IRQ. Returns the item, or -1.
+ * the next run), or onto a quiet CPU (QUIET), with room for it; the one
+ * that lowers its CPU most, of those the lightest IRQ. Returns the item,
+ * or -1.
  */
 static long
 best_move(const struct placement *p, const struct state *st, int *dest,
@@ -116,7 +174,7 @@ best_move(const struct placement *p, const struct state *st, int *dest,
 		a = st->load[st->cpu[i]];
 		b = st->load[to];
 		if (to == st->cpu[i] || b + it->load >= a ||
-		    (a < top[it->set] && b > QUIET))
+		    (a < top[it->set] && b > QUIET) || !fits(p, st, i, to))
 			continue;
 		after = a - it->load > b + it->load ? a - it->load :
 		    b + it->load;
@@ -145,20 +203,17 @@ improve(const struct placement *p, struct state *st)
 	uint64_t *top = xcalloc(p->nsets + 1, sizeof(*top));
 	size_t s, k;
 	long i;
-	int from;
 
 	for (;;) {
 		for (s = 0; s < p->nsets; s++) {
-			dest[s] = pick(st, &p->sets[s], better);
+			dest[s] = pick(st, p, &p->sets[s], -1, NULL);
 			for (k = 0, top[s] = 0; k < p->sets[s].n; k++)
 				if (st->load[p->sets[s].v[k].cpu] > top[s])
 					top[s] = st->load[p->sets[s].v[k].cpu];
 		}
 		if ((i = best_move(p, st, dest, top)) < 0)
 			break;
-		from = st->cpu[i];
-		st->load[from] -= p->items[i].load;
-		st->nirq[from]--;
+		take(st, p, i);
 		put(st, p, i, dest[p->items[i].set]);
 	}
 	free(top);
@@ -200,9 +255,13 @@ plan_busy(const struct placement *p, struct state *st, const size_t *order,
     size_t nbusy, bool keep)
 {
 	size_t k, i;
+	bool over;
 
 	memcpy(st->load, p->fixed, p->nbits * sizeof(*st->load));
 	memset(st->nirq, 0, p->nbits * sizeof(*st->nirq));
+	if (st->room != NULL)
+		memcpy(st->room, p->room, p->nbits * sizeof(*st->room));
+	st->over = 0;
 	for (i = 0; i < p->n; i++) {
 		st->cpu[i] = -1;
 		if (keep && busy(&p->items[i]) && p->items[i].home >= 0)
@@ -210,9 +269,11 @@ plan_busy(const struct placement *p, struct state *st, const size_t *order,
 	}
 	for (k = 0; k < nbusy; k++) {
 		i = order[k];
-		if (st->cpu[i] < 0)
-			put(st, p, i, pick(st, &p->sets[p->items[i].set],
-			    better));
+		if (st->cpu[i] >= 0)
+			continue;
+		put(st, p, i, pick(st, p, &p->sets[p->items[i].set], i,
+		    &over));
+		st->over += over;
 	}
 	if (keep)
 		improve(p, st);
@@ -225,6 +286,8 @@ state_init(struct state *st, const struct placement *p)
 	st->load = xcalloc(p->nbits, sizeof(*st->load));
 	st->nirq = xcalloc(p->nbits, sizeof(*st->nirq));
 	st->cpu = xcalloc(p->n + 1, sizeof(*st->cpu));
+	st->room = p->room != NULL ? xcalloc(p->nbits, sizeof(*st->room)) :
+	    NULL;
 }
 
 static void
@@ -233,6 +296,7 @@ state_free(struct state *st)
 	free(st->load);
 	free(st->nirq);
 	free(st->cpu);
+	free(st->room);
 }
 
 void
@@ -251,8 +315,9 @@ placement_plan(struct placement *p)
 	state_init(&fresh, p);
 	mkeep = plan_busy(p, &keep, order, nbusy, true);
 	mfresh = plan_busy(p, &fresh, order, nbusy, false);
+	/* not at the cost of an IRQ more without room */
 	p->fresh = mfresh < mkeep && placement_worth(mkeep - mfresh, mkeep,
-	    mfresh);
+	    mfresh) && fresh.over <= keep.over;
 	st = p->fresh ? &fresh : &keep;
 	for (i = 0; i < p->n; i++)
 		p->items[i].cpu = st->cpu[i];

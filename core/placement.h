@@ -28,20 +28,25 @@ struct place_set {
 /*
  * An IRQ to place: its interrupts in the interval, the one CPU it runs
  * on when that is in its set (else -1). cpu is the plan's answer, -1
- * for a quiet IRQ, which the plan does not place.
+ * for a quiet IRQ, which the plan does not place. With room: the
+ * vectors it takes on a CPU other than home and held, the one CPU whose
+ * vectors it holds (or -1).
  */
 struct place_item {
 	uint64_t	 load;
 	int		 home;
 	size_t		 set;
 	int		 cpu;
+	unsigned int	 vec;
+	int		 held;
 };
 
 /*
  * The problem: nbits CPUs, each with the load of what the plan does not
  * place (fixed, read) and after the plan (load, written), the sets and
  * the items. fresh says whether a plan made afresh replaced the one that
- * keeps IRQs at home.
+ * keeps IRQs at home. room: by CPU, the interrupt vectors it has free,
+ * NULL when they have no limit.
  */
 struct placement {
 	unsigned int	 nbits;
@@ -52,6 +57,7 @@ struct placement {
 	struct place_item *items;
 	size_t		 n;
 	bool		 fresh;
+	const long	*room;
 };
 
 bool	 placement_busy(uint64_t);

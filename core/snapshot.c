@@ -1,21 +1,6 @@
 /*
  * Snapshot files read and checked, and their entries matched to the
- * IRQs of this machine.
- *
- * Matching: an irq line with names is matched to the IRQ whose action
- * names are exactly those (in any order); when several lines name the
- * same set, as many IRQs must have it and they are paired in order of
- * number. With --by-number, or without names, the number is used; but
- * without --by-number, a line without names skips an IRQ that has names
- * (it had none when saved: its number may now be another device's). A
- * pattern line gives its CPUs to every IRQ it matches. When lines pick
- * the same IRQ, the last one wins. An optional line ("?") that matches
- * no IRQ at all is no problem; with a selection (--only), neither is any
- * line that picks no IRQ, and problems are those of selected IRQs.
- *
- * A queue line (xps, rps) names its interface and queue; the last line
- * for a queue wins. With a selection, only the lines of interfaces that
- * a dev: item names apply, and only theirs have problems.
+ * IRQs of this machine (snapshot_resolve() says how).
  */
 #include <err.h>
 #include <errno.h>
@@ -766,6 +751,17 @@ leave_out_remembered(struct snap *s)
  * picks it. With only, the IRQs it selects keep theirs, the others and
  * the default none. Returns how many lines cannot be applied, each in
  * s->problems in line order, for the command to say.
+ *
+ * An irq line with names picks the IRQ whose action names are exactly
+ * those (in any order); lines naming the same set take as many IRQs, in
+ * order of number. With --by-number, or without names, the number is
+ * used; but without --by-number a line without names skips an IRQ that
+ * has names (its number may now be another device's). A pattern line
+ * picks every IRQ it matches. An optional line ("?") that picks none is
+ * no problem; with only, neither is any line that picks none, and the
+ * problems are those of selected IRQs. A queue line (xps, rps) names its
+ * interface and queue, the last line for a queue winning; with only,
+ * only the lines of interfaces a dev: item names apply.
  */
 size_t
 snapshot_resolve(struct snap *s, struct mirqs *mi, const struct irqs *only)

@@ -20,6 +20,12 @@
 #include "procfs.h"
 
 /*
+ * Both files are seq_files: a read(2) stops at the page whose next
+ * record does not fit, so they are read line by line to the end.
+ */
+#define LINE_MAX_VEC	(4 << 20)
+
+/*
  * x86, told by its arch rows: a LOC row reading "Local timer interrupts"
  * and nothing more (arch/x86/kernel/irq.c arch_show_interrupts());
  * powerpc's goes on "for timer event device", arm64 and riscv have none.
@@ -28,16 +34,15 @@
 static bool
 scan(size_t *nirqs)
 {
-	char *buf, *line, *next, *p;
+	struct lines l;
+	char *line, *p;
 	bool yes = false;
 	size_t len;
 
 	*nirqs = 0;
-	if (procfs_read(PATH_PROC_INTERRUPTS, &buf) != 0)
+	if (procfs_lines_open(&l, PATH_PROC_INTERRUPTS, LINE_MAX_VEC) != 0)
 		return false;
-	for (line = buf; line != NULL; line = next) {
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
+	while (procfs_lines_next(&l, &line, &len) == 1) {
 		line += strspn(line, " ");
 		len = strspn(line, "0123456789");
 		if (len > 0 && line[len] == ':')
@@ -51,7 +56,7 @@ scan(size_t *nirqs)
 			len--;
 		yes = len == 0;
 	}
-	free(buf);
+	procfs_lines_close(&l);
 	return yes;
 }
 
@@ -75,16 +80,16 @@ vectors_x86(void)
 static int
 debug_read(struct vectors *v)
 {
-	char *buf, *line, *next;
+	struct lines l;
+	char *line;
 	unsigned int avl, man, mac, act;
 	bool table = false, any = false;
+	size_t len;
 	int cpu;
 
-	if (procfs_read(PATH_DEBUG_VECTOR, &buf) != 0)
+	if (procfs_lines_open(&l, PATH_DEBUG_VECTOR, LINE_MAX_VEC) != 0)
 		return -1;
-	for (line = buf; line != NULL; line = next) {
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
+	while (procfs_lines_next(&l, &line, &len) == 1) {
 		if (strstr(line, "| CPU | avl | man | mac | act |") != NULL) {
 			table = true;
 			continue;
@@ -100,18 +105,38 @@ debug_read(struct vectors *v)
 			any = true;
 		}
 	}
-	free(buf);
+	procfs_lines_close(&l);
 	return any ? 0 : -1;
 }
 
 /*
+ * Whether an IRQ has a handler (an action directory in proc/irq/N). One
+ * without is not activated and holds no vector: x86 only reserves one
+ * in the matrix's global count (vector.c reserve_irq_vector_locked()),
+ * though its effective CPU reads as the first online one, and a write
+ * to its affinity is only kept for activation (kernel/irq/manage.c
+ * irq_set_affinity_deactivated()). Unknown counts as having one.
+ */
+static bool
+has_action(unsigned int irq)
+{
+	char **names;
+	size_t n;
+
+	if (select_actions(irq, &names, &n) != 0)
+		return true;
+	select_actions_free(names, n);
+	return n > 0;
+}
+
+/*
  * Without debugfs, from what /proc shows: each online CPU's vectors for
- * devices, less a margin, less one for each IRQ it runs (an x86 IRQ
- * runs on one CPU of its set), less one for each managed IRQ whose CPUs
- * include it (irq_matrix_reserve_managed() reserves one on every CPU of
- * the mask; the managed IRQ's own vector is one of those). Managed is
- * known from debugfs, or as root from the kernel's refusal; else an IRQ
- * counts as not managed. Never below 0.
+ * devices, less a margin, less one for each IRQ with a handler it runs
+ * (an x86 IRQ runs on one CPU of its set), less one for each managed
+ * IRQ whose CPUs include it (irq_matrix_reserve_managed() reserves one
+ * on every CPU of the mask; the managed IRQ's own vector is one of
+ * those). Managed is known from debugfs, or as root from the kernel's
+ * refusal; else an IRQ counts as not managed. Never below 0.
  */
 static void
 estimate(struct vectors *v, const struct machine *m)
@@ -134,8 +159,9 @@ estimate(struct vectors *v, const struct machine *m)
 			for (c = cpuset_first(set); c >= 0;
 			    c = cpuset_next(set, c + 1))
 				v->free[c]--;
-		} else if (machine_runs_on_read(m, all.v[i], set, NULL,
-		    NULL) == 0 && (c = cpuset_first(set)) >= 0)
+		} else if (has_action(all.v[i]) &&
+		    machine_runs_on_read(m, all.v[i], set, NULL, NULL) == 0 &&
+		    (c = cpuset_first(set)) >= 0)
 			v->free[c]--;
 	}
 	for (c = 0; (unsigned int)c < v->nbits; c++)
@@ -180,6 +206,38 @@ vectors_free(struct vectors *v)
 	v->free = NULL;
 }
 
+/*
+ * For a writer that chooses CPUs: each CPU's free vectors (< 0 for an
+ * offline one), owned; NULL when there is no limit to plan within: not
+ * x86, or no more IRQs than a CPU has vectors.
+ */
+long *
+vectors_room(const struct machine *m)
+{
+	struct vectors v;
+
+	vectors_load(&v, m);
+	if (!v.limited || v.roomy) {
+		vectors_free(&v);
+		return NULL;
+	}
+	return v.free;
+}
+
+/* The one CPU an IRQ runs on, whose vector it holds; -1 when not one. */
+int
+vectors_held(const struct machine *m, unsigned int irq)
+{
+	struct cpuset *on = xcpuset(m->nbits);
+	int cpu = -1;
+
+	if (machine_runs_on_read(m, irq, on, NULL, NULL) == 0 &&
+	    cpuset_count(on) == 1)
+		cpu = cpuset_first(on);
+	cpuset_free(on);
+	return cpu;
+}
+
 /* The online CPU of set with the most free in w, or -1. */
 static int
 least_loaded(const struct cpuset *set, const long *w)
@@ -204,10 +262,10 @@ struct demand {
  * An IRQ that moves needs a vector on one CPU of its new set and frees
  * the one it leaves. An IRQ already on a CPU of its new set keeps its
  * vector (vector.c assign_vector_locked()); a managed or unmovable one
- * is not written.
+ * is not written; one without a handler holds none (has_action()).
  */
 static void
-demand(struct demand *d, const struct vectors *v, struct machine *m,
+demand(struct demand *d, const long *avail, struct machine *m,
     const struct change *c, size_t n)
 {
 	struct cpuset *on = xcpuset(m->nbits);
@@ -217,13 +275,14 @@ demand(struct demand *d, const struct vectors *v, struct machine *m,
 	d->n = n;
 	d->to = xcalloc(n + 1, sizeof(*d->to));
 	d->need = xcalloc(n + 1, sizeof(*d->need));
-	d->w = xcalloc(v->nbits + 1, sizeof(*d->w));
-	memcpy(d->w, v->free, v->nbits * sizeof(*d->w));
+	d->w = xcalloc(m->nbits + 1, sizeof(*d->w));
+	memcpy(d->w, avail, m->nbits * sizeof(*d->w));
 	for (i = 0; i < n; i++) {
 		d->to[i] = xcpudup(c[i].want);
 		cpuset_and(d->to[i], m->online);
 		if (cpuset_empty(d->to[i]) ||
-		    machine_irq_movable(c[i].irq) >= MOVABLE_MANAGED)
+		    machine_irq_movable(c[i].irq) >= MOVABLE_MANAGED ||
+		    !has_action(c[i].irq))
 			continue;
 		if (machine_runs_on_read(m, c[i].irq, on, NULL, NULL) == 0 &&
 		    cpuset_intersects(on, d->to[i]))
@@ -267,7 +326,7 @@ vectors_fit(const struct vectors *v, struct machine *m,
 
 	if (!v->limited || n == 0 || v->roomy)
 		return 0;
-	demand(&d, v, m, c, n);
+	demand(&d, v->free, m, c, n);
 	start = xcalloc(v->nbits + 1, sizeof(*start));
 	memcpy(start, d.w, v->nbits * sizeof(*d.w));
 	shortc = xcpuset(m->nbits);
@@ -314,18 +373,15 @@ size_t
 vectors_place(struct machine *m, struct change *c, size_t n,
     const struct cpuset *pool, struct cpuset **alone)
 {
-	struct vectors v;
 	struct demand d;
 	struct cpuset *in;
 	size_t i, moved = 0;
+	long *room;
 	int cpu;
 
-	vectors_load(&v, m);
-	if (!v.limited || n == 0 || v.roomy) {
-		vectors_free(&v);
+	if (n == 0 || (room = vectors_room(m)) == NULL)
 		return 0;
-	}
-	demand(&d, &v, m, c, n);
+	demand(&d, room, m, c, n);
 	in = xcpudup(pool);
 	cpuset_and(in, m->online);
 	for (i = 0; i < n; i++) {
@@ -346,29 +402,39 @@ vectors_place(struct machine *m, struct change *c, size_t n,
 	}
 	cpuset_free(in);
 	demand_free(&d);
-	vectors_free(&v);
+	free(room);
 	return moved;
 }
 
 /*
  * Whether a move onto to cannot complete for want of vectors: x86, and
- * no online CPU of to has one free. The count is read once a run.
+ * no online CPU of to has one free. v is the caller's, zeroed before
+ * the first call, which loads it (once a run), vectors_free() after.
+ */
+bool
+vectors_stuck_in(struct vectors *v, const struct machine *m,
+    const struct cpuset *to)
+{
+	int c;
+
+	if (v->nbits == 0)
+		vectors_load(v, m);
+	if (!v->limited || v->roomy)
+		return false;
+	for (c = cpuset_first(to); c >= 0; c = cpuset_next(to, c + 1))
+		if ((unsigned int)c < v->nbits && v->free[c] > 0)
+			return false;
+	return cpuset_intersects(to, m->online);
+}
+
+/*
+ * vectors_stuck_in() with a count kept for the run, for isolate --check
+ * until its run owns one.
  */
 bool
 vectors_stuck(const struct machine *m, const struct cpuset *to)
 {
 	static struct vectors v;
-	static bool loaded;
-	int c;
 
-	if (!loaded) {
-		vectors_load(&v, m);
-		loaded = true;
-	}
-	if (!v.limited || v.roomy)
-		return false;
-	for (c = cpuset_first(to); c >= 0; c = cpuset_next(to, c + 1))
-		if ((unsigned int)c < v.nbits && v.free[c] > 0)
-			return false;
-	return cpuset_intersects(to, m->online);
+	return vectors_stuck_in(&v, m, to);
 }

@@ -40,8 +40,12 @@ int	 vectors_load(struct vectors *, const struct machine *);
 void	 vectors_free(struct vectors *);
 size_t	 vectors_fit(const struct vectors *, struct machine *,
 	    const struct change *, size_t, bool *, struct tally *);
+long	*vectors_room(const struct machine *);
+int	 vectors_held(const struct machine *, unsigned int);
 size_t	 vectors_place(struct machine *, struct change *, size_t,
 	    const struct cpuset *, struct cpuset **);
+bool	 vectors_stuck_in(struct vectors *, const struct machine *,
+	    const struct cpuset *);
 bool	 vectors_stuck(const struct machine *, const struct cpuset *);
 
 #endif

@@ -767,3 +767,28 @@ eth1 tx-1 0'
 	run jq -c '[.no_move, .busiest]' "$out"
 	assert_output '["even",null]'
 }
+
+# issue 50: balance(8)'s worked example moved kernel-managed nvme queues
+# that the same page says are never moved. Its output block is what
+# balance prints for the loads its text gives (over 2 s), exactly.
+@test "balance(8)'s worked example is balance's own output for its loads" {
+	local page=$BATS_TEST_DIRNAME/../../man/irqaff-balance.8.scd want
+	want=$(awk '/^irqaff balance -n -i 2$/ { cmd = 1; next }
+		cmd && /^```$/ { n++; if (n == 2) on = 1; else if (n == 3) exit
+			next }
+		on' "$page")
+	[[ $want == 'IRQ    RATE OLD NEW NAME'* ]] || fail "no worked example: $want"
+	# eth0 24, its queues 25-28 all on CPU 0; ahci on 2, i915 on 3 and
+	# a quiet xhci_hcd on 1, each asking for 0-3
+	make_root --cpus 4 --nic eth0:4:0:24 --irq 29=ahci --irq 30=i915 \
+		--irq 31=xhci_hcd --affinity 0 --effective 0
+	irqaff set -q 24-28 0 >/dev/null
+	irqaff set -q 29-31 0-3 >/dev/null
+	pile_on 0 24 25 26 27 28
+	pile_on 2 29
+	pile_on 3 30
+	pile_on 1 31
+	measure "24 1 10 25 1 90000 26 1 70000 27 1 30000 28 1 2000 29 3 40000 30 4 20000 31 2 4" -n -i 2
+	assert_equal "$rc" 0
+	assert_equal "$(<"$out")" "$want"
+}

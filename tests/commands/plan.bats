@@ -344,6 +344,16 @@ $(refused_whole)"
 	done
 }
 
+@test "balance --plan warns once of a state isolate cannot use, and its plan line names no CPU for it" {
+	make_root --cpus 4 --irq 24=a --affinity 0 --irq 25=b --affinity 0
+	mkdir -p "$ROOT/var/lib/irqaff"
+	printf '3-4\n' >"$ROOT/var/lib/irqaff/isolated"
+	measure "24 1 4000 25 1 3000" -n -q --plan "$BATS_TEST_TMPDIR/plan"
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" "irqaff: warning: $ROOT/var/lib/irqaff/isolated: CPU 4 is beyond the last possible CPU 3; taken as no CPU isolated by irqaff isolate"
+	assert_equal "$(sed -n 3p "$BATS_TEST_TMPDIR/plan")" 'plan 0-3'
+}
+
 @test "a plan records the isolated CPUs it chose, and restore takes it while they are still isolated" {
 	make_root --cpus 4 --isolated 3 --irq 24=a --affinity 0 \
 		--irq 25=b --affinity 0 --irq 26=c --affinity 0

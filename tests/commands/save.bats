@@ -247,7 +247,7 @@ snap.tmp-XyZ789"
 	run --separate-stderr irqaff save "$SNAP" other
 	assert_failure 2
 	assert_equal "$stderr" "irqaff: save: unexpected argument other
-usage: irqaff save [--only irqs] [--optional] [file]"
+usage: irqaff save [--only irqs] [--optional[=irqs]] [file]"
 	run --separate-stderr irqaff save -o "$SNAP" other
 	assert_failure 2
 }
@@ -386,6 +386,54 @@ EOF2
 irqaff: $SNAP.plain:8: \"eth1-TxRx-0\" matches no IRQ
 irqaff: $SNAP.plain:13: rps eth1 rx-0: no such interface"
 	run -1 irqaff check "$SNAP.plain"
+}
+
+# issue 50: --optional marked every line, so check never noticed a NIC
+# that should be there; --optional=IRQS marks those alone.
+@test "save --optional=dev:eth1 marks eth1's lines only: a missing eth1 passes, a missing eth0 is noticed" {
+	queue_tree
+	irqaff set -q 51 2
+	run --separate-stderr -0 irqaff save --optional=dev:eth1
+	assert_equal "$stderr" ""
+	assert_output - <<'EOF2'
+# irqaff snapshot, 4 CPUs
+# IRQ CPUS "NAME"...; see irqaff.conf(5)
+default 0-3
+40 0-3 "eth0"
+41 0-3 "eth0-TxRx-0"
+42 0-3 "eth0-TxRx-1"
+?50 0-3 "eth1"
+?51 2 "eth1-TxRx-0"
+rps eth0 rx-0 2-3
+xps eth0 tx-0 0-3
+rps eth0 rx-1 none
+xps eth0 tx-1 1
+?rps eth1 rx-0 3
+EOF2
+	printf '%s\n' "$output" >"$SNAP"
+	run -0 irqaff save --optional=51 --only 50-51
+	assert_output $'# irqaff snapshot, 4 CPUs\n# IRQ CPUS "NAME"...; see irqaff.conf(5)\n50 0-3 "eth1"\n?51 2 "eth1-TxRx-0"'
+	# eth1 gone: passed over
+	make_root --dir "$BATS_TEST_TMPDIR/b" --cpus 4 --nic eth0:2:0:40 \
+		--xps eth0:0=0-3 --xps eth0:1=1 --rps eth0:0=2-3
+	IRQAFF_ROOT=$BATS_TEST_TMPDIR/b run --separate-stderr -0 irqaff check "$SNAP"
+	assert_equal "$stderr" ""
+	# eth0 gone: noticed
+	make_root --dir "$BATS_TEST_TMPDIR/c" --cpus 4 --nic eth1:1:0:50 \
+		--rps eth1:0=3
+	irqaff set -q 51 2
+	IRQAFF_ROOT=$BATS_TEST_TMPDIR/c run --separate-stderr -1 irqaff check "$SNAP"
+	assert_line --index 0 "$SNAP:4: \"eth0\" matches no IRQ"
+	# an item that matches nothing, or bad, writes nothing
+	run --separate-stderr -1 irqaff save --optional=dev:eth9 "$SNAP.x"
+	assert_equal "$stderr" 'irqaff: IRQ list "dev:eth9": device eth9 has no IRQs or does not exist'
+	run --separate-stderr -2 irqaff save --optional=x, "$SNAP.x"
+	[ ! -e "$SNAP.x" ]
+	# "--optional dev:eth1" is not a file named dev:eth1
+	run --separate-stderr -2 irqaff save --optional dev:eth1
+	assert_equal "$stderr" "irqaff: save: dev:eth1 is IRQs, not a file: --optional=IRQS marks those, ./NAME names a file
+usage: irqaff save [--only irqs] [--optional[=irqs]] [file]"
+	[ ! -e dev:eth1 ]
 }
 
 @test "save writes queue masks of 64 CPUs as lists" {

@@ -33,7 +33,7 @@ odd_tree() {
 		--managed 29 "$@"
 }
 
-ALL=irq,affinity,effective,node,total,name,hint,online,chip,hwirq,type,flow,device,managed,movable,pending,thread,thread-cpus
+ALL=irq,affinity,effective,node,total,name,hint,online,chip,hwirq,type,flow,device,managed,movable,pending,stuck,thread,thread-cpus
 
 @test "the checker refuses a key of the wrong type, 1.0 as an integer and an extra key" {
 	run -1 --separate-stderr "$TESTS/schema-check" cpus <<<'{"cpus":[{"cpu":1.0}]}'
@@ -105,6 +105,12 @@ line 1: /: 'unmovable' is a required property
 	# a count is an integer, a rate a number: not the same schema
 	run -0 --separate-stderr irqaff cpus -J
 	run -1 "$TESTS/schema-check" cpus <<<"$(jq -c '.interval = 1 | .time = "2026-01-01T00:00:00Z"' <<<"$output")"
+	# "system" holds counts, "system_rate" rates, each in its own mode
+	run -1 "$TESTS/schema-check" cpus <<<'{"cpus":[{"system":{"LOC":1.5}}]}'
+	run -1 "$TESTS/schema-check" cpus <<<'{"cpus":[{"system_rate":{"LOC":1.5}}]}'
+	run -1 "$TESTS/schema-check" cpus <<<'{"time":"2026-01-01T00:00:00Z","interval":1,"cpus":[{"system":{"LOC":1}}]}'
+	run -0 "$TESTS/schema-check" cpus <<<'{"time":"2026-01-01T00:00:00Z","interval":1,"cpus":[{"system_rate":{"LOC":1.5,"RES":null}}]}'
+	run -0 "$TESTS/schema-check" cpus <<<'{"cpus":[{"system":{"LOC":1,"RES":null}}]}'
 }
 
 @test "queues -J and explain -J" {

@@ -197,22 +197,126 @@ irq 26 nvme0q2: 1"
 	assert_line --index 0 "irq 24 a: movable, move pending to CPU 1, on CPU 0"
 }
 
-@test "balance refuses a plan onto CPUs out of vectors, and writes nothing" {
-	load ../test_helper/balance
-	# CPUs 2 and 3 each run three idle IRQs, all the vectors they have
+@test "show's STUCK says a pending move lacks a vector, and not when one is free" {
+	# 24 waits to move to CPU 1, which 25 fills; 25 is not pending
+	make_root --cpus 2 --irq 24=a --affinity 1 --effective 0 \
+		--irq 25=b --affinity 1 --pending 24 --vectors 1
+	run --separate-stderr -0 irqaff show -o IRQ,AFFINITY,EFFECTIVE,PENDING,STUCK
+	assert_equal "$stderr" ""
+	assert_output "IRQ AFFINITY EFFECTIVE PENDING STUCK
+ 24 1        0         yes     yes
+ 25 1        1         no      no"
+	run --separate-stderr -0 irqaff show -J -o irq,stuck
+	assert_output '{"interrupts":[{"irq":24,"stuck":true},{"irq":25,"stuck":false}]}'
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --irq 24=a --affinity 1 \
+		--effective 0 --irq 25=b --affinity 1 --pending 24 --vectors 2
+	run --separate-stderr -0 irqaff show -J -o irq,pending,stuck
+	assert_output '{"interrupts":[{"irq":24,"pending":true,"stuck":false},{"irq":25,"pending":false,"stuck":false}]}'
+	# no effective CPU: unknown, as PENDING
+	rm "$(irq_dir 24)"/effective_affinity*
+	run --separate-stderr -0 irqaff show -n -o IRQ,STUCK 24
+	assert_output "24 -"
+}
+
+# CPU 0 runs three busy IRQs, CPU 1 one; CPU 2 runs three idle ones,
+# CPU 3 two: with --vectors 3, CPU 2 has none free, CPU 3 one
+balance_tree() {
 	make_root --cpus 4 --irq 24=a --affinity 0 --irq 25=b --affinity 0 \
 		--irq 26=c --affinity 0 --irq 27=d --affinity 1 \
 		--irq 28=e --affinity 2 --irq 29=f --affinity 2 \
-		--irq 30=g --affinity 2 --irq 31=h --affinity 3 \
-		--irq 32=i --affinity 3 --irq 33=j --affinity 3 --vectors 3
+		--irq 30=g --affinity 2 --irq 31=h --affinity 3 "$@"
+}
+
+@test "balance skips a CPU with no free vector that would be the best target, and uses one with exactly enough" {
+	load ../test_helper/balance
+	balance_tree --irq 32=i --affinity 3 --vectors 3
 	measure "24 1 4000 25 1 3000 26 1 2000 27 2 1000" -q 24-27
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" ""
+	assert_equal "$(sed -n 1,3p "$out")" "IRQ   RATE OLD NEW NAME
+ 24 4000.0   0   3 a
+ 26 2000.0   0   1 c"
+	run lists 24 25 26 27
+	assert_output $'3\n0\n1\n1'
+	# a vector more on each CPU: CPU 2 has one, and takes the busiest
+	balance_tree --dir "$BATS_TEST_TMPDIR/r2" --irq 32=i --affinity 3 \
+		--vectors 4
+	measure "24 1 4000 25 1 3000 26 1 2000 27 2 1000" -q 24-27
+	assert_equal "$rc" 0
+	run lists 24 25 26 27
+	assert_output $'2\n0\n3\n1'
+}
+
+@test "balance fills CPUs with exactly the vectors its moves need" {
+	load ../test_helper/balance
+	# the four must leave CPUs 0-1 for 2-3, which have 1 and 3 free
+	balance_tree --vectors 4
+	measure "24 1 4000 25 1 3000 26 1 2000 27 2 1000" -q -c 2-3 24-27
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" ""
+	run lists 24 25 26 27
+	assert_output $'2\n3\n3\n3'
+}
+
+@test "balance refuses when no placement fits in the vectors, and writes nothing" {
+	load ../test_helper/balance
+	# the four must leave CPUs 0-1 for 2-3, which have 0 and 2 free
+	balance_tree --vectors 3
+	measure "24 1 4000 25 1 3000 26 1 2000 27 2 1000" -q -c 2-3 24-27
 	assert_equal "$rc" 1
-	assert_equal "$(<"$err")" "irqaff: $(why 2-3 2 0 'irq debugfs'): nothing written; $OUT
+	assert_equal "$(<"$err")" "irqaff: $(why 2 2 0 'irq debugfs'): nothing written; $OUT
 irqaff: balance: nothing written"
 	run lists 24 25 26 27
 	assert_output $'0\n0\n0\n1'
-	measure "24 1 4000 25 1 3000 26 1 2000 27 2 1000" -q -n 24-27
+	measure "24 1 4000 25 1 3000 26 1 2000 27 2 1000" -q -n -c 2-3 24-27
 	assert_equal "$rc" 1
-	assert_equal "$(<"$err")" "irqaff: $(why 2-3 2 0 'irq debugfs'): nothing written; $OUT
+	assert_equal "$(<"$err")" "irqaff: $(why 2 2 0 'irq debugfs'): nothing written; $OUT
 irqaff: balance: nothing written"
+	measure "24 1 4000 25 1 3000 26 1 2000 27 2 1000" -q -J -c 2-3 24-27
+	assert_equal "$rc" 1
+	run jq -c .vectors "$out"
+	assert_output '{"cpus":"2","irqs":2,"free":0,"exact":true}'
+	run lists 24 25 26 27
+	assert_output $'0\n0\n0\n1'
+}
+
+@test "proc/interrupts read a page at a time, as the kernel's seq_file gives it, still ends in the LOC row" {
+	# a booted guest's 330 rows came to 35 kB; a read(2) stops at 4 kB
+	make_root --cpus 2 --nvme nvme0:199
+	[ "$(stat -c %s "$ROOT/proc/interrupts")" -gt 8192 ]
+	before=$(tree_sum)
+	IRQAFF_KERNEL=1 run --separate-stderr -1 faulty '' irqaff set all 0
+	assert_equal "$stderr" "irqaff: $(why 0 100 99 estimated): nothing written; $OUT"
+	assert_equal "$(tree_sum)" "$before"
+	IRQAFF_KERNEL=1 run --separate-stderr -1 faulty '' irqaff set -n all 0
+	assert_equal "$stderr" "irqaff: $(why 0 100 99 estimated): nothing written; $OUT"
+}
+
+@test "the VECTOR domain read a page at a time is read to its last CPU" {
+	# 128 CPUs' rows: CPU 127's is past the first page
+	make_root --cpus 128 --nvme nvme0:9 --vectors 9
+	[ "$(stat -c %s "$ROOT/sys/kernel/debug/irq/domains/VECTOR")" -gt 4096 ]
+	before=$(tree_sum)
+	IRQAFF_KERNEL=1 run --separate-stderr -1 faulty '' irqaff set all 127
+	assert_equal "$stderr" "irqaff: $(why 127 10 9 'irq debugfs'): nothing written; $OUT"
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "an IRQ without a handler holds no vector: the estimate counts none for it" {
+	# 100 IRQs on CPU 0, 99 on CPU 1: they fit on CPU 0 alone (199);
+	# ten IO-APIC pins without a handler read as on CPU 0 too
+	args=()
+	for irq in 3 5 6 7 10 11 13 14 15 16; do
+		args+=(--irq "$irq=" --effective 0)
+	done
+	make_root --cpus 2 --nvme nvme0:198 "${args[@]}"
+	run --separate-stderr -0 irqaff set all 0
+	assert_equal "$stderr" ""
+	assert_file "$(list_of 25)" $'0\n'
+	# one IRQ more with a handler does not fit
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --nvme nvme0:199 "${args[@]}"
+	before=$(tree_sum)
+	run --separate-stderr -1 irqaff set all 0
+	assert_equal "$stderr" "irqaff: $(why 0 100 99 estimated): nothing written; $OUT"
+	assert_equal "$(tree_sum)" "$before"
 }

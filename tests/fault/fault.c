@@ -8,7 +8,8 @@
  * smp_affinity and smp_affinity_list act as the kernel's
  * (kernel/irq/proc.c write_irq_affinity()): fstat(2) gives no size,
  * fstatfs(2) says procfs, and
- * a value that does not parse fails with EINVAL and changes nothing.
+ * a value that does not parse fails with EINVAL and changes nothing;
+ * proc/interrupts and irq debugfs's VECTOR domain read as seq_files do.
  * Nothing else is touched.
  */
 #include <dlfcn.h>
@@ -20,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 static const struct {
@@ -182,4 +184,51 @@ fstatfs(int fd, struct statfs *sf)
 	if ((rc = real(fd, sf)) == 0 && kernel_file(fd) != 0)
 		sf->f_type = 0x9fa0;	/* PROC_SUPER_MAGIC */
 	return rc;
+}
+
+/* With $IRQAFF_KERNEL: a seq_file the kernel prints a record at a time. */
+static bool
+seq_file(int fd)
+{
+	static const char *const ends[] = { "/proc/interrupts",
+	    "/irq/domains/VECTOR" };
+	char path[PATH_MAX];
+	size_t i, n, e;
+
+	if (getenv("IRQAFF_KERNEL") == NULL || !path_of(fd, path, sizeof(path)))
+		return false;
+	n = strlen(path);
+	for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+		if (n >= (e = strlen(ends[i])) &&
+		    strcmp(path + n - e, ends[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A seq_file's read(2) into a buffer of a page or more stops at the
+ * page's last whole line (fs/seq_file.c seq_read_iter()): a short read
+ * that is not the end of the file.
+ */
+ssize_t
+read(int fd, void *buf, size_t len)
+{
+	static ssize_t (*real)(int, void *, size_t);
+	const size_t page = 4096;
+	off_t at;
+	ssize_t n;
+	char *nl;
+
+	if (real == NULL)
+		real = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT,
+		    "read");
+	if (len < page || !seq_file(fd) || (at = lseek(fd, 0, SEEK_CUR)) < 0)
+		return real(fd, buf, len);
+	if ((n = real(fd, buf, page)) < (ssize_t)page ||
+	    (nl = memrchr(buf, '\n', n)) == NULL)
+		return n;
+	n = nl + 1 - (char *)buf;
+	if (lseek(fd, at + n, SEEK_SET) < 0)
+		return -1;
+	return n;
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
 # tests/layers: the check that no #include or call points up a floor, only
-# core/xalloc.c ends the run and cmd/ reads the kernel's tree through core/.
+# core/xalloc.c ends the run, cmd/ reads the kernel's tree through core/,
+# only cmd/ writes to standard output, and functions and cmd/ files stay
+# short.
 
 setup() {
 	load ../test_helper/common-setup
@@ -114,4 +116,61 @@ core/load.c:$((n + 4)): calls balance_members(), a floor above its own"
 	printf '\nvoid\nsave_d(void)\n{\n\tshow_c();\n}\n' >>"$COPY/cmd/save.c"
 	run -1 "$BATS_TEST_DIRNAME/../layers" "$COPY"
 	assert_output 'files that call each other round a circle: cmd/save.c cmd/set.c cmd/show.c'
+}
+
+@test "core/ printing a line on standard output is refused" {
+	n=$(($(wc -l <"$COPY/core/load.c") + 4))
+	printf 'static void\nsay(int x)\n{\n\tprintf("%%d\\n", x);\n\tfputs("x", stdout);\n}\n' \
+	    >>"$COPY/core/load.c"
+	run -1 "$BATS_TEST_DIRNAME/../layers" "$COPY"
+	assert_output "core/load.c:$n: writes to standard output; only cmd/ prints
+core/load.c:$((n + 1)): writes to standard output; only cmd/ prints"
+}
+
+@test "lib/ and procfs.c writing to standard output are refused; to a stream given, or standard error, not" {
+	n=$(($(wc -l <"$COPY/lib/text.c") + 4))
+	printf 'static void\nsay(FILE *fp)\n{\n\tputs("x");\n\tfputs("x", fp);\n\twarnx("x");\n}\n' \
+	    >>"$COPY/lib/text.c"
+	m=$(($(wc -l <"$COPY/procfs.c") + 4))
+	printf 'static void\nsay(void)\n{\n\tputchar(10);\n}\n' >>"$COPY/procfs.c"
+	run -1 "$BATS_TEST_DIRNAME/../layers" "$COPY"
+	assert_output "procfs.c:$m: writes to standard output; only cmd/ prints
+lib/text.c:$n: writes to standard output; only cmd/ prints"
+}
+
+@test "a command printing on standard output is allowed" {
+	printf 'static void\nsay(void)\n{\n\tprintf("x\\n");\n}\n' >>"$COPY/cmd/set.c"
+	run -0 "$BATS_TEST_DIRNAME/../layers" "$COPY"
+	assert_output ""
+}
+
+# A function of N lines between its braces.
+long_function() {
+	printf '\nstatic void\n%s(void)\n{\n' "$1"
+	for ((i = 0; i < $2; i++)); do
+		printf '\t(void)0;\n'
+	done
+	printf '}\n'
+}
+
+@test "a function of 61 lines is refused; one of 60 is not" {
+	long_function sixty 60 >>"$COPY/core/load.c"
+	run -0 "$BATS_TEST_DIRNAME/../layers" "$COPY"
+	assert_output ""
+	n=$(($(wc -l <"$COPY/cmd/set.c") + 4))
+	long_function sixty_one 61 >>"$COPY/cmd/set.c"
+	run -1 "$BATS_TEST_DIRNAME/../layers" "$COPY"
+	assert_output "cmd/set.c:$n: sixty_one() has 61 lines; at most 60"
+}
+
+@test "a command's file of 601 lines is refused; one of 600 is not" {
+	n=$(wc -l <"$COPY/cmd/mask.c")
+	for ((i = n; i < 600; i++)); do
+		printf '\n'
+	done >>"$COPY/cmd/mask.c"
+	run -0 "$BATS_TEST_DIRNAME/../layers" "$COPY"
+	assert_output ""
+	printf '\n' >>"$COPY/cmd/mask.c"
+	run -1 "$BATS_TEST_DIRNAME/../layers" "$COPY"
+	assert_output "cmd/mask.c: has 601 lines; at most 600"
 }

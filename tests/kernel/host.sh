@@ -82,6 +82,22 @@ fetch_busybox() {	# ARCH
 	busybox_of "$1" >/dev/null || { echo "busybox-static has no busybox"; return 1; }
 }
 
+# jq for ARCH with its libraries, from the host's release, unpacked into
+# $cache/jq-ARCH, never installed: the scenarios run the man pages' jq
+# examples. A guest without it skips them.
+jq_of() {	# ARCH
+	[ -x "$cache/jq-$1/root/usr/bin/jq" ] && echo "$cache/jq-$1/root/usr/bin/jq"
+}
+fetch_jq() {	# ARCH
+	local suffix=
+	jq_of "$1" >/dev/null && return 0
+	[ "$1" = arm64 ] && suffix=:arm64
+	rm -rf "$cache/jq-$1"
+	fetch_debs "$cache/jq-$1" "jq$suffix" "libjq1$suffix" "libonig5$suffix" ||
+		return 1
+	jq_of "$1" >/dev/null || { echo "the jq package has no usr/bin/jq"; return 1; }
+}
+
 # Debian's kernel KERNEL for ARCH, from its own release whatever the host
 # runs, with a private apt configuration under $cache/apt-SUITE-ARCH (its
 # own sources.list naming the host's mirror, lists and cache; the host's
@@ -238,30 +254,38 @@ pack_initrd() {	# DIR FILE
 	(cd "$1" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$2"
 }
 
-# The initramfs's files in DIR for ARCH's KERNEL: busybox, irqaff,
-# libraries, modules (uncompressed: busybox's insmod reads no .xz), /init,
-# the assertion library and the scenarios.
+# The initramfs's files in DIR for ARCH's KERNEL: busybox, irqaff, jq
+# when fetched, libraries, modules (uncompressed: busybox's insmod reads no
+# .xz), /init, the assertion library, the scenarios and the man pages'
+# sources (their examples).
 stage_initrd() {	# ARCH KERNEL IRQAFF DIR
 	local a=$1 bin=$3 s=$4 d rel libdirs wanted
 	d=$(kdir_of "$a" "$2")
 	rel=$(cat "$d/release")
-	rm -rf "$s" && mkdir -p "$s"/{bin,sbin,proc,sys,dev,tmp,run,lib/modules,scenarios} || return 1
+	rm -rf "$s" && mkdir -p "$s"/{bin,sbin,proc,sys,dev,tmp,run,lib/modules,scenarios,man} || return 1
 	cp "$(busybox_of "$a")" "$s/bin/busybox" || return 1
 	cp "$bin" "$s/bin/irqaff"
 	cp "$here/init" "$s/init"
 	cp "$here/lib.sh" "$s/lib.sh"
 	copy_scenarios "$s/scenarios" || return 1
+	cp "$top"/man/*.scd "$s/man/" || return 1
 	chmod 0755 "$s/init" "$s/bin/irqaff"
 	case $a in
 	amd64)
 		libdirs="/lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu"
-		wanted="virtio_pci virtio_blk virtio_net nvme e1000e" ;;
+		wanted="virtio_pci virtio_blk virtio_net virtio_console nvme e1000e" ;;
 	arm64)
 		libdirs="/usr/lib/aarch64-linux-gnu /lib/aarch64-linux-gnu"
-		wanted="virtio_pci virtio_blk virtio_net nvme" ;;
+		wanted="virtio_pci virtio_blk virtio_net virtio_console nvme" ;;
 	esac
 	# shellcheck disable=SC2086
 	copy_libs "$bin" "$s" $libdirs || return 1
+	if jq_of "$a" >/dev/null; then
+		cp "$(jq_of "$a")" "$s/bin/jq" || return 1
+		# shellcheck disable=SC2086
+		libroot=$cache/jq-$a/root copy_libs "$s/bin/jq" "$s" $libdirs ||
+			return 1
+	fi
 	local m b
 	# shellcheck disable=SC2086
 	for m in $(module_order "$d" $wanted); do

@@ -177,8 +177,8 @@ eth0,eth1 eth0,eth1-TxRx-0 eth0,eth1-TxRx-1 eth0,all eth0,dev: eth0,cpu:"
 	assert_equal "$reply" "IRQ,NAME,AFFINITY IRQ,NAME,EFFECTIVE IRQ,NAME,NODE \
 IRQ,NAME,TOTAL IRQ,NAME,HINT IRQ,NAME,ONLINE IRQ,NAME,CHIP IRQ,NAME,HWIRQ \
 IRQ,NAME,TYPE IRQ,NAME,FLOW IRQ,NAME,DEVICE IRQ,NAME,MANAGED \
-IRQ,NAME,MOVABLE IRQ,NAME,RATE IRQ,NAME,PENDING IRQ,NAME,THREAD \
-IRQ,NAME,THREAD-CPUS"
+IRQ,NAME,MOVABLE IRQ,NAME,RATE IRQ,NAME,PENDING IRQ,NAME,STUCK \
+IRQ,NAME,THREAD IRQ,NAME,THREAD-CPUS"
 	# in any case, after --output= and + too
 	complete_line irqaff show --output=irq,I
 	assert_equal "$reply" ""
@@ -437,7 +437,7 @@ queue_dirs() {
 	assert_equal "$reply" "--xps"
 }
 
-@test "bash offers xps the interfaces with two transmit queues or more, rps any with one" {
+@test "bash offers xps the interfaces with two transmit queues or more, rps any with one, queues those with a device" {
 	queue_dirs eth0 rx-0 rx-1 tx-0 tx-1
 	queue_dirs lo rx-0 tx-0
 	mkdir -p "$ROOT/sys/class/net/ifb0/queues"
@@ -445,9 +445,9 @@ queue_dirs() {
 	assert_equal "$reply" "eth0"
 	complete_line irqaff rps ''
 	assert_equal "$reply" "eth0 lo"
-	# queues shows every interface that has a queues directory
+	# queues offers those with a device: lo and ifb0 have no IRQs (issue 50)
 	complete_line irqaff queues ''
-	assert_equal "$reply" "eth0 ifb0 lo"
+	assert_equal "$reply" "eth0"
 }
 
 @test "bash completes file names for restore, check, save and save -o" {
@@ -524,7 +524,8 @@ queue_dirs() {
 	local top=$BATS_TEST_DIRNAME/../..
 	run shellcheck -x -P SCRIPTDIR "$top"/bench/run "$top"/bench/scale \
 		"$top"/bench/check-mktree "$top"/.ci/run \
-		"$top"/bench/quality/run "$top"/bench/quality/table
+		"$top"/bench/quality/run "$top"/bench/quality/table \
+		"$top"/tests/same-output
 	assert_success
 	assert_output ""
 	run shellcheck "$top"/tests/kernel/run "$top"/tests/kernel/host.sh \
@@ -659,7 +660,7 @@ zsh_complete() {
 	assert_output "eth1"
 }
 
-@test "zsh offers xps the interfaces with two transmit queues or more, rps any with one" {
+@test "zsh offers xps the interfaces with two transmit queues or more, rps any with one, queues those with a device" {
 	command -v zsh >/dev/null || skip "zsh is not installed"
 	queue_dirs eth0 rx-0 rx-1 tx-0 tx-1
 	queue_dirs lo rx-0 tx-0
@@ -668,6 +669,8 @@ zsh_complete() {
 	assert_output "eth0"
 	run zsh_complete 'irqaff rps '
 	assert_output "eth0 lo"
+	run zsh_complete 'irqaff queues '
+	assert_output "eth0"
 }
 
 @test "zsh completes isolate's CPU sets: the isolated CPUs and nodes, not all nor N" {
@@ -739,7 +742,7 @@ zsh_complete() {
 	EOF
 }
 
-@test "fish offers xps the interfaces with two transmit queues or more, rps any with one" {
+@test "fish offers xps the interfaces with two transmit queues or more, rps any with one, queues those with a device" {
 	command -v fish >/dev/null || skip "fish is not installed"
 	queue_dirs eth0 rx-0 rx-1 tx-0 tx-1
 	queue_dirs lo rx-0 tx-0
@@ -747,13 +750,17 @@ zsh_complete() {
 	run fish -N -c "source '$COMPLETIONS/irqaff.fish'
 		complete -C 'irqaff xps '
 		echo then
-		complete -C 'irqaff rps -n '"
+		complete -C 'irqaff rps -n '
+		echo then
+		complete -C 'irqaff queues '"
 	assert_success
 	assert_output - <<-'EOF'
 		eth0
 		then
 		eth0
 		lo
+		then
+		eth0
 	EOF
 }
 

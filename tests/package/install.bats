@@ -41,6 +41,7 @@ expected_files() {
 	/usr)
 		cat <<-'EOF'
 			755 etc/NetworkManager/dispatcher.d/90-irqaff
+			644 etc/default/irqaff
 			755 etc/network/if-up.d/irqaff
 			755 etc/networkd-dispatcher/configured.d/irqaff
 			644 usr/lib/systemd/system/irqaff-balance.service
@@ -90,6 +91,7 @@ expected_files() {
 	/usr/local)
 		cat <<-'EOF'
 			755 etc/NetworkManager/dispatcher.d/90-irqaff
+			644 etc/default/irqaff
 			755 etc/network/if-up.d/irqaff
 			755 etc/networkd-dispatcher/configured.d/irqaff
 			644 usr/local/lib/systemd/system/irqaff-balance.service
@@ -359,6 +361,7 @@ zsh_complete() {
 	[ -f "$DEST/usr/man/man8/irqaff-balance.8" ]
 	[ ! -e "$DEST/usr/sbin" ]
 	[ ! -e "$DEST/etc" ]
+	[ -f "$DEST/opt/etc/default/irqaff" ]
 	run grep -l '^ExecStart=/usr/bin/irqaff ' \
 		"$DEST/usr/lib/systemd/system/irqaff-restore.service" \
 		"$DEST/usr/lib/systemd/system/irqaff-isolate.service" \
@@ -385,6 +388,7 @@ zsh_complete() {
 		644 c/fish/irqaff.fish
 		644 c/zsh/_irqaff
 		755 etc/NetworkManager/dispatcher.d/90-irqaff
+		644 etc/default/irqaff
 		755 etc/network/if-up.d/irqaff
 		755 etc/networkd-dispatcher/configured.d/irqaff
 		644 usr/local/lib/systemd/system/irqaff-balance.service
@@ -431,6 +435,20 @@ zsh_complete() {
 	assert_success
 	run not_directories
 	assert_output ""
+}
+
+# issue 50: the units read /etc/default/irqaff, which make install put
+# nowhere, and nothing said the units need daemon-reload and enable.
+@test "make install puts /etc/default/irqaff, keeps an edited one, and says how to enable the units" {
+	run -0 install_into
+	assert_output "irqaff: installed; to restore the saved layout at boot run systemctl daemon-reload and systemctl enable irqaff-restore.service irqaff-isolate.service"
+	cmp "$REPO/debian/irqaff.default" "$DEST/etc/default/irqaff"
+	echo IRQAFF_CONF=/etc/mine.conf >"$DEST/etc/default/irqaff"
+	run -0 install_into
+	assert_file "$DEST/etc/default/irqaff" $'IRQAFF_CONF=/etc/mine.conf\n'
+	# uninstall takes only the file as install put it
+	run -0 uninstall_from
+	assert_file "$DEST/etc/default/irqaff" $'IRQAFF_CONF=/etc/mine.conf\n'
 }
 
 @test "make uninstall removes every file make install put" {

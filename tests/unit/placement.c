@@ -16,6 +16,8 @@ static int failed, ran;
 /*
  * A problem on CPUs 0..ncpu-1, all in one set in CPU order unless
  * split gives the first CPU of a second set; loads and homes by item.
+ * With limited, each CPU's free vectors (room) and each item's vectors
+ * (vec, 0: 1) and the CPU holding them (held).
  */
 struct problem {
 	int		 ncpu, split;
@@ -23,6 +25,10 @@ struct problem {
 	size_t		 n;
 	uint64_t	 load[16];
 	int		 home[16];
+	bool		 limited;
+	long		 room[NCPU];
+	unsigned int	 vec[16];
+	int		 held[16];
 };
 
 static void
@@ -42,9 +48,11 @@ solve(const struct problem *pb, int *cpu, uint64_t *after, bool *fresh)
 	sets[1] = (struct place_set){ pc + pb->split,
 	    (size_t)(pb->ncpu - pb->split) };
 	for (i = 0; i < pb->n; i++)
-		it[i] = (struct place_item){ pb->load[i], pb->home[i], 0, -1 };
+		it[i] = (struct place_item){ pb->load[i], pb->home[i], 0, -1,
+		    pb->vec[i] ? pb->vec[i] : 1, pb->limited ? pb->held[i] : -1 };
 	p = (struct placement){ NCPU, pb->fixed, after, sets,
-	    pb->split ? 2 : 1, it, pb->n, false };
+	    pb->split ? 2 : 1, it, pb->n, false,
+	    pb->limited ? pb->room : NULL };
 	placement_plan(&p);
 	for (i = 0; i < pb->n; i++)
 		cpu[i] = it[i].cpu;
@@ -229,6 +237,46 @@ quiet(void)
 	expect("one that counted 10 does not", &pb, "0 1 1");
 }
 
+/* Within each CPU's free interrupt vectors (room). */
+static void
+room(void)
+{
+	struct problem pb;
+
+	/* CPU 1 is the best target, but has no vector free */
+	pb = (struct problem){ .ncpu = 3, .n = 2, .load = { 6000, 3000 },
+	    .home = { 0, 0 }, .fixed = { 0, 0, 1000 }, .limited = true,
+	    .room = { 0, 0, 1 }, .held = { 0, 0 } };
+	expect("a CPU with no vector free is skipped for the next best", &pb,
+	    "0 2");
+	pb.room[1] = 1;
+	expect("one with a vector free takes the move", &pb, "0 1");
+	/* three moves off CPU 0, room for exactly two */
+	pb = (struct problem){ .ncpu = 3, .n = 3,
+	    .load = { 3000, 3000, 3000 }, .home = { 0, 0, 0 },
+	    .limited = true, .room = { 0, 1, 1 }, .held = { 0, 0, 0 } };
+	expect("CPUs with exactly the vectors the moves need take them", &pb,
+	    "1 2 0");
+	pb.room[2] = 0;
+	expect("one vector short, one move fewer", &pb, "1 0 0");
+	/* a pair takes two vectors */
+	pb = (struct problem){ .ncpu = 2, .n = 2, .load = { 6000, 3000 },
+	    .home = { 0, 0 }, .limited = true, .room = { 0, 1 },
+	    .vec = { 2, 1 }, .held = { 0, 0 } };
+	expect("a pair does not fit in one vector; a single IRQ does", &pb,
+	    "0 1");
+	/* where an IRQ holds its vector it needs none */
+	pb = (struct problem){ .ncpu = 2, .n = 2, .load = { 3000, 3000 },
+	    .home = { 0, -1 }, .limited = true, .room = { 0, 0 },
+	    .held = { 0, 1 } };
+	expect("a full CPU takes the IRQ that holds its vector there", &pb,
+	    "0 1");
+	pb.held[1] = -1;
+	pb.fixed[0] = 500;
+	expect("with no room anywhere, the best CPU, to be refused", &pb,
+	    "0 1");
+}
+
 static void
 round_robin(void)
 {
@@ -261,6 +309,7 @@ main(void)
 	busy();
 	fresh();
 	idle();
+	room();
 	round_robin();
 	printf("%d passed, %d failed\n", ran - failed, failed);
 	return failed != 0;

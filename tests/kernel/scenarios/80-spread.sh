@@ -21,6 +21,7 @@ if n=$(virtio_net_iface); then
 	run irqaff explain
 	expect "explain after spread --xps dev:$n exits 0" status 0
 	expect "explain after spread --xps dev:$n prints nothing" output ''
+	expect "explain after spread --xps dev:$n warns of nothing" no_stderr
 else
 	skip "spread virtio-net" "no virtio-net interface"
 fi

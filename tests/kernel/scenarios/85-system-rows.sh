@@ -18,14 +18,16 @@ sys_rows() {	# FILE
 	  for (i = 2; i <= n + 1; i++) print cpu[i], $1, $i }' "$1"
 }
 
-# The "system" objects of the last run's cpus -J as "CPU NAME VALUE"
-# lines (its names are labels, with no comma, quote or brace).
-json_rows() {
-	awk '{ n = split($0, part, /\{"cpu":/)
+# The KEY objects ("system", or with -i "system_rate") of the last run's
+# cpus -J as "CPU NAME VALUE" lines (its names are labels, with no comma,
+# quote or brace).
+json_rows() {	# KEY
+	awk -v key="\"$1\":" '{ n = split($0, part, /\{"cpu":/)
 	  for (i = 2; i <= n; i++) {
 		cpu = part[i]; sub(/[^0-9].*/, "", cpu)
-		if (!match(part[i], /"system":\{[^}]*\}/)) { print cpu, "-", "-"; continue }
-		m = split(substr(part[i], RSTART + 10, RLENGTH - 11), kv, ",")
+		if (!match(part[i], key "\\{[^}]*\\}")) { print cpu, "-", "-"; continue }
+		l = length(key) + 1
+		m = split(substr(part[i], RSTART + l, RLENGTH - l - 1), kv, ",")
 		for (j = 1; j <= m; j++) {
 			k = kv[j]; sub(/^"/, "", k); sub(/":.*/, "", k)
 			v = kv[j]; sub(/.*":/, "", v)
@@ -87,7 +89,7 @@ run irqaff cpus -J
 cat /proc/interrupts >/tmp/sys.2
 sys_rows /tmp/sys.1 >$k1
 sys_rows /tmp/sys.2 >$k2
-json_rows >$got
+json_rows system >$got
 expect "kernel: rows without an IRQ number, a count for each CPU" true [ -s $k1 ]
 echo "IRQAFF-# rows: $(awk '$1 == c { printf "%s%s", s, $2; s = " " }' c="$(head -n 1 $k1 | cut -d' ' -f1)" $k1)"
 case $(uname -m):$(uname -r) in
@@ -124,7 +126,7 @@ while [ $i -lt 100 ]; do
 done
 expect "kernel: a row has moved" true [ $i -lt 100 ]
 run irqaff cpus -J -i 1 --sample-from /tmp/sys.1 --sample-from /tmp/sys.2
-json_rows >$got
+json_rows system_rate >$got
 expect "cpus -J --sample-from exits 0" status 0
 expect "cpus -J --sample-from: each system object has the rows' rates, (count2 - count1) / 1" \
 	true same_rows $k1 $k2 $got rate
