@@ -186,16 +186,25 @@ BATS_ENV = $(if $(TESTTMP),TMPDIR=$(TESTTMP))
 # The groups of tests/, each a floor of the code (tests/README.md); make
 # check GROUP=core runs one (bats tests/core does too).
 GROUP ?= parse core commands package harness
+# Tests tagged valgrind:full (most of commands/valgrind.bats) are make
+# check-valgrind's: make check runs that file's four representative ones.
+CHECK_TAGS = --filter-tags '!valgrind:full'
 
 check: irqaff $(MANPAGES) $(B)/fault.so $(UNITS)
 	@start=$$(date +%s); rc=0; \
 	( set -x; tests/layers && \
 	for u in $(UNITS); do $$u || exit; done && \
 	$(BATS_ENV) IRQAFF_BIN=$(CURDIR)/irqaff $(BATS) $(BATS_JOBS) \
-		$(addprefix tests/,$(GROUP)) ) || rc=$$?; \
+		$(CHECK_TAGS) $(addprefix tests/,$(GROUP)) ) || rc=$$?; \
 	echo "make check: $$(( $$(date +%s) - start )) s wall," \
 		"trees in $(or $(TESTTMP),$${TMPDIR:-/tmp})," \
 		"JOBS=$(JOBS), status $$rc"; exit $$rc
+
+# Every command under valgrind (commands/valgrind.bats whole); CI runs it
+# after make check.
+check-valgrind: irqaff $(B)/fault.so
+	$(BATS_ENV) IRQAFF_BIN=$(CURDIR)/irqaff $(BATS) $(BATS_JOBS) \
+		tests/commands/valgrind.bats
 
 # make check ROUNDS times in a row with every core busy (stress-ng in
 # the background, stopped at the end), to shake out tests that depend on
@@ -345,7 +354,7 @@ clean:
 	rm -rf irqaff irqaff.8 $(filter-out $(B)/kernel $(B)/trixie $(B)/trixie.%, \
 		$(wildcard $(B)/*))
 
-.PHONY: all man check check-stress check-deb check-kernel check-trixie bench-quality asan fuzz \
+.PHONY: all man check check-valgrind check-stress check-deb check-kernel check-trixie bench-quality asan fuzz \
 	fuzz-run install uninstall \
 	clean deb
 .DELETE_ON_ERROR:

@@ -171,18 +171,16 @@ read_cmdline(struct machine *m, struct bootargs *boot)
  * sysfs file shows them (HK_TYPE_MANAGED_IRQ has none), as the kernel
  * took it (kernel/sched/isolation.c housekeeping_setup()): none when the
  * list names a CPU past the last possible one (bootargs_parse() leaves
- * out a list that does not parse); with domain or nohz the isolated or
- * nohz_full file holds the list as taken, and a kernel without
- * CONFIG_NO_HZ_FULL (Debian's 5.10) refuses the whole argument with nohz.
+ * out a list that does not parse at the machine's width); with domain or
+ * nohz the isolated or nohz_full file holds the list as taken, and a
+ * kernel without CONFIG_NO_HZ_FULL (Debian's 5.10) refuses the whole
+ * argument with nohz.
  */
 static struct cpuset *
-managed_irq_only(struct machine *m, const struct bootargs *b)
+managed_irq_only(const struct bootargs *b)
 {
 	if (b->isolcpus == NULL || !(b->isolflags & ISOL_MANAGED_IRQ) ||
-	    (b->isolflags & ISOL_DOMAIN))
-		return NULL;
-	if ((b->isolflags & ISOL_NOHZ) ||
-	    cpuset_last(b->isolcpus) >= (int)m->nbits)
+	    (b->isolflags & (ISOL_DOMAIN | ISOL_NOHZ)))
 		return NULL;
 	return b->isolcpus;
 }
@@ -206,7 +204,7 @@ isolation_cpus(struct isolated *iso, struct machine *m)
 	read_cmdline(m, &boot);
 	iso->isolcpus = xcpudup(m->sys_isolated);
 	iso->nohz = xcpudup(m->sys_nohz);
-	if ((mi = managed_irq_only(m, &boot)) != NULL)
+	if ((mi = managed_irq_only(&boot)) != NULL)
 		cpuset_or(iso->isolcpus, mi);
 	iso->all = xcpudup(iso->isolcpus);
 	cpuset_or(iso->all, iso->nohz);

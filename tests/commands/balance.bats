@@ -181,6 +181,29 @@ plan_lines() {
 	assert_output '[[{"irq":24,"name":"a"}],[],[[0,4000,4000],[1,5000,5000],[2,4000,4000]]]'
 }
 
+@test "a quiet IRQ's interrupts stay in its CPU's load, before and after" {
+	# 26 is quiet (9 in the interval): not placed, its count kept on CPU 1
+	make_root --cpus 2 --irq 24=a --affinity 0 --irq 25=b --affinity 0 \
+		--irq 26=c --affinity 1
+	measure "24 1 3000 25 1 1000 26 2 9" -n -J
+	assert_equal "$rc" 0
+	run jq -c '[[.plan[] | [.irq, .reason]], [.loads[] | [.cpu, .before.count, .after.count]]]' "$out"
+	assert_output '[[[24,"keep"],[25,"move"],[26,"keep"]],[[0,4000,3000],[1,9,1009]]]'
+}
+
+@test "an IRQ asking for two CPUs is at home on the one it ran on, on none when it ran on both" {
+	make_root --cpus 2 --irq 24=a --affinity 0-1 --effective 1
+	measure "24 2 2000" -n -J
+	run jq -c '[.changed, .plan[].reason]' "$out"
+	assert_output '[[],"keep"]'
+	# ran on both (an APIC in logical mode): no home, so placed on one
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --irq 24=a \
+		--affinity 0-1 --effective 0-1
+	measure "24 1 1000 24 2 1000" -n -J
+	run jq -c '[.changed, .plan[].reason]' "$out"
+	assert_output '[[{"irq":24,"name":"a","old":"0-1","new":"0"}],"move"]'
+}
+
 @test "an IRQ 0 that is not selected is neither planned nor moved" {
 	# the selection's end is its last entry, not the spare one after it
 	# (IRQ 0, zeroed), which a loop to <= n would plan (mutant, balance.c)
@@ -676,6 +699,13 @@ eth1 tx-1 0'
 	assert_equal "$rc" 0
 	run jq -r '.plan[] | "\(.irq) \(.old) \(.new) \(.reason)"' "$out"
 	assert_output $'25 0-3 0 move\n26 0-3 0 pair'
+	# the busier half is the move; at a tie, the rx half
+	measure "25 2 1000 26 3 3000" -n -J 25,26
+	run jq -r '.plan[] | "\(.irq) \(.reason)"' "$out"
+	assert_output $'25 pair\n26 move'
+	measure "25 2 2000 26 3 2000" -n -J 25,26
+	run jq -r '.plan[] | "\(.irq) \(.reason)"' "$out"
+	assert_output $'25 move\n26 pair'
 	measure "25 2 3000 26 3 2000" 25,26
 	run lists 25 26
 	assert_output $'0\n0'
@@ -687,6 +717,13 @@ eth1 tx-1 0'
 	assert_equal "$rc" 0
 	run lists 25 26 40
 	assert_output $'0\n0\n1'
+	# a quiet rx and a busy tx: the pair is busy, and the lighter unit
+	make_root --dir "$BATS_TEST_TMPDIR/r3" --cpus 4 --virtio-nic eth0:1 \
+		--queues --irq 40=x --affinity 1
+	pile_on 1 25 26
+	measure "25 2 5 26 2 3000 40 2 6000" -n -J 25,26,40
+	run jq -r '.plan[] | "\(.irq) \(.new) \(.reason)"' "$out"
+	assert_output $'25 0 pair\n26 0 move\n40 1 keep'
 }
 
 @test "the imbalance figure needs 900 interrupts on the busiest CPU, before and after" {
@@ -720,6 +757,15 @@ eth1 tx-1 0'
 		--irq 25=b --affinity 0 --irq 26=c --affinity 1
 	measure "24 1 5000 25 1 10 26 2 1000"
 	assert_equal "$(head -n 1 "$out")" 'no IRQ to move: already even (no move lowers the busiest CPU beyond the noise)'
+	# one IRQ a CPU: above the mean is one IRQ's doing, at the mean even
+	make_root --dir "$BATS_TEST_TMPDIR/r4" --cpus 2 --irq 24=a --affinity 0 \
+		--irq 25=b --affinity 1
+	measure "24 1 1001 25 2 999" -J
+	run jq -c '[.no_move, .busiest.irq]' "$out"
+	assert_output '["one-irq",24]'
+	measure "24 1 1000 25 2 1000" -J
+	run jq -c '[.no_move, .busiest]' "$out"
+	assert_output '["even",null]'
 }
 
 # issue 50: balance(8)'s worked example moved kernel-managed nvme queues

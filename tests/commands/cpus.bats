@@ -202,6 +202,13 @@ col_tops() {
 	run --separate-stderr -1 irqaff cpus
 	assert_equal "$stderr" "irqaff: $ROOT/proc/interrupts: no CPU header naming possible CPUs"
 	assert_output ''
+	# a blank first line names none at all: the same, for show too
+	sed -i '1s/.*/   /' "$ROOT/proc/interrupts"
+	run --separate-stderr -1 irqaff cpus
+	assert_equal "$stderr" "irqaff: $ROOT/proc/interrupts: no CPU header naming possible CPUs"
+	assert_output ''
+	run --separate-stderr -1 irqaff show -o irq,total
+	assert_equal "$stderr" "irqaff: $ROOT/proc/interrupts: no CPU header"
 }
 
 @test "a header naming a CPU twice is an error for cpus; show's TOTAL still sums the row" {
@@ -480,6 +487,43 @@ set_row() {
 	done
 }
 
+@test "cpus SYSTEM follows the first 64 row names; a 65th is left out" {
+	make_root --cpus 2 --irq 24=a --no-sysirq
+	{
+		printf '           CPU0       CPU1\n'
+		for ((i = 0; i < 65; i++)); do
+			printf 'S%02d: %10d %10d   row %d\n' "$i" "$i" $((1000 + i)) "$i"
+		done
+	} >"$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff cpus -J -o cpu,system
+	run jq -c '[.cpus[] | [.cpu, (.system | length), .system.S00, .system.S63, .system.S64]]' <<<"$output"
+	assert_output '[[0,64,0,63,null],[1,64,1000,1063,null]]'
+}
+
+@test "a row spaced by hand, read a number at a time: 2^32-1 is a count, 2^32 is refused" {
+	make_root --cpus 2 --irq 24=a --no-sysirq
+	printf '%s\n' '  CPU0 CPU1' ' 24: 4294967295 1 IO-APIC 1-edge a' \
+		>"$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff cpus -n -o cpu,total
+	assert_output $'0 4294967295\n1          1'
+	assert_equal "$stderr" ''
+	printf '%s\n' '  CPU0 CPU1' ' 24: 4294967296 1 IO-APIC 1-edge a' \
+		>"$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff cpus -n -o cpu,total
+	assert_output $'0 0\n1 0'
+	assert_equal "$stderr" "irqaff: $ROOT/proc/interrupts: IRQ 24: a count wider than 32 bits; its row is left out"
+	# a count glued to text is no count: the row is not the kernel's
+	printf '%s\n' '  CPU0 CPU1' ' 24: 5x 1 IO-APIC 1-edge a' \
+		>"$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff cpus -n -o cpu,total
+	assert_output $'0 0\n1 0'
+	# nor is a number without its colon an IRQ's row
+	printf '%s\n' '  CPU0 CPU1' ' 24 5 1 IO-APIC 1-edge a' \
+		>"$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff cpus -n -o cpu,total
+	assert_output $'0 0\n1 0'
+}
+
 @test "TOP ranks 10^8 above 10^8-1 in rows read number by number as in the kernel's widths, the earlier IRQ first among equals" {
 	# a row spaced by hand is read a number at a time and ranked by
 	# fields_count_key(), a row in the kernel's widths by its fields:
@@ -536,6 +580,18 @@ dump() {
 	assert_output $'0 9072996 IPI4\n1 37200545 IPI0'
 	run --separate-stderr -0 irqaff --root "$ROOT" cpus -J -o system 1
 	assert_output '{"cpus":[{"system":{"IPI0":29367897,"IPI1":79148,"IPI2":0,"IPI3":0,"IPI4":7612504,"IPI5":140996,"IPI6":0}}]}'
+}
+
+@test "cpus SYSTEM: a row without an IRQ is a CPU's only with a count for each CPU and a description" {
+	make_root --cpus 2 --no-sysirq --irq 24=a
+	printf '%s\n' '           CPU0       CPU1' \
+		'LOC:        100        200   Local timer interrupts' \
+		'XYZ:          7   one count' \
+		'ERR:          3' \
+		'ONE:          1          2   word' >"$ROOT/proc/interrupts"
+	# a one-word description is read as a chip's name: it counts
+	run --separate-stderr -0 irqaff cpus -J -o cpu,system
+	assert_output '{"cpus":[{"cpu":0,"system":{"LOC":100,"ONE":1}},{"cpu":1,"system":{"LOC":200,"ONE":2}}]}'
 }
 
 @test "cpus -i SYSTEM: rates of the rows without an IRQ; a name new in the second read has none" {
@@ -631,6 +687,22 @@ unasked; RATE with -i only):
 3 510006   0.0 -'
 		fi
 	done
+}
+
+@test "cpus -i follows each IRQ's row once: a repeated row adds no rate" {
+	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 2
+	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b
+	snapshot_interrupts "$a"
+	add_count 24 2 100
+	snapshot_interrupts "$b"
+	run --separate-stderr -0 irqaff cpus -n -o cpu,rate -i 1 \
+		--sample-from "$a" --sample-from "$b"
+	assert_output $'0   0.0\n1 100.0\n2   0.0\n3   0.0'
+	# not the kernel's: the same row twice in both reads
+	sed -i '/^ *24:/p' "$a" "$b"
+	run --separate-stderr -0 irqaff cpus -n -o cpu,rate -i 1 \
+		--sample-from "$a" --sample-from "$b"
+	assert_output $'0   0.0\n1 100.0\n2   0.0\n3   0.0'
 }
 
 @test "cpus -i SYSTEM: a 32-bit system count that wrapped has no rate, never 1.8e19; one that reached 2^32 - 1 has its own" {

@@ -408,6 +408,16 @@ $ok31" ;;
 	assert_output 'irq 30 a: ok: 1 requested, runs on CPU 1'
 }
 
+@test "a pending move says the IRQ never fired only when its total is known" {
+	make_root --cpus 4 --no-sysirq --irq 31=b --affinity 0-1 --effective 3 \
+		--idle 31 --chip IR-PCI-MSI
+	run --separate-stderr -1 irqaff explain
+	assert_output 'irq 31 b: pending: runs on CPU 3, outside the requested 0-1: the kernel has not applied the move; it has not fired since boot'
+	sed -i 's/^\( 31: \)         0/\14294967296/' "$ROOT/proc/interrupts"
+	run --separate-stderr -1 irqaff explain
+	assert_output 'irq 31 b: pending: runs on CPU 3, outside the requested 0-1: the kernel has not applied the move'
+}
+
 @test "explain never asks to ban a managed IRQ from irqbalance, and a managed IRQ alone is no finding" {
 	make_root --cpus 4 --irq 30=q --affinity 1 --managed 30 --irqbalance
 	run --separate-stderr -0 irqaff explain

@@ -143,6 +143,34 @@ irqaff: note: managed: kernel-managed IRQs run on CPU 5,7; boot with isolcpus=ma
 	assert_output $'irq 25: managed by the kernel, left alone\nirq 27: managed by the kernel, left alone'
 }
 
+@test "isolate --check reads no RPS mask: one that cannot be read is isolate's to say" {
+	rm -rf "$ROOT"
+	make_root --cpus 4 --nic eth0:1 --queues
+	printf 'zz\n' >"$ROOT/sys/class/net/eth0/queues/rx-0/rps_cpus"
+	run --separate-stderr -1 irqaff isolate --check 3
+	assert_equal "$stderr" ''
+	run --separate-stderr irqaff isolate -n 3
+	assert_equal "$stderr" 'irqaff: eth0 rx-0: Invalid argument'
+}
+
+@test "isolcpus=managed_irq of some of the CPUs only: the remedy names them all" {
+	tree --managed 27 --cmdline 'ro isolcpus=managed_irq,7'
+	run --separate-stderr -0 irqaff isolate -n 6-7
+	assert_equal "$(sed -n 1,2p <<<"$stderr")" 'irqaff: irq 27 d: managed by the kernel, runs on CPU 6
+irqaff: note: managed: kernel-managed IRQs run on CPU 6; boot with isolcpus=managed_irq,6-7 to keep them off (the kernel treats it as best effort)'
+}
+
+@test "the managed_irq remedy keeps the flags isolcpus= has: none given is domain" {
+	tree --managed 27 --isolated 6-7 --cmdline 'ro isolcpus=6-7'
+	run --separate-stderr -0 irqaff isolate -q 6-7
+	run --separate-stderr -1 irqaff isolate --check 6-7
+	assert_line 'managed: kernel-managed IRQs run on CPU 7; boot with isolcpus=domain,managed_irq,6-7 to keep them off (the kernel treats it as best effort)'
+	rm -rf "$ROOT"
+	tree --managed 27 --cmdline 'ro isolcpus=nohz,6-7'
+	run --separate-stderr -1 irqaff isolate --check 6-7
+	assert_line 'managed: kernel-managed IRQs run on CPU 7; boot with isolcpus=nohz,managed_irq,6-7 to keep them off (the kernel treats it as best effort)'
+}
+
 @test "a refusal without debugfs marks an IRQ user space cannot move, which stays reported" {
 	tree
 	run --separate-stderr -0 faulty "$(irq_dir 27)/smp_affinity_list:EIO" \
@@ -212,6 +240,13 @@ CPU 4-7: not isolated from interrupts"
 		--irqbalance-env IRQBALANCE_BANNED_CPUS=c0
 	run --separate-stderr -0 irqaff isolate 4-7
 	assert_equal "$stderr" "irqaff: warning: irqbalance: runs and bans only CPU 6-7 (IRQBALANCE_BANNED_CPUS); add IRQBALANCE_BANNED_CPULIST=4-7 to $ROOT/etc/default/irqbalance and restart it, and remove IRQBALANCE_BANNED_CPUS, which overrides it"
+}
+
+@test "irqbalance: an empty mask is unset, as in irqbalance: the list is read" {
+	tree --irqbalance-env IRQBALANCE_BANNED_CPULIST=4-7 \
+		--irqbalance-env IRQBALANCE_BANNED_CPUS=
+	run --separate-stderr -0 irqaff isolate 4-7
+	assert_equal "$stderr" ''
 }
 
 @test "irqbalance's environment unreadable: its configuration file is read" {
@@ -520,6 +555,21 @@ remember() {
 	run -1 --separate-stderr irqaff isolate --again -q
 	assert_equal "$stderr" "irqaff: isolate --again: $ROOT/var/lib/irqaff/isolated: Is a directory; nothing written"
 	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "a state naming a CPU in a hole of the possible ones is refused; one beside the hole is taken" {
+	rm -rf "$ROOT"
+	make_root --cpus 8 --irq 24=a
+	local f
+	for f in possible present online; do
+		printf '0-3,6-7\n' >"$ROOT/sys/devices/system/cpu/$f"
+	done
+	remember $'4\n'
+	run -0 --separate-stderr irqaff set -n 24 3
+	assert_equal "$stderr" "irqaff: warning: $ROOT/var/lib/irqaff/isolated: CPU 4 is not possible; taken as no CPU isolated by irqaff isolate"
+	remember $'6\n'
+	run -0 --separate-stderr irqaff set -n 24 6
+	assert_equal "$stderr" 'irqaff: warning: CPU 6 is isolated (irqaff isolate): IRQs there interrupt the tasks isolated on them'
 }
 
 @test "a state isolate cannot use: spread, balance and set warn, naming the file, and leave no CPU out for it" {

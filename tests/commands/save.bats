@@ -318,6 +318,18 @@ rps eth1 rx-0 3
 EOF2
 }
 
+@test "save quotes an interface name that cannot be a word, and restore finds it back" {
+	# "#" would start a comment; a plain name stays a word
+	make_root --cpus 2 --nic 'e#0:1' --nic e1:1 --queues
+	printf '1\n' >"$ROOT/sys/class/net/e#0/queues/rx-0/rps_cpus"
+	irqaff save "$BATS_TEST_TMPDIR/snap"
+	run grep '^rps' "$BATS_TEST_TMPDIR/snap"
+	assert_output $'rps "e#0" rx-0 0\nrps e1 rx-0 none'
+	printf '0\n' >"$ROOT/sys/class/net/e#0/queues/rx-0/rps_cpus"
+	run --separate-stderr -0 irqaff restore -q "$BATS_TEST_TMPDIR/snap"
+	assert_file "$ROOT/sys/class/net/e#0/queues/rx-0/rps_cpus" $'1\n'
+}
+
 @test "save --optional marks IRQ and queue lines ?: restore passes over an absent device" {
 	queue_tree
 	irqaff set -q 41 1

@@ -65,6 +65,16 @@ IRQ   RATE   TOTAL AFFINITY EFFECTIVE NAME
 	assert_equal "$stderr" ''
 }
 
+@test "top follows each IRQ's row once: a repeated row (not the kernel's) is not counted again" {
+	busy_tree
+	sed -i '/^ *24:/p' "$BATS_TEST_TMPDIR/before" "$ROOT/proc/interrupts"
+	stamped "$ROOT/proc/interrupts"
+	run --separate-stderr -0 sampled
+	assert_line --index 0 '2026-01-02 03:04:05  over 1.00 s  1015.0 interrupts/s on 4 CPUs'
+	assert_line --index 2 'IRQS/s      0.0 1000.0   10.0    5.0'
+	assert_equal "$(field 1)" '24 25'
+}
+
 @test "top -a shows the idle IRQs too; -s orders by rate, total, irq or name" {
 	busy_tree
 	local k
@@ -161,8 +171,13 @@ IRQ RATE   TOTAL AFFINITY EFFECTIVE NAME
 	assert_equal "$(field 6)" 'x\033[2Jy'
 	# said once, naming the first read that had it
 	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/before: IRQ 28: a count wider than 32 bits; its row is left out"
-	sed -i 's/4294967296/4294967295/' "$ROOT/proc/interrupts" \
-		"$BATS_TEST_TMPDIR/before"
+	# two wide rows: the first is named
+	printf ' 29:          1 4294967297   IO-APIC  29-edge      wider\n' |
+		tee -a "$BATS_TEST_TMPDIR/before" >>"$ROOT/proc/interrupts"
+	run --separate-stderr -0 sampled
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/before: IRQ 28: a count wider than 32 bits; its row is left out"
+	sed -i -e 's/4294967296/4294967295/' -e '/^ 29:/d' \
+		"$ROOT/proc/interrupts" "$BATS_TEST_TMPDIR/before"
 	run --separate-stderr -0 sampled -a -s irq
 	assert_equal "$(field 1)" '24 27 28'
 	assert_equal "$stderr" ''
@@ -323,6 +338,14 @@ ended() {
 	printf q >&5
 	ended 0
 	refute_output --partial ' over '
+}
+
+@test "top without -i samples every 2 seconds" {
+	make_root --cpus 2 --irq 24=a
+	live
+	drawn 'irqaff top: rates in 2.00 s'
+	printf q >&5
+	ended 0
 }
 
 # sorted ORDER: wait for a screen whose IRQs are in ORDER.

@@ -3,6 +3,10 @@
 # without it and prints the same, with no invalid access and no definite
 # or indirect leak (valgrind would exit 99). Skipped without valgrind and
 # for the sanitizer build, which checks the same from the inside.
+#
+# A valgrind run costs twenty of the plain ones: make check runs the four
+# untagged tests (set's writes, spread's plan, isolate and explain, the
+# sampled reads and balance), make check-valgrind every test, CI both.
 
 bats_require_minimum_version 1.5.0
 
@@ -58,12 +62,14 @@ grinds() {
 	assert_equal "$(tree_sum)" "$plain_sum"
 }
 
+# bats test_tags=valgrind:full
 @test "show is clean under valgrind" {
 	grinds 0 show
 	[[ -n $output ]]
 	grinds 0 show -a -m 24-28
 }
 
+# bats test_tags=valgrind:full
 @test "show -J is clean under valgrind" {
 	grinds 0 show -J
 	grinds 0 show -J -o IRQ,NAME eth0*
@@ -76,11 +82,13 @@ grinds() {
 	grinds 0 set -v 24 1-2
 }
 
+# bats test_tags=valgrind:full
 @test "set -n is clean under valgrind" {
 	grinds 0 set -n 'nvme0*' node:1
 	[[ -n $output ]]
 }
 
+# bats test_tags=valgrind:full
 @test "default is clean under valgrind" {
 	grinds 0 default
 	grinds 0 default -m
@@ -88,6 +96,7 @@ grinds() {
 	assert_equal "$(cat "$ROOT/proc/irq/default_smp_affinity")" 0f
 }
 
+# bats test_tags=valgrind:full
 @test "mask and list are clean under valgrind" {
 	grinds 0 mask 0-3 all 1-7:2/4
 	assert_output $'0f\nff\n66'
@@ -97,6 +106,7 @@ grinds() {
 	grinds 0 list -b 8192 "$(kmask 8192 0-8191:1/3)"
 }
 
+# bats test_tags=valgrind:full
 @test "refused input is clean under valgrind" {
 	grinds 2 set 24 0-7:0/0
 	grinds 1 set 9999 1
@@ -104,6 +114,7 @@ grinds() {
 	grinds 2 list 0xg
 }
 
+# bats test_tags=valgrind:full
 @test "a failing write is clean under valgrind" {
 	rm "$(irq_dir 25)/smp_affinity_list"
 	mkdir "$(irq_dir 25)/smp_affinity_list"
@@ -128,12 +139,14 @@ grinds() {
 	grinds 5 explain 'nosuch*'
 }
 
+# bats test_tags=valgrind:full
 @test "cpus is clean under valgrind, sampling too" {
 	grinds 0 cpus
 	grinds 0 cpus -J 0-3
 	grinds 0 cpus -i 0.1 -o cpu,irqs,rate,top
 }
 
+# bats test_tags=valgrind:full
 @test "top is clean under valgrind, from saved reads and the tree's, on a terminal too" {
 	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b c=$BATS_TEST_TMPDIR/c
 	snapshot_interrupts "$a"
@@ -163,6 +176,7 @@ grinds() {
 	refute_output --partial '=='
 }
 
+# bats test_tags=valgrind:full
 @test "show -i is clean under valgrind" {
 	grinds 0 show -i 0.1 -o irq,total,rate
 	grinds 0 show -i 0.1 -o irq,rate 24-26
@@ -188,6 +202,7 @@ grinds() {
 	grinds 1 cpus -i 1 --sample-from "$a" --sample-from "$BATS_TEST_TMPDIR/no"
 }
 
+# bats test_tags=valgrind:full
 @test "xps, rps and spread --xps are clean under valgrind" {
 	make_root --dir "$BATS_TEST_TMPDIR/q" --cpus 4 --nic eth0:4 \
 		--xps eth0:1=1 --nic eth1:1
@@ -205,6 +220,7 @@ grinds() {
 	grinds 0 spread -q --xps dev:eth1
 }
 
+# bats test_tags=valgrind:full
 @test "queue pairs and the CPUs the kernel keeps are clean under valgrind" {
 	make_root --dir "$BATS_TEST_TMPDIR/q" --cpus 4 --virtio-nic eth0:2 \
 		--nic eth1:1 --driver e1000e --queues --offline 3 --isolated 2
@@ -218,6 +234,7 @@ grinds() {
 	grinds 0 check "$BATS_TEST_TMPDIR/snap"
 }
 
+# bats test_tags=valgrind:full
 @test "queues is clean under valgrind" {
 	make_root --dir "$BATS_TEST_TMPDIR/q" --cpus 4 --nic eth0:2 \
 		--xps eth0:1=1 --nic eth1:2 --driver gve --virtio-nic eth2:2 \
@@ -228,8 +245,18 @@ grinds() {
 	grinds 0 queues -o +irq eth0,nosuch
 }
 
+# bats test_tags=valgrind:full
 @test "balance is clean under valgrind" {
-	grinds 0 balance -q -i 0.1
-	grinds 0 balance -n -v -i 0.1 --xps dev:eth0
+	# saved reads, not -i: the interval is printed, and a loaded machine
+	# measured 0.5 s for a valgrind run's 0.1
+	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b
+	snapshot_interrupts "$a"
+	add_count 24 1 3000 25 1 2000
+	snapshot_interrupts "$b"
+	touch -d @1700000000 "$a"
+	touch -d @1700000001 "$b"
+	grinds 0 balance -q --sample-from "$a" --sample-from "$b"
+	grinds 0 balance -n -v --xps --sample-from "$a" --sample-from "$b" \
+		dev:eth0
 	grinds 2 balance -i 0.1 --cpus 99
 }

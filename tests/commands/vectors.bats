@@ -173,6 +173,13 @@ irq 26 nvme0q2: 1"
 	assert_file "$(list_of 26)" $'0\n'
 }
 
+@test "a move pending to an offline CPU is not one short of vectors" {
+	make_root --cpus 3 --offline 2 --irq 24=a --affinity 2 --effective 0 \
+		--irq 25=b --affinity 1 --pending 24 --vectors 1
+	run --separate-stderr -1 irqaff isolate --check 0
+	assert_line --index 0 'irq 24 a: movable, move pending to CPU 2, on CPU 0'
+}
+
 @test "explain and isolate --check say a pending move lacks a vector, and not when one is free" {
 	# 24 waits to move to CPU 1, which 25 fills
 	make_root --cpus 2 --irq 24=a --affinity 1 --effective 0 \

@@ -124,6 +124,12 @@ irq 39 j: pending: runs on CPU 3, $no"
 		--cmdline 'isolcpus=managed_irq,6-9'
 	run --separate-stderr -0 irqaff set 30 6
 	assert_equal "$stderr" ''
+	# a value quoted whole: the quotes are the command line's, not the list's
+	rm -rf "$ROOT"
+	make_root --cpus 8 --irq 30=a --affinity 0 \
+		--cmdline 'ro isolcpus="managed_irq,6-7" quiet'
+	run --separate-stderr -0 irqaff set 30 6
+	assert_equal "$stderr" 'irqaff: warning: CPU 6 is isolated (isolcpus=): IRQs there interrupt the tasks isolated on them'
 	# nohz without CONFIG_NO_HZ_FULL (5.10): the kernel refuses all of it
 	rm -rf "$ROOT"
 	make_root --kernel 5.10 --cpus 8 --irq 30=a --affinity 0 \

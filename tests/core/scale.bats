@@ -57,6 +57,18 @@ irq_numbers() {
 	assert_equal "${#output}" $((8192 / 4 + 8192 / 32 - 1))
 }
 
+@test "show -m of 8192 CPUs keeps lists in memory and prints full masks" {
+	big_tree 8192 30
+	printf '8191\n' >"$ROOT/proc/irq/24/smp_affinity_list"
+	kmask 8192 8191 >"$ROOT/proc/irq/24/smp_affinity"
+	run --separate-stderr -0 irqaff show -m -o irq,affinity 24-25
+	local zeros
+	zeros=$(printf '00000000,%.0s' {1..255})
+	assert_line --index 1 " 24 80000000,${zeros%,}"
+	assert_line --index 2 " 25 $(printf 'ffffffff,%.0s' {1..255})ffffffff"
+	assert_equal "$stderr" ''
+}
+
 @test "cpus sums each of 8192 columns and counts the IRQs on each CPU" {
 	big_tree 8192 50
 	local want

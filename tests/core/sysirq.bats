@@ -116,12 +116,3 @@ traced() {
 	assert_output "$(printf '%s\n' 'IRQ TYPE  FLOW' \
 		' 24 Level fasteoi' ' 25 Edge  edge')"
 }
-
-@test "show -m of 8192 CPUs keeps lists in memory and prints full masks" {
-	make_root --cpus 8192 --irq 24=a --affinity 8191 --irq 25=b
-	run --separate-stderr -0 irqaff show -m -o irq,affinity,name
-	local zeros
-	zeros=$(printf '00000000,%.0s' {1..255})
-	assert_line --index 1 " 24 80000000,${zeros%,} a"
-	assert_line --index 2 " 25 $(printf 'ffffffff,%.0s' {1..255})ffffffff b"
-}

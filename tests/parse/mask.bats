@@ -361,4 +361,6 @@ MASK_8192_LEN=2303
 		'4294967294|8|irqaff: CPU list "4294967294": CPU 4294967294 is beyond the last possible CPU 7' \
 		'8|8|irqaff: CPU list "8": CPU 8 is beyond the last possible CPU 7'
 	golden_ok mask '7|8|80' '0-7:1/4294967294|8|01' '3|8|08'
+	# 2^32 - 1 itself is a number: as a group size it fits
+	golden_ok mask '0-7:4294967295/4294967295|8|ff'
 }

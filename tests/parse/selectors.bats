@@ -141,6 +141,11 @@ setup() {
 	refused 90-99
 	assert_failure 1
 	assert_equal "$stderr" 'irqaff: IRQ list "90-99": no IRQ in 90-99'
+	# two numbers are a range, one is an IRQ
+	refused 90-91
+	assert_equal "$stderr" 'irqaff: IRQ list "90-91": no IRQ in 90-91'
+	refused 90-90
+	assert_equal "$stderr" 'irqaff: IRQ 90 does not exist'
 }
 
 @test "a glob that matches nothing is refused with exit 1" {
@@ -178,6 +183,10 @@ setup() {
 	selected 27-24
 	assert_failure 2
 	assert_equal "$stderr" 'irqaff: IRQ list "27-24": range "27-24" runs backwards'
+	# by one: still backwards, not an empty range
+	selected 25-24
+	assert_failure 2
+	assert_equal "$stderr" 'irqaff: IRQ list "25-24": range "25-24" runs backwards'
 }
 
 @test "a range without its end is an error" {
@@ -554,6 +563,10 @@ cpu_root() {
 	refused 'dev:"a\377"'
 	assert_failure 1
 	assert_equal "$stderr" 'irqaff: IRQ list "dev:"a\\377"": device a\377 has no IRQs or does not exist'
+	# three digits at most: \1011 is A then 1
+	refused 'dev:"\1011"'
+	assert_failure 1
+	assert_equal "$stderr" 'irqaff: IRQ list "dev:"\\1011"": device A1 has no IRQs or does not exist'
 }
 
 @test "a trailing comma is an empty item, after cpu: as after any other item" {
