@@ -201,7 +201,7 @@ collect(struct balance *b, const struct irqs *sel)
 			/* -ENOENT: gone since it was selected */
 			if (rc != -ENOENT) {
 				warnx("irq %u: %s", sel->v[i], pe.msg);
-				apply_record(&b->unread, &(struct target){
+				apply_tally_add(&b->unread, &(struct target){
 				    sel->v[i], NULL, NULL, NULL,
 				    perr_errno(&pe), pe.msg }, APPLY_FAILED);
 				status = EXIT_FAIL;

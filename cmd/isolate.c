@@ -146,35 +146,23 @@ isolate_options(int argc, char *argv[], struct isolate *is, int *cpus)
 	is->json = is->p.flags & APPLY_JSON;
 	if (is->json)
 		is->p.flags = (is->p.flags & ~APPLY_VERBOSE) | APPLY_JSON;
+	result_tally(&is->p.tl, is->p.flags);
+	result_tally(&is->p.tq, is->p.flags);
 	return EXIT_OK;
 }
 
-/* An IRQ the plan leaves: unchanged, or left alone, said with -v or -n. */
+/* An IRQ the plan leaves: unchanged, or left alone. */
 static void
 apply_left(struct isolate *is, struct isoirq *e)
 {
 	struct isoplan *p = &is->p;
 
-	char *was;
-
-	if (e->kind == IK_OFF) {
-		if ((p->flags & APPLY_VERBOSE) && e->from != NULL) {
-			was = xformat(e->from, false);
-			printf("irq %u: %s unchanged\n", e->irq,
-			    *was ? was : "-");
-			free(was);
-		}
-		apply_tally_add(&p->tl, p->flags, e->irq, APPLY_UNCHANGED,
-		    NULL, NULL, 0, NULL);
-	} else if (e->kind == IK_MANAGED || e->kind == IK_UNMOVABLE) {
-		if ((p->flags & (APPLY_VERBOSE | APPLY_DRYRUN)) && !is->json)
-			printf("irq %u: %s, left alone\n", e->irq,
-			    machine_movable_words(isoplan_movability(e),
-			    MV_PLAIN));
-		apply_tally_add(&p->tl, p->flags, e->irq, e->kind ==
-		    IK_MANAGED ? APPLY_MANAGED : APPLY_UNMOVABLE, NULL, NULL,
-		    0, NULL);
-	}
+	if (e->kind == IK_OFF)
+		apply_tally_add(&p->tl, &(struct target){ .irq = e->irq,
+		    .old = e->from }, APPLY_UNCHANGED);
+	else if (e->kind == IK_MANAGED || e->kind == IK_UNMOVABLE)
+		apply_tally_add(&p->tl, &(struct target){ .irq = e->irq },
+		    e->kind == IK_MANAGED ? APPLY_MANAGED : APPLY_UNMOVABLE);
 }
 
 /*
@@ -198,7 +186,7 @@ apply_plan(struct isolate *is)
 		}
 		if (p->tl.stop) {
 			e->result = APPLY_FAILED;
-			apply_tally_skip(&p->tl, p->flags, e->irq, e->to);
+			apply_tally_skip(&p->tl, e->irq, e->to);
 		} else
 			e->result = apply_irq(&p->m, e->irq, e->to, p->flags,
 			    &p->tl);

@@ -14,7 +14,6 @@
 #include "core/isolation.h"
 #include "core/isolplan.h"
 #include "core/machine.h"
-#include "core/vectors.h"
 #include "core/xalloc.h"
 #include "lib/text.h"
 #include "parse.h"
@@ -107,7 +106,7 @@ print_kind(const struct isoplan *is, const struct isoirq *e)
 		break;
 	case IK_PENDING:
 		printf("movable, move pending to CPU %s, on %s%s\n", req, on,
-		    vectors_stuck(&is->m, e->from) ?
+		    e->stuck ?
 		    "; no interrupt vector is free there: it cannot complete" :
 		    "");
 		break;

@@ -91,7 +91,7 @@ isolate_print_result(struct isoplan *is)
 	size_t i;
 
 	printf("{\"cpus\":\"%s\",", is->iso.list);
-	apply_tally_json(stdout, &is->tl, is->flags);
+	result_tally_json(&is->tl, is->flags);
 	q = xcalloc(is->nrq + 1, sizeof(*q));
 	for (i = 0; i < is->nrq; i++) {
 		q[i].dev = is->rq[i].dev;

@@ -141,7 +141,7 @@ offline_only(struct run *r, const char *label, long irq, const struct entry *e)
 		    text_quoted(e->sl.cpus));
 		snapshot_warn(&r->s, e->line, "%s: %s", label, msg);
 	}
-	apply_record(&r->tl, &(struct target){ irq, NULL, res ==
+	apply_tally_add(&r->tl, &(struct target){ irq, NULL, res ==
 	    APPLY_UNCHANGED ? cur : NULL, e->want, err, res == APPLY_FAILED ?
 	    msg : NULL }, res);
 	cpuset_free(cur);
@@ -284,7 +284,7 @@ queue_none(struct run *r, const struct snapq *q, const char *label)
 		    "kept: the kernel keeps %s", label,
 		    text_quoted(q->e->sl.cpus),
 		    netqueue_keeps(q->e->sl.kind == SNAP_XPS ? NQ_TX : NQ_RX));
-	apply_record(&r->qtl, &(struct target){ APPLY_NOIRQ, label, NULL, NULL,
+	apply_tally_add(&r->qtl, &(struct target){ APPLY_NOIRQ, label, NULL, NULL,
 	    0, NULL }, res);
 	cpuset_free(cur);
 }
@@ -304,7 +304,7 @@ restore_queues(struct run *r)
 	for (i = 0; i < r->s.nqueues; i++) {
 		q = &r->s.queues[i];
 		if (r->tl.stop || r->qtl.stop) {
-			apply_tally_skip(&r->qtl, r->flags, APPLY_NOIRQ,
+			apply_tally_skip(&r->qtl, APPLY_NOIRQ,
 			    q->e->want);
 			continue;
 		}
@@ -397,7 +397,7 @@ beyond_refused(struct run *r, unsigned int irq, const struct entry *e)
 	    !cpuset_equal(cur, e->want);
 	if (refuse) {
 		snapshot_warn(&r->s, e->line, "irq %u: %s", irq, msg);
-		apply_record(&r->tl, &(struct target){ irq, NULL, NULL,
+		apply_tally_add(&r->tl, &(struct target){ irq, NULL, NULL,
 		    e->want, 0, msg }, APPLY_FAILED);
 	}
 	free(msg);
@@ -450,7 +450,7 @@ restore_check(struct run *r, const struct picked *pk)
 
 	if (r->s.dflt != NULL && apply_default(&r->m, r->s.dflt->want,
 	    APPLY_DRYRUN, &pre) == APPLY_FAILED)
-		apply_record(&r->tl, &(struct target){ -1, NULL, NULL,
+		apply_tally_add(&r->tl, &(struct target){ -1, NULL, NULL,
 		    r->s.dflt->want, pre.v[0].err, pre.v[0].msg },
 		    APPLY_FAILED);
 	apply_tally_free(&pre);
@@ -507,7 +507,7 @@ restore_all(struct run *r, const struct picked *pk)
 	for (i = 0; i < pk->n && !r->tl.stop; i++)
 		restore_one(r, pk->c[i].irq, pk->by[i]);
 	for (; i < pk->n; i++)
-		apply_tally_skip(&r->tl, r->flags, pk->c[i].irq,
+		apply_tally_skip(&r->tl, pk->c[i].irq,
 		    pk->c[i].want);
 	restore_queues(r);
 }
@@ -575,7 +575,7 @@ restore_main(int argc, char *argv[])
 		goto out;
 	}
 	/* the IRQs' layout checked against the CPUs' vectors */
-	if (!apply_vectors(&r.m, pk.c, pk.n, r.flags, &r.tl)) {
+	if (!apply_vectors(&r.m, pk.c, pk.n, &r.tl)) {
 		status = EXIT_FAIL;
 		result_json(&r.tl, r.flags, restore_members, &r);
 		goto out;

@@ -52,9 +52,7 @@ result_tell(const struct outcome *o, int how)
 
 /*
  * -n, -v or -J into APPLY_ flags (-J then wins over -v: nothing but the
- * object is printed); -1 for another option. Until isolate sets its
- * tallies' tell (result_tally()), its outcomes are told through
- * APPLY_TELL.
+ * object is printed); -1 for another option.
  */
 int
 result_option(int ch, int *flags)
@@ -72,8 +70,6 @@ result_option(int ch, int *flags)
 	default:
 		return -1;
 	}
-	*flags |= APPLY_TELL;
-	apply_tell_compat(result_tell);
 	return EXIT_OK;
 }
 
@@ -356,7 +352,7 @@ result_leftout_tally(const struct leftout *lo, struct tally *tl, int flags)
 	size_t i;
 
 	for (i = 0; (flags & APPLY_JSON) && i < lo->n; i++)
-		apply_record(tl, &(struct target){ lo->irq[i], NULL, NULL,
+		apply_tally_add(tl, &(struct target){ lo->irq[i], NULL, NULL,
 		    NULL, 0, NULL }, lo->why[i]);
 }
 

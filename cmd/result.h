@@ -55,7 +55,4 @@ void	 result_leftout_free(struct leftout *);
 void	 result_xps_stale_note(struct machine *, const struct change *,
 	    size_t);
 
-/* isolate's name for result_tally_json(), until it is merged; remove then. */
-#define apply_tally_json(fp, tl, flags) result_tally_json((tl), (flags))
-
 #endif

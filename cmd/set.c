@@ -114,7 +114,7 @@ set_main(int argc, char *argv[])
 		}
 		result_tally(&tl, flags);
 		/* a layout the CPUs' vectors cannot hold: nothing written */
-		if (apply_vectors(&m, c, irqs.n, flags, &tl)) {
+		if (apply_vectors(&m, c, irqs.n, &tl)) {
 			result_start(flags);
 			apply_all(&m, c, irqs.n, flags, &tl);
 		}

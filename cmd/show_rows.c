@@ -298,8 +298,9 @@ show_read_interrupts(struct show *sh, unsigned int last)
 	unsigned int irq, wide = 0;
 	int prc;
 
-	if (counts_open(&rd, sh->sm.src, sh->m.nbits, (sh->want[C_TOTAL] ? COUNTS_TOTAL :
-	    0) | (sh->sm.on ? COUNTS_CPUS | COUNTS_EACH : 0)) != 0)
+	if (counts_open(&rd, sh->sm.src, sh->m.nbits,
+	    (sh->want[C_TOTAL] ? COUNTS_TOTAL : 0) |
+	    (sh->sm.on ? COUNTS_CPUS | COUNTS_EACH : 0)) != 0)
 		return -1;
 	if (sh->keep)
 		counts_kept_begin(&sh->now, &rd);

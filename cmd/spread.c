@@ -467,7 +467,7 @@ spread_irqs(struct spread *sp, const struct irqs *irqs,
 	if (!sp->quiet)
 		irqbalance_warn_changes(c, k);
 	/* a layout the CPUs' vectors cannot hold: nothing written */
-	if (!apply_vectors(&sp->m, c, k, sp->flags, &tl))
+	if (!apply_vectors(&sp->m, c, k, &tl))
 		status = EXIT_FAIL;
 	else if (sp->dryrun && !json)
 		print_plan(c, k, xq, nx);

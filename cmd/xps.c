@@ -251,7 +251,7 @@ write_queues(struct machine *m, const struct netif *nif, const bool *sel,
 		    q[k++].queue);
 		netqueue_path(nif, &nif->q[i], rel, sizeof(rel));
 		if (tq->stop)
-			apply_tally_skip(tq, flags, APPLY_NOIRQ, want);
+			apply_tally_skip(tq, APPLY_NOIRQ, want);
 		else
 			apply_mask(m, label, rel, want, flags, tq);
 	}

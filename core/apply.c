@@ -22,7 +22,7 @@
 
 #define LIST_MAX	4095	/* longer lists go to smp_affinity as a mask */
 
-static void	record(struct tally *, int, const struct target *,
+static void	record(struct tally *, const struct target *,
 		    enum apply_result);
 
 /*
@@ -254,7 +254,7 @@ apply_file(struct machine *m, const char *label, long irq,
 close:
 	procfs_pfile_close(&t.pf);
 out:
-	record(tl, flags, &(struct target){ irq, label, old, want, t.err,
+	record(tl, &(struct target){ irq, label, old, want, t.err,
 	    t.msg }, r);
 	free(t.text);
 	free(t.msg);
@@ -279,13 +279,13 @@ apply_irq(struct machine *m, unsigned int irq, const struct cpuset *want,
 			msg = complain(label, "cannot set %s: %s (debugfs)", text,
 			    machine_movable_words(managed ? MOVABLE_MANAGED :
 			    MOVABLE_NO, MV_WHY));
-			record(tl, flags, &(struct target){ irq, NULL, NULL,
+			record(tl, &(struct target){ irq, NULL, NULL,
 			    want, 0, msg }, APPLY_FAILED);
 			free(msg);
 			free(text);
 			return APPLY_FAILED;
 		}
-		record(tl, flags, &(struct target){ irq, NULL, NULL, NULL, 0,
+		record(tl, &(struct target){ irq, NULL, NULL, NULL, 0,
 		    NULL }, managed ? APPLY_MANAGED : APPLY_UNMOVABLE);
 		return managed ? APPLY_MANAGED : APPLY_UNMOVABLE;
 	}
@@ -331,7 +331,7 @@ apply_all(struct machine *m, const struct change *c, size_t n, int flags,
 		apply_irq(m, c[i].irq, c[i].want,
 		    flags | (c[i].named ? APPLY_NAMED : 0), tl);
 	for (; i < n; i++)
-		apply_tally_skip(tl, flags, c[i].irq, c[i].want);
+		apply_tally_skip(tl, c[i].irq, c[i].want);
 }
 
 /* A new outcome at the end of tl->v. */
@@ -345,24 +345,14 @@ outcome_next(struct tally *tl)
 	return &tl->v[tl->n++];
 }
 
-/* Until isolate sets its tallies' tell: the one they are told by. */
-static apply_tell_fn *tell_compat;
-
-void
-apply_tell_compat(apply_tell_fn *fn)
-{
-	tell_compat = fn;
-}
-
 /*
- * Counts and records an outcome, and tells the tally's tell of it (or,
- * with APPLY_TELL in flags, isolate's). An IRQ's old and new sets are
+ * Counts and records an outcome, and tells the tally's tell of it. An
+ * IRQ's old and new sets are
  * kept only when they are part of its result: the old of a change, the
  * new of one the kernel did not refuse; a failure keeps its reason.
  */
 static void
-record(struct tally *tl, int flags, const struct target *t,
-    enum apply_result r)
+record(struct tally *tl, const struct target *t, enum apply_result r)
 {
 	struct outcome *o;
 	bool any = t->irq < 0;
@@ -390,25 +380,13 @@ record(struct tally *tl, int flags, const struct target *t,
 	o->msg = r == APPLY_FAILED && t->msg != NULL ? xstrdup(t->msg) : NULL;
 	if (tl->tell != NULL)
 		tl->tell(o, tl->how);
-	else if ((flags & APPLY_TELL) && tell_compat != NULL)
-		tell_compat(o, flags);
 }
 
 /* An outcome a caller found itself, recorded as apply_irq()'s are. */
 void
-apply_record(struct tally *tl, const struct target *t, enum apply_result r)
+apply_tally_add(struct tally *tl, const struct target *t, enum apply_result r)
 {
-	record(tl, 0, t, r);
-}
-
-/* isolate's, which says its own lines: recorded, no one told. */
-void
-apply_tally_add(struct tally *tl, int flags, long irq, enum apply_result r,
-    const struct cpuset *old, const struct cpuset *new, int err,
-    const char *msg)
-{
-	(void)flags;
-	record(tl, 0, &(struct target){ irq, NULL, old, new, err, msg }, r);
+	record(tl, t, r);
 }
 
 /*
@@ -444,7 +422,7 @@ refused(struct tally *tl, struct tally *pre)
  */
 bool
 apply_vectors(struct machine *m, const struct change *c, size_t n,
-    int flags, struct tally *tl)
+    struct tally *tl)
 {
 	struct vectors v;
 	bool *bad, ok = true;
@@ -465,7 +443,7 @@ apply_vectors(struct machine *m, const struct change *c, size_t n,
 		    "with ethtool -L", msg);
 		for (i = 0; i < n; i++)
 			if (bad[i])
-				record(tl, flags, &(struct target){ c[i].irq,
+				record(tl, &(struct target){ c[i].irq,
 				    NULL, NULL, c[i].want, ENOSPC, msg },
 				    APPLY_FAILED);
 		free(msg);
@@ -498,7 +476,7 @@ apply_check(struct machine *m, const struct change *c, size_t n,
 	for (i = 0; i < nq; i++)
 		apply_mask(m, q[i].label, q[i].rel, q[i].want, flags, &preq);
 	if (pre.failed + preq.failed == 0)
-		apply_vectors(m, c, n, flags, &pre);
+		apply_vectors(m, c, n, &pre);
 	nref = pre.failed + preq.failed;
 	refused(tl, &pre);
 	for (i = 0; i < preq.n; i++)
@@ -514,10 +492,9 @@ apply_check(struct machine *m, const struct change *c, size_t n,
 
 /* An IRQ never tried, since tl->stop: it failed as the last one did. */
 void
-apply_tally_skip(struct tally *tl, int flags, long irq,
-    const struct cpuset *want)
+apply_tally_skip(struct tally *tl, long irq, const struct cpuset *want)
 {
-	record(tl, flags, &(struct target){ irq, NULL, NULL, want, tl->stop_err,
+	record(tl, &(struct target){ irq, NULL, NULL, want, tl->stop_err,
 	    tl->stop_msg }, APPLY_FAILED);
 }
 

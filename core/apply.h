@@ -17,11 +17,10 @@ struct machine;
  * APPLY_NAMED: the user named this IRQ by its number alone, so a
  * kernel-managed IRQ is an error, not an IRQ to leave to the kernel.
  * Bits 2 and 8 are cmd/result.h's (-v and -J): core/ passes them on
- * untouched. APPLY_TELL: isolate's flags, until its tallies have a tell
- * of their own (apply_tell_compat()).
+ * untouched.
  */
 enum {
-	APPLY_DRYRUN = 1, APPLY_NAMED = 4, APPLY_TELL = 16
+	APPLY_DRYRUN = 1, APPLY_NAMED = 4
 };
 
 /* The irq of an outcome that is no IRQ's: a queue's mask file. */
@@ -124,18 +123,11 @@ size_t		 apply_check(struct machine *, const struct change *, size_t,
 		    const struct qchange *, size_t, struct tally *,
 		    struct tally *);
 bool		 apply_vectors(struct machine *, const struct change *, size_t,
-		    int, struct tally *);
+		    struct tally *);
 
-void		 apply_record(struct tally *, const struct target *,
+void		 apply_tally_add(struct tally *, const struct target *,
 		    enum apply_result);
-void		 apply_tally_skip(struct tally *, int, long,
-		    const struct cpuset *);
+void		 apply_tally_skip(struct tally *, long, const struct cpuset *);
 void		 apply_tally_free(struct tally *);
-
-/* Until isolate records through apply_record(); remove then. */
-void		 apply_tally_add(struct tally *, int, long,
-		    enum apply_result, const struct cpuset *,
-		    const struct cpuset *, int, const char *);
-void		 apply_tell_compat(apply_tell_fn *);
 
 #endif

@@ -43,9 +43,11 @@ isoplan_check_irq(struct isoplan *is, struct isoirq *e)
 	if (place == PLACE_OFF || !isolation_has_handler(&is->m, e->irq))
 		return;
 	mv = machine_irq_movable(e->irq);
-	if (mv < MOVABLE_MANAGED)
+	if (mv < MOVABLE_MANAGED) {
 		e->kind = place == PLACE_ON ? IK_MOVE : IK_PENDING;
-	else if (!cpuset_intersects(e->on, is->cpus))
+		e->stuck = e->kind == IK_PENDING &&
+		    vectors_stuck_in(&is->vec, &is->m, e->from);
+	} else if (!cpuset_intersects(e->on, is->cpus))
 		return;
 	else if (isolation_by_kernel(&is->iso) &&
 	    isolation_all_isolated(&is->iso, e->from))

@@ -81,8 +81,8 @@ plan_irq(struct isoplan *is, struct isoirq *e)
 	if (machine_affinity_read(e->irq, AFF_REQUESTED, e->from, &pe) != 0) {
 		warnx("irq %u: %s", e->irq, pe.msg);
 		e->kind = IK_FAILED;
-		apply_tally_add(&is->tl, is->flags, e->irq, APPLY_FAILED, NULL,
-		    NULL, perr_errno(&pe), pe.msg);
+		apply_tally_add(&is->tl, &(struct target){ .irq = e->irq,
+		    .err = perr_errno(&pe), .msg = pe.msg }, APPLY_FAILED);
 		return;
 	}
 	if (!cpuset_intersects(e->from, is->cpus))
@@ -114,8 +114,8 @@ plan_default(struct isoplan *is)
 		warnx("%s", pe.msg);
 		cpuset_free(is->dfrom);
 		is->dfrom = NULL;
-		apply_tally_add(&is->tl, is->flags, -1, APPLY_FAILED, NULL,
-		    NULL, perr_errno(&pe), pe.msg);
+		apply_tally_add(&is->tl, &(struct target){ .irq = -1,
+		    .err = perr_errno(&pe), .msg = pe.msg }, APPLY_FAILED);
 		return;
 	}
 	is->dto = xcpudup(is->dfrom);
@@ -165,8 +165,8 @@ plan_rxq(struct isoplan *is, const struct netif *nif,
 	if (q->cpus == NULL) {
 		netqueue_name(q, label, sizeof(label));
 		warnc(-q->err, "%s %s", text_quoted(nif->name), label);
-		apply_tally_add(&is->tl, is->flags, APPLY_NOIRQ, APPLY_FAILED,
-		    NULL, NULL, -q->err, NULL);
+		apply_tally_add(&is->tl, &(struct target){ .irq = APPLY_NOIRQ,
+		    .err = -q->err }, APPLY_FAILED);
 		return;
 	}
 	is->rq = xreallocarray(is->rq, is->nrq + 1, sizeof(*is->rq));
@@ -271,7 +271,7 @@ isoplan_apply_rps(struct isoplan *is)
 		snprintf(label, sizeof(label), "rps %s %s",
 		    text_quoted(is->rq[i].dev), is->rq[i].queue);
 		if (is->tl.stop || is->tq.stop)
-			apply_tally_skip(&is->tq, is->flags, APPLY_NOIRQ,
+			apply_tally_skip(&is->tq, APPLY_NOIRQ,
 			    is->rq[i].to);
 		else
 			apply_mask(&is->m, label, is->rq[i].rel, is->rq[i].to,
@@ -291,7 +291,7 @@ isoplan_fits(struct isoplan *is)
 		if (is->e[i].kind == IK_MOVE)
 			c[n++] = (struct change){ is->e[i].irq, is->e[i].to,
 			    false };
-	ok = apply_vectors(&is->m, c, n, is->flags, &is->tl);
+	ok = apply_vectors(&is->m, c, n, &is->tl);
 	free(c);
 	return ok;
 }
@@ -422,6 +422,7 @@ isoplan_free(struct isoplan *is)
 	findings_free(&is->notes);
 	apply_tally_free(&is->tl);
 	apply_tally_free(&is->tq);
+	vectors_free(&is->vec);
 	isolation_free(&is->iso);
 	irqthread_free(&is->threads);
 	machine_free(&is->m);

@@ -14,6 +14,7 @@
 #include "core/irqthread.h"
 #include "core/isolation.h"
 #include "core/machine.h"
+#include "core/vectors.h"
 
 struct perr;
 
@@ -37,6 +38,7 @@ struct isoirq {
 	bool			 guessed;	/* on is requested, not effective */
 	bool			 kept;		/* as IK_KEPT, while isolating */
 	bool			 placed;	/* to: isolate chose it */
+	bool			 stuck;		/* pending, no vector free there */
 	enum apply_result	 result;
 };
 
@@ -65,6 +67,7 @@ struct isoplan {
 	struct findings		 notes;
 	struct isolation	 iso;
 	struct irqthreads	 threads;	/* --check */
+	struct vectors		 vec;		/* --check, at a pending move */
 	size_t			 vmoved;	/* placed apart: no vector */
 };
 

@@ -454,15 +454,3 @@ vectors_stuck_in(struct vectors *v, const struct machine *m,
 			return false;
 	return cpuset_intersects(to, m->online);
 }
-
-/*
- * vectors_stuck_in() with a count kept for the run, for isolate --check
- * until its run owns one.
- */
-bool
-vectors_stuck(const struct machine *m, const struct cpuset *to)
-{
-	static struct vectors v;
-
-	return vectors_stuck_in(&v, m, to);
-}

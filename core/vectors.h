@@ -49,6 +49,5 @@ size_t	 vectors_place_near(struct machine *, struct change *, size_t,
 	    struct cpuset **);
 bool	 vectors_stuck_in(struct vectors *, const struct machine *,
 	    const struct cpuset *);
-bool	 vectors_stuck(const struct machine *, const struct cpuset *);
 
 #endif

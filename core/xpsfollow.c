@@ -231,7 +231,7 @@ xpsfollow_write(struct machine *m, const struct change *c, size_t k,
 	for (i = 0; i < k; i++) {
 		r[i] = APPLY_FAILED;
 		if (tl->stop)
-			apply_tally_skip(tl, flags, c[i].irq, c[i].want);
+			apply_tally_skip(tl, c[i].irq, c[i].want);
 		else
 			r[i] = apply_irq(m, c[i].irq, c[i].want, flags, tl);
 	}
