@@ -255,13 +255,16 @@ cli_exit_status(int rc)
 	return rc == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 }
 
-/* 0 all done, 1 nothing changed and some failed, 3 some of each. */
+/*
+ * 0 all done, 1 nothing changed and some failed, 3 some of each; a dry
+ * run changes nothing, so a failure in it is 1, never 3.
+ */
 int
-cli_exit_applied(const struct tally *tl)
+cli_exit_applied(const struct tally *tl, bool dryrun)
 {
 	if (tl->failed == 0)
 		return EXIT_OK;
-	return tl->changed == 0 ? EXIT_FAIL : EXIT_PARTIAL;
+	return tl->changed == 0 || dryrun ? EXIT_FAIL : EXIT_PARTIAL;
 }
 
 /*

@@ -40,7 +40,7 @@ void	 cli_usage(FILE *, const struct command *);
 int	 cli_usage_error(const struct command *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 int	 cli_exit_status(int);
-int	 cli_exit_applied(const struct tally *);
+int	 cli_exit_applied(const struct tally *, bool);
 void	 cli_applying(void);
 int	 cli_exit_output(int);
 

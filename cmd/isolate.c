@@ -228,7 +228,7 @@ run_isolate(struct isolate *is)
 	}
 	sum.changed = p->tl.changed + p->tq.changed;
 	sum.failed = p->tl.failed + p->tq.failed;
-	return cli_exit_applied(&sum);
+	return cli_exit_applied(&sum, is->dryrun);
 }
 
 /* The CPUs of arg planned, then checked or isolated. */

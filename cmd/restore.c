@@ -582,9 +582,6 @@ restore_main(int argc, char *argv[])
 	}
 	restore_all(&r, &pk);
 	status = result_print(&r.tl, &r.qtl, r.flags, restore_members, &r);
-	/* a dry run changes nothing: never a partial change */
-	if ((r.flags & APPLY_DRYRUN) && status == EXIT_PARTIAL)
-		status = EXIT_FAIL;
 out:
 	picked_free(&pk);
 	apply_tally_free(&r.tl);

@@ -127,7 +127,7 @@ result_status(const struct tally *tl, const struct tally *tq, int flags)
 		sum.changed += tq->changed;
 		sum.failed += tq->failed;
 	}
-	return cli_exit_applied(&sum);
+	return cli_exit_applied(&sum, flags & APPLY_DRYRUN);
 }
 
 /*
