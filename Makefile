@@ -233,11 +233,18 @@ check-kernel: irqaff
 bench-quality: irqaff
 	bench/quality/run $(if $(BENCH_IRQAFF),-b $(BENCH_IRQAFF))
 
+# Every sanitizer report goes to a file under $(B)/asan/log as well as
+# failing its test: a test's stderr is often captured and not shown, and a
+# report (LeakSanitizer's own fatal errors included) must never go unread.
+ASAN_LOG = $(CURDIR)/$(B)/asan/log
 asan: $(B)/asan/irqaff $(MANPAGES) $(B)/fault.so
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
-	UBSAN_OPTIONS=print_stacktrace=1 \
+	@rm -rf $(ASAN_LOG) && mkdir -p $(ASAN_LOG)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:log_path=$(ASAN_LOG)/asan \
+	UBSAN_OPTIONS=print_stacktrace=1:log_path=$(ASAN_LOG)/ubsan \
 	$(BATS_ENV) IRQAFF_BIN=$(CURDIR)/$(B)/asan/irqaff $(BATS) $(BATS_JOBS) \
-		$(addprefix tests/,$(GROUP))
+		$(addprefix tests/,$(GROUP)); rc=$$?; \
+	for f in $(ASAN_LOG)/*; do [ -e "$$f" ] || continue; \
+		echo "asan: report $$f:"; cat "$$f"; rc=1; done; exit $$rc
 
 # libFuzzer harnesses over the pure layer. fuzz-run gives each a fixed
 # budget.
