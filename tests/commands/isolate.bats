@@ -854,6 +854,23 @@ irq 32: 7 -> 4'
 	assert_line --index 4 'irq 31: 7 -> 5'
 }
 
+@test "only the device's own IRQs, each on one CPU, are counted: not its IRQs on two CPUs, nor another device's" {
+	make_root --cpus 8 --nodes 2 --queues --virtio-nic eth1:4:1 \
+		--virtio-nic eth2:1:1
+	irqaff set -q 25-28 4-5
+	irqaff set -q 29-30 6
+	irqaff set -q 31-32 7
+	# eth2's three IRQs on CPU 4: none of eth1's
+	irqaff set -q 33-35 4
+	run -0 --separate-stderr irqaff isolate -n 6-7
+	assert_output 'default: 0-7 -> 0-5
+irq 24: 0-7 -> 0-5
+irq 29: 6 -> 4
+irq 30: 6 -> 4
+irq 31: 7 -> 5
+irq 32: 7 -> 5'
+}
+
 @test "a device's IRQs stay on its node while CPUs remain there: node 1, then node 0" {
 	local node want
 	for node in 1 0; do
