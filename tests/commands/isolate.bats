@@ -129,6 +129,9 @@ CPU 0-1: not isolated from interrupts, but user space can do no more'
 irq 26 c: movable, may run on CPU 0-1
 default: default_smp_affinity 0-7 includes CPU 1: new IRQs start there
 CPU 1: not isolated from interrupts'
+	# JSON names the set it knows "requested", once
+	run --separate-stderr -1 irqaff isolate --check -J 1
+	assert_output '{"cpus":"1","isolated":false,"accepted":false,"default":"0-7","threads":[],"irqs":[{"irq":24,"name":"a","kind":"movable","requested":"0-7"},{"irq":26,"name":"c","kind":"movable","requested":"0-1"}],"findings":[{"code":"default","text":"default_smp_affinity 0-7 includes CPU 1: new IRQs start there"}]}'
 }
 
 @test "kernel-managed IRQs are left alone and reported with the remedy" {

@@ -201,6 +201,9 @@ CPU 1: not isolated from interrupts'
 	assert_output '24 irq/24-a\033[2Jb'
 	run --separate-stderr -1 irqaff explain
 	assert_output 'irq 24 a\033[2Jb: thread: its thread irq/24-a\033[2Jb may run on CPU 3, and the IRQ runs on CPU 0: pinned apart (taskset, tuna), it keeps its CPUs until the IRQ moves'
+	# the finding's text holds the escaped name: a backslash, in JSON "\\"
+	run --separate-stderr -1 irqaff explain -J
+	assert_output '{"irqs":[{"irq":24,"name":"a\u001b[2Jb","requested":"0","requested_cpus":[0],"requested_nodes":[0],"effective":"0","effective_cpus":[0],"effective_nodes":[0],"findings":[{"code":"thread","text":"its thread irq/24-a\\033[2Jb may run on CPU 3, and the IRQ runs on CPU 0: pinned apart (taskset, tuna), it keeps its CPUs until the IRQ moves"}],"notes":[]}],"findings":[]}'
 	run --separate-stderr -1 irqaff isolate --check 3
 	assert_output 'irq 24 thread irq/24-a\033[2Jb: pinned apart from its IRQ, may run on CPU 3
 CPU 3: not isolated from interrupts'
