@@ -354,6 +354,19 @@ irqaff: note: managed: kernel-managed IRQs run on CPU 3; boot with isolcpus=mana
 	assert_output '{"cpus":"3","isolated":false,"accepted":true,"default":"0-2","threads":[],"irqs":[{"irq":24,"name":"a\u001b[2Jb","kind":"managed","requested":"3","effective":"3"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 3; boot with isolcpus=managed_irq,3 to keep them off (the kernel treats it as best effort)"}]}'
 }
 
+@test "an IRQ whose action proc/irq/N does not name: no space before the colon" {
+	# proc_mkdir() refuses an action name with a '/': only sys/kernel/irq
+	# names it
+	make_root --cpus 4 --irq 24=a --affinity 3 --managed 24
+	rm -r "$ROOT/proc/irq/24/a"
+	printf 'a/b\n' >"$ROOT/sys/kernel/irq/24/actions"
+	run --separate-stderr -1 irqaff isolate --check 3
+	assert_line --index 0 'irq 24: managed, on CPU 3'
+	run --separate-stderr -0 irqaff isolate 3
+	assert_equal "$stderr" 'irqaff: irq 24: managed by the kernel, runs on CPU 3
+irqaff: note: managed: kernel-managed IRQs run on CPU 3; boot with isolcpus=managed_irq,3 to keep them off (the kernel treats it as best effort)'
+}
+
 @test "a lost standard output is reported at the end, after every write" {
 	tree
 	run --separate-stderr -4 bash -c 'irqaff isolate -v 4-7 >/dev/full'
