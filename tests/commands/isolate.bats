@@ -129,6 +129,9 @@ CPU 0-1: not isolated from interrupts, but user space can do no more'
 irq 26 c: movable, may run on CPU 0-1
 default: default_smp_affinity 0-7 includes CPU 1: new IRQs start there
 CPU 1: not isolated from interrupts'
+	# JSON names the set it knows "requested", once
+	run --separate-stderr -1 irqaff isolate --check -J 1
+	assert_output '{"cpus":"1","isolated":false,"accepted":false,"default":"0-7","threads":[],"irqs":[{"irq":24,"name":"a","kind":"movable","requested":"0-7"},{"irq":26,"name":"c","kind":"movable","requested":"0-1"}],"findings":[{"code":"default","text":"default_smp_affinity 0-7 includes CPU 1: new IRQs start there"}]}'
 }
 
 @test "kernel-managed IRQs are left alone and reported with the remedy" {
@@ -349,6 +352,19 @@ CPU 3: not isolated from interrupts'
 irqaff: note: managed: kernel-managed IRQs run on CPU 3; boot with isolcpus=managed_irq,3 to keep them off (the kernel treats it as best effort)'
 	run --separate-stderr -1 irqaff isolate --check -J 3
 	assert_output '{"cpus":"3","isolated":false,"accepted":true,"default":"0-2","threads":[],"irqs":[{"irq":24,"name":"a\u001b[2Jb","kind":"managed","requested":"3","effective":"3"}],"findings":[{"code":"managed","text":"kernel-managed IRQs run on CPU 3; boot with isolcpus=managed_irq,3 to keep them off (the kernel treats it as best effort)"}]}'
+}
+
+@test "an IRQ whose action proc/irq/N does not name: no space before the colon" {
+	# proc_mkdir() refuses an action name with a '/': only sys/kernel/irq
+	# names it
+	make_root --cpus 4 --irq 24=a --affinity 3 --managed 24
+	rm -r "$ROOT/proc/irq/24/a"
+	printf 'a/b\n' >"$ROOT/sys/kernel/irq/24/actions"
+	run --separate-stderr -1 irqaff isolate --check 3
+	assert_line --index 0 'irq 24: managed, on CPU 3'
+	run --separate-stderr -0 irqaff isolate 3
+	assert_equal "$stderr" 'irqaff: irq 24: managed by the kernel, runs on CPU 3
+irqaff: note: managed: kernel-managed IRQs run on CPU 3; boot with isolcpus=managed_irq,3 to keep them off (the kernel treats it as best effort)'
 }
 
 @test "a lost standard output is reported at the end, after every write" {
@@ -852,6 +868,23 @@ irq 32: 7 -> 4'
 	run -0 --separate-stderr irqaff isolate -n 6-7
 	assert_line --index 2 'irq 29: 6 -> 4'
 	assert_line --index 4 'irq 31: 7 -> 5'
+}
+
+@test "only the device's own IRQs, each on one CPU, are counted: not its IRQs on two CPUs, nor another device's" {
+	make_root --cpus 8 --nodes 2 --queues --virtio-nic eth1:4:1 \
+		--virtio-nic eth2:1:1
+	irqaff set -q 25-28 4-5
+	irqaff set -q 29-30 6
+	irqaff set -q 31-32 7
+	# eth2's three IRQs on CPU 4: none of eth1's
+	irqaff set -q 33-35 4
+	run -0 --separate-stderr irqaff isolate -n 6-7
+	assert_output 'default: 0-7 -> 0-5
+irq 24: 0-7 -> 0-5
+irq 29: 6 -> 4
+irq 30: 6 -> 4
+irq 31: 7 -> 5
+irq 32: 7 -> 5'
 }
 
 @test "a device's IRQs stay on its node while CPUs remain there: node 1, then node 0" {

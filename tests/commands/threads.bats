@@ -48,7 +48,8 @@ tree() {
 
 @test "--threadirqs: a thread for each action, the secondary too, in name order" {
 	make_root --cpus 4 --threadirqs --irq '30=eth0|eth1' --effective 2
-	write_task 1500 irq/30-s-eth0 2
+	# a PID below the others': name order, not PID order
+	write_task 900 irq/30-s-eth0 2
 	run --separate-stderr -0 irqaff show -n -o IRQ,THREAD,THREAD-CPUS
 	assert_output '30 irq/30-eth0,irq/30-eth1,irq/30-s-eth0 2'
 }
@@ -59,6 +60,25 @@ tree() {
 	assert_equal "$(cat "$ROOT/proc/1192/comm")" irq/24-virtio1-
 	run --separate-stderr -0 irqaff show -n -o IRQ,THREAD,THREAD-CPUS
 	assert_output '24 irq/24-virtio1- 2'
+}
+
+@test "5.19 and later show a thread's whole name, 63 bytes, read whole" {
+	local name
+	name=$(printf 'q%.0s' {1..56})
+	make_root --cpus 4 --irq "24=$name" --effective 1 --irq-thread 24:2
+	assert_equal "$(cat "$ROOT/proc/1192/comm")" "irq/24-$name"
+	run --separate-stderr -0 irqaff show -n -o IRQ,THREAD,THREAD-CPUS
+	assert_output "24 irq/24-$name 2"
+}
+
+@test "IRQ 0's thread is irq/0-NAME; irq/00-NAME is no thread" {
+	make_root --cpus 4 --irq 0=timer --effective 1 --irq-thread 0:3
+	run --separate-stderr -0 irqaff show -n -o IRQ,THREAD,THREAD-CPUS
+	assert_output '0 irq/0-timer 3'
+	rm -rf "$ROOT/proc/1000"
+	write_task 1000 irq/00-timer 3
+	run --separate-stderr -0 irqaff show -n -o IRQ,THREAD,THREAD-CPUS
+	assert_output '0 - -'
 }
 
 @test "a process that names itself irq/N-... is no IRQ thread" {
@@ -86,6 +106,34 @@ tree() {
 	assert_output '24 irq/24-a) S 2 0 0 0 -1 0'
 }
 
+@test "stat's flags glued to text are no number: no thread" {
+	make_root --cpus 4 --irq 24=a --effective 1 --irq-thread 24:3
+	run --separate-stderr -0 irqaff show -n -o IRQ,THREAD
+	assert_output '24 irq/24-a'
+	sed -i 's/ 2129984 / 2129984x /' "$ROOT/proc/1192/stat"
+	run --separate-stderr -0 irqaff show -n -o IRQ,THREAD
+	assert_output '24 -'
+}
+
+@test "Cpus_allowed_list: a line of 64 KiB is read, one byte more or a NUL in it is unknown" {
+	local pad
+	make_root --cpus 4 --irq 24=a --effective 1 --irq-thread 24:3
+	# the key, blanks, "3": 65536 bytes, then 65537
+	printf -v pad '%65517s' ''
+	printf 'Name:\tirq/24-a\nCpus_allowed_list:%s3\n' "$pad" \
+		>"$ROOT/proc/1192/status"
+	run --separate-stderr -0 irqaff show -n -o IRQ,THREAD,THREAD-CPUS
+	assert_output '24 irq/24-a 3'
+	printf 'Name:\tirq/24-a\nCpus_allowed_list: %s3\n' "$pad" \
+		>"$ROOT/proc/1192/status"
+	run --separate-stderr -0 irqaff show -n -o IRQ,THREAD,THREAD-CPUS
+	assert_output '24 irq/24-a -'
+	printf 'Name:\tirq/24-a\nCpus_allowed_list:\t3\0,1\n' \
+		>"$ROOT/proc/1192/status"
+	run --separate-stderr -0 irqaff show -n -o IRQ,THREAD,THREAD-CPUS
+	assert_output '24 irq/24-a -'
+}
+
 @test "explain: nothing for a thread that follows its IRQ, a finding for one pinned apart" {
 	tree 0
 	run --separate-stderr -0 irqaff explain 24 25
@@ -107,6 +155,16 @@ tree() {
 	tree 0,3 --offline 3
 	run --separate-stderr -0 irqaff explain 25
 	assert_output ''
+}
+
+@test "an IRQ not started (no effective CPU): its pinned thread is not apart from it" {
+	tree 3
+	printf '\n' >"$(irq_dir 25)/effective_affinity_list"
+	printf '0\n' >"$(irq_dir 25)/effective_affinity"
+	run --separate-stderr -0 irqaff explain 25
+	assert_output ''
+	run --separate-stderr -0 irqaff isolate --check 3
+	assert_output 'CPU 3: isolated from interrupts'
 }
 
 @test "isolate --check fails on a thread pinned onto the CPUs, naming it, --accept too" {
@@ -143,6 +201,9 @@ CPU 1: not isolated from interrupts'
 	assert_output '24 irq/24-a\033[2Jb'
 	run --separate-stderr -1 irqaff explain
 	assert_output 'irq 24 a\033[2Jb: thread: its thread irq/24-a\033[2Jb may run on CPU 3, and the IRQ runs on CPU 0: pinned apart (taskset, tuna), it keeps its CPUs until the IRQ moves'
+	# the finding's text holds the escaped name: a backslash, in JSON "\\"
+	run --separate-stderr -1 irqaff explain -J
+	assert_output '{"irqs":[{"irq":24,"name":"a\u001b[2Jb","requested":"0","requested_cpus":[0],"requested_nodes":[0],"effective":"0","effective_cpus":[0],"effective_nodes":[0],"findings":[{"code":"thread","text":"its thread irq/24-a\\033[2Jb may run on CPU 3, and the IRQ runs on CPU 0: pinned apart (taskset, tuna), it keeps its CPUs until the IRQ moves"}],"notes":[]}],"findings":[]}'
 	run --separate-stderr -1 irqaff isolate --check 3
 	assert_output 'irq 24 thread irq/24-a\033[2Jb: pinned apart from its IRQ, may run on CPU 3
 CPU 3: not isolated from interrupts'

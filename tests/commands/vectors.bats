@@ -344,6 +344,24 @@ irqaff: balance: nothing written"
 	assert_output --partial '"vectors":{"cpus":"0","irqs":1,"free":0,"exact":true}'
 }
 
+@test "isolate gives an IRQ out of vectors the freest CPU of its node, else of any" {
+	# node 1 is CPUs 3-5: 24's new CPU 4 is full, 3 has one vector free,
+	# node 0's CPUs two each
+	make_root --cpus 6 --nodes 2 --irq 24=a --affinity 4-5 --effective 5 \
+		--irq-node 1 --irq 25=b --affinity 4 --irq 26=c --affinity 4 \
+		--irq 27=d --affinity 3 --vectors 2
+	run --separate-stderr -0 irqaff isolate -n 5
+	assert_output $'default: 0-5 -> 0-4\nirq 24: 4-5 -> 3'
+	assert_equal "$stderr" 'irqaff: note: 1 IRQ placed on other CPUs than planned: those had no free interrupt vector'
+	# the other side: CPU 3 full too, node 0's freest
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 6 --nodes 2 --irq 24=a \
+		--affinity 4-5 --effective 5 --irq-node 1 --irq 25=b \
+		--affinity 4 --irq 26=c --affinity 4 --irq 27=d --affinity 3 \
+		--irq 28=e --affinity 3 --vectors 2
+	run --separate-stderr -0 irqaff isolate -n 5
+	assert_output $'default: 0-5 -> 0-4\nirq 24: 4-5 -> 0'
+}
+
 @test "isolate places a device's IRQs within the vectors: a pair apart when its CPU has one vector free, together with two" {
 	# virtio_net's layout: a queue pair a CPU, 31-32 on CPU 3; CPU 0
 	# also runs the config IRQ 24
