@@ -158,7 +158,6 @@ place_device(struct isoplan *is, const struct devmap *dm, const char *dev,
 		e = &is->e[idx[i]];
 		e->to = xcpuset(is->m.nbits);
 		cpuset_set(e->to, cpu[i]);
-		e->placed = true;
 	}
 	free(cpus);
 	free(cpu);
@@ -214,7 +213,6 @@ place_homeless(struct isoplan *is, const struct cpuset *pool)
 			continue;
 		}
 		is->e[i].to = lone(is, is->e[i].irq, pool);
-		is->e[i].placed = true;
 	}
 	free(idx);
 	device_map_free(&dm);
@@ -250,7 +248,6 @@ place_vectors(struct isoplan *is, const struct cpuset *pool)
 		if (c[i].want != e->to) {
 			cpuset_free(e->to);
 			e->to = xcpudup(c[i].want);
-			e->placed = true;
 		}
 		cpuset_free(nodes[i]);
 	}

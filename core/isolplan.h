@@ -37,7 +37,6 @@ struct isoirq {
 	struct cpuset		*on;		/* where it runs, if on the CPUs */
 	bool			 guessed;	/* on is requested, not effective */
 	bool			 kept;		/* as IK_KEPT, while isolating */
-	bool			 placed;	/* to: isolate chose it */
 	bool			 stuck;		/* pending, no vector free there */
 	enum apply_result	 result;
 };
