@@ -355,6 +355,12 @@ $(usage_of show)"
 		' 50 0-3      2         1530003 nvme0q0' \
 		' 51 0-3      0         1560003 nvme0q1' \
 		' 60 1        -               - orphan')"
+	# a directory with no action: NAME unknown, - in the table, null in JSON
+	mkdir -p "$(irq_dir 62)"
+	run --separate-stderr -0 irqaff show -a -J -o irq,name 60-62
+	assert_output '{"interrupts":[{"irq":60,"name":"orphan"},{"irq":62,"name":null}]}'
+	run --separate-stderr -0 irqaff show -a -n -o irq,name 62
+	assert_output '62 -'
 }
 
 @test "show -a with no selector lists every IRQ directory" {
