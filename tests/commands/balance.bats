@@ -747,6 +747,11 @@ eth1 tx-1 0'
 	assert_output '["one-irq",{"cpu":0,"irq":24,"count":5000,"rate":5000,"planned":false}]'
 	measure "24 1 5000 25 2 1000"
 	assert_equal "$(head -n 1 "$out")" 'no IRQ to move: the busiest CPU, 0, holds irq 24 (q0) at 5000.0/s, above the mean of the CPUs alone; user space cannot move it'
+	# refused (no-balancing), not managed: user space cannot move it either
+	make_root --dir "$BATS_TEST_TMPDIR/r1" --cpus 2 --irq 24=q0 --affinity 0 \
+		--unmovable 24 --debugfs --irq 25=b --affinity 1
+	measure "24 1 5000 25 2 1000"
+	assert_equal "$(head -n 1 "$out")" 'no IRQ to move: the busiest CPU, 0, holds irq 24 (q0) at 5000.0/s, above the mean of the CPUs alone; user space cannot move it'
 	# one left out of the selection
 	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --irq 24=a --affinity 0 \
 		--irq 25=b --affinity 1
