@@ -275,6 +275,18 @@ plan_lines() {
 		--sample-from "$ROOT/proc/interrupts"
 	run jq -c '[.plan[] | [.irq, .count, .rate == 900, .new]]' <<<"$output"
 	assert_output '[[24,900,true,"0"],[25,null,false,"0"]]'
+	# its RATE is -, in the table and in a plan file
+	run -0 --separate-stderr irqaff balance -i 1 -n -v \
+		--sample-from "$BATS_TEST_TMPDIR/i" \
+		--sample-from "$ROOT/proc/interrupts"
+	assert_line --index 1 'IRQ  RATE OLD NEW NAME'
+	assert_line --index 2 ' 24 900.0   0   0 a'
+	assert_line --index 3 ' 25     -   0   0 b'
+	run -0 --separate-stderr irqaff balance -i 1 -n --plan - \
+		--sample-from "$BATS_TEST_TMPDIR/i" \
+		--sample-from "$ROOT/proc/interrupts"
+	assert_line --index 3 '24 0 "a" # 900.0/s, was 0'
+	assert_line --index 4 '25 0 "b" # no rate, was 0'
 }
 
 @test "balance --xps moves each transmit queue's XPS with its IRQ" {
@@ -518,6 +530,16 @@ imbalance_of() {
 	assert_equal "$rc" 0
 	run grep '^xps ' "$out"
 	assert_output 'xps eth0 tx-1: 2 -> 0'
+	# an XPS already on the new CPU: said with -v only
+	printf '1\n' >"$ROOT/sys/class/net/eth0/queues/tx-1/xps_cpus"
+	measure "25 2 2000 26 2 1000" -n --xps --cpus 0-1 25,26
+	assert_equal "$rc" 0
+	run grep -c '^xps ' "$out"
+	assert_output 0
+	measure "25 2 2000 26 2 1000" -n -v --xps --cpus 0-1 25,26
+	assert_equal "$rc" 0
+	run grep '^xps ' "$out"
+	assert_output 'xps eth0 tx-1: 0 -> 0'
 }
 
 # eth0 24-28, eth1 29-31, each IRQ asking for CPU 0-3 and all running
@@ -665,6 +687,10 @@ eth1 tx-1 0'
 	assert_equal "$rc" 0
 	run jq -c '[.changed, .no_move, .imbalance, [.plan[].reason]]' "$out"
 	assert_output '[[],"idle",{"before":null,"after":null},["keep","keep","keep"]]'
+	# too few to compare is null in JSON too, not a figure
+	measure "24 4 9 25 2 9" -J
+	run jq -c '.imbalance' "$out"
+	assert_output '{"before":null,"after":null}'
 	assert_equal "$(tree_sum "$ROOT/proc/irq")" "$sum"
 	# 10 interrupts are not quiet: 24 is busy, at home on CPU 3, kept
 	measure "24 4 10"
@@ -745,6 +771,11 @@ eth1 tx-1 0'
 	assert_equal "$rc" 0
 	run jq -c '[.no_move, .busiest]' "$out"
 	assert_output '["one-irq",{"cpu":0,"irq":24,"count":5000,"rate":5000,"planned":false}]'
+	measure "24 1 5000 25 2 1000"
+	assert_equal "$(head -n 1 "$out")" 'no IRQ to move: the busiest CPU, 0, holds irq 24 (q0) at 5000.0/s, above the mean of the CPUs alone; user space cannot move it'
+	# refused (no-balancing), not managed: user space cannot move it either
+	make_root --dir "$BATS_TEST_TMPDIR/r1" --cpus 2 --irq 24=q0 --affinity 0 \
+		--unmovable 24 --debugfs --irq 25=b --affinity 1
 	measure "24 1 5000 25 2 1000"
 	assert_equal "$(head -n 1 "$out")" 'no IRQ to move: the busiest CPU, 0, holds irq 24 (q0) at 5000.0/s, above the mean of the CPUs alone; user space cannot move it'
 	# one left out of the selection

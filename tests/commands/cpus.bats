@@ -156,6 +156,11 @@ col_tops() {
 	assert_output '{"cpus":[{"cpu":0,"node":0,"state":["online"],"irqs":1,"total":0,"top":[],"system":{"NMI":1,"LOC":1000}},{"cpu":1,"node":null,"state":["offline"],"irqs":0,"total":null,"top":[],"system":{"NMI":null,"LOC":null}}]}'
 	run --separate-stderr -0 irqaff cpus -o +IRQS -n 0
 	assert_output '0 0 online 1 0 - 1'
+	# STATE's words: an array of strings, one each
+	make_root --dir "$BATS_TEST_TMPDIR/iso" --cpus 4 --isolated 2-3 \
+		--nohz-full 3 --irq 24=a --affinity 0
+	run --separate-stderr -0 irqaff cpus -J -o cpu,state 2-3
+	assert_output '{"cpus":[{"cpu":2,"state":["online","isolated"]},{"cpu":3,"state":["online","isolated","nohz_full"]}]}'
 }
 
 # One type a key (issue 50): "system" holds counts since boot, integers,

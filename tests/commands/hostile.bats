@@ -49,6 +49,11 @@ limits_memory() {
 	run --separate-stderr -0 irqaff show -J -o irq,node
 	run jq -c '[.interrupts[].node]' <<<"$output"
 	assert_output '[null,null,-1]'
+	# a point wants a digit after it
+	printf '1.\n' >"$(irq_dir 24)/node"
+	printf '1.5\n' >"$(irq_dir 25)/node"
+	run --separate-stderr -0 irqaff show -J -o irq,node 24,25
+	assert_output '{"interrupts":[{"irq":24,"node":null},{"irq":25,"node":1.5}]}'
 }
 
 @test "a path with control bytes is escaped in messages" {

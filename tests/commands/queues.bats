@@ -455,4 +455,11 @@ eth0 tx-1   26 0-3      2    -   -   no      no'
 	assert_output '{"queues":[{"queue":"rx-0","pending":true},{"queue":"tx-0","pending":true},{"queue":"rx-1","pending":false},{"queue":"tx-1","pending":false}]}'
 	run -1 --separate-stderr irqaff explain 25
 	assert_output --partial 'pending'
+	# an effective set that cannot be read: CPUS and PENDING unknown
+	printf 'xyz\n' >"$(irq_dir 25)/effective_affinity_list"
+	run -0 --separate-stderr irqaff queues -n -o queue,cpus,pending eth0
+	assert_output 'rx-0 - -
+tx-0 - -
+rx-1 2 no
+tx-1 2 no'
 }

@@ -147,6 +147,13 @@ lines() {
 	assert_output "26 -1"
 }
 
+@test "show -o twice: the last list is the columns, as with any option given again" {
+	run --separate-stderr -0 irqaff show -o irq,node -o name,irq 24
+	assert_output "$(lines 'NAME IRQ' 'acpi  24')"
+	run --separate-stderr -0 irqaff show -o irq -o +node -n 24
+	assert_output '24 2-3 2 0 750003 acpi 0'
+}
+
 @test "an empty hint or a set with no online CPU is -, as a list or a mask" {
 	printf '3\n' >"$(irq_dir 24)/smp_affinity_list"
 	run --separate-stderr irqaff show -o irq,hint,online 24
@@ -162,6 +169,29 @@ lines() {
 	assert_failure 2
 	assert_output ""
 	assert_equal "$stderr" 'irqaff: show: unknown column "bogus"'
+}
+
+@test "show -o takes whole names only: a prefix of one is unknown" {
+	run --separate-stderr -2 irqaff show -o irq,aff
+	assert_output ""
+	assert_equal "$stderr" 'irqaff: show: unknown column "aff"'
+	run --separate-stderr -2 irqaff show -s tot
+	assert_equal "$stderr" 'irqaff: show: unknown column "tot"'
+}
+
+@test "show -o takes up to 80 columns (four times the 20 it has), not 81" {
+	local cols
+	cols=$(printf 'irq,%.0s' {1..79})irq
+	run --separate-stderr -0 irqaff show -n -o "$cols" 24
+	assert_output "$(printf '24 %.0s' {1..79})24"
+	run --separate-stderr -2 irqaff show -o "$cols,irq" 24
+	assert_output ""
+	assert_equal "$stderr" 'irqaff: show: too many columns'
+	# +LIST: the six defaults count
+	run --separate-stderr -0 irqaff show -n -o "+${cols#irq,irq,irq,irq,irq,irq,}" 24
+	assert_output "24 2-3 2 0 750003 acpi $(printf '24 %.0s' {1..73})24"
+	run --separate-stderr -2 irqaff show -o "+${cols#irq,irq,irq,irq,irq,}" 24
+	assert_equal "$stderr" 'irqaff: show: too many columns'
 }
 
 @test "show -o without a value is a usage error" {
@@ -325,6 +355,12 @@ $(usage_of show)"
 		' 50 0-3      2         1530003 nvme0q0' \
 		' 51 0-3      0         1560003 nvme0q1' \
 		' 60 1        -               - orphan')"
+	# a directory with no action: NAME unknown, - in the table, null in JSON
+	mkdir -p "$(irq_dir 62)"
+	run --separate-stderr -0 irqaff show -a -J -o irq,name 60-62
+	assert_output '{"interrupts":[{"irq":60,"name":"orphan"},{"irq":62,"name":null}]}'
+	run --separate-stderr -0 irqaff show -a -n -o irq,name 62
+	assert_output '62 -'
 }
 
 @test "show -a with no selector lists every IRQ directory" {
@@ -469,6 +505,11 @@ $(usage_of show)"
 	run --separate-stderr -0 irqaff cpus -o CPU,TOTAL
 	assert_output $'CPU  TOTAL\n  0 320000\n  1 320001'
 	assert_equal "$stderr" "irqaff: $ROOT/proc/interrupts: IRQ 30: a count wider than 32 bits; its row is left out"
+	# two such rows: one warning, for the first
+	sed -i 's/^ 31:     320000/ 31: 9999999999/' "$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff show -o IRQ,TOTAL,NAME
+	assert_output $'IRQ TOTAL NAME\n 30     - a\n 31     - b'
+	assert_equal "$stderr" "irqaff: $ROOT/proc/interrupts: IRQ 30: a count wider than 32 bits; its TOTAL is unknown"
 }
 
 @test "show -s sorts by a column: TOTAL largest first, NAME smallest, - last, ties by IRQ" {
@@ -484,6 +525,11 @@ $(usage_of show)"
 	assert_output '{"interrupts":[{"irq":25},{"irq":24}]}'
 	run --separate-stderr -0 irqaff show -s hint -o irq,hint
 	assert_output $'IRQ HINT\n 24 -\n 25 -\n 26 -\n 27 -'
+	# an empty set is "-" and sorts last, after the sets, as in the table
+	printf '4\n' >"$(irq_dir 25)/affinity_hint"
+	printf '1\n' >"$(irq_dir 27)/affinity_hint"
+	run --separate-stderr -0 irqaff show -s hint -o irq,hint
+	assert_output $'IRQ HINT\n 27 0\n 25 2\n 24 -\n 26 -'
 }
 
 @test "show -s refuses an unknown column, a list, and RATE without -i, with status 2" {
@@ -543,4 +589,8 @@ $(usage_of show)"
 		' 51 0-3      -            0 1560003 nvme0q1     -')"
 	run -0 --separate-stderr irqaff show -J -o irq,pending 41,42,51
 	assert_output '{"interrupts":[{"irq":41,"pending":true},{"irq":42,"pending":false},{"irq":51,"pending":null}]}'
+	# an effective set with no online CPU is none: "-", not "no"
+	printf '3\n' >"$(irq_dir 50)/effective_affinity_list"
+	run -0 --separate-stderr irqaff show -n -o irq,effective,pending 50
+	assert_output '50 - -'
 }

@@ -33,6 +33,14 @@ tree() {
 	assert_output '25 8'
 }
 
+@test "show -o THREAD: a shared IRQ's threads, one for each action, comma-joined" {
+	make_root --cpus 4 --irq '24=ehci|uhci' --affinity 1 --irq-thread 24
+	run --separate-stderr -0 irqaff show -n -o IRQ,THREAD,THREAD-CPUS
+	assert_output '24 irq/24-ehci,irq/24-uhci 1'
+	run --separate-stderr -0 irqaff show -J -o irq,thread
+	assert_output '{"interrupts":[{"irq":24,"thread":"irq/24-ehci,irq/24-uhci"}]}'
+}
+
 @test "show -J: thread and thread_cpus, null for an IRQ without a thread" {
 	tree
 	run --separate-stderr -0 irqaff show -J -o IRQ,THREAD,THREAD-CPUS

@@ -110,6 +110,15 @@ traced() {
 		" 25 0-3      1            0 $(irq_total 25) IO-APIC    25 -    edge a, b")"
 }
 
+@test "a sys/kernel/irq/N without per_cpu_count: show N takes TOTAL from the matrix" {
+	make_root --cpus 4 --irq 24=acpi --irq 25=kbd
+	rm "$ROOT/sys/kernel/irq/25/per_cpu_count"
+	run --separate-stderr -0 irqaff show -o irq,total,name 24,25
+	assert_equal "$stderr" ""
+	assert_output "$(printf '%s\n' 'IRQ   TOTAL NAME' \
+		" 24 $(irq_total 24) acpi" " 25 $(irq_total 25) kbd")"
+}
+
 @test "TYPE comes from sys/kernel/irq when the matrix does not show it" {
 	make_root --cpus 2 --irq 24=acpi --hwirq 9-fasteoi --irq 25=kbd
 	run --separate-stderr -0 irqaff show -o irq,type,flow
