@@ -285,6 +285,30 @@ IRQ  RATE
 	assert_output '[[24,null,null],[25,100,100]]'
 }
 
+@test "cpus -i and balance leave out an IRQ gone from proc/irq in silence, and say why of one whose CPUs do not read" {
+	snapshot_interrupts "$A"
+	add_count 24 2 1500 25 3 300
+	snapshot_interrupts "$B"
+	rm -r -- "$ROOT/proc/irq/25"
+	run --separate-stderr -0 irqaff cpus -n -o cpu,rate,top -i 3 \
+		--sample-from "$A" --sample-from "$B"
+	# CPU 2's rate is its column's; no IRQ followed there
+	assert_output '0   0.0 -
+1 500.0 a(24)
+2 100.0 -
+3   0.0 -'
+	assert_equal "$stderr" ''
+	run --separate-stderr -0 irqaff balance -n -J -i 3 \
+		--sample-from "$A" --sample-from "$B"
+	assert_equal "$stderr" ''
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 4 --irq 24=a --affinity 1 \
+		--irq 25=b --affinity 2
+	printf 'garbage\n' >"$ROOT/proc/irq/25/effective_affinity_list"
+	run --separate-stderr -0 irqaff balance -n -J -i 3 \
+		--sample-from "$A" --sample-from "$B"
+	assert_equal "$stderr" "irqaff: irq 25: $ROOT/proc/irq/25/effective_affinity_list: region \"garbage\": \"garbage\" is not a number"
+}
+
 @test "a first read whose row ends in a blank count field counts only the CPUs before it: 15, 16 and 17 columns" {
 	# At 16 columns the row is one block of 16 fields, read without
 	# looking at the bytes one by one: nothing in the block itself says
