@@ -180,6 +180,16 @@ debian() {
 	done
 }
 
+@test "without debugfs a refused ARM ITS-MSI vector is managed, a refused GIC IRQ unmovable" {
+	# the family says MSI where the name has no "PCI-MSI"
+	rm -rf "$ROOT"
+	make_root --cpus 4 --irq 24=a --irq 25=virtio1-req.0 --chip ITS-MSI \
+		--irq 26=b --chip GICv3 --managed 25 --unmovable 26 --no-debugfs
+	run --separate-stderr -0 irqaff show -o irq,managed,movable 24-26
+	assert_output $'IRQ MANAGED MOVABLE\n 24 no      yes\n 25 yes     no\n 26 no      no'
+	assert_equal "$stderr" ''
+}
+
 @test "an empty smp_affinity outside procfs is never probed" {
 	debian
 	: >"$ROOT/proc/irq/28/smp_affinity"
