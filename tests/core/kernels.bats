@@ -159,4 +159,9 @@ irq 39 j: pending: runs on CPU 3, $no"
 	run --separate-stderr -0 irqaff explain -v 32
 	assert_output 'irq 32 nvme0q3: managed: the kernel manages its affinity (a queue of a multi-queue device) and refuses to move it
 irq 32 nvme0q3: shutdown: all its CPUs (2) are offline: the kernel manages it, so it is shut down until one of them comes back online'
+	# no debugfs, and the kernel not asked (no procfs to probe): still
+	# parked, as any IRQ whose CPUs are all offline and not moved off
+	parked --no-debugfs
+	run --separate-stderr -0 command irqaff show -o irq,managed,effective 32-34
+	assert_output $'IRQ MANAGED EFFECTIVE\n 32 -       -\n 33 -       -\n 34 -       1'
 }
