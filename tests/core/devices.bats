@@ -137,6 +137,8 @@ irqaff: note: irq 40 virtio0-config serves no queue; left where it is"
 		'irq 50 virtio1-config: 0' \
 		'irq 51 virtio1-req.0: 1' \
 		'irq 52 virtio1-req.1: 2')"
+	# the device named, not the function found under it
+	assert_equal "$stderr" "irqaff: spreading vda's 3 IRQs over CPU 0-3: node 0 (vda's node)"
 }
 
 @test "spread -n of a virtio disk's IRQs by name finds its function's node" {
