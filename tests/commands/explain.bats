@@ -205,9 +205,11 @@ irq 31 b: isolated: runs on CPU 3, isolated (nohz_full=)'
 
 @test "remote-node: a device on node 1 served by a CPU of node 0" {
 	make_root --cpus 8 --nodes 2 --irq 30=a --affinity 0 --irq-node 1 \
-		--irq 31=b --affinity 5 --irq-node 1
+		--irq 31=b --affinity 5 --irq-node 1 \
+		--irq 32=c --affinity 6 --irq-node 0
 	run --separate-stderr -1 irqaff explain
-	assert_output 'irq 30 a: remote-node: its device is on node 1, and it runs on CPU 0 (node 0): each interrupt crosses NUMA nodes'
+	assert_output 'irq 30 a: remote-node: its device is on node 1, and it runs on CPU 0 (node 0): each interrupt crosses NUMA nodes
+irq 32 c: remote-node: its device is on node 0, and it runs on CPU 6 (node 1): each interrupt crosses NUMA nodes'
 }
 
 @test "hint: the driver's suggestion is detail, not a problem" {
