@@ -85,6 +85,20 @@ setup() {
 		' 70 eth1' ' 71 eth1')"
 }
 
+@test "a disk on a device of no class (virtio-mmio) selects its IRQ but does not name it" {
+	local dev=$ROOT/sys/devices/platform/virtio-mmio.0
+	mkdir -p "$dev/virtio2/block/vdb"
+	printf '9\n' >"$dev/irq"
+	ln -s ../../devices/platform/virtio-mmio.0/virtio2/block/vdb \
+		"$ROOT/sys/class/block/vdb"
+	selected dev:vdb
+	assert_success
+	assert_output 9
+	# show's DEVICE leaves a disk's IRQs to its controller's name
+	run --separate-stderr -0 irqaff show -o irq,device 9
+	assert_output $'IRQ DEVICE\n  9 -'
+}
+
 @test "a legacy IRQ an interface shares with an NVMe controller is the interface's" {
 	local fn
 	for fn in 0000:3d:00.0 0000:3e:00.0; do
