@@ -119,6 +119,11 @@ irq 26: 0-31 -> 10"
 	run --separate-stderr irqaff spread -n --linear -c 8,16,17,1 25-29
 	assert_success
 	assert_plan 1 8 16 17 1
+	# a package whose id cannot be read is one of its own, before the rest
+	rm -f -- "$ROOT"/sys/devices/system/cpu/cpu{8..15}/topology/physical_package_id \
+		"$ROOT"/sys/devices/system/cpu/cpu{24..31}/topology/physical_package_id
+	run --separate-stderr -0 irqaff spread -n -c 1,2,8 25-27
+	assert_plan 8 1 2
 }
 
 @test "spread -c keeps the isolated CPUs it names and -x takes them out" {
