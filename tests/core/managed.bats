@@ -79,6 +79,11 @@ mark_managed() {
 	mark_managed 28
 	run -0 irqaff show -o irq,managed 27-28
 	assert_output $'IRQ MANAGED\n 27 no\n 28 yes'
+	# a flag is a whole word: a longer name that starts with it is not it
+	sed -i 's/IRQD_AFFINITY_SET/IRQD_AFFINITY_MANAGED_SET/' \
+		"$ROOT/sys/kernel/debug/irq/irqs/27"
+	run -0 irqaff show -o irq,managed 27-28
+	assert_output $'IRQ MANAGED\n 27 no\n 28 yes'
 	run -0 irqaff show -J -o irq,managed 27-28
 	run jq -c '[.interrupts[].managed]' <<<"$output"
 	assert_output '[false,true]'
