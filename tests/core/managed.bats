@@ -185,6 +185,16 @@ debian() {
 	done
 }
 
+@test "without debugfs a probe the file takes (no EINVAL) says nothing of the IRQ" {
+	debian
+	local before
+	before=$(tree_sum)
+	run --separate-stderr -0 faulty "$(irq_dir 26)/smp_affinity:drop" \
+		irqaff show -o irq,managed,movable 26-27
+	assert_output $'IRQ MANAGED MOVABLE\n 26 -       -\n 27 no      yes'
+	assert_equal "$(tree_sum)" "$before"
+}
+
 @test "without debugfs a refused ARM ITS-MSI vector is managed, a refused GIC IRQ unmovable" {
 	# the family says MSI where the name has no "PCI-MSI"
 	rm -rf "$ROOT"
