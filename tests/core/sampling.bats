@@ -307,6 +307,18 @@ IRQ  RATE
 	run --separate-stderr -0 irqaff balance -n -J -i 3 \
 		--sample-from "$A" --sample-from "$B"
 	assert_equal "$stderr" "irqaff: irq 25: $ROOT/proc/irq/25/effective_affinity_list: region \"garbage\": \"garbage\" is not a number"
+	# without effective_affinity nor smp_affinity_list, smp_affinity's
+	# own failure
+	make_root --dir "$BATS_TEST_TMPDIR/r3" --cpus 4 --no-effective \
+		--irq 24=a --affinity 1 --irq 25=b --affinity 2
+	rm -- "$ROOT"/proc/irq/25/smp_affinity*
+	mkdir -- "$ROOT/proc/irq/25/smp_affinity"
+	# a dry run that finds a failure exits 1
+	run --separate-stderr -1 irqaff balance -n -J -i 3 \
+		--sample-from "$A" --sample-from "$B"
+	run jq -c '.failed[] | [.irq, .errno]' <<<"$output"
+	assert_output '[25,"EISDIR"]'
+	assert_equal "$stderr" "irqaff: irq 25: $ROOT/proc/irq/25/smp_affinity: Is a directory"
 }
 
 @test "a first read whose row ends in a blank count field counts only the CPUs before it: 15, 16 and 17 columns" {
