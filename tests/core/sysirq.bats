@@ -88,7 +88,8 @@ traced() {
 @test "a per_cpu_count not of one count for each possible CPU: the total comes from proc/interrupts" {
 	make_root --cpus 4 --irq 24=acpi
 	local f=$ROOT/sys/kernel/irq/24/per_cpu_count text
-	for text in '1,2,3' '1,2,3,4,5' '4294967296,0,0,0' '1,2,,4' '1,2,3,4 '; do
+	for text in '1,2,3' '1,2,3,4,5' '1,2,3,4,5,1,1,1,1' '4294967296,0,0,0' \
+		'1,2,,4' '1,2,3,4 '; do
 		printf '%s\n' "$text" >"$f"
 		run --separate-stderr -0 irqaff show -o irq,total 24
 		assert_equal "$stderr" ""
