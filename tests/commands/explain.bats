@@ -410,6 +410,17 @@ $ok31" ;;
 	assert_output 'irq 30 a: ok: 1 requested, runs on CPU 1'
 }
 
+@test "explain -v takes no other row's total for an IRQ proc/interrupts has no row of" {
+	# 25's per_cpu_count is cut (no newline) and its row gone: the
+	# total is unknown, not idle 24's
+	make_root --cpus 4 --irq 24=a --idle 24 --irq 25=b --affinity 1 --irq 26=c
+	printf '1,2' >"$ROOT/sys/kernel/irq/25/per_cpu_count"
+	sed -i '/^ *25:/d' "$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff explain -v 25
+	assert_output 'irq 25 b: ok: 1 requested, runs on CPU 1'
+	assert_equal "$stderr" ''
+}
+
 @test "a pending move says the IRQ never fired only when its total is known" {
 	make_root --cpus 4 --no-sysirq --irq 31=b --affinity 0-1 --effective 3 \
 		--idle 31 --chip IR-PCI-MSI
