@@ -187,14 +187,21 @@ usage: irqaff [--root dir] command [args]"
 	assert_equal "$stderr" 'irqaff: CPU list "f": region "f": "f" is not a number; for a mask, write 0xf or use -m'
 	run --separate-stderr -2 irqaff isolate c
 	assert_equal "${stderr%%$'\n'*}" 'irqaff: CPU list "c": region "c": "c" is not a number; for a mask, write 0xc or use -m'
+	# taskset's upper case is a mask too
+	run --separate-stderr -2 irqaff set 24 FF
+	assert_equal "$stderr" 'irqaff: CPU list "FF": region "FF": "FF" is not a number; for a mask, write 0xFF or use -m'
 	# no -m there
 	run --separate-stderr -2 irqaff spread -c ff 24
 	assert_equal "$stderr" 'irqaff: CPU list "ff": region "ff": "ff" is not a number; for a mask, write 0xff'
+	run --separate-stderr -2 irqaff spread -c ff,00 24
+	assert_equal "$stderr" 'irqaff: CPU list "ff,00": region "ff": "ff" is not a number'
 	# not hex: no hint; a mask already: no hint
 	run --separate-stderr -2 irqaff set 24 fg
 	assert_equal "$stderr" 'irqaff: CPU list "fg": region "fg": "fg" is not a number'
 	run --separate-stderr -2 irqaff set -m 24 fg
 	assert_equal "$stderr" 'irqaff: CPU mask "fg": "g" is not a hex digit'
+	run --separate-stderr -2 irqaff set -m 24 f0
+	assert_equal "$stderr" 'irqaff: CPU mask "f0": CPU 4 is beyond the last possible CPU 3'
 	assert_equal "$(tree_sum)" "$before"
 	# as the hint says
 	run -0 irqaff set 24 0x3

@@ -303,6 +303,16 @@ col_tops() {
 CPU 3: not isolated from interrupts'
 }
 
+@test "an IRQ user space moves, left on an offline CPU, is counted on none" {
+	# an effective CPU that went offline before the kernel moved the IRQ
+	make_root --cpus 4 --offline 3 --irq 24=a --affinity 0-3 --effective 3 \
+		--irq 25=b --affinity 1
+	run --separate-stderr -0 irqaff cpus -o CPU,STATE,IRQS
+	assert_output $'CPU STATE   IRQS\n  0 online     0\n  1 online     1\n  2 online     0\n  3 offline    0'
+	run --separate-stderr -0 irqaff show -o irq,name cpu:0-3
+	assert_output $'IRQ NAME\n 25 b'
+}
+
 @test "cpus -i: a count that wrapped at 2^32 is counted modulo 2^32, over the interval" {
 	make_root --cpus 4 --irq 24=a --affinity 1 --irq 25=b --affinity 2
 	add_count 24 2 =4294967290

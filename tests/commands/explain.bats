@@ -205,9 +205,11 @@ irq 31 b: isolated: runs on CPU 3, isolated (nohz_full=)'
 
 @test "remote-node: a device on node 1 served by a CPU of node 0" {
 	make_root --cpus 8 --nodes 2 --irq 30=a --affinity 0 --irq-node 1 \
-		--irq 31=b --affinity 5 --irq-node 1
+		--irq 31=b --affinity 5 --irq-node 1 \
+		--irq 32=c --affinity 6 --irq-node 0
 	run --separate-stderr -1 irqaff explain
-	assert_output 'irq 30 a: remote-node: its device is on node 1, and it runs on CPU 0 (node 0): each interrupt crosses NUMA nodes'
+	assert_output 'irq 30 a: remote-node: its device is on node 1, and it runs on CPU 0 (node 0): each interrupt crosses NUMA nodes
+irq 32 c: remote-node: its device is on node 0, and it runs on CPU 6 (node 1): each interrupt crosses NUMA nodes'
 }
 
 @test "hint: the driver's suggestion is detail, not a problem" {
@@ -406,6 +408,17 @@ $ok31" ;;
 	sed -i 's/^\( 30: \)4294967296/\14294967295/' "$ROOT/proc/interrupts"
 	run --separate-stderr -0 irqaff explain -v
 	assert_output 'irq 30 a: ok: 1 requested, runs on CPU 1'
+}
+
+@test "explain -v takes no other row's total for an IRQ proc/interrupts has no row of" {
+	# 25's per_cpu_count is cut (no newline) and its row gone: the
+	# total is unknown, not idle 24's
+	make_root --cpus 4 --irq 24=a --idle 24 --irq 25=b --affinity 1 --irq 26=c
+	printf '1,2' >"$ROOT/sys/kernel/irq/25/per_cpu_count"
+	sed -i '/^ *25:/d' "$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff explain -v 25
+	assert_output 'irq 25 b: ok: 1 requested, runs on CPU 1'
+	assert_equal "$stderr" ''
 }
 
 @test "a pending move says the IRQ never fired only when its total is known" {

@@ -67,6 +67,9 @@ limits_memory() {
 	run --separate-stderr -2 irqaff set 24 $'1\n99'
 	assert_equal "$stderr" 'irqaff: CPU list "1\n99": a newline before the end'
 	assert_equal "$(tree_sum)" "$before"
+	# at the very end, where the kernel stops too, it is no error
+	run -0 irqaff set 24 $'1\n'
+	assert_equal "$(lists 24)" 1
 }
 
 @test "a line of input with a NUL byte is refused whole" {

@@ -132,6 +132,13 @@ CPU 1: not isolated from interrupts'
 	# JSON names the set it knows "requested", once
 	run --separate-stderr -1 irqaff isolate --check -J 1
 	assert_output '{"cpus":"1","isolated":false,"accepted":false,"default":"0-7","threads":[],"irqs":[{"irq":24,"name":"a","kind":"movable","requested":"0-7"},{"irq":26,"name":"c","kind":"movable","requested":"0-1"}],"findings":[{"code":"default","text":"default_smp_affinity 0-7 includes CPU 1: new IRQs start there"}]}'
+	# of the requested CPUs only the online ones
+	tree --dir "$BATS_TEST_TMPDIR/off" --no-effective --offline 7
+	run --separate-stderr -1 irqaff isolate --check 1
+	assert_output 'irq 24 a: movable, may run on CPU 0-6
+irq 26 c: movable, may run on CPU 0-1
+default: default_smp_affinity 0-7 includes CPU 1: new IRQs start there
+CPU 1: not isolated from interrupts'
 }
 
 @test "kernel-managed IRQs are left alone and reported with the remedy" {

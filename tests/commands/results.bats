@@ -48,6 +48,15 @@ failed_of() {
 	assert_equal "${#stderr_lines[@]}" 3
 }
 
+@test "without a list file, the mask file's own failure is the one named" {
+	tree
+	rm "$(irq_dir 25)"/smp_affinity_list "$(irq_dir 25)"/smp_affinity
+	mkdir "$(irq_dir 25)/smp_affinity"
+	run --separate-stderr -1 irqaff set -J 25 1
+	assert_equal "$(jq -c '.failed[] | del(.name)' <<<"$output")" '{"irq":25,"new":"1","errno":"EISDIR","error":"'"$ROOT"'/proc/irq/25/smp_affinity: Is a directory"}'
+	assert_equal "$stderr" "irqaff: irq 25: $ROOT/proc/irq/25/smp_affinity: Is a directory"
+}
+
 @test "each errno the kernel gives is named" {
 	tree
 	local e

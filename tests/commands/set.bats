@@ -295,6 +295,14 @@ irq 26: 0-7 -> 2-3"
 	assert_equal "$(tree_sum)" "$before"
 }
 
+@test "without an online file every possible CPU counts as online" {
+	tree
+	rm "$ROOT/sys/devices/system/cpu/online"
+	run --separate-stderr -0 irqaff set 24 6-7
+	assert_equal "$stderr" ''
+	assert_equal "$(lists 24)" 6-7
+}
+
 @test "an empty CPU set is refused" {
 	tree
 	local before

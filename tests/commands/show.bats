@@ -284,6 +284,12 @@ $(usage_of show)"
 	run jq -c '.interrupts' <<<"$output"
 	assert_success
 	assert_output '[{"irq":24,"node":null},{"irq":25,"node":null},{"irq":26,"node":-1}]'
+	# the first word is the node, as the kernel's "%d\n" has one word
+	printf '1 2\n' >"$(irq_dir 24)/node"
+	run --separate-stderr -0 irqaff show -o irq,node 24
+	assert_output $'IRQ NODE\n 24    1'
+	run --separate-stderr -0 irqaff show -J -o irq,node 24
+	assert_output --partial '{"irq":24,"node":1}'
 }
 
 @test "show -J with a selector that picks IRQs prints just those" {

@@ -119,6 +119,11 @@ irq 26: 0-31 -> 10"
 	run --separate-stderr irqaff spread -n --linear -c 8,16,17,1 25-29
 	assert_success
 	assert_plan 1 8 16 17 1
+	# a package whose id cannot be read is one of its own, before the rest
+	rm -f -- "$ROOT"/sys/devices/system/cpu/cpu{8..15}/topology/physical_package_id \
+		"$ROOT"/sys/devices/system/cpu/cpu{24..31}/topology/physical_package_id
+	run --separate-stderr -0 irqaff spread -n -c 1,2,8 25-27
+	assert_plan 8 1 2
 }
 
 @test "spread -c keeps the isolated CPUs it names and -x takes them out" {
@@ -175,6 +180,19 @@ irqaff: spreading 2 IRQs over CPU 14: 14-15 as asked, 15 offline left out"
 	assert_success
 	assert_output "irq 24 eth0: 0
 $(txrx 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)"
+	assert_equal "$stderr" "irqaff: spreading eth0's 17 IRQs over CPU 0-31: every node (eth0 has no NUMA node)"
+}
+
+@test "spread of a device without a numa_node file (no CONFIG_NUMA) uses its local_cpulist" {
+	smt --nic eth0:2:1
+	local fn
+	fn=$(readlink -f "$ROOT/sys/class/net/eth0/device")
+	rm -- "$fn/numa_node"
+	printf '8-11\n' >"$fn/local_cpulist"
+	run --separate-stderr -0 irqaff spread -n dev:eth0
+	assert_output "irq 24 eth0: 8
+$(txrx 9 10)"
+	assert_equal "$stderr" "irqaff: spreading eth0's 3 IRQs over CPU 8-11: eth0's local CPUs"
 }
 
 @test "spread finds the device of a range of IRQs that it owns" {

@@ -85,6 +85,30 @@ setup() {
 		' 70 eth1' ' 71 eth1')"
 }
 
+@test "a disk on a device of no class (virtio-mmio) selects its IRQ but does not name it" {
+	local dev=$ROOT/sys/devices/platform/virtio-mmio.0
+	mkdir -p "$dev/virtio2/block/vdb"
+	printf '9\n' >"$dev/irq"
+	ln -s ../../devices/platform/virtio-mmio.0/virtio2/block/vdb \
+		"$ROOT/sys/class/block/vdb"
+	selected dev:vdb
+	assert_success
+	assert_output 9
+	# show's DEVICE leaves a disk's IRQs to its controller's name
+	run --separate-stderr -0 irqaff show -o irq,device 9
+	assert_output $'IRQ DEVICE\n  9 -'
+}
+
+@test "a legacy IRQ an interface shares with an NVMe controller is the interface's" {
+	local fn
+	for fn in 0000:3d:00.0 0000:3e:00.0; do
+		rm -r -- "$PCI/$fn/msi_irqs"
+		printf '9\n' >"$PCI/$fn/irq"
+	done
+	run --separate-stderr -0 irqaff show -o irq,device 9
+	assert_output $'IRQ DEVICE\n  9 eth1'
+}
+
 @test "dev:vda selects the IRQs of the virtio disk's PCI function" {
 	selected dev:vda
 	assert_success
@@ -127,6 +151,8 @@ irqaff: note: irq 40 virtio0-config serves no queue; left where it is"
 		'irq 50 virtio1-config: 0' \
 		'irq 51 virtio1-req.0: 1' \
 		'irq 52 virtio1-req.1: 2')"
+	# the device named, not the function found under it
+	assert_equal "$stderr" "irqaff: spreading vda's 3 IRQs over CPU 0-3: node 0 (vda's node)"
 }
 
 @test "spread -n of a virtio disk's IRQs by name finds its function's node" {
@@ -137,6 +163,8 @@ irqaff: note: irq 40 virtio0-config serves no queue; left where it is"
 		'irq 50 virtio0-config: 4' \
 		'irq 51 virtio0-req.0: 5' \
 		'irq 52 virtio0-req.1: 6')"
+	# the disk's IRQs are its function's
+	assert_equal "$stderr" "irqaff: spreading 0000:00:03.0's 3 IRQs over CPU 4-7: node 1 (0000:00:03.0's node)"
 }
 
 @test "a virtio function without MSI-X gives its legacy irq" {
@@ -174,6 +202,15 @@ irqaff: note: irq 40 virtio0-config serves no queue; left where it is"
 	assert_failure 1
 	assert_equal "$stderr" \
 		'irqaff: IRQ list "dev:dummy0": device dummy0 has no IRQs or does not exist'
+}
+
+@test "a device with no interrupts owns none of spread's IRQs" {
+	# dummy0 comes before eth1 in sys/class/net
+	mkdir -p "$ROOT/sys/devices/platform/dummy/net/dummy0"
+	ln -s ../../devices/platform/dummy/net/dummy0 "$ROOT/sys/class/net/dummy0"
+	run --separate-stderr -0 irqaff spread -n 70-71
+	assert_output $'irq 70 eth1: 0\nirq 71 eth1-TxRx-0: 1'
+	assert_equal "$stderr" "irqaff: spreading eth1's 2 IRQs over CPU 0-3: node 0 (eth1's node)"
 }
 
 @test "the walk up stops at sys/devices and never leaves it" {

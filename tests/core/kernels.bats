@@ -38,9 +38,10 @@ parked() {
 		--irq 36=g --affinity 0-1 --effective 3 --chip HPET-MSI-3 \
 		--irq 37=h --affinity 0-1 --effective 3 --chip PCI-MSIXY \
 		--irq 38=i --affinity 0-1 --effective 3 --chip GICv3 \
-		--irq 39=j --affinity 0-1 --effective 3 --chip local-APIC
+		--irq 39=j --affinity 0-1 --effective 3 --chip local-APIC \
+		--irq 40=k --affinity 0-1 --effective 3 --chip IO-APIC
 	local at='outside the requested 0-1: its' no='outside the requested 0-1: the kernel has not applied the move'
-	run --separate-stderr -1 irqaff explain 30-39
+	run --separate-stderr -1 irqaff explain 30-40
 	assert_output "irq 30 a: pending: runs on CPU 3, $at PCI-MSIX controller applies a move at the next interrupt
 irq 31 b: pending: runs on CPU 3, $at PCI-MSI controller applies a move at the next interrupt
 irq 32 c: pending: runs on CPU 3, $at PCI-MSIX controller applies a move at the next interrupt
@@ -50,7 +51,8 @@ irq 35 f: pending: runs on CPU 3, $no
 irq 36 g: pending: runs on CPU 3, $at HPET-MSI controller applies a move at the next interrupt
 irq 37 h: pending: runs on CPU 3, $no
 irq 38 i: pending: runs on CPU 3, $no
-irq 39 j: pending: runs on CPU 3, $no"
+irq 39 j: pending: runs on CPU 3, $no
+irq 40 k: pending: runs on CPU 3, $at IO-APIC controller applies a move at the next interrupt"
 }
 
 @test "6.12: idle virtio queues waiting for their first interrupt are detail, as on 6.1" {
@@ -159,4 +161,9 @@ irq 39 j: pending: runs on CPU 3, $no"
 	run --separate-stderr -0 irqaff explain -v 32
 	assert_output 'irq 32 nvme0q3: managed: the kernel manages its affinity (a queue of a multi-queue device) and refuses to move it
 irq 32 nvme0q3: shutdown: all its CPUs (2) are offline: the kernel manages it, so it is shut down until one of them comes back online'
+	# no debugfs, and the kernel not asked (no procfs to probe): still
+	# parked, as any IRQ whose CPUs are all offline and not moved off
+	parked --no-debugfs
+	run --separate-stderr -0 command irqaff show -o irq,managed,effective 32-34
+	assert_output $'IRQ MANAGED EFFECTIVE\n 32 -       -\n 33 -       -\n 34 -       1'
 }

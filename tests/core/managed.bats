@@ -79,6 +79,11 @@ mark_managed() {
 	mark_managed 28
 	run -0 irqaff show -o irq,managed 27-28
 	assert_output $'IRQ MANAGED\n 27 no\n 28 yes'
+	# a flag is a whole word: a longer name that starts with it is not it
+	sed -i 's/IRQD_AFFINITY_SET/IRQD_AFFINITY_MANAGED_SET/' \
+		"$ROOT/sys/kernel/debug/irq/irqs/27"
+	run -0 irqaff show -o irq,managed 27-28
+	assert_output $'IRQ MANAGED\n 27 no\n 28 yes'
 	run -0 irqaff show -J -o irq,managed 27-28
 	run jq -c '[.interrupts[].managed]' <<<"$output"
 	assert_output '[false,true]'
@@ -178,6 +183,26 @@ debian() {
 		assert_equal "$stderr" 'irqaff: note: 2 kernel-managed IRQs left to the kernel'
 		assert_equal "$(lists 27 28 29)" $'1\n0-3\n0-3'
 	done
+}
+
+@test "without debugfs a probe the file takes (no EINVAL) says nothing of the IRQ" {
+	debian
+	local before
+	before=$(tree_sum)
+	run --separate-stderr -0 faulty "$(irq_dir 26)/smp_affinity:drop" \
+		irqaff show -o irq,managed,movable 26-27
+	assert_output $'IRQ MANAGED MOVABLE\n 26 -       -\n 27 no      yes'
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "without debugfs a refused ARM ITS-MSI vector is managed, a refused GIC IRQ unmovable" {
+	# the family says MSI where the name has no "PCI-MSI"
+	rm -rf "$ROOT"
+	make_root --cpus 4 --irq 24=a --irq 25=virtio1-req.0 --chip ITS-MSI \
+		--irq 26=b --chip GICv3 --managed 25 --unmovable 26 --no-debugfs
+	run --separate-stderr -0 irqaff show -o irq,managed,movable 24-26
+	assert_output $'IRQ MANAGED MOVABLE\n 24 no      yes\n 25 yes     no\n 26 no      no'
+	assert_equal "$stderr" ''
 }
 
 @test "an empty smp_affinity outside procfs is never probed" {

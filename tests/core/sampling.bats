@@ -285,6 +285,46 @@ IRQ  RATE
 	assert_output '[[24,null,null],[25,100,100]]'
 }
 
+@test "cpus -i and balance follow no IRQ gone from proc/irq, balance in silence, and say why of one whose CPUs do not read" {
+	snapshot_interrupts "$A"
+	add_count 24 2 1500 25 3 300
+	snapshot_interrupts "$B"
+	# its affinity files gone as if the IRQ went between the reads
+	rm -- "$ROOT"/proc/irq/25/smp_affinity* "$ROOT"/proc/irq/25/effective_affinity*
+	run --separate-stderr -0 irqaff cpus -n -o cpu,rate,top -i 3 \
+		--sample-from "$A" --sample-from "$B"
+	# CPU 2's rate is its column's; no IRQ followed there
+	assert_output '0   0.0 -
+1 500.0 a(24)
+2 100.0 -
+3   0.0 -'
+	# said once, by cpus' own count of IRQs, not again by the cells
+	assert_equal "$stderr" "irqaff: irq 25: $ROOT/proc/irq/25/smp_affinity: No such file or directory"
+	run --separate-stderr -0 irqaff balance -n -J -i 3 \
+		--sample-from "$A" --sample-from "$B"
+	assert_equal "$stderr" ''
+	run jq -c '[.plan[].irq]' <<<"$output"
+	assert_output '[24]'
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 4 --irq 24=a --affinity 1 \
+		--irq 25=b --affinity 2
+	printf 'garbage\n' >"$ROOT/proc/irq/25/effective_affinity_list"
+	run --separate-stderr -0 irqaff balance -n -J -i 3 \
+		--sample-from "$A" --sample-from "$B"
+	assert_equal "$stderr" "irqaff: irq 25: $ROOT/proc/irq/25/effective_affinity_list: region \"garbage\": \"garbage\" is not a number"
+	# without effective_affinity nor smp_affinity_list, smp_affinity's
+	# own failure
+	make_root --dir "$BATS_TEST_TMPDIR/r3" --cpus 4 --no-effective \
+		--irq 24=a --affinity 1 --irq 25=b --affinity 2
+	rm -- "$ROOT"/proc/irq/25/smp_affinity*
+	mkdir -- "$ROOT/proc/irq/25/smp_affinity"
+	# a dry run that finds a failure exits 1
+	run --separate-stderr -1 irqaff balance -n -J -i 3 \
+		--sample-from "$A" --sample-from "$B"
+	run jq -c '.failed[] | [.irq, .errno]' <<<"$output"
+	assert_output '[25,"EISDIR"]'
+	assert_equal "$stderr" "irqaff: irq 25: $ROOT/proc/irq/25/smp_affinity: Is a directory"
+}
+
 @test "a first read whose row ends in a blank count field counts only the CPUs before it: 15, 16 and 17 columns" {
 	# At 16 columns the row is one block of 16 fields, read without
 	# looking at the bytes one by one: nothing in the block itself says

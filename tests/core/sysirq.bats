@@ -85,6 +85,50 @@ traced() {
 	assert_line proc/interrupts
 }
 
+@test "a per_cpu_count not of one count for each possible CPU: the total comes from proc/interrupts" {
+	make_root --cpus 4 --irq 24=acpi
+	local f=$ROOT/sys/kernel/irq/24/per_cpu_count text
+	for text in '1,2,3' '1,2,3,4,5' '1,2,3,4,5,1,1,1,1' '4294967296,0,0,0' \
+		'1,2,,4' '1,2,3,4 '; do
+		printf '%s\n' "$text" >"$f"
+		run --separate-stderr -0 irqaff show -o irq,total 24
+		assert_equal "$stderr" ""
+		assert_output "$(printf '%s\n' 'IRQ   TOTAL' " 24 $(irq_total 24)")"
+	done
+}
+
+@test "TOTAL leaves out what per_cpu_count says of an offline CPU, as proc/interrupts does" {
+	make_root --cpus 4 --irq 24=acpi
+	set_online 0-2
+	printf '1,2,3,1000\n' >"$ROOT/sys/kernel/irq/24/per_cpu_count"
+	run --separate-stderr -0 irqaff show -o irq,total 24
+	assert_output "$(printf '%s\n' 'IRQ TOTAL' ' 24     6')"
+	# 4294967295 is a count still
+	printf '4294967295,0,0,0\n' >"$ROOT/sys/kernel/irq/24/per_cpu_count"
+	run --separate-stderr -0 irqaff show -o irq,total 24
+	assert_output "$(printf '%s\n' 'IRQ      TOTAL' ' 24 4294967295')"
+}
+
+@test "an IRQ without its sys/kernel/irq/N is read from the matrix" {
+	make_root --cpus 4 --irq 24=acpi --irq '25=a|b'
+	rm -r -- "$ROOT/sys/kernel/irq/25"
+	run --separate-stderr -0 irqaff show -o "$COLS" 25
+	assert_equal "$stderr" ""
+	assert_output "$(printf '%s\n' \
+		'IRQ AFFINITY EFFECTIVE NODE   TOTAL CHIP    HWIRQ TYPE FLOW NAME' \
+		" 25 0-3      1            0 $(irq_total 25) IO-APIC    25 -    edge a, b")"
+}
+
+@test "a cut per_cpu_count of an IRQ without a row in proc/interrupts has no total" {
+	make_root --cpus 4 --irq 24=a --irq 25=b --irq 26=c
+	printf '1,2' >"$ROOT/sys/kernel/irq/25/per_cpu_count"
+	sed -i '/^ *25:/d' "$ROOT/proc/interrupts"
+	run --separate-stderr -0 irqaff show -o irq,total,name 24-26
+	assert_equal "$stderr" ""
+	assert_output "$(printf '%s\n' 'IRQ   TOTAL NAME' \
+		" 24 $(irq_total 24) a" ' 25       - b' " 26 $(irq_total 26) c")"
+}
+
 @test "proc/interrupts is read only up to the last IRQ that needs it" {
 	strace_works
 	# 64 rows of 6.6 KB after IRQ 30, far more than one read

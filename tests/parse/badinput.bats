@@ -131,6 +131,10 @@ refuses_each() {
 	assert_equal "$stderr" 'irqaff: CPU list "4,": empty item'
 	run --separate-stderr -2 irqaff set -n dev:eth0 '1 2'
 	assert_equal "$stderr" 'irqaff: CPU list "1 2": a blank in it: separate items with commas'
+	run --separate-stderr -2 irqaff set -n dev:eth0 $'1\t2'
+	assert_equal "$stderr" 'irqaff: CPU list "1\t2": a blank in it: separate items with commas'
+	run --separate-stderr -2 irqaff set -n dev:eth0 '1,,2'
+	assert_equal "$stderr" 'irqaff: CPU list "1,,2": empty item'
 	run --separate-stderr -2 irqaff show 24,
 	assert_equal "$stderr" 'irqaff: IRQ list "24,": empty item'
 	unchanged
