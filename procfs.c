@@ -421,6 +421,8 @@ keep_number(int dfd, const struct dirent64 *de, bool dirs_only, void *e)
 	if (de->d_name[0] < '0' || de->d_name[0] > '9' ||
 	    strspn(de->d_name, "0123456789") != strlen(de->d_name))
 		return 0;
+	if (de->d_name[0] == '0' && de->d_name[1] != '\0')
+		return 0;	/* the kernel writes no leading zero: not 024 */
 	v = strtonum(de->d_name, 0, INT_MAX, &errstr);
 	if (errstr != NULL)
 		return 0;

@@ -56,6 +56,24 @@ limits_memory() {
 	assert_equal "$stderr" 'irqaff: /nonexistent/a\nb\033[31m: No such file or directory'
 }
 
+@test "a root with control bytes in its name is escaped in messages naming its files" {
+	make_root --dir "$BATS_TEST_TMPDIR/r"$'\n\e[1m' --cpus 4 --irq 24=a \
+		--irq 25=b
+	rm "$(irq_dir 25)/smp_affinity_list"
+	mkdir "$(irq_dir 25)/smp_affinity_list"
+	run --separate-stderr -3 irqaff set 24-25 1
+	assert_equal "$stderr" "irqaff: irq 25: $BATS_TEST_TMPDIR/r\\n\\033[1m/proc/irq/25/smp_affinity_list: Is a directory"
+}
+
+@test "directories in proc/irq named 024, +25 or past INT_MAX are no IRQs; 0 and INT_MAX are" {
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 4 --irq 0=timer \
+		--irq 24=a --irq 25=b
+	mkdir "$ROOT/proc/irq/"{00,024,+25,' 25',2147483647,2147483648}
+	run --separate-stderr -1 irqaff set -n -v all 2
+	assert_output $'irq 0: 0-3 -> 2\nirq 24: 0-3 -> 2\nirq 25: 0-3 -> 2'
+	assert_equal "$stderr" "irqaff: irq 2147483647: $ROOT/proc/irq/2147483647/smp_affinity_list: No such file or directory"
+}
+
 @test "a CPU argument with a newline inside is refused whole" {
 	local before
 	before=$(tree_sum)
@@ -95,6 +113,27 @@ limits_memory() {
 	run --separate-stderr -2 irqaff restore -q "$snap"
 	assert_equal "$stderr" "irqaff: $snap:2: longer than 1048576 bytes; is this a snapshot file?"
 	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "a snapshot line of exactly 1048576 bytes is read, with its newline or at the end without" {
+	local snap=$BATS_TEST_TMPDIR/snap
+	{
+		printf '#'
+		head -c 1048575 /dev/zero | tr '\0' x
+		printf '\n26 2 "c"\n'
+	} >"$snap"
+	run --separate-stderr -0 irqaff restore -q -v "$snap"
+	assert_output 'irq 26: 0-3 -> 2'
+	{
+		printf '26 1 "c"\n#'
+		head -c 1048575 /dev/zero | tr '\0' x
+	} >"$snap"
+	run --separate-stderr -0 irqaff restore -q -v "$snap"
+	assert_output 'irq 26: 2 -> 1'
+	# one byte more, at the end without its newline: refused whole
+	printf x >>"$snap"
+	run --separate-stderr -2 irqaff restore -q -v "$snap"
+	assert_equal "$stderr" "irqaff: $snap:2: longer than 1048576 bytes; is this a snapshot file?"
 }
 
 @test "a snapshot of many repeated lines is read in bounded memory" {

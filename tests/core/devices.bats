@@ -150,6 +150,28 @@ irqaff: note: irq 40 virtio0-config serves no queue; left where it is"
 	assert_output 11
 }
 
+@test "a legacy irq file is a number alone on a line of 63 bytes at most, its newline optional" {
+	make_root --dir "$BATS_TEST_TMPDIR/intx" --cpus 2 --irq '11=virtio0' \
+		--virtio-nic eth0:1
+	local fn=$ROOT/sys/devices/pci0000:00/0000:00:03.0
+	rm -r -- "$fn/msi_irqs"
+	printf '11' >"$fn/irq"
+	selected dev:eth0
+	assert_success
+	assert_output 11
+	# 62 digits and the newline: 63 bytes, read whole
+	printf '%062d\n' 11 >"$fn/irq"
+	selected dev:eth0
+	assert_success
+	assert_output 11
+	# 63 digits: the line does not end within 63 bytes, no number
+	printf '%063d\n' 11 >"$fn/irq"
+	refused dev:eth0
+	assert_failure 1
+	assert_equal "$stderr" \
+		'irqaff: IRQ list "dev:eth0": device eth0 has no IRQs or does not exist'
+}
+
 @test "an unknown dev: still fails with the same message" {
 	refused dev:eth9
 	assert_failure 1
