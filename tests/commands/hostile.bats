@@ -28,6 +28,12 @@ limits_memory() {
 		' 26 c                        0')"
 }
 
+@test "show escapes a backslash and DEL in names, and leaves ~ and blanks as they are" {
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --irq $'24=a\\b ~\x7f'
+	run --separate-stderr -0 irqaff show -o irq,name
+	assert_output "$(printf '%s\n' 'IRQ NAME' ' 24 a\\b ~\177')"
+}
+
 @test "show -J keeps names as they are, in valid JSON" {
 	run --separate-stderr -0 irqaff show -J -o irq,name
 	run jq -r '.interrupts[0].name' <<<"$output"
