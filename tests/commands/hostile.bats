@@ -151,6 +151,26 @@ limits_memory() {
 	assert_equal "$(cat "$(irq_dir 26)/smp_affinity_list")" 1
 }
 
+@test "memory running out ends the run with status 1 and one line, whatever ran out" {
+	limits_memory
+	local snap=$BATS_TEST_TMPDIR/snap before
+	{
+		printf '#'
+		head -c 1000000 /dev/zero | tr '\0' x
+		printf '\n26 2 "c"\n'
+	} >"$snap"
+	before=$(tree_sum)
+	# a line too long for the memory left, or its parse: not bad input
+	run --separate-stderr -1 bash -c "ulimit -d 1000; exec irqaff restore -q '$snap'"
+	assert_equal "$stderr" 'irqaff: Cannot allocate memory'
+	assert_equal "$(tree_sum)" "$before"
+	# 3.6 MB of CPU list to print
+	irqaff mask -b 1048576 0-1048575:1/2 >"$BATS_TEST_TMPDIR/evens"
+	run --separate-stderr -1 bash -c "ulimit -d 3000; exec irqaff list -b 1048576 <'$BATS_TEST_TMPDIR/evens'"
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: Cannot allocate memory'
+}
+
 @test "a snapshot with CRLF line endings is read as the same snapshot" {
 	local snap=$BATS_TEST_TMPDIR/snap
 	printf 'default 0-1\r\n# a comment\r\n"c" 2\r\n26 2 "c"\r\n' >"$snap"
