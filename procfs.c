@@ -304,21 +304,30 @@ dir_next(struct dirread *d, const struct dirent64 **dep)
 	}
 }
 
+/* A link in directory rel is followed under the root, never the host's. */
 static bool
-is_dir(int dfd, const struct dirent64 *de)
+is_dir(const char *rel, const struct dirent64 *de)
 {
+	char path[PATH_MAX];
 	struct stat st;
+	bool dir;
+	int fd;
 
 	if (de->d_type != DT_UNKNOWN && de->d_type != DT_LNK)
 		return de->d_type == DT_DIR;
-	return fstatat(dfd, de->d_name, &st, 0) == 0 && S_ISDIR(st.st_mode);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", rel, de->d_name) >=
+	    sizeof(path) || (fd = root_open(path, O_PATH)) < 0)
+		return false;
+	dir = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+	close(fd);
+	return dir;
 }
 
 /*
- * What a listing keeps of an entry: 1 after writing its element, 0 to
- * pass it over, or -errno.
+ * What a listing of directory rel keeps of an entry: 1 after writing its
+ * element, 0 to pass it over, or -errno.
  */
-typedef int	keep_fn(int, const struct dirent64 *, bool, void *);
+typedef int	keep_fn(const char *, const struct dirent64 *, bool, void *);
 
 struct listing {
 	keep_fn	*keep;
@@ -346,7 +355,7 @@ dir_list(const char *rel, bool dirs_only, const struct listing *l,
 		return rc;
 	}
 	while ((rc = dir_next(d, &de)) == 1) {
-		if ((rc = l->keep(d->fd, de, dirs_only, &e)) < 0)
+		if ((rc = l->keep(rel, de, dirs_only, &e)) < 0)
 			break;
 		if (rc == 0)
 			continue;
@@ -374,9 +383,9 @@ dir_list(const char *rel, bool dirs_only, const struct listing *l,
 }
 
 static int
-keep_name(int dfd, const struct dirent64 *de, bool dirs_only, void *e)
+keep_name(const char *rel, const struct dirent64 *de, bool dirs_only, void *e)
 {
-	if (dirs_only && !is_dir(dfd, de))
+	if (dirs_only && !is_dir(rel, de))
 		return 0;
 	if ((*(char **)e = strdup(de->d_name)) == NULL)
 		return -ENOMEM;
@@ -411,12 +420,13 @@ procfs_dir(const char *rel, bool dirs_only, char ***namesp, size_t *np)
 }
 
 static int
-keep_number(int dfd, const struct dirent64 *de, bool dirs_only, void *e)
+keep_number(const char *rel, const struct dirent64 *de, bool dirs_only,
+    void *e)
 {
 	const char *errstr;
 	long long v;
 
-	(void)dfd;
+	(void)rel;
 	(void)dirs_only;
 	if (de->d_name[0] < '0' || de->d_name[0] > '9' ||
 	    strspn(de->d_name, "0123456789") != strlen(de->d_name))

@@ -60,6 +60,18 @@ EOF
 	assert_line --index 3 '16 0-3 "ehci_hcd:usb1" "uhci_hcd:usb2"'
 }
 
+@test "an action name that is a link is a directory as the root sees it, never as the host does" {
+	make_root --cpus 4 --irq 16=a
+	mkdir "$ROOT/inside"
+	ln -s /inside "$(irq_dir 16)/abs"
+	ln -s ../../../inside "$(irq_dir 16)/rel"
+	# the host's /etc is a directory; in the root there is none
+	ln -s /etc "$(irq_dir 16)/host"
+	ln -s /inside/none "$(irq_dir 16)/dangling"
+	run --separate-stderr -0 irqaff save
+	assert_line --index 3 '16 0-3 "a" "abs" "rel"'
+}
+
 @test "save -o writes the file, prints nothing and leaves no temporary file" {
 	tree
 	irqaff save >"$BATS_TEST_TMPDIR/expected"
