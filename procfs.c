@@ -879,13 +879,13 @@ replace_with(char *tmp, const char *dest, mode_t mode, const char *data,
  * INT, TERM, HUP and QUIT wait until the temporary file is gone; SIGXFSZ
  * is ignored then, so that a write past the size limit fails with EFBIG.
  */
+static int	replace_guarded(const char *, mode_t, const char *, size_t);
+
 int
 procfs_file_replace(const char *path, const char *data, size_t len)
 {
-	struct sigaction ign, oxfsz;
-	sigset_t block, omask;
 	struct stat st;
-	char dest[PATH_MAX], tmp[PATH_MAX + 16];
+	char dest[PATH_MAX];
 	mode_t mode, mask;
 	int rc;
 
@@ -906,6 +906,21 @@ procfs_file_replace(const char *path, const char *data, size_t len)
 		umask(mask);
 		mode = 0666 & ~mask;
 	}
+	return replace_guarded(dest, mode, data, len);
+}
+
+/*
+ * dest replaced with data through dest.tmp-XXXXXX, with INT, TERM, HUP
+ * and QUIT held and SIGXFSZ ignored meanwhile (procfs_file_replace()).
+ */
+static int
+replace_guarded(const char *dest, mode_t mode, const char *data, size_t len)
+{
+	struct sigaction ign, oxfsz;
+	sigset_t block, omask;
+	char tmp[PATH_MAX + 16];
+	int rc;
+
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", dest) >=
 	    (int)sizeof(tmp))
 		return -ENAMETOOLONG;
@@ -971,26 +986,75 @@ procfs_realpath(const char *rel, char *buf, size_t size)
 }
 
 /*
- * Replaces irqaff's own state file rel under the root with text, as
- * procfs_file_replace() does, making its directories first. 0 or -errno.
+ * The directory of irqaff's state under the root, made when make is set,
+ * as an O_PATH descriptor: each level is resolved as root_open() resolves
+ * it, so a link in var or var/lib stays in the tree. -errno on failure.
+ */
+static int
+state_dir(bool make)
+{
+	static const char *const dirs[] = { "var", "var/lib", PATH_STATE_DIR };
+	const char *base;
+	size_t i;
+	int fd, pfd;
+
+	for (i = 0; make && i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		pfd = i == 0 ? dup(rootfd) :
+		    root_open(dirs[i - 1], O_PATH | O_DIRECTORY);
+		if (pfd < 0)
+			return -errno;
+		base = i == 0 ? dirs[i] : strrchr(dirs[i], '/') + 1;
+		if (mkdirat(pfd, base, 0755) != 0 && errno != EEXIST) {
+			fd = -errno;
+			close(pfd);
+			return fd;
+		}
+		close(pfd);
+	}
+	if ((fd = root_open(PATH_STATE_DIR, O_PATH | O_DIRECTORY)) < 0)
+		return -errno;
+	return fd;
+}
+
+/*
+ * Replaces irqaff's own state file rel (in PATH_STATE_DIR) under the root
+ * with text, as procfs_file_replace() does, making its directories first;
+ * a link in its place is replaced, not followed. 0 or -errno.
  */
 int
 procfs_state_write(const char *rel, const char *text)
 {
-	const char *dirs[] = { "var", "var/lib", PATH_STATE_DIR };
-	size_t i;
+	char dest[64];
+	struct stat st;
+	mode_t mode, mask;
+	int dfd, rc;
 
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (mkdir(procfs_path(dirs[i]), 0755) != 0 && errno != EEXIST)
-			return -errno;
-	return procfs_file_replace(procfs_path(rel), text, strlen(text));
+	if ((dfd = state_dir(true)) < 0)
+		return dfd;
+	snprintf(dest, sizeof(dest), PATH_SELF_FD "/%s", dfd,
+	    strrchr(rel, '/') + 1);
+	if (lstat(dest, &st) == 0 && S_ISREG(st.st_mode))
+		mode = st.st_mode & 07777;
+	else {
+		mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	rc = replace_guarded(dest, mode, text, strlen(text));
+	close(dfd);
+	return rc;
 }
 
 /* Removes a state file under the root; one already gone is fine. */
 int
 procfs_state_remove(const char *rel)
 {
-	if (unlink(procfs_path(rel)) != 0 && errno != ENOENT)
-		return -errno;
-	return 0;
+	int dfd, rc = 0;
+
+	if ((dfd = state_dir(false)) < 0)
+		return dfd == -ENOENT ? 0 : dfd;
+	if (unlinkat(dfd, strrchr(rel, '/') + 1, 0) != 0 && errno != ENOENT)
+		rc = -errno;
+	close(dfd);
+	return rc;
 }
