@@ -198,6 +198,19 @@ irqaff: note: irq 40 virtio0-config serves no queue; left where it is"
 		'irqaff: IRQ list "dev:dummy0": device dummy0 has no IRQs or does not exist'
 }
 
+@test "interfaces without IRQs listed before any with some leave show's DEVICE column whole" {
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 4 --nic eth0:2
+	local n
+	# bond0 and br0 sort first: two devices of no IRQ in a row
+	for n in bond0 br0; do
+		mkdir -p "$ROOT/sys/devices/virtual/net/$n"
+		ln -s "../../devices/virtual/net/$n" "$ROOT/sys/class/net/$n"
+	done
+	run --separate-stderr -0 irqaff show -o irq,device
+	assert_output $'IRQ DEVICE\n 24 eth0\n 25 eth0\n 26 eth0'
+	assert_equal "$stderr" ''
+}
+
 @test "the walk up stops at sys/devices and never leaves it" {
 	# IRQ 9's irq file in sys/devices and above it, IRQ 40's outside sys
 	printf '9\n' >"$ROOT/sys/devices/irq"
