@@ -140,6 +140,10 @@ limits_memory() {
 	printf x >>"$snap"
 	run --separate-stderr -2 irqaff restore -q -v "$snap"
 	assert_equal "$stderr" "irqaff: $snap:2: longer than 1048576 bytes; is this a snapshot file?"
+	# a last line without its newline is a line
+	printf '26 0 "c"' >"$snap"
+	run --separate-stderr -0 irqaff restore -q -v "$snap"
+	assert_output 'irq 26: 1 -> 0'
 }
 
 @test "a snapshot of many repeated lines is read in bounded memory" {
