@@ -29,9 +29,10 @@ limits_memory() {
 }
 
 @test "show escapes a backslash and DEL in names, and leaves ~ and blanks as they are" {
-	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --irq $'24=a\\b ~\x7f'
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --irq $'24=a\\b ~\x7f' \
+		--irq '25=c\d'
 	run --separate-stderr -0 irqaff show -o irq,name
-	assert_output "$(printf '%s\n' 'IRQ NAME' ' 24 a\\b ~\177')"
+	assert_output "$(printf '%s\n' 'IRQ NAME' ' 24 a\\b ~\177' ' 25 c\\d')"
 }
 
 @test "show -J keeps names as they are, in valid JSON" {
