@@ -30,9 +30,10 @@ limits_memory() {
 
 @test "show escapes a backslash and DEL in names, and leaves ~ and blanks as they are" {
 	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --irq $'24=a\\b ~\x7f' \
-		--irq '25=c\d'
+		--irq '25=c\d' --irq $'26=e~\x7f'
 	run --separate-stderr -0 irqaff show -o irq,name
-	assert_output "$(printf '%s\n' 'IRQ NAME' ' 24 a\\b ~\177' ' 25 c\\d')"
+	assert_output "$(printf '%s\n' 'IRQ NAME' ' 24 a\\b ~\177' ' 25 c\\d' \
+		' 26 e~\177')"
 }
 
 @test "show -J keeps names as they are, in valid JSON" {
