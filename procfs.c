@@ -304,21 +304,30 @@ dir_next(struct dirread *d, const struct dirent64 **dep)
 	}
 }
 
+/* A link in directory rel is followed under the root, never the host's. */
 static bool
-is_dir(int dfd, const struct dirent64 *de)
+is_dir(const char *rel, const struct dirent64 *de)
 {
+	char path[PATH_MAX];
 	struct stat st;
+	bool dir;
+	int fd;
 
 	if (de->d_type != DT_UNKNOWN && de->d_type != DT_LNK)
 		return de->d_type == DT_DIR;
-	return fstatat(dfd, de->d_name, &st, 0) == 0 && S_ISDIR(st.st_mode);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", rel, de->d_name) >=
+	    sizeof(path) || (fd = root_open(path, O_PATH)) < 0)
+		return false;
+	dir = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+	close(fd);
+	return dir;
 }
 
 /*
- * What a listing keeps of an entry: 1 after writing its element, 0 to
- * pass it over, or -errno.
+ * What a listing of directory rel keeps of an entry: 1 after writing its
+ * element, 0 to pass it over, or -errno.
  */
-typedef int	keep_fn(int, const struct dirent64 *, bool, void *);
+typedef int	keep_fn(const char *, const struct dirent64 *, bool, void *);
 
 struct listing {
 	keep_fn	*keep;
@@ -346,7 +355,7 @@ dir_list(const char *rel, bool dirs_only, const struct listing *l,
 		return rc;
 	}
 	while ((rc = dir_next(d, &de)) == 1) {
-		if ((rc = l->keep(d->fd, de, dirs_only, &e)) < 0)
+		if ((rc = l->keep(rel, de, dirs_only, &e)) < 0)
 			break;
 		if (rc == 0)
 			continue;
@@ -374,9 +383,9 @@ dir_list(const char *rel, bool dirs_only, const struct listing *l,
 }
 
 static int
-keep_name(int dfd, const struct dirent64 *de, bool dirs_only, void *e)
+keep_name(const char *rel, const struct dirent64 *de, bool dirs_only, void *e)
 {
-	if (dirs_only && !is_dir(dfd, de))
+	if (dirs_only && !is_dir(rel, de))
 		return 0;
 	if ((*(char **)e = strdup(de->d_name)) == NULL)
 		return -ENOMEM;
@@ -411,16 +420,19 @@ procfs_dir(const char *rel, bool dirs_only, char ***namesp, size_t *np)
 }
 
 static int
-keep_number(int dfd, const struct dirent64 *de, bool dirs_only, void *e)
+keep_number(const char *rel, const struct dirent64 *de, bool dirs_only,
+    void *e)
 {
 	const char *errstr;
 	long long v;
 
-	(void)dfd;
+	(void)rel;
 	(void)dirs_only;
 	if (de->d_name[0] < '0' || de->d_name[0] > '9' ||
 	    strspn(de->d_name, "0123456789") != strlen(de->d_name))
 		return 0;
+	if (de->d_name[0] == '0' && de->d_name[1] != '\0')
+		return 0;	/* the kernel writes no leading zero: not 024 */
 	v = strtonum(de->d_name, 0, INT_MAX, &errstr);
 	if (errstr != NULL)
 		return 0;
@@ -867,13 +879,13 @@ replace_with(char *tmp, const char *dest, mode_t mode, const char *data,
  * INT, TERM, HUP and QUIT wait until the temporary file is gone; SIGXFSZ
  * is ignored then, so that a write past the size limit fails with EFBIG.
  */
+static int	replace_guarded(const char *, mode_t, const char *, size_t);
+
 int
 procfs_file_replace(const char *path, const char *data, size_t len)
 {
-	struct sigaction ign, oxfsz;
-	sigset_t block, omask;
 	struct stat st;
-	char dest[PATH_MAX], tmp[PATH_MAX + 16];
+	char dest[PATH_MAX];
 	mode_t mode, mask;
 	int rc;
 
@@ -894,6 +906,21 @@ procfs_file_replace(const char *path, const char *data, size_t len)
 		umask(mask);
 		mode = 0666 & ~mask;
 	}
+	return replace_guarded(dest, mode, data, len);
+}
+
+/*
+ * dest replaced with data through dest.tmp-XXXXXX, with INT, TERM, HUP
+ * and QUIT held and SIGXFSZ ignored meanwhile (procfs_file_replace()).
+ */
+static int
+replace_guarded(const char *dest, mode_t mode, const char *data, size_t len)
+{
+	struct sigaction ign, oxfsz;
+	sigset_t block, omask;
+	char tmp[PATH_MAX + 16];
+	int rc;
+
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", dest) >=
 	    (int)sizeof(tmp))
 		return -ENAMETOOLONG;
@@ -959,26 +986,75 @@ procfs_realpath(const char *rel, char *buf, size_t size)
 }
 
 /*
- * Replaces irqaff's own state file rel under the root with text, as
- * procfs_file_replace() does, making its directories first. 0 or -errno.
+ * The directory of irqaff's state under the root, made when make is set,
+ * as an O_PATH descriptor: each level is resolved as root_open() resolves
+ * it, so a link in var or var/lib stays in the tree. -errno on failure.
+ */
+static int
+state_dir(bool make)
+{
+	static const char *const dirs[] = { "var", "var/lib", PATH_STATE_DIR };
+	const char *base;
+	size_t i;
+	int fd, pfd;
+
+	for (i = 0; make && i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		pfd = i == 0 ? dup(rootfd) :
+		    root_open(dirs[i - 1], O_PATH | O_DIRECTORY);
+		if (pfd < 0)
+			return -errno;
+		base = i == 0 ? dirs[i] : strrchr(dirs[i], '/') + 1;
+		if (mkdirat(pfd, base, 0755) != 0 && errno != EEXIST) {
+			fd = -errno;
+			close(pfd);
+			return fd;
+		}
+		close(pfd);
+	}
+	if ((fd = root_open(PATH_STATE_DIR, O_PATH | O_DIRECTORY)) < 0)
+		return -errno;
+	return fd;
+}
+
+/*
+ * Replaces irqaff's own state file rel (in PATH_STATE_DIR) under the root
+ * with text, as procfs_file_replace() does, making its directories first;
+ * a link in its place is replaced, not followed. 0 or -errno.
  */
 int
 procfs_state_write(const char *rel, const char *text)
 {
-	const char *dirs[] = { "var", "var/lib", PATH_STATE_DIR };
-	size_t i;
+	char dest[64];
+	struct stat st;
+	mode_t mode, mask;
+	int dfd, rc;
 
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (mkdir(procfs_path(dirs[i]), 0755) != 0 && errno != EEXIST)
-			return -errno;
-	return procfs_file_replace(procfs_path(rel), text, strlen(text));
+	if ((dfd = state_dir(true)) < 0)
+		return dfd;
+	snprintf(dest, sizeof(dest), PATH_SELF_FD "/%s", dfd,
+	    strrchr(rel, '/') + 1);
+	if (lstat(dest, &st) == 0 && S_ISREG(st.st_mode))
+		mode = st.st_mode & 07777;
+	else {
+		mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	rc = replace_guarded(dest, mode, text, strlen(text));
+	close(dfd);
+	return rc;
 }
 
 /* Removes a state file under the root; one already gone is fine. */
 int
 procfs_state_remove(const char *rel)
 {
-	if (unlink(procfs_path(rel)) != 0 && errno != ENOENT)
-		return -errno;
-	return 0;
+	int dfd, rc = 0;
+
+	if ((dfd = state_dir(false)) < 0)
+		return dfd == -ENOENT ? 0 : dfd;
+	if (unlinkat(dfd, strrchr(rel, '/') + 1, 0) != 0 && errno != ENOENT)
+		rc = -errno;
+	close(dfd);
+	return rc;
 }

@@ -60,6 +60,10 @@ usage: irqaff [--root dir] command [args]"
 	run --separate-stderr irqaff restor
 	assert_failure 2
 	assert_equal "${stderr%%$'\n'*}" "irqaff: unknown command restor; did you mean restore?"
+	# two letters swapped are one edit: list, not set (two edits)
+	run --separate-stderr irqaff lsit
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "irqaff: unknown command lsit; did you mean list?"
 	# two letters two edits from list: nothing near enough to suggest
 	run --separate-stderr irqaff ls
 	assert_failure 2

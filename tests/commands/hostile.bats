@@ -28,6 +28,14 @@ limits_memory() {
 		' 26 c                        0')"
 }
 
+@test "show escapes a backslash and DEL in names, and leaves ~ and blanks as they are" {
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 2 --irq $'24=a\\b ~\x7f' \
+		--irq '25=c\d' --irq $'26=e~\x7f'
+	run --separate-stderr -0 irqaff show -o irq,name
+	assert_output "$(printf '%s\n' 'IRQ NAME' ' 24 a\\b ~\177' ' 25 c\\d' \
+		' 26 e~\177')"
+}
+
 @test "show -J keeps names as they are, in valid JSON" {
 	run --separate-stderr -0 irqaff show -J -o irq,name
 	run jq -r '.interrupts[0].name' <<<"$output"
@@ -59,6 +67,24 @@ limits_memory() {
 @test "a path with control bytes is escaped in messages" {
 	run --separate-stderr -2 irqaff restore $'/nonexistent/a\nb\e[31m'
 	assert_equal "$stderr" 'irqaff: /nonexistent/a\nb\033[31m: No such file or directory'
+}
+
+@test "a root with control bytes in its name is escaped in messages naming its files" {
+	make_root --dir "$BATS_TEST_TMPDIR/r"$'\n\e[1m' --cpus 4 --irq 24=a \
+		--irq 25=b
+	rm "$(irq_dir 25)/smp_affinity_list"
+	mkdir "$(irq_dir 25)/smp_affinity_list"
+	run --separate-stderr -3 irqaff set 24-25 1
+	assert_equal "$stderr" "irqaff: irq 25: $BATS_TEST_TMPDIR/r\\n\\033[1m/proc/irq/25/smp_affinity_list: Is a directory"
+}
+
+@test "directories in proc/irq named 024, +25 or past INT_MAX are no IRQs; 0 and INT_MAX are" {
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 4 --irq 0=timer \
+		--irq 24=a --irq 25=b
+	mkdir "$ROOT/proc/irq/"{00,024,+25,' 25',2147483647,2147483648}
+	run --separate-stderr -1 irqaff set -n -v all 2
+	assert_output $'irq 0: 0-3 -> 2\nirq 24: 0-3 -> 2\nirq 25: 0-3 -> 2'
+	assert_equal "$stderr" "irqaff: irq 2147483647: $ROOT/proc/irq/2147483647/smp_affinity_list: No such file or directory"
 }
 
 @test "a CPU argument with a newline inside is refused whole" {
@@ -105,6 +131,31 @@ limits_memory() {
 	assert_equal "$(tree_sum)" "$before"
 }
 
+@test "a snapshot line of exactly 1048576 bytes is read, with its newline or at the end without" {
+	local snap=$BATS_TEST_TMPDIR/snap
+	{
+		printf '#'
+		head -c 1048575 /dev/zero | tr '\0' x
+		printf '\n26 2 "c"\n'
+	} >"$snap"
+	run --separate-stderr -0 irqaff restore -q -v "$snap"
+	assert_output 'irq 26: 0-3 -> 2'
+	{
+		printf '26 1 "c"\n#'
+		head -c 1048575 /dev/zero | tr '\0' x
+	} >"$snap"
+	run --separate-stderr -0 irqaff restore -q -v "$snap"
+	assert_output 'irq 26: 2 -> 1'
+	# one byte more, at the end without its newline: refused whole
+	printf x >>"$snap"
+	run --separate-stderr -2 irqaff restore -q -v "$snap"
+	assert_equal "$stderr" "irqaff: $snap:2: longer than 1048576 bytes; is this a snapshot file?"
+	# a last line without its newline is a line
+	printf '26 0 "c"' >"$snap"
+	run --separate-stderr -0 irqaff restore -q -v "$snap"
+	assert_output 'irq 26: 1 -> 0'
+}
+
 @test "a snapshot of many repeated lines is read in bounded memory" {
 	limits_memory
 	local snap=$BATS_TEST_TMPDIR/snap
@@ -112,6 +163,26 @@ limits_memory() {
 	run --separate-stderr -0 bash -c "ulimit -v 100000; irqaff restore -q -v '$snap'"
 	assert_output $'irq 24: 0-3 -> 1\nirq 25: 0-3 -> 1\nirq 26: 0-3 -> 1'
 	assert_equal "$(cat "$(irq_dir 26)/smp_affinity_list")" 1
+}
+
+@test "memory running out ends the run with status 1 and one line, whatever ran out" {
+	limits_memory
+	local snap=$BATS_TEST_TMPDIR/snap before
+	{
+		printf '#'
+		head -c 1000000 /dev/zero | tr '\0' x
+		printf '\n26 2 "c"\n'
+	} >"$snap"
+	before=$(tree_sum)
+	# a line too long for the memory left, or its parse: not bad input
+	run --separate-stderr -1 bash -c "ulimit -d 1000; exec irqaff restore -q '$snap'"
+	assert_equal "$stderr" 'irqaff: Cannot allocate memory'
+	assert_equal "$(tree_sum)" "$before"
+	# 3.6 MB of CPU list to print
+	irqaff mask -b 1048576 0-1048575:1/2 >"$BATS_TEST_TMPDIR/evens"
+	run --separate-stderr -1 bash -c "ulimit -d 3000; exec irqaff list -b 1048576 <'$BATS_TEST_TMPDIR/evens'"
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: Cannot allocate memory'
 }
 
 @test "a snapshot with CRLF line endings is read as the same snapshot" {

@@ -716,6 +716,35 @@ irqaff: spreading eth0's 5 IRQs over CPU 0-7: node 0 (eth0's node)"
 	assert_equal "$stderr" 'irqaff: isolate --undo: no CPU was remembered'
 }
 
+@test "isolate remembers its CPUs in the tree whatever the root is named, and a link in var stays in the tree" {
+	rm -rf "$ROOT"
+	make_root --dir "$BATS_TEST_TMPDIR/r"$'\t\\' --cpus 8
+	# no var/lib/irqaff at all: nothing to forget
+	run -0 --separate-stderr irqaff isolate --undo
+	assert_equal "$stderr" 'irqaff: isolate --undo: no CPU was remembered'
+	[ ! -e "$ROOT/var" ]
+	run -0 --separate-stderr irqaff isolate -q 6-7
+	assert_file "$ROOT/var/lib/irqaff/isolated" $'6-7\n'
+	run -0 --separate-stderr irqaff isolate --undo
+	[ ! -e "$ROOT/var/lib/irqaff/isolated" ]
+	# var is a link to /elsewhere: the tree's /elsewhere
+	rm -r "$ROOT/var"
+	mkdir "$ROOT/elsewhere"
+	ln -s /elsewhere "$ROOT/var"
+	run -0 --separate-stderr irqaff isolate -q 6-7
+	assert_file "$ROOT/elsewhere/lib/irqaff/isolated" $'6-7\n'
+	[ -L "$ROOT/var" ]
+	# a link to a directory of the host: none such in the tree, and
+	# nothing is written on the host
+	local outside=$BATS_TEST_TMPDIR/outside
+	mkdir "$outside"
+	rm "$ROOT/var"
+	ln -s "$outside" "$ROOT/var"
+	run -3 --separate-stderr irqaff isolate -q 5-7
+	assert_equal "$stderr" "irqaff: $BATS_TEST_TMPDIR/r\\t\\\\/var/lib/irqaff/isolated: No such file or directory"
+	assert_equal "$(ls -A "$outside")" ''
+}
+
 @test "irqaff-isolate(8)'s undo recipe gives every IRQ its CPUs back and leaves nothing remembered" {
 	rm -rf "$ROOT"
 	make_root --cpus 64 --nodes 2 --threads 2 --nic eth0:8:1 --queues

@@ -101,6 +101,16 @@ failed_of() {
 	assert_output $'\uFFFDz'
 }
 
+@test "JSON names: a backslash and 0x1f escaped; overlong forms, surrogates and code points past U+10FFFF replaced, their neighbours kept" {
+	make_root --cpus 2 --irq $'24=a\\b\x1f ~\x7f' \
+		--irq $'25=\xc0\xaf\xc2\xa0\xed\xa0\x80\xed\x9f\xbf' \
+		--irq $'26=\xf4\x90\x80\x80\xf4\x8f\xbf\xbf\xe0\x9f\xbf\xe0\xa0\x80\xf0\x8f\xbf\xbf\xf0\x90\x80\x80'
+	run --separate-stderr -0 irqaff set -J 24-26 1
+	assert_output '{"dry_run":false,"changed":[{"irq":24,"name":"a\\b\u001f ~'$'\x7f''","old":"0-1","new":"1"},{"irq":25,"name":"\ufffd\ufffd'$'\xc2\xa0''\ufffd\ufffd\ufffd'$'\xed\x9f\xbf''","old":"0-1","new":"1"},{"irq":26,"name":"\ufffd\ufffd\ufffd\ufffd'$'\xf4\x8f\xbf\xbf''\ufffd\ufffd\ufffd'$'\xe0\xa0\x80''\ufffd\ufffd\ufffd\ufffd'$'\xf0\x90\x80\x80''","old":"0-1","new":"1"}],"unchanged":0,"failed":[],"managed":[],"unmovable":[]}'
+	run -0 jq -r '.changed[0].name' <<<"$output"
+	assert_output $'a\\b\x1f ~\x7f'
+}
+
 @test "every command's result has the common members, and jq reads it" {
 	local cmd keys
 	tree

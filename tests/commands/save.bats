@@ -60,6 +60,18 @@ EOF
 	assert_line --index 3 '16 0-3 "ehci_hcd:usb1" "uhci_hcd:usb2"'
 }
 
+@test "an action name that is a link is a directory as the root sees it, never as the host does" {
+	make_root --cpus 4 --irq 16=a
+	mkdir "$ROOT/inside"
+	ln -s /inside "$(irq_dir 16)/abs"
+	ln -s ../../../inside "$(irq_dir 16)/rel"
+	# the host's /etc is a directory; in the root there is none
+	ln -s /etc "$(irq_dir 16)/host"
+	ln -s /inside/none "$(irq_dir 16)/dangling"
+	run --separate-stderr -0 irqaff save
+	assert_line --index 3 '16 0-3 "a" "abs" "rel"'
+}
+
 @test "save -o writes the file, prints nothing and leaves no temporary file" {
 	tree
 	irqaff save >"$BATS_TEST_TMPDIR/expected"
@@ -81,6 +93,12 @@ EOF
 	run grep -c old "$SNAP"
 	assert_output 0
 	assert_equal "$(stat -c %a "$SNAP")" 600
+}
+
+@test "save -o makes a new file with the mode the umask leaves" {
+	tree
+	run --separate-stderr -0 bash -c "umask 027; irqaff save -o '$SNAP'"
+	assert_equal "$(stat -c %a "$SNAP")" 640
 }
 
 @test "a save that fails half way leaves the old file and no temporary file" {
@@ -163,6 +181,23 @@ EOF
 	assert_equal "$(ls -A "$t/data")" new
 }
 
+@test "save -o follows a chain of 40 dangling links, Linux's limit, and refuses 41" {
+	local t=$BATS_TEST_TMPDIR/links i
+	tree
+	mkdir "$t"
+	for ((i = 1; i <= 40; i++)); do
+		ln -s "l$((i + 1))" "$t/l$i"
+	done
+	run --separate-stderr -0 irqaff save -o "$t/l1"
+	assert_equal "$(head -n 1 "$t/l41")" '# irqaff snapshot, 8 CPUs'
+	rm "$t/l41"
+	ln -s l1 "$t/l0"
+	run --separate-stderr -1 irqaff save -o "$t/l0"
+	assert_equal "$stderr" "irqaff: $t/l0: Too many levels of symbolic links"
+	[ ! -e "$t/l41" ]
+	assert_equal "$(ls -A "$t" | grep -c tmp-)" 0
+}
+
 @test "save -o into a directory or a link to one fails and changes nothing" {
 	tree
 	mkdir "$BATS_TEST_TMPDIR/dir"
@@ -191,16 +226,21 @@ EOF
 	local out=$BATS_TEST_TMPDIR/out n
 	mkdir "$out"
 	for n in snap.tmp-AbC123 snap.tmp-AbC12 snap.tmp-AbC1234 \
-		'snap.tmp-AbC12!' other.tmp-AbC123; do
+		'snap.tmp-AbC12!' snap.tmp-AbC123.x other.tmp-AbC123; do
 		touch -d '-2 hours' "$out/$n"
 	done
+	# a link named like one is not a save's file
+	ln -s other.tmp-AbC123 "$out/snap.tmp-LnK456"
+	touch -h -d '-2 hours' "$out/snap.tmp-LnK456"
 	touch "$out/snap.tmp-XyZ789"
 	irqaff save -o "$out/snap"
 	assert_equal "$(cd "$out" && LC_ALL=C ls -A)" "other.tmp-AbC123
 snap
 snap.tmp-AbC12
 snap.tmp-AbC12!
+snap.tmp-AbC123.x
 snap.tmp-AbC1234
+snap.tmp-LnK456
 snap.tmp-XyZ789"
 }
 

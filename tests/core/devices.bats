@@ -178,6 +178,28 @@ irqaff: note: irq 40 virtio0-config serves no queue; left where it is"
 	assert_output 11
 }
 
+@test "a legacy irq file is a number alone on a line of 63 bytes at most, its newline optional" {
+	make_root --dir "$BATS_TEST_TMPDIR/intx" --cpus 2 --irq '11=virtio0' \
+		--virtio-nic eth0:1
+	local fn=$ROOT/sys/devices/pci0000:00/0000:00:03.0
+	rm -r -- "$fn/msi_irqs"
+	printf '11' >"$fn/irq"
+	selected dev:eth0
+	assert_success
+	assert_output 11
+	# 62 digits and the newline: 63 bytes, read whole
+	printf '%062d\n' 11 >"$fn/irq"
+	selected dev:eth0
+	assert_success
+	assert_output 11
+	# 63 digits: the line does not end within 63 bytes, no number
+	printf '%063d\n' 11 >"$fn/irq"
+	refused dev:eth0
+	assert_failure 1
+	assert_equal "$stderr" \
+		'irqaff: IRQ list "dev:eth0": device eth0 has no IRQs or does not exist'
+}
+
 @test "an unknown dev: still fails with the same message" {
 	refused dev:eth9
 	assert_failure 1
@@ -211,6 +233,19 @@ irqaff: note: irq 40 virtio0-config serves no queue; left where it is"
 	run --separate-stderr -0 irqaff spread -n 70-71
 	assert_output $'irq 70 eth1: 0\nirq 71 eth1-TxRx-0: 1'
 	assert_equal "$stderr" "irqaff: spreading eth1's 2 IRQs over CPU 0-3: node 0 (eth1's node)"
+}
+
+@test "interfaces without IRQs listed before any with some leave show's DEVICE column whole" {
+	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 4 --nic eth0:2
+	local n
+	# bond0 and br0 sort first: two devices of no IRQ in a row
+	for n in bond0 br0; do
+		mkdir -p "$ROOT/sys/devices/virtual/net/$n"
+		ln -s "../../devices/virtual/net/$n" "$ROOT/sys/class/net/$n"
+	done
+	run --separate-stderr -0 irqaff show -o irq,device
+	assert_output $'IRQ DEVICE\n 24 eth0\n 25 eth0\n 26 eth0'
+	assert_equal "$stderr" ''
 }
 
 @test "the walk up stops at sys/devices and never leaves it" {

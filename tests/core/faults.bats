@@ -42,6 +42,14 @@ applied() {
 	assert_equal "$(cat "$(irq_dir 25)/smp_affinity")" "$(kmask 4 0-3)"
 }
 
+@test "a root given with trailing slashes names its files with one slash" {
+	rm "$(irq_dir 25)/smp_affinity_list"
+	mkdir "$(irq_dir 25)/smp_affinity_list"
+	run --separate-stderr -3 env IRQAFF_ROOT="$ROOT//" irqaff set -v 24-26 1
+	assert_output $'irq 24: 0-3 -> 1\nirq 26: 0-3 -> 1'
+	assert_equal "$stderr" "irqaff: irq 25: $ROOT/proc/irq/25/smp_affinity_list: Is a directory"
+}
+
 @test "an IRQ whose files are gone (ENOENT) fails that IRQ alone, naming the list file" {
 	rm "$(irq_dir 24)/smp_affinity_list" "$(irq_dir 24)/smp_affinity"
 	run --separate-stderr -3 irqaff set -v 24-26 1
@@ -145,6 +153,16 @@ applied() {
 	assert_equal "${stderr_lines[1]}" "irqaff: irq 26: $ROOT/proc/irq/26/smp_affinity_list holds \"\", not a CPU list; left alone"
 	assert_file "$(irq_dir 25)/smp_affinity_list" $'precious\n'
 	assert_file "$(irq_dir 26)/smp_affinity_list" ''
+}
+
+@test "an affinity file of 1 MiB is too large to read and left alone; one byte less is read" {
+	head -c 1048576 /dev/zero | tr '\0' 0 >"$(irq_dir 25)/smp_affinity_list"
+	head -c 1048575 /dev/zero | tr '\0' 0 >"$(irq_dir 26)/smp_affinity_list"
+	run --separate-stderr -3 irqaff set -v 25-26 1
+	assert_output 'irq 26: 0 -> 1'
+	assert_equal "$stderr" "irqaff: irq 25: $ROOT/proc/irq/25/smp_affinity_list: File too large"
+	assert_equal "$(wc -c <"$(irq_dir 25)/smp_affinity_list")" 1048576
+	applied 26
 }
 
 # A 4-CPU tree told it has 8192 possible CPUs: what irqaff reads of the

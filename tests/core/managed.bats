@@ -162,6 +162,17 @@ debian() {
 	assert_equal "$(tree_sum)" "$before"
 }
 
+@test "an empty affinity file that is not on procfs is never probed" {
+	# no debugfs: MANAGED would come from the kernel's refusal
+	: >"$(irq_dir 27)/smp_affinity"
+	local before
+	before=$(tree_sum)
+	run --separate-stderr -0 irqaff show -o irq,managed 27
+	assert_output $'IRQ MANAGED\n 27 -'
+	assert_file "$(irq_dir 27)/smp_affinity" ''
+	assert_equal "$(tree_sum)" "$before"
+}
+
 @test "the kernel's refusal of \"x\" is EIO before 6.12 and EPERM since: either fills MANAGED" {
 	# write_irq_affinity() (kernel/irq/proc.c) answers EIO on 5.10 and
 	# 6.1, EPERM on 6.12, before it parses: machine_irq_movable() takes

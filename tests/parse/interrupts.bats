@@ -146,6 +146,51 @@ check_dump() {
 		' 13 APLIC-MSI-d000000.aplic    11 Level fasteoi 101000.rtc')"
 }
 
+# with_row24 FIELDS: proc/interrupts of a 20-CPU tree (a block of 16
+# fields, then 4) with row 24's count fields replaced by FIELDS.
+with_row24() {
+	awk -v f="$1" '$1 == "24:" { $0 = " 24:" f substr($0, 225) } { print }' \
+		"$BATS_TEST_TMPDIR/interrupts" >"$ROOT/proc/interrupts"
+}
+
+# ones N: N count fields of 1, as the kernel prints them.
+ones() {
+	local i
+	for ((i = 0; i < $1; i++)); do
+		printf ' %10s' 1
+	done
+}
+
+@test "a row's counts in the kernel's widths: beyond 2^32-1 in a block of 16 or after it, a stray separator, a blank field and a glued count" {
+	make_root --cpus 20 --irq 24=a --no-sysirq
+	cp "$ROOT/proc/interrupts" "$BATS_TEST_TMPDIR/interrupts"
+	local wide="irqaff: $ROOT/proc/interrupts: IRQ 24: a count wider than 32 bits; its TOTAL is unknown"
+	with_row24 "$(printf ' %10s' 4294967295)$(ones 19)"
+	run --separate-stderr -0 irqaff show -o irq,total 24
+	assert_output $'IRQ      TOTAL\n 24 4294967314'
+	assert_equal "$stderr" ''
+	with_row24 "$(printf ' %10s' 4294967296)$(ones 19)"
+	run --separate-stderr -0 irqaff show -o irq,total 24
+	assert_output $'IRQ TOTAL\n 24     -'
+	assert_equal "$stderr" "$wide"
+	with_row24 "$(ones 17)$(printf ' %10s' 4294967296)$(ones 2)"
+	run --separate-stderr -0 irqaff show -o irq,total 24
+	assert_output $'IRQ TOTAL\n 24     -'
+	assert_equal "$stderr" "$wide"
+	# '#' where the blank before CPU4's count goes: no row of counts
+	with_row24 "$(ones 4)#$(printf '%10s' 1)$(ones 15)"
+	run --separate-stderr -0 irqaff show -o irq,total 24
+	assert_output $'IRQ TOTAL\n 24     -'
+	# CPU15's field blank: the numbers are read in turn, CPU19 gets none
+	with_row24 "$(ones 15)$(printf '%11s' '')$(ones 4)"
+	run --separate-stderr -0 irqaff cpus -o cpu,total 15,19
+	assert_output $'CPU TOTAL\n 15     1\n 19     0'
+	# a digit glued to the last count is part of it
+	with_row24 "$(ones 20)5"
+	run --separate-stderr -0 irqaff show -o irq,total 24
+	assert_output $'IRQ TOTAL\n 24    34'
+}
+
 @test "show --help describes HWIRQ, TYPE and FLOW" {
 	run --separate-stderr irqaff show --help
 	assert_success
