@@ -317,6 +317,14 @@ lo tx-0 - - - - - -'
 		'irqaff: note: interface list "eth1": interface eth1 has no queues'
 }
 
+@test "a machine without sys/class/net has no interface, and says nothing of it" {
+	make_root --cpus 4
+	rm -r "$ROOT/sys/class/net"
+	run -0 --separate-stderr irqaff queues -J
+	assert_output '{"queues":[]}'
+	assert_equal "$stderr" ''
+}
+
 @test "an unknown interface is noted and picks nothing, as dev: of show" {
 	make_root --cpus 4 --queues --nic eth0:1
 	run -1 --separate-stderr irqaff set -n dev:nosuch 0
