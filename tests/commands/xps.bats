@@ -330,14 +330,17 @@ tx-2 4'
 # files made writable for all (results.bats does so for set).
 as_nobody() {
 	"$(command -v setpriv)" --reuid=65534 --regid=65534 --clear-groups \
-		"$IRQAFF_BIN" --root "$ROOT" "$@"
+		"$BATS_TEST_TMPDIR/bin/irqaff" --root "$ROOT" "$@"
 }
 
-# open_tree_to_all: user nobody may read the tree.
+# open_tree_to_all: user nobody may read the tree and run a copy of
+# irqaff (the build may be in a directory of root's alone).
 open_tree_to_all() {
 	command -v setpriv >/dev/null || skip "setpriv is not installed"
 	[[ $(id -u) == 0 ]] || skip "needs root to drop to another user"
 	local d
+	mkdir "$BATS_TEST_TMPDIR/bin"
+	cp "$IRQAFF_BIN" "$BATS_TEST_TMPDIR/bin/irqaff"
 	chmod -R a+rX "$BATS_TEST_TMPDIR"
 	for d in "$BATS_TEST_TMPDIR/.." "$BATS_TEST_TMPDIR/../.." \
 		"$BATS_RUN_TMPDIR"; do
