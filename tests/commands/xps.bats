@@ -480,6 +480,25 @@ tx-7 01'
 	unchanged
 }
 
+@test "spread without --xps notes the XPS it leaves apart, not XPS already on the IRQ's new CPU" {
+	# IRQ 25 goes to 1, where tx-0's XPS is; IRQ 26 to 2, tx-1's is on 1
+	make_root --cpus 4 --nic eth0:2 --queues --xps eth0:0=1 --xps eth0:1=1
+	snapshot
+	local plan='irq 24 eth0: 0
+irq 25 eth0-TxRx-0: 1
+irq 26 eth0-TxRx-1: 2' head="irqaff: spreading eth0's 3 IRQs over CPU 0-3: node 0 (eth0's node)"
+	run -0 --separate-stderr irqaff spread -n dev:eth0
+	assert_output "$plan"
+	assert_equal "$stderr" "$head
+irqaff: note: eth0: the XPS of 1 tx queue is left where it is, not on its IRQ's new CPU; add --xps to move it too"
+	unchanged
+	# both on their IRQs' new CPUs: no note
+	printf '4\n' >"$(queue_file eth0 tx-1 xps_cpus)"
+	run -0 --separate-stderr irqaff spread -n dev:eth0
+	assert_output "$plan"
+	assert_equal "$stderr" "$head"
+}
+
 @test "spread --xps: a queue whose IRQ could not be moved is left alone" {
 	make_root --cpus 4 --nic eth0:2 --queues
 	local f
