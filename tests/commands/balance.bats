@@ -641,6 +641,17 @@ eth1 tx-1 0'
 	assert_equal "$(<"$err")" ''
 }
 
+@test "balance's XPS note: a mask it cannot read leaves its queue out, in silence" {
+	stale_nics
+	# eth0 tx-1's xps_cpus a directory: one queue of eth0 said, not two
+	rm "$(queue_file eth0 tx-1 xps_cpus)"
+	mkdir "$(queue_file eth0 tx-1 xps_cpus)"
+	measure "$STALE_COUNTS" -n 25-28,30,31
+	assert_equal "$rc" 0
+	assert_equal "$(<"$err")" "irqaff: note: eth0: the XPS of 1 tx queue is left where it is, not on its IRQ's new CPU; add --xps to move it too
+irqaff: note: eth1: the XPS of 1 tx queue is left where it is, not on its IRQ's new CPU; add --xps to move it too"
+}
+
 @test "balance's XPS note escapes the interface's name" {
 	make_root --cpus 4 --queues --nic $'e\033[2Jx:2' --xps $'e\033[2Jx:0=0-3'
 	pile_on 0 25 26

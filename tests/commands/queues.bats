@@ -110,6 +110,31 @@ eth10 tx-1   29'
 	assert_equal "$stderr" ''
 }
 
+@test "a name of another device, or with text after its number, serves no queue" {
+	make_root --cpus 4 --queues --nic eth0:2 --nic eth4:2 --driver mlx5 \
+		--virtio-nic eth7:2
+	# eth0's TxRx-1 with more after its number; eth4's comp1 on another
+	# PCI function (eth4 is 0000:3c:00.0); virtio1's input.1 on eth7's
+	# IRQ, which is virtio0's
+	rename_action 26 eth0-TxRx-1 eth0-TxRx-1-xdp
+	rename_action 29 mlx5_comp1@pci:0000:3c:00.0 mlx5_comp1@pci:0000:3d:00.0
+	rename_action 33 virtio0-input.1 virtio1-input.1
+	run -0 --separate-stderr irqaff queues -n -o dev,queue,irq
+	assert_output 'eth0 rx-0 25
+eth0 tx-0 25
+eth0 rx-1  -
+eth0 tx-1  -
+eth4 rx-0 28
+eth4 tx-0 28
+eth4 rx-1  -
+eth4 tx-1  -
+eth7 rx-0 31
+eth7 tx-0 32
+eth7 rx-1  -
+eth7 tx-1 34'
+	assert_equal "$stderr" ''
+}
+
 @test "mlx5 names counted from 1; vmxnet3's rx vectors after its tx ones" {
 	make_root --cpus 4 --queues --nic eth4:2 --driver mlx5 \
 		--nic ens192:3 --driver vmxnet3
@@ -292,6 +317,14 @@ lo tx-0 - - - - - -'
 		'irqaff: note: interface list "eth1": interface eth1 has no queues'
 }
 
+@test "a machine without sys/class/net has no interface, and says nothing of it" {
+	make_root --cpus 4
+	rm -r "$ROOT/sys/class/net"
+	run -0 --separate-stderr irqaff queues -J
+	assert_output '{"queues":[]}'
+	assert_equal "$stderr" ''
+}
+
 @test "an unknown interface is noted and picks nothing, as dev: of show" {
 	make_root --cpus 4 --queues --nic eth0:1
 	run -1 --separate-stderr irqaff set -n dev:nosuch 0
@@ -424,6 +457,22 @@ eth0 tx-0   41
 eth0 rx-1    -
 eth0 tx-1    -
 EOF2
+}
+
+@test "queue 65535, the last number, is served; a directory rx-01 is no queue" {
+	make_root --cpus 4 --nic eth0:1 --queues
+	local q=$ROOT/sys/class/net/eth0/queues
+	mkdir "$q/rx-65535" "$q/tx-65535" "$q/rx-01" "$q/tx-65536"
+	printf '0\n' | tee "$q/rx-65535/rps_cpus" "$q/rx-01/rps_cpus" >/dev/null
+	printf '0\n' | tee "$q/tx-65535/xps_cpus" "$q/tx-65536/xps_cpus" \
+		>/dev/null
+	rename_action 25 eth0-TxRx-0 eth0-TxRx-65535
+	run -0 --separate-stderr irqaff queues -n -o queue,irq
+	assert_output 'rx-0      -
+tx-0      -
+rx-65535 25
+tx-65535 25'
+	assert_equal "$stderr" ''
 }
 
 @test "when two IRQs name the same queue, the lower one serves it, for queues and spread --xps" {

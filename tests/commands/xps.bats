@@ -159,10 +159,17 @@ eth0 tx-1: - unchanged'
 
 @test "an interface or queue that does not exist: exit 1, one line naming it, tree unchanged" {
 	make_root --cpus 4 --nic eth0:4 --nic eth1:1 --queues
+	# the bonding driver's file beside the interfaces; eth1 with no tx
+	# queue
+	printf 'bond0\n' >"$ROOT/sys/class/net/bonding_masters"
+	rm -r "$ROOT/sys/class/net/eth1/queues/tx-0"
 	snapshot
 	local -a cases=(
 		'xps eth9 1|irqaff: xps: interface "eth9" does not exist'
+		'xps bonding_masters 1|irqaff: xps: interface "bonding_masters" does not exist'
+		'xps eth1 1|irqaff: xps: interface eth1 has no transmit queues'
 		'xps eth0:4 1|irqaff: xps: queues "eth0:4": interface eth0 has no tx-4'
+		'xps eth0:65535 1|irqaff: xps: queues "eth0:65535": interface eth0 has no tx-65535'
 		'rps eth0:0,9 1|irqaff: rps: queues "eth0:0,9": interface eth0 has no rx-9'
 	)
 	local c
@@ -172,8 +179,10 @@ eth0 tx-1: - unchanged'
 		assert_output ''
 		assert_equal "$stderr" "${c#*|}"
 	done
-	# the other side: the last queue exists
+	# the other side: the last queue exists; eth1 has an rx queue
 	run -0 --separate-stderr irqaff xps -n eth0:3 1
+	run -0 --separate-stderr irqaff rps -n eth1 1
+	assert_output 'eth1 rx-0: - -> 1'
 	unchanged
 }
 
@@ -184,6 +193,7 @@ eth0 tx-1: - unchanged'
 		'xps :0 1|irqaff: xps: interface "" does not exist'
 		'rps ../eth0 1|irqaff: rps: interface "../eth0" does not exist'
 		'xps eth0:70000 1|irqaff: xps: queues "eth0:70000": a number is beyond the last queue number 65535'
+		'xps eth0:65536 1|irqaff: xps: queues "eth0:65536": a number is beyond the last queue number 65535'
 		'xps eth0:rx-1 1|irqaff: xps: queues "eth0:rx-1": region "rx-1": "rx" is not a number'
 		'rps eth0:tx-0 1|irqaff: rps: queues "eth0:tx-0": region "tx-0": "tx" is not a number'
 		'xps eth0: 1|irqaff: xps: queues "eth0:": no queue selected'
@@ -282,6 +292,16 @@ tx-3 2'
 	run -1 --separate-stderr irqaff xps eth1 2
 	assert_equal "$stderr" "irqaff: eth1 tx-0: $(queue_file eth1 tx-0 xps_cpus): No such file or directory"
 	unchanged
+	# every file is checked, and each one that is not right said
+	rmdir "$(queue_file eth0 tx-3 xps_cpus)"
+	printf '0\n' >"$(queue_file eth0 tx-3 xps_cpus)"
+	rm "$(queue_file eth0 tx-0 xps_cpus)" "$(queue_file eth0 tx-1 xps_cpus)"
+	snapshot
+	run -1 --separate-stderr irqaff xps eth0:0-1 2
+	assert_output ''
+	assert_equal "$stderr" "irqaff: eth0 tx-0: $(queue_file eth0 tx-0 xps_cpus): No such file or directory
+irqaff: eth0 tx-1: $(queue_file eth0 tx-1 xps_cpus): No such file or directory"
+	unchanged
 }
 
 @test "a refused write: exit 3 when others changed, 1 when none did" {
@@ -304,6 +324,43 @@ tx-2 4'
 	# ENOSPC is not the IRQ core's "no free vectors" here
 	assert_equal "${stderr_lines[1]}" "irqaff: eth0 tx-2: cannot set 3: $(queue_file eth0 tx-2 xps_cpus): No space left on device"
 	assert_equal "${#stderr_lines[@]}" 2
+}
+
+# as_nobody ARGS...: irqaff run as user nobody, who can write only the
+# files made writable for all (results.bats does so for set).
+as_nobody() {
+	"$(command -v setpriv)" --reuid=65534 --regid=65534 --clear-groups \
+		"$BATS_TEST_TMPDIR/bin/irqaff" --root "$ROOT" "$@"
+}
+
+# open_tree_to_all: user nobody may read the tree and run a copy of
+# irqaff (the build may be in a directory of root's alone).
+open_tree_to_all() {
+	command -v setpriv >/dev/null || skip "setpriv is not installed"
+	[[ $(id -u) == 0 ]] || skip "needs root to drop to another user"
+	local d
+	mkdir "$BATS_TEST_TMPDIR/bin"
+	cp "$IRQAFF_BIN" "$BATS_TEST_TMPDIR/bin/irqaff"
+	chmod -R a+rX "$BATS_TEST_TMPDIR"
+	for d in "$BATS_TEST_TMPDIR/.." "$BATS_TEST_TMPDIR/../.." \
+		"$BATS_RUN_TMPDIR"; do
+		chmod a+x "$d"
+	done
+}
+
+@test "a write that shows no write can succeed stops the run: the queues after it are not tried" {
+	make_root --cpus 4 --nic eth0:3 --queues
+	open_tree_to_all
+	chmod a+w "$(realpath "$(queue_file eth0 tx-0 xps_cpus)")" \
+		"$(realpath "$(queue_file eth0 tx-2 xps_cpus)")"
+	local why="cannot write $(queue_file eth0 tx-1 xps_cpus): Permission denied; changing affinity needs root"
+	run -3 --separate-stderr as_nobody xps -v eth0 2
+	assert_output 'eth0 tx-0: - -> 2'
+	assert_equal "$stderr" "irqaff: eth0 tx-1: $why"
+	run -0 masks eth0 tx
+	assert_output 'tx-0 4
+tx-1 0
+tx-2 0'
 }
 
 @test "xps -J: one JSON object on one line, as restore -J's queues member" {
@@ -423,6 +480,25 @@ tx-7 01'
 	unchanged
 }
 
+@test "spread without --xps notes the XPS it leaves apart, not XPS already on the IRQ's new CPU" {
+	# IRQ 25 goes to 1, where tx-0's XPS is; IRQ 26 to 2, tx-1's is on 1
+	make_root --cpus 4 --nic eth0:2 --queues --xps eth0:0=1 --xps eth0:1=1
+	snapshot
+	local plan='irq 24 eth0: 0
+irq 25 eth0-TxRx-0: 1
+irq 26 eth0-TxRx-1: 2' head="irqaff: spreading eth0's 3 IRQs over CPU 0-3: node 0 (eth0's node)"
+	run -0 --separate-stderr irqaff spread -n dev:eth0
+	assert_output "$plan"
+	assert_equal "$stderr" "$head
+irqaff: note: eth0: the XPS of 1 tx queue is left where it is, not on its IRQ's new CPU; add --xps to move it too"
+	unchanged
+	# both on their IRQs' new CPUs: no note
+	printf '4\n' >"$(queue_file eth0 tx-1 xps_cpus)"
+	run -0 --separate-stderr irqaff spread -n dev:eth0
+	assert_output "$plan"
+	assert_equal "$stderr" "$head"
+}
+
 @test "spread --xps: a queue whose IRQ could not be moved is left alone" {
 	make_root --cpus 4 --nic eth0:2 --queues
 	local f
@@ -436,6 +512,13 @@ eth0 tx-0: - -> 1'
 	run -0 masks eth0 tx
 	assert_output 'tx-0 2
 tx-1 0'
+	# -J lists only the queues it tried
+	make_root --dir "$BATS_TEST_TMPDIR/r3" --cpus 4 --nic eth0:2 --queues
+	f=$(realpath "$(irq_dir 26)/smp_affinity_list")
+	run -3 --separate-stderr faulty "$f:ENOSPC" \
+		irqaff spread -q -J --xps dev:eth0
+	run -0 jq -c '.xps' <<<"$output"
+	assert_output '[{"dev":"eth0","queue":"tx-0","old":"","new":"1","result":"changed"}]'
 	# a refused queue: the IRQs changed, so 3
 	make_root --dir "$BATS_TEST_TMPDIR/r2" --cpus 4 --nic eth0:2 --queues
 	f=$(realpath "$(queue_file eth0 tx-1 xps_cpus)")
@@ -443,6 +526,28 @@ tx-1 0'
 		irqaff spread -q --xps dev:eth0
 	assert_output ''
 	assert_equal "$stderr" 'irqaff: eth0 tx-1: cannot set 2: the kernel refused the CPU set (Invalid argument)'
+}
+
+@test "spread --xps: once a write shows no write can succeed, no queue is written" {
+	make_root --cpus 4 --nic eth0:2 --queues
+	open_tree_to_all
+	# IRQs 24 and 25 can be written, 26 cannot; every xps_cpus can
+	local irq f
+	for irq in 24 25; do
+		for f in smp_affinity_list smp_affinity; do
+			chmod a+w "$(realpath "$(irq_dir $irq)/$f")"
+		done
+	done
+	chmod a+w "$(realpath "$(queue_file eth0 tx-0 xps_cpus)")" \
+		"$(realpath "$(queue_file eth0 tx-1 xps_cpus)")"
+	run -3 --separate-stderr as_nobody spread -q -v --xps dev:eth0
+	assert_output 'irq 24: 0-3 -> 0
+irq 25: 0-3 -> 1'
+	assert_equal "$stderr" "irqaff: irq 26: cannot write $ROOT/proc/irq/26/smp_affinity_list: Permission denied; changing affinity needs root"
+	assert_equal "$(lists 24 25 26)" $'0\n1\n0-3'
+	run -0 masks eth0 tx
+	assert_output 'tx-0 0
+tx-1 0'
 }
 
 @test "spread --xps of IRQs that serve no transmit queue: a warning, the IRQs spread" {
