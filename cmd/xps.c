@@ -137,7 +137,7 @@ read_queues(const struct command *cmd, struct machine *m, enum nqkind kind,
 	/* the kernel allows no ':' in an interface's name (dev_valid_name) */
 	if ((list = strchr(dev, ':')) != NULL)
 		*list++ = '\0';
-	rc = netqueue_ifread(m, dev, nif);
+	rc = netqueue_ifread_held(m, dev, nif);
 	if (rc == -ENODEV || *dev == '\0') {
 		warnx("%s: interface \"%s\" does not exist", cmd->name,
 		    text_quoted(dev));

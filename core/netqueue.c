@@ -25,6 +25,9 @@ cmpname(const void *a, const void *b)
 	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* What reading an interface says of what it cannot read. */
+enum say { SAY_ALL, SAY_DIR, SAY_NONE };
+
 /*
  * The interfaces that have a queues directory, sorted by name with
  * numbers as numbers (eth2 before eth10). A missing sys/class/net is no
@@ -122,11 +125,12 @@ netqueue_path(const struct netif *nif, const struct netqueue *q, char *buf,
  * A queue's CPUs, a kernel mask of nr_cpu_ids bits (net-sysfs.c
  * xps_cpus_show(), show_rps_map()). A file that is not there, or that
  * the kernel will not read (ENOENT: xps_cpus of a single-queue device),
- * leaves cpus NULL in silence; any other failure is said, unless quiet.
+ * leaves cpus NULL in silence; any other failure is said (SAY_ALL), held
+ * in q->why for netqueue_check() (SAY_DIR), or neither (SAY_NONE).
  */
 static void
 read_mask(struct machine *m, const struct netif *nif, struct netqueue *q,
-    bool quiet)
+    enum say say)
 {
 	char rel[PATH_MAX];
 	struct perr pe;
@@ -135,8 +139,10 @@ read_mask(struct machine *m, const struct netif *nif, struct netqueue *q,
 	netqueue_path(nif, q, rel, sizeof(rel));
 	q->cpus = xcpuset(m->nbits);
 	if ((rc = netqueue_read_mask(rel, q->cpus, &pe)) != 0) {
-		if (rc != -ENOENT && !quiet)
+		if (rc != -ENOENT && say == SAY_ALL)
 			warnx("%s", pe.msg);
+		else if (rc != -ENOENT && say == SAY_DIR)
+			q->why = xstrdup(pe.msg);
 		cpuset_free(q->cpus);
 		q->cpus = NULL;
 		q->err = rc;
@@ -196,11 +202,11 @@ netqueue_ifname_ok(const char *name)
 /*
  * An interface's queues and their CPUs, with no IRQ yet (netqueue_ifmatch()).
  * 0; -ENODEV when there is no such interface, -ENOENT when it has no
- * queues directory, in silence; another -errno after saying why. A mask
- * that cannot be read is the queue's err; quiet, nothing is said.
+ * queues directory, in silence; another -errno after saying why, unless
+ * SAY_NONE. A mask that cannot be read is the queue's err (read_mask()).
  */
 static int
-ifread(struct machine *m, const char *name, struct netif *nif, bool quiet)
+ifread(struct machine *m, const char *name, struct netif *nif, enum say say)
 {
 	char rel[PATH_MAX], **dirs;
 	enum nqkind kind;
@@ -219,7 +225,7 @@ ifread(struct machine *m, const char *name, struct netif *nif, bool quiet)
 		/* sys/class/net/bonding_masters is a file */
 		if (rc == -ENOTDIR)
 			return -ENODEV;
-		if (rc != -ENOENT && !quiet)
+		if (rc != -ENOENT && say != SAY_NONE)
 			warnc(-rc, "%s", procfs_path(rel));
 		return rc;
 	}
@@ -229,33 +235,43 @@ ifread(struct machine *m, const char *name, struct netif *nif, bool quiet)
 	for (i = 0; i < ndirs; i++)
 		if (netqueue_parse(dirs[i], &kind, &n))
 			nif->q[nif->nq++] = (struct netqueue){ kind, n, NULL, 0,
-			    -1 };
+			    -1, NULL };
 	procfs_dir_free(dirs, ndirs);
 	if (nif->nq > 0)
 		qsort(nif->q, nif->nq, sizeof(*nif->q), cmpqueue);
 	for (i = 0; i < nif->nq; i++)
-		read_mask(m, nif, &nif->q[i], quiet);
+		read_mask(m, nif, &nif->q[i], say);
 	return 0;
 }
 
 int
 netqueue_ifread(struct machine *m, const char *name, struct netif *nif)
 {
-	return ifread(m, name, nif, false);
+	return ifread(m, name, nif, SAY_ALL);
 }
 
 /* As netqueue_ifread(), saying nothing: for a note, not an answer. */
 int
 netqueue_ifread_quiet(struct machine *m, const char *name, struct netif *nif)
 {
-	return ifread(m, name, nif, true);
+	return ifread(m, name, nif, SAY_NONE);
+}
+
+/*
+ * As netqueue_ifread(), holding why a mask cannot be read until
+ * netqueue_check() of that queue: a writer speaks of its queues only.
+ */
+int
+netqueue_ifread_held(struct machine *m, const char *name, struct netif *nif)
+{
+	return ifread(m, name, nif, SAY_DIR);
 }
 
 /* The queue rx-N or tx-N, or NULL. */
 struct netqueue *
 netqueue_ifqueue(const struct netif *nif, enum nqkind kind, unsigned int n)
 {
-	struct netqueue key = { kind, n, NULL, 0, -1 };
+	struct netqueue key = { kind, n, NULL, 0, -1, NULL };
 
 	if (nif->nq == 0)
 		return NULL;
@@ -348,8 +364,10 @@ netqueue_iffree(struct netif *nif)
 {
 	size_t i;
 
-	for (i = 0; i < nif->nq; i++)
+	for (i = 0; i < nif->nq; i++) {
 		cpuset_free(nif->q[i].cpus);
+		free(nif->q[i].why);
+	}
 	free(nif->q);
 	free(nif->name);
 	free(nif->device);
@@ -366,7 +384,7 @@ int
 netqueue_find(const char *dev, enum nqkind kind, unsigned int n, char *rel,
     size_t size)
 {
-	struct netqueue q = { kind, n, NULL, 0, -1 };
+	struct netqueue q = { kind, n, NULL, 0, -1, NULL };
 	struct netif nif = { .name = (char *)dev };
 	char *slash;
 	int rc;
@@ -389,8 +407,9 @@ netqueue_find(const char *dev, enum nqkind kind, unsigned int n, char *rel,
 
 /*
  * Whether a queue's mask file can be written as it is: read as a mask
- * of the machine's width (netqueue_ifread() said why not, but for ENOENT) and
- * a regular file. 0, or -errno after saying why, labelled "eth0 tx-3".
+ * of the machine's width (netqueue_ifread() said why not, but for ENOENT;
+ * netqueue_ifread_held() left it to here) and a regular file. 0, or
+ * -errno after saying why, labelled "eth0 tx-3".
  */
 int
 netqueue_check(const struct netif *nif, const struct netqueue *q)
@@ -404,6 +423,8 @@ netqueue_check(const struct netif *nif, const struct netqueue *q)
 	if (q->err == -ENOENT)
 		warnx("%s %s: %s: %s", text_quoted(nif->name), name,
 		    procfs_path(rel), strerror(ENOENT));
+	if (q->why != NULL)
+		warnx("%s", q->why);
 	if (q->cpus == NULL)
 		return q->err != 0 ? q->err : -EINVAL;
 	if ((rc = procfs_pfile_open(&pf, rel, false)) != 0) {

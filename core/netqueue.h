@@ -25,6 +25,7 @@ struct netqueue {
 	struct cpuset	*cpus;		/* rps_cpus or xps_cpus; NULL: err */
 	int		 err;		/* why cpus could not be read: -errno */
 	int		 irq;		/* the IRQ serving it; -1 if unknown */
+	char		*why;		/* err, unsaid (netqueue_ifread_held) */
 };
 
 /* An interface and its queues; everything in it is owned. */
@@ -60,6 +61,8 @@ bool		 netqueue_ifname_ok(const char *);
 int		 netqueue_ifread(struct machine *, const char *,
     struct netif *);
 int		 netqueue_ifread_quiet(struct machine *, const char *,
+    struct netif *);
+int		 netqueue_ifread_held(struct machine *, const char *,
     struct netif *);
 /* Each queue's IRQ, from the action names of its device's IRQs. */
 void		 netqueue_ifmatch(struct netif *);

@@ -67,7 +67,7 @@ each_queue(struct machine *m, const struct change *c, size_t k, bool quiet,
 		if (!serves_plan(names[i], c, k))
 			continue;
 		rc = quiet ? netqueue_ifread_quiet(m, names[i], &nif) :
-		    netqueue_ifread(m, names[i], &nif);
+		    netqueue_ifread_held(m, names[i], &nif);
 		if (rc != 0) {
 			if (rc != -ENODEV && rc != -ENOENT)
 				status = -EIO;

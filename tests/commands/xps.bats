@@ -273,8 +273,16 @@ rx-1 00'
 	assert_output ''
 	assert_equal "$stderr" "irqaff: $(queue_file eth0 tx-2 xps_cpus): \"z\" is not a hex digit"
 	unchanged
-	# the queues named do not include it
-	run -0 irqaff xps eth0:0-1,3 1
+	# the queues named do not include it: written, and it is not spoken of,
+	# nor is an rx queue's mask
+	printf 'z\n' >"$(queue_file eth0 rx-1 rps_cpus)"
+	run -0 --separate-stderr irqaff xps eth0:0-1,3 1
+	assert_equal "$stderr" ''
+	run -0 --separate-stderr irqaff rps eth0:0 1
+	assert_equal "$stderr" ''
+	run -1 --separate-stderr irqaff rps eth0:1 1
+	assert_equal "$stderr" "irqaff: $(queue_file eth0 rx-1 rps_cpus): \"z\" is not a hex digit"
+	printf '0\n' >"$(queue_file eth0 rx-1 rps_cpus)"
 	run -0 masks eth0 tx
 	assert_output 'tx-0 2
 tx-1 2
@@ -601,6 +609,14 @@ eth0 tx-3: 2 unchanged'
 	assert_equal "$stderr" ''
 	assert_file "$(queue_file eth0 tx-0 xps_cpus)" $'2\n'
 	assert_file "$(queue_file eth0 tx-1 xps_cpus)" $'4\n'
+	# nor a queue of the interface another IRQ serves, nor an rx queue
+	printf 'z\n' >"$(queue_file eth0 tx-1 xps_cpus)"
+	printf 'z\n' >"$(queue_file eth0 rx-0 rps_cpus)"
+	run -0 --separate-stderr irqaff spread -q --xps eth0-TxRx-0 -c 3
+	assert_equal "$stderr" ''
+	assert_file "$(queue_file eth0 tx-0 xps_cpus)" $'8\n'
+	run -1 --separate-stderr irqaff spread -q --xps eth0-TxRx-1 -c 3
+	assert_equal "$stderr" "irqaff: $(queue_file eth0 tx-1 xps_cpus): \"z\" is not a hex digit"
 	# a queue of its own that cannot be read still stops the run
 	run -1 --separate-stderr irqaff spread -q --xps dev:eth1
 	assert_equal "$stderr" "irqaff: $q1/tx-0/xps_cpus: not a regular file
