@@ -74,6 +74,39 @@ EOF
 	assert_output 'irq 43 eth0-TxRx-2: 4 (want 0-7)'
 }
 
+@test "check prints an IRQ with no name as irq N, no blank before the colon" {
+	make_root --cpus 4 --irq 9 --affinity 1 --irq 10=eth0 --affinity 1
+	printf '9 2\n10 3 "eth0"\n' >"$SNAP"
+	run --separate-stderr -1 irqaff check "$SNAP"
+	assert_output $'irq 9: 1 (want 2)\nirq 10 eth0: 1 (want 3)'
+	assert_equal "$stderr" ""
+}
+
+@test "an IRQ or a default that check cannot read is a difference: status 1" {
+	tree
+	irqaff save -o "$SNAP"
+	keep_tree
+	rm "$(irq_dir 42)/smp_affinity_list" "$(irq_dir 42)/smp_affinity"
+	run --separate-stderr -1 irqaff check "$SNAP"
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $ROOT/proc/irq/42/smp_affinity: No such file or directory"
+	# -J: its errno, and null for a file that holds no CPU list
+	printf 'precious\n' >"$(irq_dir 43)/smp_affinity_list"
+	run --separate-stderr -1 irqaff check -J "$SNAP"
+	assert_output '{"differences":[],"matching":5,"failed":[{"irq":42,"name":"eth0-TxRx-1","errno":"ENOENT","error":"'"$ROOT"'/proc/irq/42/smp_affinity: No such file or directory"},{"irq":43,"name":"eth0-TxRx-2","errno":null,"error":"'"$ROOT"'/proc/irq/43/smp_affinity_list: region \"precious\": \"precious\" is not a number"}],"problems":[]}'
+	# the default alone, every IRQ as saved
+	rm -rf "$ROOT"
+	cp -a "$BATS_TEST_TMPDIR/kept" "$ROOT"
+	printf 'zz\n' >"$ROOT/proc/irq/default_smp_affinity"
+	run --separate-stderr -1 irqaff check "$SNAP"
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $ROOT/proc/irq/default_smp_affinity: \"z\" is not a hex digit"
+	# and the other side: all readable, no difference
+	cp "$BATS_TEST_TMPDIR/kept/proc/irq/default_smp_affinity" "$ROOT/proc/irq"
+	run --separate-stderr -0 irqaff check "$SNAP"
+	assert_output ""
+}
+
 @test "a CPU set that selects no CPU is malformed" {
 	tree
 	printf 'eth0 0x0\n' >"$SNAP"
@@ -170,6 +203,14 @@ EOF2
 	assert_equal "$stderr" "irqaff: $SNAP:2: rps eth0 rx-9: no such queue
 irqaff: xps eth0 tx-1: $(qfile eth0 tx-1): \"z\" is not a hex digit"
 	assert_output "{\"differences\":[],\"matching\":0,\"failed\":[],\"queues\":{\"differences\":[],\"matching\":0,\"failed\":[{\"dev\":\"eth0\",\"queue\":\"tx-1\",\"errno\":\"EINVAL\",\"error\":\"xps eth0 tx-1: $(qfile eth0 tx-1): \\\"z\\\" is not a hex digit\"}]},\"problems\":[{\"line\":2,\"error\":\"rps eth0 rx-9: no such queue\"}]}"
+	# the mask it cannot read alone: a difference all the same
+	printf 'xps eth0 tx-1 1\n' >"$SNAP"
+	run --separate-stderr -1 irqaff check "$SNAP"
+	assert_output ""
+	assert_equal "$stderr" "irqaff: xps eth0 tx-1: $(qfile eth0 tx-1): \"z\" is not a hex digit"
+	printf '2\n' >"$(qfile eth0 tx-1)"
+	run --separate-stderr -0 irqaff check "$SNAP"
+	assert_output ""
 }
 
 @test "check -q prints nothing: the exit status is the answer" {
