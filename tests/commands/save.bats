@@ -60,6 +60,42 @@ EOF
 	assert_line --index 3 '16 0-3 "ehci_hcd:usb1" "uhci_hcd:usb2"'
 }
 
+@test "save passes over an IRQ and an interface that went away, and comments an IRQ with no CPUs" {
+	tree
+	# IRQ 43's files gone (as they go when it is freed), 42 with no CPUs,
+	# an interface whose device went away
+	rm "$(irq_dir 43)/smp_affinity_list" "$(irq_dir 43)/smp_affinity"
+	: >"$(irq_dir 42)/smp_affinity_list"
+	ln -s ../../devices/virtual/net/eth9 "$ROOT/sys/class/net/eth9"
+	run --separate-stderr -0 irqaff save
+	assert_equal "$stderr" ""
+	assert_output - <<'EOF'
+# irqaff snapshot, 8 CPUs
+# IRQ CPUS "NAME"...; see irqaff.conf(5)
+default 0-7
+40 0-7 "eth0"
+41 0-7 "eth0-TxRx-0"
+# 42 has no CPUs: "eth0-TxRx-1"
+50 0-7 "nvme0q0"
+51 0-7 "nvme0q1"
+52 0-7 "nvme0q2"
+EOF
+}
+
+@test "a default that save cannot read fails it and writes nothing" {
+	tree
+	printf 'zz\n' >"$ROOT/proc/irq/default_smp_affinity"
+	run --separate-stderr -1 irqaff save
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $ROOT/proc/irq/default_smp_affinity: \"z\" is not a hex digit"
+	run --separate-stderr -1 irqaff save "$SNAP"
+	assert [ ! -e "$SNAP" ]
+	# --only saves no default, and does not read it
+	run --separate-stderr -0 irqaff save --only 40
+	assert_equal "$stderr" ""
+	assert_line --index 2 '40 0-7 "eth0"'
+}
+
 @test "save -o writes the file, prints nothing and leaves no temporary file" {
 	tree
 	irqaff save >"$BATS_TEST_TMPDIR/expected"
@@ -434,6 +470,10 @@ EOF2
 	assert_equal "$stderr" "irqaff: save: dev:eth1 is IRQs, not a file: --optional=IRQS marks those, ./NAME names a file
 usage: irqaff save [--only irqs] [--optional[=irqs]] [file]"
 	[ ! -e dev:eth1 ]
+	run --separate-stderr -2 irqaff save --optional cpu:3
+	assert_equal "$stderr" "irqaff: save: cpu:3 is IRQs, not a file: --optional=IRQS marks those, ./NAME names a file
+usage: irqaff save [--only irqs] [--optional[=irqs]] [file]"
+	[ ! -e cpu:3 ]
 }
 
 @test "save writes queue masks of 64 CPUs as lists" {
