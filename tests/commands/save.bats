@@ -60,13 +60,11 @@ EOF
 	assert_line --index 3 '16 0-3 "ehci_hcd:usb1" "uhci_hcd:usb2"'
 }
 
-@test "save passes over an IRQ and an interface that went away, and comments an IRQ with no CPUs" {
+@test "save passes over an IRQ that went away, and comments an IRQ with no CPUs" {
 	tree
-	# IRQ 43's files gone (as they go when it is freed), 42 with no CPUs,
-	# an interface whose device went away
+	# IRQ 43's files gone (as they go when it is freed), 42 with no CPUs
 	rm "$(irq_dir 43)/smp_affinity_list" "$(irq_dir 43)/smp_affinity"
 	: >"$(irq_dir 42)/smp_affinity_list"
-	ln -s ../../devices/virtual/net/eth9 "$ROOT/sys/class/net/eth9"
 	run --separate-stderr -0 irqaff save
 	assert_equal "$stderr" ""
 	assert_output - <<'EOF'
@@ -79,6 +77,32 @@ default 0-7
 50 0-7 "nvme0q0"
 51 0-7 "nvme0q1"
 52 0-7 "nvme0q2"
+EOF
+}
+
+@test "save passes over an interface whose queues go while it reads them" {
+	strace_works
+	queue_tree
+	# the second open of eth1's queues (the listing's first) finds them
+	# gone: relative to the root, so -P names them so, from elsewhere
+	cd "$BATS_TEST_TMPDIR"
+	run --separate-stderr -0 strace -o /dev/null -P sys/class/net/eth1/queues \
+		-e trace=openat2,openat -e inject=openat2,openat:error=ENOENT:when=2 \
+		irqaff save
+	assert_equal "$stderr" ""
+	assert_output - <<'EOF'
+# irqaff snapshot, 4 CPUs
+# IRQ CPUS "NAME"...; see irqaff.conf(5)
+default 0-3
+40 0-3 "eth0"
+41 0-3 "eth0-TxRx-0"
+42 0-3 "eth0-TxRx-1"
+50 0-3 "eth1"
+51 0-3 "eth1-TxRx-0"
+rps eth0 rx-0 2-3
+xps eth0 tx-0 0-3
+rps eth0 rx-1 none
+xps eth0 tx-1 1
 EOF
 }
 
