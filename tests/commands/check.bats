@@ -228,6 +228,8 @@ irqaff: xps eth0 tx-1: $(qfile eth0 tx-1): \"z\" is not a hex digit"
 	[ "${#lines[@]}" -ge 2 ]
 	run --separate-stderr -1 irqaff check -q -J "$SNAP"
 	assert_equal "$(jq -c '.problems' <<<"$output")" '[{"line":11,"error":"IRQ 99 does not exist"}]'
+	# -q does nothing to -J: its warnings beside the object as well
+	assert_equal "$stderr" "irqaff: $SNAP:11: IRQ 99 does not exist"
 	# a queue that differs, one that cannot be read
 	queue_tree --dir "$BATS_TEST_TMPDIR/q"
 	printf 'xps eth0 tx-1 3\nrps eth0 rx-0 2-3\n' >"$SNAP"
@@ -252,6 +254,9 @@ irqaff: xps eth0 tx-1: $(qfile eth0 tx-1): \"z\" is not a hex digit"
 	run -1 --separate-stderr irqaff check "$BATS_TEST_TMPDIR/q"
 	assert_output 'xps eth0 tx-0: none (want 4-5, but CPU 5 offline: 4 kept)
 xps eth0 tx-1: 2-3 (want 5, but CPU 5 offline: none kept)'
+	# -J: want is what the kernel keeps, as restore writes it
+	run -1 --separate-stderr irqaff check -J "$BATS_TEST_TMPDIR/q"
+	assert_output '{"differences":[],"matching":0,"failed":[],"queues":{"differences":[{"dev":"eth0","queue":"tx-0","current":"","want":"4"},{"dev":"eth0","queue":"tx-1","current":"2-3","want":""}],"matching":0,"failed":[]},"problems":[]}'
 	# the other side: every CPU wanted is online, the line as before
 	printf 'xps eth0 tx-1 4\n' >"$BATS_TEST_TMPDIR/q"
 	run -1 --separate-stderr irqaff check "$BATS_TEST_TMPDIR/q"
