@@ -74,6 +74,39 @@ EOF
 	assert_output 'irq 43 eth0-TxRx-2: 4 (want 0-7)'
 }
 
+@test "check prints an IRQ with no name as irq N, no blank before the colon" {
+	make_root --cpus 4 --irq 9 --affinity 1 --irq 10=eth0 --affinity 1
+	printf '9 2\n10 3 "eth0"\n' >"$SNAP"
+	run --separate-stderr -1 irqaff check "$SNAP"
+	assert_output $'irq 9: 1 (want 2)\nirq 10 eth0: 1 (want 3)'
+	assert_equal "$stderr" ""
+}
+
+@test "an IRQ or a default that check cannot read is a difference: status 1" {
+	tree
+	irqaff save -o "$SNAP"
+	keep_tree
+	rm "$(irq_dir 42)/smp_affinity_list" "$(irq_dir 42)/smp_affinity"
+	run --separate-stderr -1 irqaff check "$SNAP"
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $ROOT/proc/irq/42/smp_affinity: No such file or directory"
+	# -J: its errno, and null for a file that holds no CPU list
+	printf 'precious\n' >"$(irq_dir 43)/smp_affinity_list"
+	run --separate-stderr -1 irqaff check -J "$SNAP"
+	assert_output '{"differences":[],"matching":5,"failed":[{"irq":42,"name":"eth0-TxRx-1","errno":"ENOENT","error":"'"$ROOT"'/proc/irq/42/smp_affinity: No such file or directory"},{"irq":43,"name":"eth0-TxRx-2","errno":null,"error":"'"$ROOT"'/proc/irq/43/smp_affinity_list: region \"precious\": \"precious\" is not a number"}],"problems":[]}'
+	# the default alone, every IRQ as saved
+	rm -rf "$ROOT"
+	cp -a "$BATS_TEST_TMPDIR/kept" "$ROOT"
+	printf 'zz\n' >"$ROOT/proc/irq/default_smp_affinity"
+	run --separate-stderr -1 irqaff check "$SNAP"
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $ROOT/proc/irq/default_smp_affinity: \"z\" is not a hex digit"
+	# and the other side: all readable, no difference
+	cp "$BATS_TEST_TMPDIR/kept/proc/irq/default_smp_affinity" "$ROOT/proc/irq"
+	run --separate-stderr -0 irqaff check "$SNAP"
+	assert_output ""
+}
+
 @test "a CPU set that selects no CPU is malformed" {
 	tree
 	printf 'eth0 0x0\n' >"$SNAP"
@@ -170,6 +203,14 @@ EOF2
 	assert_equal "$stderr" "irqaff: $SNAP:2: rps eth0 rx-9: no such queue
 irqaff: xps eth0 tx-1: $(qfile eth0 tx-1): \"z\" is not a hex digit"
 	assert_output "{\"differences\":[],\"matching\":0,\"failed\":[],\"queues\":{\"differences\":[],\"matching\":0,\"failed\":[{\"dev\":\"eth0\",\"queue\":\"tx-1\",\"errno\":\"EINVAL\",\"error\":\"xps eth0 tx-1: $(qfile eth0 tx-1): \\\"z\\\" is not a hex digit\"}]},\"problems\":[{\"line\":2,\"error\":\"rps eth0 rx-9: no such queue\"}]}"
+	# the mask it cannot read alone: a difference all the same
+	printf 'xps eth0 tx-1 1\n' >"$SNAP"
+	run --separate-stderr -1 irqaff check "$SNAP"
+	assert_output ""
+	assert_equal "$stderr" "irqaff: xps eth0 tx-1: $(qfile eth0 tx-1): \"z\" is not a hex digit"
+	printf '2\n' >"$(qfile eth0 tx-1)"
+	run --separate-stderr -0 irqaff check "$SNAP"
+	assert_output ""
 }
 
 @test "check -q prints nothing: the exit status is the answer" {
@@ -187,6 +228,8 @@ irqaff: xps eth0 tx-1: $(qfile eth0 tx-1): \"z\" is not a hex digit"
 	[ "${#lines[@]}" -ge 2 ]
 	run --separate-stderr -1 irqaff check -q -J "$SNAP"
 	assert_equal "$(jq -c '.problems' <<<"$output")" '[{"line":11,"error":"IRQ 99 does not exist"}]'
+	# -q does nothing to -J: its warnings beside the object as well
+	assert_equal "$stderr" "irqaff: $SNAP:11: IRQ 99 does not exist"
 	# a queue that differs, one that cannot be read
 	queue_tree --dir "$BATS_TEST_TMPDIR/q"
 	printf 'xps eth0 tx-1 3\nrps eth0 rx-0 2-3\n' >"$SNAP"
@@ -211,6 +254,9 @@ irqaff: xps eth0 tx-1: $(qfile eth0 tx-1): \"z\" is not a hex digit"
 	run -1 --separate-stderr irqaff check "$BATS_TEST_TMPDIR/q"
 	assert_output 'xps eth0 tx-0: none (want 4-5, but CPU 5 offline: 4 kept)
 xps eth0 tx-1: 2-3 (want 5, but CPU 5 offline: none kept)'
+	# -J: want is what the kernel keeps, as restore writes it
+	run -1 --separate-stderr irqaff check -J "$BATS_TEST_TMPDIR/q"
+	assert_output '{"differences":[],"matching":0,"failed":[],"queues":{"differences":[{"dev":"eth0","queue":"tx-0","current":"","want":"4"},{"dev":"eth0","queue":"tx-1","current":"2-3","want":""}],"matching":0,"failed":[]},"problems":[]}'
 	# the other side: every CPU wanted is online, the line as before
 	printf 'xps eth0 tx-1 4\n' >"$BATS_TEST_TMPDIR/q"
 	run -1 --separate-stderr irqaff check "$BATS_TEST_TMPDIR/q"

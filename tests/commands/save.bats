@@ -72,6 +72,66 @@ EOF
 	assert_line --index 3 '16 0-3 "a" "abs" "rel"'
 }
 
+@test "save passes over an IRQ that went away, and comments an IRQ with no CPUs" {
+	tree
+	# IRQ 43's files gone (as they go when it is freed), 42 with no CPUs
+	rm "$(irq_dir 43)/smp_affinity_list" "$(irq_dir 43)/smp_affinity"
+	: >"$(irq_dir 42)/smp_affinity_list"
+	run --separate-stderr -0 irqaff save
+	assert_equal "$stderr" ""
+	assert_output - <<'EOF'
+# irqaff snapshot, 8 CPUs
+# IRQ CPUS "NAME"...; see irqaff.conf(5)
+default 0-7
+40 0-7 "eth0"
+41 0-7 "eth0-TxRx-0"
+# 42 has no CPUs: "eth0-TxRx-1"
+50 0-7 "nvme0q0"
+51 0-7 "nvme0q1"
+52 0-7 "nvme0q2"
+EOF
+}
+
+@test "save passes over an interface whose queues go while it reads them" {
+	strace_works
+	queue_tree
+	# the second open of eth1's queues (the listing's first) finds them
+	# gone: relative to the root, so -P names them so, from elsewhere
+	cd "$BATS_TEST_TMPDIR"
+	run --separate-stderr -0 strace -o /dev/null -P sys/class/net/eth1/queues \
+		-e trace=openat2,openat -e inject=openat2,openat:error=ENOENT:when=2 \
+		irqaff save
+	assert_equal "$stderr" ""
+	assert_output - <<'EOF'
+# irqaff snapshot, 4 CPUs
+# IRQ CPUS "NAME"...; see irqaff.conf(5)
+default 0-3
+40 0-3 "eth0"
+41 0-3 "eth0-TxRx-0"
+42 0-3 "eth0-TxRx-1"
+50 0-3 "eth1"
+51 0-3 "eth1-TxRx-0"
+rps eth0 rx-0 2-3
+xps eth0 tx-0 0-3
+rps eth0 rx-1 none
+xps eth0 tx-1 1
+EOF
+}
+
+@test "a default that save cannot read fails it and writes nothing" {
+	tree
+	printf 'zz\n' >"$ROOT/proc/irq/default_smp_affinity"
+	run --separate-stderr -1 irqaff save
+	assert_output ""
+	assert_equal "$stderr" "irqaff: $ROOT/proc/irq/default_smp_affinity: \"z\" is not a hex digit"
+	run --separate-stderr -1 irqaff save "$SNAP"
+	assert [ ! -e "$SNAP" ]
+	# --only saves no default, and does not read it
+	run --separate-stderr -0 irqaff save --only 40
+	assert_equal "$stderr" ""
+	assert_line --index 2 '40 0-7 "eth0"'
+}
+
 @test "save -o writes the file, prints nothing and leaves no temporary file" {
 	tree
 	irqaff save >"$BATS_TEST_TMPDIR/expected"
@@ -474,6 +534,10 @@ EOF2
 	assert_equal "$stderr" "irqaff: save: dev:eth1 is IRQs, not a file: --optional=IRQS marks those, ./NAME names a file
 usage: irqaff save [--only irqs] [--optional[=irqs]] [file]"
 	[ ! -e dev:eth1 ]
+	run --separate-stderr -2 irqaff save --optional cpu:3
+	assert_equal "$stderr" "irqaff: save: cpu:3 is IRQs, not a file: --optional=IRQS marks those, ./NAME names a file
+usage: irqaff save [--only irqs] [--optional[=irqs]] [file]"
+	[ ! -e cpu:3 ]
 }
 
 @test "save writes queue masks of 64 CPUs as lists" {

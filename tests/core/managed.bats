@@ -106,6 +106,10 @@ irqaff: note: 2 kernel-managed IRQs left out of the plan"
 	local snap=$BATS_TEST_TMPDIR/snap
 	run -0 irqaff save -o "$snap"
 	grep -qx '# managed by the kernel: 28 0-3 "nvme0q1"' "$snap"
+	# --optional marks the entries, never a comment
+	run -0 irqaff save --optional
+	assert_line '?27 0-3 "nvme0q0"'
+	assert_line '# managed by the kernel: 28 0-3 "nvme0q1"'
 	irqaff set -q dev:eth0 2
 	run --separate-stderr -0 irqaff restore -q "$snap"
 	assert_equal "$stderr" ''

@@ -62,6 +62,17 @@ BADF00D_4=96,98-99,108-112,114-115,117,119-121,123
 		'\n1|33|irqaff: mask "\n1": a newline before the end'
 }
 
+@test "a mask with one last newline is taken, as the kernel takes it" {
+	golden_ok list \
+		'2\n|8|1' \
+		'1,0\n|33|32'
+}
+
+@test "list takes no node:K: a mask names no NUMA node" {
+	golden_err list \
+		'node:0|8|irqaff: mask "node:0": ":" is not a hex digit'
+}
+
 @test "a word too many is refused even when it is zero, as in the kernel" {
 	golden_err list \
 		'0,0|32|irqaff: mask "0,0": more than the 1 32-bit word that 32 CPUs need' \

@@ -135,6 +135,12 @@ setup() {
 		'0-3:1/2\n5|8|irqaff: CPU list "0-3:1/2\n5": a newline before the end'
 }
 
+@test "a list with one last newline is taken, as the kernel takes it" {
+	golden_ok mask \
+		'1\n|8|02' \
+		'0-3\n|8|0f'
+}
+
 @test "blanks other than newlines separate regions, as in the kernel" {
 	golden_ok mask \
 		'0\t1|8|03' \
@@ -179,6 +185,30 @@ setup() {
 	run -2 --separate-stderr irqaff mask -b 16 <<<$'0-3\nx\n8'
 	assert_output ''
 	assert_equal "$stderr" 'irqaff: CPU list "x": region "x": "x" is not a number'
+}
+
+@test "a line of standard input with a NUL byte is refused, not cut at it" {
+	run -2 --separate-stderr bash -c "printf '3\\n0\\0001\\n' | irqaff mask -b 8"
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: CPU list "0": a NUL byte'
+}
+
+# A line of standard input is at most 16 characters a CPU and 4096 more:
+# 4224 at 8 CPUs.
+@test "a line of standard input may be 4096 characters longer than 16 a CPU, not one more" {
+	run -0 --separate-stderr bash -c \
+		"{ echo 0; printf '1%4223s\\n' ''; } | irqaff mask -b 8"
+	assert_output $'01\n02'
+	assert_equal "$stderr" ''
+	# past the cap: nothing printed, the line counted from 1
+	run -2 --separate-stderr bash -c \
+		"{ echo 0; printf '1%4224s\\n' ''; echo 2; } | irqaff mask -b 8"
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: CPU list on line 2 of standard input: longer than any of 8 CPUs'
+	run -2 --separate-stderr bash -c \
+		"{ echo 1; printf '1%4224s\\n' ''; } | irqaff list -b 8"
+	assert_output ''
+	assert_equal "$stderr" 'irqaff: mask on line 2 of standard input: longer than any of 8 CPUs'
 }
 
 # An 8192-bit mask is 2303 characters long.
