@@ -325,6 +325,19 @@ lo tx-0 - - - - - -'
 	assert_equal "$stderr" ''
 }
 
+@test "an interface whose queues go while queues reads them is left out, the status 0" {
+	strace_works
+	make_root --cpus 4 --queues --nic eth0:1 --nic eth1:1
+	# the second open of eth1's queues (the listing's first) finds them
+	# gone: relative to the root, so -P names them so, from elsewhere
+	cd "$BATS_TEST_TMPDIR"
+	run --separate-stderr -0 strace -o /dev/null -P sys/class/net/eth1/queues \
+		-e trace=openat2,openat -e inject=openat2,openat:error=ENOENT:when=2 \
+		irqaff queues -n -o dev,queue
+	assert_output $'eth0 rx-0\neth0 tx-0'
+	assert_equal "$stderr" ''
+}
+
 @test "an unknown interface is noted and picks nothing, as dev: of show" {
 	make_root --cpus 4 --queues --nic eth0:1
 	run -1 --separate-stderr irqaff set -n dev:nosuch 0
