@@ -881,12 +881,23 @@ replace_with(char *tmp, const char *dest, mode_t mode, const char *data,
  */
 static int	replace_guarded(const char *, mode_t, const char *, size_t);
 
+/* The mode open(2) gives a new file under the process's umask. */
+static mode_t
+new_file_mode(void)
+{
+	mode_t mask;
+
+	mask = umask(0);
+	umask(mask);
+	return 0666 & ~mask;
+}
+
 int
 procfs_file_replace(const char *path, const char *data, size_t len)
 {
 	struct stat st;
 	char dest[PATH_MAX];
-	mode_t mode, mask;
+	mode_t mode;
 	int rc;
 
 	if (stat(path, &st) == 0) {
@@ -902,9 +913,7 @@ procfs_file_replace(const char *path, const char *data, size_t len)
 	else {
 		if ((rc = link_dest(path, dest, sizeof(dest))) != 0)
 			return rc;
-		mask = umask(0);
-		umask(mask);
-		mode = 0666 & ~mask;
+		mode = new_file_mode();
 	}
 	return replace_guarded(dest, mode, data, len);
 }
@@ -1026,7 +1035,7 @@ procfs_state_write(const char *rel, const char *text)
 {
 	char dest[64];
 	struct stat st;
-	mode_t mode, mask;
+	mode_t mode;
 	int dfd, rc;
 
 	if ((dfd = state_dir(true)) < 0)
@@ -1036,9 +1045,7 @@ procfs_state_write(const char *rel, const char *text)
 	if (lstat(dest, &st) == 0 && S_ISREG(st.st_mode))
 		mode = st.st_mode & 07777;
 	else {
-		mask = umask(0);
-		umask(mask);
-		mode = 0666 & ~mask;
+		mode = new_file_mode();
 	}
 	rc = replace_guarded(dest, mode, text, strlen(text));
 	close(dfd);
